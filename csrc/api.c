@@ -1,0 +1,233 @@
+/* api.c -- errors, parameters, and the forest handle's simple accessors. */
+#include "core.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int sporf_set_error(sporf_error *err, int code, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+        err->code = code;
+    }
+    return code;
+}
+
+void sporf_clear_error(sporf_error *err)
+{
+    if (err) {
+        err->code = SPORF_OK;
+        err->message[0] = '\0';
+    }
+}
+
+void sporf_params_init(sporf_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->n_estimators = 100;
+    p->projection = SPORF_PROJ_SPARSE;
+    p->feature_combinations = 1.5;
+    p->max_features_mode = SPORF_MAXF_SQRT;
+    p->max_features_value = 0.0;
+    p->criterion = SPORF_CRIT_GINI;
+    p->max_depth = 0;
+    p->min_samples_split = 2;
+    p->min_samples_leaf = 1;
+    p->min_impurity_decrease = 0.0;
+    p->bootstrap = 1;
+    p->max_samples_count = 0;
+    p->max_samples_fraction = 0.0;
+    p->class_weight_mode = SPORF_CW_NONE;
+    p->n_jobs = 1;
+    p->random_state = 0;
+}
+
+int64_t sporf_params_resolve_max_features(const sporf_params *p, int64_t n_features)
+{
+    double d;
+    switch (p->max_features_mode) {
+    case SPORF_MAXF_SQRT:
+        /* Axis: floor(sqrt(p)) as scikit-learn. Oblique: ceil(sqrt(p)), the
+         * default d of the SPORF paper's R package (rerf), which keeps
+         * axis-optimal problems with few features as accurate as a RF. */
+        d = p->projection == SPORF_PROJ_AXIS ? floor(sqrt((double)n_features))
+                                              : ceil(sqrt((double)n_features));
+        break;
+    case SPORF_MAXF_LOG2: d = floor(log2((double)n_features)); break;
+    case SPORF_MAXF_INT: d = p->max_features_value; break;
+    case SPORF_MAXF_FRACTION: d = floor(p->max_features_value * (double)n_features); break;
+    default: d = (double)n_features; break;
+    }
+    if (!(d >= 1.0)) d = 1.0;
+    if (p->projection == SPORF_PROJ_AXIS && d > (double)n_features)
+        d = (double)n_features; /* only p distinct axis directions exist */
+    if (d > 1e9) d = 1e9;
+    return (int64_t)d;
+}
+
+int sporf_params_check(const sporf_params *p, int64_t n_features, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!p)
+        return sporf_set_error(err, SPORF_E_ARG, "params is NULL");
+    if (p->n_estimators < 1)
+        return sporf_set_error(err, SPORF_E_ARG, "n_estimators must be >= 1, got %lld", (long long)p->n_estimators);
+    if (p->n_estimators > 100000000)
+        return sporf_set_error(err, SPORF_E_ARG, "n_estimators = %lld is too large", (long long)p->n_estimators);
+    if (p->projection != SPORF_PROJ_AXIS && p->projection != SPORF_PROJ_SPARSE)
+        return sporf_set_error(err, SPORF_E_ARG, "projection must be 'sparse' or 'axis' (code %d is unknown)", p->projection);
+    if (!(p->feature_combinations > 0.0) || !isfinite(p->feature_combinations))
+        return sporf_set_error(err, SPORF_E_ARG, "feature_combinations must be a finite number > 0, got %g",
+                               p->feature_combinations);
+    switch (p->max_features_mode) {
+    case SPORF_MAXF_SQRT: case SPORF_MAXF_LOG2: case SPORF_MAXF_ALL: break;
+    case SPORF_MAXF_INT:
+        if (!(p->max_features_value >= 1.0) || p->max_features_value != floor(p->max_features_value) ||
+            p->max_features_value > 1e9)
+            return sporf_set_error(err, SPORF_E_ARG, "max_features must be an integer >= 1, got %g", p->max_features_value);
+        break;
+    case SPORF_MAXF_FRACTION:
+        if (!(p->max_features_value > 0.0) || !isfinite(p->max_features_value))
+            return sporf_set_error(err, SPORF_E_ARG, "max_features as a fraction must be > 0, got %g", p->max_features_value);
+        break;
+    default:
+        return sporf_set_error(err, SPORF_E_ARG, "max_features mode %d is unknown", p->max_features_mode);
+    }
+    if (p->criterion != SPORF_CRIT_GINI && p->criterion != SPORF_CRIT_ENTROPY)
+        return sporf_set_error(err, SPORF_E_ARG, "criterion must be 'gini' or 'entropy' (code %d is unknown)", p->criterion);
+    if (p->max_depth < 0)
+        return sporf_set_error(err, SPORF_E_ARG, "max_depth must be >= 1 or unlimited, got %lld", (long long)p->max_depth);
+    if (p->min_samples_split < 2)
+        return sporf_set_error(err, SPORF_E_ARG, "min_samples_split must be >= 2, got %lld", (long long)p->min_samples_split);
+    if (p->min_samples_leaf < 1)
+        return sporf_set_error(err, SPORF_E_ARG, "min_samples_leaf must be >= 1, got %lld", (long long)p->min_samples_leaf);
+    if (!(p->min_impurity_decrease >= 0.0) || !isfinite(p->min_impurity_decrease))
+        return sporf_set_error(err, SPORF_E_ARG, "min_impurity_decrease must be >= 0, got %g", p->min_impurity_decrease);
+    if (p->bootstrap != 0 && p->bootstrap != 1)
+        return sporf_set_error(err, SPORF_E_ARG, "bootstrap must be 0 or 1");
+    if (p->max_samples_count < 0)
+        return sporf_set_error(err, SPORF_E_ARG, "max_samples must be >= 1, got %lld", (long long)p->max_samples_count);
+    if (!(p->max_samples_fraction >= 0.0 && p->max_samples_fraction <= 1.0))
+        return sporf_set_error(err, SPORF_E_ARG, "max_samples as a fraction must be in (0, 1], got %g", p->max_samples_fraction);
+    if (p->max_samples_count > 0 && p->max_samples_fraction > 0.0)
+        return sporf_set_error(err, SPORF_E_ARG, "max_samples: give a count or a fraction, not both");
+    if (p->class_weight_mode < SPORF_CW_NONE || p->class_weight_mode > SPORF_CW_CUSTOM)
+        return sporf_set_error(err, SPORF_E_ARG, "class_weight mode %d is unknown", p->class_weight_mode);
+    if (n_features > 0 && p->projection == SPORF_PROJ_SPARSE) {
+        int64_t d = sporf_params_resolve_max_features(p, n_features);
+        double nnz = ceil(p->feature_combinations * (double)d);
+        if (nnz > 5e8)
+            return sporf_set_error(err, SPORF_E_ARG,
+                                   "feature_combinations * max_features = %g non-zeros per node is too many", nnz);
+    }
+    return SPORF_OK;
+}
+
+void sporf_tree_release(sporf_tree *tree)
+{
+    if (!tree) return;
+    free(tree->nodes);
+    free(tree->proj_feature);
+    free(tree->proj_weight);
+    free(tree->leaf_values);
+    memset(tree, 0, sizeof *tree);
+}
+
+sporf_forest *sporf_forest_alloc(void)
+{
+    return calloc(1, sizeof(sporf_forest));
+}
+
+void sporf_forest_free(sporf_forest *f)
+{
+    if (!f) return;
+    if (f->trees)
+        for (int64_t t = 0; t < f->n_trees; t++) sporf_tree_release(&f->trees[t]);
+    free(f->trees);
+    for (int i = 0; i < 2; i++) free(f->strings[i].blob);
+    free(f);
+}
+
+int sporf_forest_get_info(const sporf_forest *f, sporf_forest_info *info, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !info)
+        return sporf_set_error(err, SPORF_E_ARG, "get_info: forest and info are required");
+    memset(info, 0, sizeof *info);
+    info->n_features = f->n_features;
+    info->n_classes = f->n_classes;
+    info->n_trees = f->n_trees;
+    info->format_version = 1;
+    for (int64_t t = 0; t < f->n_trees; t++) {
+        info->n_nodes += f->trees[t].n_nodes;
+        info->n_leaves += f->trees[t].n_leaves;
+        if (f->trees[t].depth > info->max_depth_seen) info->max_depth_seen = f->trees[t].depth;
+    }
+    return SPORF_OK;
+}
+
+int sporf_forest_get_params(const sporf_forest *f, sporf_params *params, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !params)
+        return sporf_set_error(err, SPORF_E_ARG, "get_params: forest and params are required");
+    *params = f->params;
+    return SPORF_OK;
+}
+
+/* Count NUL-terminated strings in a blob; -1 if it does not end with NUL. */
+static int64_t count_strings(const char *blob, int64_t len)
+{
+    if (len == 0) return 0;
+    if (blob[len - 1] != '\0') return -1;
+    int64_t c = 0;
+    for (int64_t i = 0; i < len; i++) c += blob[i] == '\0';
+    return c;
+}
+
+int sporf_forest_set_strings(sporf_forest *f, int32_t which, int32_t kind,
+                             const char *blob, int64_t len, int64_t count, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || which < 0 || which > 1 || len < 0 || (len > 0 && !blob))
+        return sporf_set_error(err, SPORF_E_ARG, "set_strings: bad arguments");
+    if (count_strings(blob, len) != count)
+        return sporf_set_error(err, SPORF_E_ARG, "set_strings: the blob does not hold %lld NUL-terminated strings",
+                               (long long)count);
+    int64_t want = which == SPORF_STR_CLASSES ? f->n_classes : f->n_features;
+    if (count != want && count != 0)
+        return sporf_set_error(err, SPORF_E_ARG, "set_strings: expected %lld strings, got %lld",
+                               (long long)want, (long long)count);
+    char *copy = NULL;
+    if (len > 0) {
+        copy = malloc((size_t)len);
+        if (!copy) return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+        memcpy(copy, blob, (size_t)len);
+    }
+    free(f->strings[which].blob);
+    f->strings[which].blob = copy;
+    f->strings[which].len = len;
+    f->strings[which].count = count;
+    f->strings[which].kind = kind;
+    return SPORF_OK;
+}
+
+int sporf_forest_get_strings(const sporf_forest *f, int32_t which, char *buf, int64_t cap,
+                             int64_t *len_out, int64_t *count_out, int32_t *kind_out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || which < 0 || which > 1)
+        return sporf_set_error(err, SPORF_E_ARG, "get_strings: bad arguments");
+    const sporf_strings *s = &f->strings[which];
+    if (len_out) *len_out = s->len;
+    if (count_out) *count_out = s->count;
+    if (kind_out) *kind_out = s->kind;
+    if (buf && cap >= s->len && s->len > 0)
+        memcpy(buf, s->blob, (size_t)s->len);
+    return SPORF_OK;
+}

@@ -1,0 +1,368 @@
+/* builder.c -- see builder.h. */
+#include "builder.h"
+
+#include "criterion.h"
+#include "sort.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The best split found so far at a node. */
+typedef struct best_split {
+    int found;
+    double proxy;
+    int64_t n_left;       /* samples that go left */
+    double threshold;
+    int32_t len;          /* non-zeros of its projection */
+} best_split;
+
+static int grow_array(void **ptr, int64_t *cap, int64_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 1;
+    int64_t c = *cap > 0 ? *cap : 64;
+    while (c < need) c *= 2;
+    void *p = realloc(*ptr, (size_t)c * elem);
+    if (!p)
+        return 0;
+    *ptr = p;
+    *cap = c;
+    return 1;
+}
+
+int sporf_builder_init(sporf_builder *b, const sporf_params *params, const double *Xc,
+                       int64_t n, int64_t p, const int32_t *y, int32_t n_classes,
+                       sporf_error *err)
+{
+    memset(b, 0, sizeof *b);
+    b->params = params;
+    b->Xc = Xc;
+    b->n = n;
+    b->p = p;
+    b->y = y;
+    b->n_classes = n_classes;
+    b->n_candidates = sporf_params_resolve_max_features(params, p);
+    int rc = sporf_sampler_init(&b->sampler, params, p, b->n_candidates, err);
+    if (rc != SPORF_OK)
+        return rc;
+    size_t K = (size_t)n_classes;
+    b->w = calloc((size_t)n, sizeof *b->w);
+    b->idx = malloc((size_t)n * sizeof *b->idx);
+    b->vals = malloc((size_t)n * sizeof *b->vals);
+    b->node_counts = malloc(K * sizeof(double));
+    b->left_counts = malloc(K * sizeof(double));
+    b->right_counts = malloc(K * sizeof(double));
+    int64_t nnz = b->sampler.nnz > 0 ? b->sampler.nnz : 1;
+    b->best_proj_feature = malloc((size_t)nnz * sizeof(int32_t));
+    b->best_proj_weight = malloc((size_t)nnz * sizeof(double));
+    if (!b->w || !b->idx || !b->vals || !b->node_counts || !b->left_counts ||
+        !b->right_counts || !b->best_proj_feature || !b->best_proj_weight) {
+        sporf_builder_free(b);
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory allocating tree-building buffers for %lld rows",
+                               (long long)n);
+    }
+    return SPORF_OK;
+}
+
+void sporf_builder_free(sporf_builder *b)
+{
+    sporf_sampler_free(&b->sampler);
+    free(b->w);
+    free(b->idx);
+    free(b->vals);
+    free(b->node_counts);
+    free(b->left_counts);
+    free(b->right_counts);
+    free(b->best_proj_feature);
+    free(b->best_proj_weight);
+    free(b->nodes);
+    free(b->proj_feature);
+    free(b->proj_weight);
+    free(b->leaf_values);
+    free(b->stack);
+    memset(b, 0, sizeof *b);
+}
+
+/* vals[start..end) = projection of the node's samples, in the same
+ * arithmetic order as sporf_project_row so fit and predict agree exactly. */
+static void project_slice(sporf_builder *b, const int32_t *f, const double *w, int32_t len,
+                          int64_t start, int64_t end)
+{
+    const int32_t *idx = b->idx;
+    double *v = b->vals;
+    const int64_t n = b->n;
+    if (len == 1 && w[0] == 1.0) {
+        const double *col = b->Xc + (int64_t)f[0] * n;
+        for (int64_t i = start; i < end; i++)
+            v[i] = col[idx[i]];
+        return;
+    }
+    for (int64_t i = start; i < end; i++)
+        v[i] = 0.0;
+    for (int32_t k = 0; k < len; k++) {
+        const double *col = b->Xc + (int64_t)f[k] * n;
+        const double wk = w[k];
+        for (int64_t i = start; i < end; i++)
+            v[i] += wk * col[idx[i]];
+    }
+}
+
+/* Scan every cut of the sorted slice; update *best when a cut beats it.
+ * Returns 1 when *best changed. */
+static int scan_cuts(sporf_builder *b, int64_t start, int64_t end, double w_node, best_split *best)
+{
+    const int32_t K = b->n_classes;
+    const int32_t crit = b->params->criterion;
+    const int64_t msl = b->params->min_samples_leaf;
+    const int32_t *idx = b->idx;
+    const int32_t *y = b->y;
+    const double *w = b->w;
+    const double *v = b->vals;
+    double *L = b->left_counts, *R = b->right_counts;
+    memset(L, 0, (size_t)K * sizeof *L);
+    memcpy(R, b->node_counts, (size_t)K * sizeof *R);
+    double sl = 0.0, sr = 0.0, wl = 0.0, wr = w_node;
+    for (int32_t k = 0; k < K; k++)
+        sr += sporf_crit_term(crit, R[k]);
+
+    const int64_t n = end - start;
+    int changed = 0;
+    for (int64_t i = 0; i < n - 1; i++) {
+        const int32_t id = idx[start + i];
+        const int32_t c = y[id];
+        const double ww = w[id];
+        if (crit == SPORF_CRIT_GINI) {
+            sl += ww * (2.0 * L[c] + ww);
+            sr += ww * (ww - 2.0 * R[c]);
+        } else {
+            sl += sporf_xlogx(L[c] + ww) - sporf_xlogx(L[c]);
+            sr += sporf_xlogx(R[c] - ww) - sporf_xlogx(R[c]);
+        }
+        L[c] += ww;
+        R[c] -= ww;
+        wl += ww;
+        wr -= ww;
+        const int64_t nl = i + 1;
+        if (nl < msl)
+            continue;
+        if (n - nl < msl)
+            break;
+        const double a = v[start + i], z = v[start + i + 1];
+        if (!(z > a) || wl <= 0.0 || wr <= 0.0)
+            continue;
+        const double proxy = sporf_crit_proxy(crit, wl, sl, wr, sr);
+        if (!best->found || proxy > best->proxy) {
+            double t = a * 0.5 + z * 0.5;
+            if (!(t >= a && t < z))
+                t = a; /* adjacent doubles, or overflow: keep the left value */
+            best->found = 1;
+            best->proxy = proxy;
+            best->n_left = nl;
+            best->threshold = t;
+            changed = 1;
+        }
+    }
+    return changed;
+}
+
+/* Try one candidate projection; keep it if it gives the best cut so far.
+ * Returns 0 if the projection is constant on the node. */
+static int try_candidate(sporf_builder *b, const int32_t *f, const double *w, int32_t len,
+                         int64_t start, int64_t end, double w_node, best_split *best)
+{
+    project_slice(b, f, w, len, start, end);
+    sporf_sort_values(b->vals + start, b->idx + start, end - start);
+    if (!(b->vals[end - 1] > b->vals[start]))
+        return 0;
+    if (scan_cuts(b, start, end, w_node, best)) {
+        best->len = len;
+        memcpy(b->best_proj_feature, f, (size_t)len * sizeof *f);
+        memcpy(b->best_proj_weight, w, (size_t)len * sizeof *w);
+    }
+    return 1;
+}
+
+static void find_split(sporf_builder *b, sporf_rng *rng, int64_t start, int64_t end,
+                       double w_node, best_split *best)
+{
+    memset(best, 0, sizeof *best);
+    sporf_sampler *s = &b->sampler;
+    if (b->params->projection == SPORF_PROJ_AXIS) {
+        /* Draw features until d non-constant ones were tried (or none is left). */
+        sporf_sampler_axis_reset(s);
+        const double one = 1.0;
+        int64_t tried = 0;
+        while (tried < b->n_candidates) {
+            int32_t f = sporf_sampler_axis_next(s, rng);
+            if (f < 0)
+                break;
+            tried += try_candidate(b, &f, &one, 1, start, end, w_node, best);
+        }
+        return;
+    }
+    sporf_sampler_draw_sparse(s, rng);
+    const sporf_candidates *c = &s->cand;
+    for (int32_t j = 0; j < c->n_proj; j++) {
+        int32_t a = c->start[j];
+        try_candidate(b, c->feature + a, c->weight + a, c->start[j + 1] - a, start, end, w_node, best);
+    }
+}
+
+/* Reorder idx[start..end) so the samples going left come first; fill
+ * left_counts/right_counts. Returns the number going left. */
+static int64_t partition(sporf_builder *b, int64_t start, int64_t end, double threshold, int32_t len)
+{
+    project_slice(b, b->best_proj_feature, b->best_proj_weight, len, start, end);
+    const int32_t K = b->n_classes;
+    double *L = b->left_counts, *R = b->right_counts;
+    memset(L, 0, (size_t)K * sizeof *L);
+    memset(R, 0, (size_t)K * sizeof *R);
+    int32_t *idx = b->idx;
+    double *v = b->vals;
+    int64_t i = start, j = end - 1;
+    while (i <= j) {
+        if (v[i] <= threshold) {
+            L[b->y[idx[i]]] += b->w[idx[i]];
+            i++;
+        } else {
+            int32_t t = idx[i]; idx[i] = idx[j]; idx[j] = t;
+            double tv = v[i]; v[i] = v[j]; v[j] = tv;
+            R[b->y[idx[j]]] += b->w[idx[j]];
+            j--;
+        }
+    }
+    return i - start;
+}
+
+static int push(sporf_builder *b, int64_t *top, sporf_stack_item item)
+{
+    if (!grow_array((void **)&b->stack, &b->stack_cap, *top + 1, sizeof *b->stack))
+        return 0;
+    b->stack[(*top)++] = item;
+    return 1;
+}
+
+int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
+                       sporf_pool_ctl *ctl, sporf_tree *tree, sporf_error *err)
+{
+    const sporf_params *P = b->params;
+    const int32_t K = b->n_classes;
+    int64_t n_nodes = 0, n_leaves = 0, n_proj = 0, top = 0;
+    int32_t max_depth_seen = 0;
+    double w_root = 0.0;
+    for (int64_t i = 0; i < n_in_tree; i++)
+        w_root += b->w[b->idx[i]];
+    memset(tree, 0, sizeof *tree);
+
+    sporf_stack_item root = {0, n_in_tree, 0, -1, 0};
+    if (!push(b, &top, root))
+        goto nomem;
+    while (top > 0) {
+        sporf_stack_item it = b->stack[--top];
+        if (ctl && sporf_pool_cancelled(ctl))
+            return sporf_set_error(err, SPORF_E_INTERRUPTED, "interrupted");
+        if (n_nodes >= INT32_MAX - 1)
+            return sporf_set_error(err, SPORF_E_ARG, "a tree would exceed 2^31 nodes");
+        if (!grow_array((void **)&b->nodes, &b->nodes_cap, n_nodes + 1, sizeof *b->nodes))
+            goto nomem;
+        const int32_t id = (int32_t)n_nodes++;
+        sporf_node *nd = &b->nodes[id];
+        memset(nd, 0, sizeof *nd);
+        if (it.parent >= 0) {
+            if (it.is_left) b->nodes[it.parent].left = id;
+            else b->nodes[it.parent].right = id;
+        }
+
+        double *cnt = b->node_counts;
+        memset(cnt, 0, (size_t)K * sizeof *cnt);
+        double w_node = 0.0;
+        for (int64_t i = it.start; i < it.end; i++) {
+            int32_t s = b->idx[i];
+            cnt[b->y[s]] += b->w[s];
+            w_node += b->w[s];
+        }
+        const int64_t n_node = it.end - it.start;
+        const double imp = sporf_impurity(P->criterion, cnt, K, w_node);
+        int is_leaf = (P->max_depth > 0 && it.depth >= P->max_depth) ||
+                      n_node < P->min_samples_split || n_node < 2 * P->min_samples_leaf ||
+                      imp <= 1e-12 || w_node <= 0.0;
+        best_split best;
+        best.found = 0;
+        if (!is_leaf) {
+            find_split(b, rng, it.start, it.end, w_node, &best);
+            is_leaf = !best.found;
+        }
+        int64_t n_left = 0;
+        double gain = 0.0;
+        if (!is_leaf) {
+            n_left = partition(b, it.start, it.end, best.threshold, best.len);
+            double wl = 0.0, wr = 0.0;
+            for (int32_t k = 0; k < K; k++) {
+                wl += b->left_counts[k];
+                wr += b->right_counts[k];
+            }
+            gain = w_node * imp - wl * sporf_impurity(P->criterion, b->left_counts, K, wl) -
+                   wr * sporf_impurity(P->criterion, b->right_counts, K, wr);
+            if (gain < 0.0) gain = 0.0;
+            if (n_left <= 0 || n_left >= n_node ||
+                gain / w_root + 1e-12 < P->min_impurity_decrease)
+                is_leaf = 1;
+        }
+        if (is_leaf) {
+            if (!grow_array((void **)&b->leaf_values, &b->leaf_cap, (n_leaves + 1) * K, sizeof(double)))
+                goto nomem;
+            double *lv = b->leaf_values + n_leaves * K;
+            for (int32_t k = 0; k < K; k++)
+                lv[k] = w_node > 0.0 ? cnt[k] / w_node : 1.0 / K;
+            nd = &b->nodes[id];
+            nd->left = -1;
+            nd->right = (int32_t)n_leaves++;
+            if (it.depth > max_depth_seen) max_depth_seen = it.depth;
+            continue;
+        }
+        if (!grow_array((void **)&b->proj_feature, &b->proj_cap, n_proj + best.len, sizeof(int32_t)))
+            goto nomem;
+        int64_t pcap = b->proj_cap;
+        /* proj_weight shares proj_cap: grow it to the same capacity. */
+        double *pw = realloc(b->proj_weight, (size_t)pcap * sizeof(double));
+        if (!pw)
+            goto nomem;
+        b->proj_weight = pw;
+        memcpy(b->proj_feature + n_proj, b->best_proj_feature, (size_t)best.len * sizeof(int32_t));
+        memcpy(b->proj_weight + n_proj, b->best_proj_weight, (size_t)best.len * sizeof(double));
+        nd = &b->nodes[id];
+        nd->proj_start = (int32_t)n_proj;
+        nd->proj_len = best.len;
+        nd->threshold = best.threshold;
+        nd->gain = gain;
+        n_proj += best.len;
+        sporf_stack_item right = {it.start + n_left, it.end, it.depth + 1, id, 0};
+        sporf_stack_item left = {it.start, it.start + n_left, it.depth + 1, id, 1};
+        if (!push(b, &top, right) || !push(b, &top, left))
+            goto nomem;
+    }
+
+    /* Copy out exactly-sized arrays; the builder keeps its buffers. */
+    tree->nodes = malloc((size_t)n_nodes * sizeof *tree->nodes);
+    tree->proj_feature = malloc((size_t)(n_proj > 0 ? n_proj : 1) * sizeof(int32_t));
+    tree->proj_weight = malloc((size_t)(n_proj > 0 ? n_proj : 1) * sizeof(double));
+    tree->leaf_values = malloc((size_t)(n_leaves * K) * sizeof(double));
+    if (!tree->nodes || !tree->proj_feature || !tree->proj_weight || !tree->leaf_values) {
+        sporf_tree_release(tree);
+        goto nomem;
+    }
+    memcpy(tree->nodes, b->nodes, (size_t)n_nodes * sizeof *tree->nodes);
+    if (n_proj > 0) {
+        memcpy(tree->proj_feature, b->proj_feature, (size_t)n_proj * sizeof(int32_t));
+        memcpy(tree->proj_weight, b->proj_weight, (size_t)n_proj * sizeof(double));
+    }
+    memcpy(tree->leaf_values, b->leaf_values, (size_t)(n_leaves * K) * sizeof(double));
+    tree->n_nodes = (int32_t)n_nodes;
+    tree->n_leaves = (int32_t)n_leaves;
+    tree->n_proj = (int32_t)n_proj;
+    tree->depth = max_depth_seen;
+    return SPORF_OK;
+nomem:
+    return sporf_set_error(err, SPORF_E_NOMEM, "out of memory while growing a tree");
+}

@@ -1,0 +1,65 @@
+/*
+ * builder.h -- growing one classification tree (the splitter and the
+ * depth-first tree builder). One builder per worker thread; its buffers are
+ * sized for the full training set and reused from tree to tree.
+ */
+#ifndef SPORF_BUILDER_H
+#define SPORF_BUILDER_H
+
+#include "core.h"
+#include "pool.h"
+#include "projection.h"
+#include "rng.h"
+
+typedef struct sporf_stack_item {
+    int64_t start, end;
+    int32_t depth;
+    int32_t parent;     /* -1 for the root */
+    int32_t is_left;
+} sporf_stack_item;
+
+typedef struct sporf_builder {
+    const sporf_params *params;
+    const double *Xc;       /* n x p, column-major, contiguous (column j at Xc + j*n) */
+    int64_t n, p;
+    const int32_t *y;
+    int32_t n_classes;
+    int64_t n_candidates;   /* d */
+
+    /* per tree: filled by the caller before sporf_builder_grow */
+    double *w;              /* n weights by sample id (0 = not in this tree) */
+    int32_t *idx;           /* the tree's sample ids in [0, n_in_tree) */
+
+    /* scratch */
+    double *vals;           /* projected values aligned with idx */
+    double *node_counts, *left_counts, *right_counts;
+    sporf_sampler sampler;
+    int32_t best_feature[1];
+    double best_weight[1];
+    int32_t *best_proj_feature; /* copy of the best candidate (sparse) */
+    double *best_proj_weight;
+
+    /* the tree being grown */
+    sporf_node *nodes;
+    int64_t nodes_cap;
+    int32_t *proj_feature;
+    double *proj_weight;
+    int64_t proj_cap;
+    double *leaf_values;
+    int64_t leaf_cap;
+    sporf_stack_item *stack;
+    int64_t stack_cap;
+} sporf_builder;
+
+int sporf_builder_init(sporf_builder *b, const sporf_params *params, const double *Xc,
+                       int64_t n, int64_t p, const int32_t *y, int32_t n_classes,
+                       sporf_error *err);
+void sporf_builder_free(sporf_builder *b);
+
+/* Grow a tree on idx[0..n_in_tree) with weights w, drawing from rng, into
+ * *tree (which the caller releases with sporf_tree_release). Polls ctl for
+ * cancellation (ctl may be NULL). */
+int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
+                       sporf_pool_ctl *ctl, sporf_tree *tree, sporf_error *err);
+
+#endif

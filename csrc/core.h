@@ -1,0 +1,88 @@
+/*
+ * core.h -- internal types shared by the core's translation units.
+ * Nothing here is visible to the bindings; sporf.h is the public surface.
+ */
+#ifndef SPORF_CORE_H
+#define SPORF_CORE_H
+
+#include "include/sporf.h"
+
+#include <stdarg.h>
+
+/* A node of a grown tree. Children always come after their parent in the
+ * node array (trees are grown depth-first), which the loader relies on to
+ * rule out cycles. */
+typedef struct sporf_node {
+    int32_t left;        /* index of the left child, or -1 for a leaf            */
+    int32_t right;       /* index of the right child; for a leaf, its leaf slot  */
+    int32_t proj_start;  /* first entry of this split's projection               */
+    int32_t proj_len;    /* number of non-zeros (0 for a leaf)                   */
+    double threshold;    /* go left when the projection is <= threshold          */
+    double gain;         /* weighted impurity decrease W_t*i_t - W_l*i_l - W_r*i_r */
+} sporf_node;
+
+typedef struct sporf_tree {
+    int32_t n_nodes;
+    int32_t n_leaves;
+    int32_t n_proj;        /* total non-zeros over split nodes */
+    int32_t depth;         /* depth of the deepest leaf (root = 0) */
+    sporf_node *nodes;
+    int32_t *proj_feature; /* n_proj feature indices */
+    double *proj_weight;   /* n_proj weights */
+    double *leaf_values;   /* n_leaves x n_classes class distributions (rows sum to 1) */
+} sporf_tree;
+
+typedef struct sporf_strings {
+    char *blob;
+    int64_t len;
+    int64_t count;
+    int32_t kind;
+} sporf_strings;
+
+struct sporf_forest {
+    sporf_params params;
+    int64_t n_features;
+    int32_t n_classes;
+    int64_t n_trees;
+    sporf_tree *trees;
+    sporf_strings strings[2];
+};
+
+/* ---- errors (api.c) ---- */
+int sporf_set_error(sporf_error *err, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+void sporf_clear_error(sporf_error *err);
+
+/* ---- trees and forests (tree.c) ---- */
+void sporf_tree_release(sporf_tree *tree);
+sporf_forest *sporf_forest_alloc(void);
+
+/* Value of the projection of node `nd` for row `x` (with column stride cs).
+ * Shared by fitting and prediction so both use the same arithmetic order. */
+static inline double sporf_project_row(const sporf_tree *tree, const sporf_node *nd,
+                                       const double *x, int64_t cs)
+{
+    const int32_t *f = tree->proj_feature + nd->proj_start;
+    const double *w = tree->proj_weight + nd->proj_start;
+    double s = 0.0;
+    for (int32_t k = 0; k < nd->proj_len; k++)
+        s += w[k] * x[f[k] * cs];
+    return s;
+}
+
+/* Index of the leaf reached by row x (column stride cs). */
+static inline int32_t sporf_tree_find_leaf(const sporf_tree *tree, const double *x, int64_t cs)
+{
+    const sporf_node *nodes = tree->nodes;
+    int32_t i = 0;
+    while (nodes[i].left >= 0) {
+        const sporf_node *nd = &nodes[i];
+        i = sporf_project_row(tree, nd, x, cs) <= nd->threshold ? nd->left : nd->right;
+    }
+    return i;
+}
+
+#endif

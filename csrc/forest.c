@@ -1,0 +1,316 @@
+/* forest.c -- growing a forest: argument checks, bagging, class weights,
+ * parallel tree growth, the OOB pass, and impurity importances. */
+#include "forest.h"
+
+#include "builder.h"
+#include "pool.h"
+#include "rng.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int sporf_check_matrix(const sporf_matrix *X, int64_t want_ncol, int check_finite,
+                       const char *what, sporf_error *err)
+{
+    if (!X || !X->data)
+        return sporf_set_error(err, SPORF_E_ARG, "%s: no data", what);
+    if (X->nrow < 1)
+        return sporf_set_error(err, SPORF_E_ARG, "%s has 0 rows; at least 1 is required", what);
+    if (X->ncol < 1)
+        return sporf_set_error(err, SPORF_E_ARG, "%s has 0 columns; at least 1 is required", what);
+    if (want_ncol > 0 && X->ncol != want_ncol)
+        return sporf_set_error(err, SPORF_E_ARG, "%s has %lld columns but the forest was fitted with %lld",
+                               what, (long long)X->ncol, (long long)want_ncol);
+    if (X->nrow >= INT32_MAX || X->ncol >= INT32_MAX)
+        return sporf_set_error(err, SPORF_E_ARG, "%s is too large (rows and columns must be < 2^31)", what);
+    if ((X->nrow > 1 && X->row_stride == 0) || (X->ncol > 1 && X->col_stride == 0))
+        return sporf_set_error(err, SPORF_E_ARG, "%s has a zero stride", what);
+    if (check_finite) {
+        for (int64_t i = 0; i < X->nrow; i++) {
+            const double *row = X->data + i * X->row_stride;
+            for (int64_t j = 0; j < X->ncol; j++)
+                if (!isfinite(row[j * X->col_stride]))
+                    return sporf_set_error(err, SPORF_E_ARG,
+                                           "%s contains NaN or infinity (row %lld, column %lld)",
+                                           what, (long long)i, (long long)j);
+        }
+    }
+    return SPORF_OK;
+}
+
+typedef struct fit_ctx {
+    const sporf_params *params;
+    sporf_forest *forest;
+    sporf_builder *builders;     /* one per worker */
+    const int32_t *y;
+    const double *sample_weight; /* may be NULL */
+    const double *class_weight;  /* K weights, or NULL */
+    int64_t n;
+    int64_t n_draws;
+    uint8_t *inbag;              /* n_trees x bitmap_bytes, or NULL */
+    int64_t bitmap_bytes;
+    double **balanced_scratch;   /* per worker K doubles (balanced_subsample) */
+} fit_ctx;
+
+static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
+{
+    fit_ctx *c = vctx;
+    sporf_builder *b = &c->builders[worker];
+    const int64_t n = c->n;
+    const int32_t K = c->forest->n_classes;
+    sporf_rng rng;
+    sporf_rng_seed(&rng, c->params->random_state, (uint64_t)t);
+
+    /* Bagging: w[i] = number of times row i is drawn (or 1 without bootstrap). */
+    double *w = b->w;
+    if (c->params->bootstrap) {
+        memset(w, 0, (size_t)n * sizeof *w);
+        for (int64_t k = 0; k < c->n_draws; k++)
+            w[sporf_rng_below(&rng, (uint64_t)n)] += 1.0;
+    } else {
+        for (int64_t i = 0; i < n; i++) w[i] = 1.0;
+    }
+    if (c->inbag) {
+        uint8_t *bits = c->inbag + t * c->bitmap_bytes;
+        for (int64_t i = 0; i < n; i++)
+            if (w[i] > 0.0) bits[i >> 3] |= (uint8_t)(1u << (i & 7));
+    }
+
+    const double *cw = c->class_weight;
+    if (c->params->class_weight_mode == SPORF_CW_BALANCED_SUBSAMPLE) {
+        /* Balanced over this tree's draws (with repeats), as scikit-learn does. */
+        double *cnt = c->balanced_scratch[worker];
+        memset(cnt, 0, (size_t)K * sizeof *cnt);
+        double total = 0.0;
+        for (int64_t i = 0; i < n; i++) {
+            cnt[c->y[i]] += w[i];
+            total += w[i];
+        }
+        int32_t present = 0;
+        for (int32_t k = 0; k < K; k++) present += cnt[k] > 0.0;
+        for (int32_t k = 0; k < K; k++)
+            cnt[k] = cnt[k] > 0.0 ? total / ((double)present * cnt[k]) : 0.0;
+        cw = cnt;
+    }
+
+    int64_t m = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double wi = w[i];
+        if (wi <= 0.0) continue;
+        if (c->sample_weight) wi *= c->sample_weight[i];
+        if (cw) wi *= cw[c->y[i]];
+        w[i] = wi;
+        if (wi > 0.0) b->idx[m++] = (int32_t)i;
+    }
+    return sporf_builder_grow(b, m, &rng, ctl, &c->forest->trees[t], err);
+}
+
+static int check_fit_args(const sporf_params *params, const sporf_matrix *X, const int32_t *y,
+                          int32_t n_classes, const double *sw, const double *cw, sporf_error *err)
+{
+    int rc;
+    if (!params || !y)
+        return sporf_set_error(err, SPORF_E_ARG, "fit: params and y are required");
+    if ((rc = sporf_check_matrix(X, 0, 1, "X", err)) != SPORF_OK)
+        return rc;
+    if ((rc = sporf_params_check(params, X->ncol, err)) != SPORF_OK)
+        return rc;
+    if (n_classes < 1)
+        return sporf_set_error(err, SPORF_E_ARG, "n_classes must be at least 1, got %d", n_classes);
+    for (int64_t i = 0; i < X->nrow; i++)
+        if (y[i] < 0 || y[i] >= n_classes)
+            return sporf_set_error(err, SPORF_E_ARG, "y[%lld] = %d is not a class code in [0, %d)",
+                                   (long long)i, y[i], n_classes);
+    if (sw) {
+        double total = 0.0;
+        for (int64_t i = 0; i < X->nrow; i++) {
+            if (!isfinite(sw[i]) || sw[i] < 0.0)
+                return sporf_set_error(err, SPORF_E_ARG,
+                                       "sample_weight[%lld] = %g; weights must be finite and non-negative",
+                                       (long long)i, sw[i]);
+            total += sw[i];
+        }
+        if (!(total > 0.0))
+            return sporf_set_error(err, SPORF_E_ARG, "sample_weight sums to zero; at least one weight must be positive");
+    }
+    if (params->class_weight_mode == SPORF_CW_CUSTOM) {
+        if (!cw)
+            return sporf_set_error(err, SPORF_E_ARG, "class_weight: custom mode needs one weight per class");
+        for (int32_t k = 0; k < n_classes; k++)
+            if (!isfinite(cw[k]) || cw[k] < 0.0)
+                return sporf_set_error(err, SPORF_E_ARG,
+                                       "class_weight[%d] = %g; class weights must be finite and non-negative",
+                                       k, cw[k]);
+    }
+    return SPORF_OK;
+}
+
+int sporf_forest_fit(const sporf_params *params, const sporf_matrix *X,
+                     const int32_t *y, int32_t n_classes,
+                     const double *sample_weight, const double *class_weight,
+                     double *oob_decision, int64_t *oob_count,
+                     sporf_progress_fn progress, void *user_data,
+                     sporf_forest **out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!out)
+        return sporf_set_error(err, SPORF_E_ARG, "fit: out must not be NULL");
+    *out = NULL;
+    int rc = check_fit_args(params, X, y, n_classes, sample_weight, class_weight, err);
+    if (rc != SPORF_OK)
+        return rc;
+
+    const int64_t n = X->nrow, p = X->ncol, T = params->n_estimators;
+    int32_t n_threads = sporf_pool_threads(params->n_jobs, T);
+    fit_ctx c;
+    memset(&c, 0, sizeof c);
+    c.params = params;
+    c.y = y;
+    c.sample_weight = sample_weight;
+    c.n = n;
+    c.n_draws = n;
+    if (params->bootstrap && params->max_samples_count > 0)
+        c.n_draws = params->max_samples_count;
+    else if (params->bootstrap && params->max_samples_fraction > 0.0) {
+        c.n_draws = (int64_t)round(params->max_samples_fraction * (double)n);
+        if (c.n_draws < 1) c.n_draws = 1;
+    }
+    if (params->bootstrap && c.n_draws > n)
+        return sporf_set_error(err, SPORF_E_ARG, "max_samples = %lld exceeds the number of rows (%lld)",
+                               (long long)c.n_draws, (long long)n);
+
+    double *Xc = NULL, *cw_balanced = NULL;
+    sporf_forest *f = sporf_forest_alloc();
+    if (!f)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    f->params = *params;
+    f->n_features = p;
+    f->n_classes = n_classes;
+    f->n_trees = T;
+    f->trees = calloc((size_t)T, sizeof *f->trees);
+    c.forest = f;
+    /* Column-major copy: a node gathers one column at a time. */
+    Xc = malloc((size_t)n * (size_t)p * sizeof *Xc);
+    c.builders = calloc((size_t)n_threads, sizeof *c.builders);
+    c.balanced_scratch = calloc((size_t)n_threads, sizeof *c.balanced_scratch);
+    if (!f->trees || !Xc || !c.builders || !c.balanced_scratch) {
+        rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory copying X (%lld x %lld)", (long long)n, (long long)p);
+        goto done;
+    }
+    for (int64_t j = 0; j < p; j++) {
+        double *col = Xc + j * n;
+        const double *src = X->data + j * X->col_stride;
+        for (int64_t i = 0; i < n; i++)
+            col[i] = src[i * X->row_stride];
+    }
+
+    if (params->class_weight_mode == SPORF_CW_CUSTOM) {
+        c.class_weight = class_weight;
+    } else if (params->class_weight_mode == SPORF_CW_BALANCED) {
+        cw_balanced = calloc((size_t)n_classes, sizeof *cw_balanced);
+        if (!cw_balanced) {
+            rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+            goto done;
+        }
+        for (int64_t i = 0; i < n; i++) cw_balanced[y[i]] += 1.0;
+        int32_t present = 0;
+        for (int32_t k = 0; k < n_classes; k++) present += cw_balanced[k] > 0.0;
+        for (int32_t k = 0; k < n_classes; k++)
+            cw_balanced[k] = cw_balanced[k] > 0.0 ? (double)n / ((double)present * cw_balanced[k]) : 0.0;
+        c.class_weight = cw_balanced;
+    }
+
+    for (int32_t t = 0; t < n_threads; t++) {
+        rc = sporf_builder_init(&c.builders[t], params, Xc, n, p, y, n_classes, err);
+        if (rc != SPORF_OK) goto done;
+        c.balanced_scratch[t] = malloc((size_t)n_classes * sizeof(double));
+        if (!c.balanced_scratch[t]) {
+            rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+            goto done;
+        }
+    }
+    if (oob_decision || oob_count) {
+        c.bitmap_bytes = (n + 7) / 8;
+        c.inbag = calloc((size_t)T, (size_t)c.bitmap_bytes);
+        if (!c.inbag) {
+            rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory for the out-of-bag bookkeeping");
+            goto done;
+        }
+    }
+
+    rc = sporf_pool_run(n_threads, T, grow_one_tree, &c, progress, user_data, err);
+    if (rc != SPORF_OK)
+        goto done;
+    if (c.inbag) {
+        /* The OOB pass runs on the rows of X as given (not the copy). */
+        double *dec = oob_decision;
+        double *tmp = NULL;
+        if (!dec) {
+            tmp = malloc((size_t)n * (size_t)n_classes * sizeof *tmp);
+            if (!tmp) {
+                rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+                goto done;
+            }
+            dec = tmp;
+        }
+        rc = sporf_forest_oob(f, X, c.inbag, sporf_pool_threads(params->n_jobs, n), dec, oob_count, err);
+        free(tmp);
+        if (rc != SPORF_OK)
+            goto done;
+    }
+
+done:
+    if (c.builders)
+        for (int32_t t = 0; t < n_threads; t++) sporf_builder_free(&c.builders[t]);
+    if (c.balanced_scratch)
+        for (int32_t t = 0; t < n_threads; t++) free(c.balanced_scratch[t]);
+    free(c.builders);
+    free(c.balanced_scratch);
+    free(c.inbag);
+    free(cw_balanced);
+    free(Xc);
+    if (rc != SPORF_OK) {
+        sporf_forest_free(f);
+        return rc;
+    }
+    *out = f;
+    return SPORF_OK;
+}
+
+int sporf_forest_feature_importances(const sporf_forest *f, double *out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !out)
+        return sporf_set_error(err, SPORF_E_ARG, "feature_importances: forest and out are required");
+    const int64_t p = f->n_features;
+    double *tree_imp = calloc((size_t)p, sizeof *tree_imp);
+    if (!tree_imp)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    for (int64_t j = 0; j < p; j++) out[j] = 0.0;
+    for (int64_t t = 0; t < f->n_trees; t++) {
+        const sporf_tree *tr = &f->trees[t];
+        memset(tree_imp, 0, (size_t)p * sizeof *tree_imp);
+        double total = 0.0;
+        for (int32_t i = 0; i < tr->n_nodes; i++) {
+            const sporf_node *nd = &tr->nodes[i];
+            if (nd->left < 0 || nd->gain <= 0.0) continue;
+            double norm = 0.0;
+            for (int32_t k = 0; k < nd->proj_len; k++)
+                norm += fabs(tr->proj_weight[nd->proj_start + k]);
+            if (norm <= 0.0) continue;
+            for (int32_t k = 0; k < nd->proj_len; k++)
+                tree_imp[tr->proj_feature[nd->proj_start + k]] +=
+                    nd->gain * fabs(tr->proj_weight[nd->proj_start + k]) / norm;
+            total += nd->gain;
+        }
+        if (total > 0.0)
+            for (int64_t j = 0; j < p; j++) out[j] += tree_imp[j] / total;
+    }
+    free(tree_imp);
+    double s = 0.0;
+    for (int64_t j = 0; j < p; j++) s += out[j];
+    if (s > 0.0)
+        for (int64_t j = 0; j < p; j++) out[j] /= s;
+    return SPORF_OK;
+}

@@ -1,0 +1,240 @@
+/*
+ * sporf.h -- the one public header of the sporf core.
+ *
+ * sporf grows sparse oblique random forests ("randomer forests") in plain
+ * C99 + pthreads. Both language bindings (Python through cffi, R through
+ * .Call) use only what is declared here.
+ *
+ * Conventions (see DESIGN.md):
+ *  - Every function returns an int status: SPORF_OK (0) or one of the
+ *    SPORF_E_* codes, and fills the caller's sporf_error with a readable
+ *    message. The error argument may be NULL when the caller does not want
+ *    the message. No function prints, exits or aborts.
+ *  - Matrices are passed as sporf_matrix views with strides in elements, so
+ *    numpy C/F-order arrays and R's column-major matrices go in without copies.
+ *    The core never keeps a pointer into a caller's matrix after a call returns.
+ *  - The caller allocates outputs. Serialization uses a two-call size query.
+ *  - The only object that crosses the boundary is the sporf_forest handle,
+ *    created by sporf_forest_fit / sporf_forest_load and released by
+ *    sporf_forest_free.
+ *  - Thread-safety: a fitted forest is immutable except through
+ *    sporf_forest_set_strings; any number of threads may call the read-only
+ *    functions (predict, apply, save, info, importances) on one forest at
+ *    once. sporf_forest_set_strings and sporf_forest_free need exclusive use.
+ *  - Callbacks (progress / cancellation) are called ONLY on the thread that
+ *    called into the core, never from a worker thread, so a binding may run
+ *    interpreter code (R_CheckUserInterrupt, Python signal handlers) in them.
+ *
+ * The block between the CDEF markers is read verbatim by the Python build
+ * (cffi cdef), so it contains no preprocessor lines.
+ */
+#ifndef SPORF_H
+#define SPORF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SPORF_VERSION_STRING "0.1.0"
+
+/* SPORF_CDEF_BEGIN */
+
+/* ---- status codes ---- */
+enum {
+    SPORF_OK = 0,
+    SPORF_E_ARG = 1,          /* an argument or parameter is invalid        */
+    SPORF_E_NOMEM = 2,        /* an allocation failed                        */
+    SPORF_E_INTERRUPTED = 3,  /* the progress callback asked to stop         */
+    SPORF_E_FORMAT = 4,       /* a model buffer is truncated or corrupt      */
+    SPORF_E_THREAD = 5,       /* a worker thread could not be started        */
+    SPORF_E_INTERNAL = 6      /* a broken invariant (a bug: please report)   */
+};
+
+typedef struct sporf_error {
+    int code;
+    char message[512];
+} sporf_error;
+
+/* A read-only view of a dense matrix of doubles: element (i, j) is
+ * data[i * row_stride + j * col_stride]. */
+typedef struct sporf_matrix {
+    const double *data;
+    int64_t nrow;
+    int64_t ncol;
+    int64_t row_stride;
+    int64_t col_stride;
+} sporf_matrix;
+
+/* ---- parameters ---- */
+enum {
+    SPORF_PROJ_AXIS = 0,      /* classic random forest: one distinct feature per candidate */
+    SPORF_PROJ_SPARSE = 1     /* SPORF: sparse +-1 projections (default)                   */
+};
+
+enum {
+    SPORF_CRIT_GINI = 0,
+    SPORF_CRIT_ENTROPY = 1
+};
+
+enum {
+    SPORF_MAXF_SQRT = 0,      /* floor(sqrt(p)) for axis, ceil(sqrt(p)) for oblique (default) */
+    SPORF_MAXF_LOG2 = 1,      /* floor(log2(p)), at least 1             */
+    SPORF_MAXF_INT = 2,       /* max_features_value candidates          */
+    SPORF_MAXF_FRACTION = 3,  /* floor(max_features_value * p), >= 1    */
+    SPORF_MAXF_ALL = 4        /* p candidates                           */
+};
+
+enum {
+    SPORF_CW_NONE = 0,
+    SPORF_CW_BALANCED = 1,           /* n / (K * count_k) over the training set   */
+    SPORF_CW_BALANCED_SUBSAMPLE = 2, /* the same, over each tree's bootstrap      */
+    SPORF_CW_CUSTOM = 3              /* weights given per class by the caller     */
+};
+
+typedef struct sporf_params {
+    int64_t n_estimators;          /* >= 1; default 100                                   */
+    int32_t projection;            /* SPORF_PROJ_*; default SPORF_PROJ_SPARSE             */
+    double feature_combinations;   /* mean non-zeros per sparse projection; default 1.5   */
+    int32_t max_features_mode;     /* SPORF_MAXF_*; default SPORF_MAXF_SQRT               */
+    double max_features_value;     /* count (INT) or fraction of p (FRACTION, may be > 1) */
+    int32_t criterion;             /* SPORF_CRIT_*; default gini                          */
+    int64_t max_depth;             /* <= 0: unlimited (default)                           */
+    int64_t min_samples_split;     /* >= 2; default 2                                     */
+    int64_t min_samples_leaf;      /* >= 1; default 1                                     */
+    double min_impurity_decrease;  /* >= 0; default 0                                     */
+    int32_t bootstrap;             /* 0/1; default 1                                      */
+    int64_t max_samples_count;     /* > 0: draw this many per tree (bootstrap only)       */
+    double max_samples_fraction;   /* in (0, 1]: draw this fraction of n; 0: off          */
+    int32_t class_weight_mode;     /* SPORF_CW_*; default none                            */
+    int32_t n_jobs;                /* threads; <= 0 means all cores; default 1            */
+    uint64_t random_state;         /* master seed; tree t uses a stream from (seed, t)    */
+} sporf_params;
+
+/* Fill *params with the defaults listed above. Never fails. */
+void sporf_params_init(sporf_params *params);
+
+/* Check parameters before any work; n_features is the number of columns the
+ * forest will see (pass 0 to skip checks that need it). Returns SPORF_E_ARG
+ * with a message naming the offending parameter. */
+int sporf_params_check(const sporf_params *params, int64_t n_features, sporf_error *err);
+
+/* The number of candidate projections per node that params give for p features. */
+int64_t sporf_params_resolve_max_features(const sporf_params *params, int64_t n_features);
+
+/* ---- progress and cancellation ----
+ * Called on the calling thread about every 100 ms while work runs, and once at
+ * the end, with the number of finished units (trees, or row blocks for
+ * prediction) and the total. Return 0 to go on, non-zero to cancel: the call
+ * then stops its workers within one node of work and returns
+ * SPORF_E_INTERRUPTED, with nothing leaked. May be NULL. */
+typedef int (*sporf_progress_fn)(void *user_data, int64_t done, int64_t total);
+
+/* ---- the forest ---- */
+typedef struct sporf_forest sporf_forest;
+
+typedef struct sporf_forest_info {
+    int64_t n_features;
+    int32_t n_classes;
+    int64_t n_trees;
+    int64_t n_nodes;          /* summed over trees */
+    int64_t n_leaves;         /* summed over trees */
+    int64_t max_depth_seen;   /* deepest leaf over trees (root = depth 0) */
+    int32_t format_version;   /* model format version the forest will be saved with */
+} sporf_forest_info;
+
+/* Grow a classification forest.
+ *  X            n x p view, finite values (checked; NaN/Inf give SPORF_E_ARG).
+ *  y            n class codes in [0, n_classes).
+ *  n_classes    >= 1 (the binding decides what a single class means).
+ *  sample_weight  n non-negative finite weights, or NULL for all ones.
+ *  class_weight   n_classes positive weights when params->class_weight_mode is
+ *                 SPORF_CW_CUSTOM, else NULL.
+ *  oob_decision  NULL, or an n x n_classes row-major buffer that receives the
+ *                out-of-bag class probabilities (rows that were in every
+ *                bootstrap get all zeros and oob_count 0).
+ *  oob_count     NULL, or n counts of trees for which each row was out of bag.
+ *  progress/user_data: see sporf_progress_fn; units are trees, then one more
+ *                unit for the OOB pass when requested.
+ *  out           receives the new forest on SPORF_OK, NULL otherwise.
+ * The caller owns X, y and the weights; they are not referenced after return. */
+int sporf_forest_fit(const sporf_params *params, const sporf_matrix *X,
+                     const int32_t *y, int32_t n_classes,
+                     const double *sample_weight, const double *class_weight,
+                     double *oob_decision, int64_t *oob_count,
+                     sporf_progress_fn progress, void *user_data,
+                     sporf_forest **out, sporf_error *err);
+
+/* Release a forest; NULL is ignored. */
+void sporf_forest_free(sporf_forest *forest);
+
+/* Sizes and counts of a fitted forest. */
+int sporf_forest_get_info(const sporf_forest *forest, sporf_forest_info *info, sporf_error *err);
+
+/* The parameters the forest was grown with (as stored in the model). */
+int sporf_forest_get_params(const sporf_forest *forest, sporf_params *params, sporf_error *err);
+
+/* Mean of the trees' leaf class distributions: out is n x n_classes,
+ * row-major, caller-allocated. n_jobs <= 0 uses all cores. */
+int sporf_forest_predict_proba(const sporf_forest *forest, const sporf_matrix *X,
+                               int32_t n_jobs, double *out,
+                               sporf_progress_fn progress, void *user_data,
+                               sporf_error *err);
+
+/* Leaf index per row and tree: out is n x n_trees, row-major. A leaf index
+ * is the node's position in its tree (0 = root), as in scikit-learn's apply. */
+int sporf_forest_apply(const sporf_forest *forest, const sporf_matrix *X,
+                       int32_t n_jobs, int64_t *out,
+                       sporf_progress_fn progress, void *user_data,
+                       sporf_error *err);
+
+/* Impurity-based importances, n_features doubles summing to 1 (all zeros when
+ * no tree split). An oblique split's weighted impurity decrease is shared by
+ * its features in proportion to |weight|; each tree's vector is normalized,
+ * then the trees are averaged and normalized again. */
+int sporf_forest_feature_importances(const sporf_forest *forest, double *out, sporf_error *err);
+
+/* ---- labels and feature names kept in the model ----
+ * Strings are stored as one blob of NUL-terminated UTF-8 strings. `kind`
+ * is a free tag for the binding (e.g. 0 text, 1 integer, 2 float, 3 logical)
+ * so each language can restore its own label type. */
+enum {
+    SPORF_STR_CLASSES = 0,        /* n_classes strings, or none */
+    SPORF_STR_FEATURE_NAMES = 1   /* n_features strings, or none */
+};
+
+/* Copy blob (len bytes, holding exactly `count` NUL-terminated strings) into
+ * the forest. Not thread-safe against other calls on the same forest. */
+int sporf_forest_set_strings(sporf_forest *forest, int32_t which, int32_t kind,
+                             const char *blob, int64_t len, int64_t count,
+                             sporf_error *err);
+
+/* Two-call read: with buf == NULL or cap too small, only the length,
+ * count and kind outputs are written. */
+int sporf_forest_get_strings(const sporf_forest *forest, int32_t which,
+                             char *buf, int64_t cap, int64_t *len_out,
+                             int64_t *count_out, int32_t *kind_out,
+                             sporf_error *err);
+
+/* ---- model format ----
+ * sporf_forest_save: with buf == NULL (or cap too small) only *size_out is
+ * written; call again with a buffer of that size. The bytes depend only on
+ * the model (same seed and data => same bytes for any thread count).
+ * sporf_forest_load validates everything (sizes, indices, values, checksum)
+ * and returns SPORF_E_FORMAT with a message on any corruption. */
+int sporf_forest_save(const sporf_forest *forest, uint8_t *buf, int64_t cap,
+                      int64_t *size_out, sporf_error *err);
+int sporf_forest_load(const uint8_t *buf, int64_t len, sporf_forest **out, sporf_error *err);
+
+/* Number of CPU cores the core will use for n_jobs <= 0. */
+int32_t sporf_num_cores(void);
+
+/* SPORF_CDEF_END */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SPORF_H */

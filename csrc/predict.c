@@ -1,0 +1,170 @@
+/* predict.c -- batch prediction: class probabilities, leaf indices and the
+ * out-of-bag pass. Work is split into blocks of rows; within a block the
+ * trees are visited in order (tree-outer, row-inner keeps one tree's nodes
+ * hot in cache), so sums are reduced in a fixed order for any thread count. */
+#include "forest.h"
+
+#include "pool.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ROW_BLOCK 256
+
+typedef struct predict_ctx {
+    const sporf_forest *f;
+    const sporf_matrix *X;
+    double *proba;             /* n x K */
+    int64_t *leaves;           /* n x T */
+    int64_t *count;            /* OOB: n */
+    const uint8_t *inbag;      /* OOB: T bitmaps */
+    int64_t bitmap_bytes;
+} predict_ctx;
+
+static inline const double *row_ptr(const sporf_matrix *X, int64_t r)
+{
+    return X->data + r * X->row_stride;
+}
+
+static int proba_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
+{
+    (void)worker; (void)ctl; (void)err;
+    predict_ctx *c = vctx;
+    const sporf_forest *f = c->f;
+    const int32_t K = f->n_classes;
+    const int64_t r0 = blk * ROW_BLOCK;
+    int64_t r1 = r0 + ROW_BLOCK;
+    if (r1 > c->X->nrow) r1 = c->X->nrow;
+    const int64_t cs = c->X->col_stride;
+    double *out = c->proba;
+    memset(out + r0 * K, 0, (size_t)((r1 - r0) * K) * sizeof *out);
+    for (int64_t t = 0; t < f->n_trees; t++) {
+        const sporf_tree *tr = &f->trees[t];
+        for (int64_t r = r0; r < r1; r++) {
+            const int32_t leaf = sporf_tree_find_leaf(tr, row_ptr(c->X, r), cs);
+            const double *lv = tr->leaf_values + (int64_t)tr->nodes[leaf].right * K;
+            double *o = out + r * K;
+            for (int32_t k = 0; k < K; k++)
+                o[k] += lv[k];
+        }
+    }
+    const double inv = 1.0 / (double)f->n_trees;
+    for (int64_t r = r0; r < r1; r++)
+        for (int32_t k = 0; k < K; k++)
+            out[r * K + k] *= inv;
+    return SPORF_OK;
+}
+
+static int apply_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
+{
+    (void)worker; (void)ctl; (void)err;
+    predict_ctx *c = vctx;
+    const sporf_forest *f = c->f;
+    const int64_t T = f->n_trees;
+    const int64_t r0 = blk * ROW_BLOCK;
+    int64_t r1 = r0 + ROW_BLOCK;
+    if (r1 > c->X->nrow) r1 = c->X->nrow;
+    for (int64_t t = 0; t < T; t++)
+        for (int64_t r = r0; r < r1; r++)
+            c->leaves[r * T + t] = sporf_tree_find_leaf(&f->trees[t], row_ptr(c->X, r), c->X->col_stride);
+    return SPORF_OK;
+}
+
+static int oob_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
+{
+    (void)worker; (void)ctl; (void)err;
+    predict_ctx *c = vctx;
+    const sporf_forest *f = c->f;
+    const int32_t K = f->n_classes;
+    const int64_t r0 = blk * ROW_BLOCK;
+    int64_t r1 = r0 + ROW_BLOCK;
+    if (r1 > c->X->nrow) r1 = c->X->nrow;
+    double *out = c->proba;
+    int64_t cnt[ROW_BLOCK];
+    memset(cnt, 0, sizeof cnt);
+    memset(out + r0 * K, 0, (size_t)((r1 - r0) * K) * sizeof *out);
+    for (int64_t t = 0; t < f->n_trees; t++) {
+        const sporf_tree *tr = &f->trees[t];
+        const uint8_t *bits = c->inbag + t * c->bitmap_bytes;
+        for (int64_t r = r0; r < r1; r++) {
+            if (bits[r >> 3] & (1u << (r & 7)))
+                continue;
+            const int32_t leaf = sporf_tree_find_leaf(tr, row_ptr(c->X, r), c->X->col_stride);
+            const double *lv = tr->leaf_values + (int64_t)tr->nodes[leaf].right * K;
+            for (int32_t k = 0; k < K; k++)
+                out[r * K + k] += lv[k];
+            cnt[r - r0]++;
+        }
+    }
+    for (int64_t r = r0; r < r1; r++) {
+        if (cnt[r - r0] > 0)
+            for (int32_t k = 0; k < K; k++)
+                out[r * K + k] /= (double)cnt[r - r0];
+        if (c->count)
+            c->count[r] = cnt[r - r0];
+    }
+    return SPORF_OK;
+}
+
+static int check_predict(const sporf_forest *f, const sporf_matrix *X, const void *out, sporf_error *err)
+{
+    if (!f)
+        return sporf_set_error(err, SPORF_E_ARG, "the forest is NULL");
+    if (!out)
+        return sporf_set_error(err, SPORF_E_ARG, "the output buffer is NULL");
+    return sporf_check_matrix(X, f->n_features, 1, "X", err);
+}
+
+static int64_t n_blocks(int64_t n) { return (n + ROW_BLOCK - 1) / ROW_BLOCK; }
+
+int sporf_forest_predict_proba(const sporf_forest *f, const sporf_matrix *X,
+                               int32_t n_jobs, double *out,
+                               sporf_progress_fn progress, void *user_data,
+                               sporf_error *err)
+{
+    sporf_clear_error(err);
+    int rc = check_predict(f, X, out, err);
+    if (rc != SPORF_OK)
+        return rc;
+    predict_ctx c;
+    memset(&c, 0, sizeof c);
+    c.f = f;
+    c.X = X;
+    c.proba = out;
+    int64_t nb = n_blocks(X->nrow);
+    return sporf_pool_run(sporf_pool_threads(n_jobs, nb), nb, proba_block, &c, progress, user_data, err);
+}
+
+int sporf_forest_apply(const sporf_forest *f, const sporf_matrix *X,
+                       int32_t n_jobs, int64_t *out,
+                       sporf_progress_fn progress, void *user_data,
+                       sporf_error *err)
+{
+    sporf_clear_error(err);
+    int rc = check_predict(f, X, out, err);
+    if (rc != SPORF_OK)
+        return rc;
+    predict_ctx c;
+    memset(&c, 0, sizeof c);
+    c.f = f;
+    c.X = X;
+    c.leaves = out;
+    int64_t nb = n_blocks(X->nrow);
+    return sporf_pool_run(sporf_pool_threads(n_jobs, nb), nb, apply_block, &c, progress, user_data, err);
+}
+
+int sporf_forest_oob(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag,
+                     int32_t n_threads, double *out, int64_t *count, sporf_error *err)
+{
+    predict_ctx c;
+    memset(&c, 0, sizeof c);
+    c.f = f;
+    c.X = X;
+    c.proba = out;
+    c.count = count;
+    c.inbag = inbag;
+    c.bitmap_bytes = (X->nrow + 7) / 8;
+    int64_t nb = n_blocks(X->nrow);
+    if (n_threads > nb) n_threads = (int32_t)nb;
+    return sporf_pool_run(n_threads, nb, oob_block, &c, NULL, NULL, err);
+}

@@ -1,0 +1,10 @@
+"""sporf: sparse oblique randomer forests with one C99 core for Python and R.
+
+Estimators follow scikit-learn's API; models are portable between Python and
+R through :meth:`SPORFClassifier.save` / :func:`load`.
+"""
+from ._forest import SPORFClassifier
+from ._io import load
+
+__version__ = "0.1.0"
+__all__ = ["SPORFClassifier", "load", "__version__"]

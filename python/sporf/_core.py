@@ -1,0 +1,113 @@
+"""Thin glue over the compiled core: errors, matrix views, progress callbacks.
+
+Nothing here implements an algorithm; it converts Python objects into the C
+API's types and C status codes into Python exceptions.
+"""
+import sys
+import threading
+import time
+
+import numpy as np
+
+from ._sporf_cffi import ffi, lib
+
+_ERRORS = {
+    lib.SPORF_E_ARG: ValueError,
+    lib.SPORF_E_NOMEM: MemoryError,
+    lib.SPORF_E_FORMAT: ValueError,
+    lib.SPORF_E_THREAD: RuntimeError,
+    lib.SPORF_E_INTERNAL: RuntimeError,
+}
+
+
+def new_error():
+    return ffi.new("sporf_error *")
+
+
+def check(rc, err):
+    """Raise the Python exception that matches a core status code."""
+    if rc == lib.SPORF_OK:
+        return
+    message = ffi.string(err.message).decode("utf-8", "replace") or "sporf core error %d" % rc
+    if rc == lib.SPORF_E_INTERRUPTED:
+        raise KeyboardInterrupt(message)
+    raise _ERRORS.get(rc, RuntimeError)(message)
+
+
+def matrix_view(X):
+    """A sporf_matrix over a 2-D float64 array, without copying C- or
+    F-ordered arrays. Returns (view, keepalive): keep the second alive while
+    the first is in use."""
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError("expected a 2-D array, got %d dimensions" % X.ndim)
+    if not (X.flags.c_contiguous or X.flags.f_contiguous):
+        X = np.ascontiguousarray(X)
+    buf = ffi.from_buffer("double[]", X, require_writable=False)
+    view = ffi.new("sporf_matrix *")
+    view.data = buf
+    view.nrow, view.ncol = X.shape
+    if X.flags.c_contiguous:
+        view.row_stride, view.col_stride = X.shape[1], 1
+    else:
+        view.row_stride, view.col_stride = 1, X.shape[0]
+    return view, (X, buf)
+
+
+def double_ptr(a):
+    return ffi.from_buffer("double[]", a, require_writable=False)
+
+
+class Progress:
+    """State behind the progress callback: verbose output and Ctrl-C.
+
+    The core calls back on the calling thread about every 100 ms. A pending
+    SIGINT makes Python raise KeyboardInterrupt inside the callback; we turn
+    it into a cancel request, the core stops its workers and returns
+    SPORF_E_INTERRUPTED, and `check` raises KeyboardInterrupt to the user.
+    """
+
+    def __init__(self, verbose=0, what="trees", stream=None):
+        self.verbose = verbose
+        self.what = what
+        self.stream = stream or sys.stderr
+        self.start = time.perf_counter()
+        self.last_print = -1.0
+        self.interrupted = False
+
+    def update(self, done, total):
+        if self.verbose:
+            now = time.perf_counter() - self.start
+            if done == total or now - self.last_print >= 1.0:
+                self.last_print = now
+                self.stream.write(
+                    "sporf: %d/%d %s (%.1f s)\n" % (done, total, self.what, now)
+                )
+                self.stream.flush()
+        return 0
+
+
+@ffi.def_extern(onerror=lambda exc, val, tb: 1)
+def _sporf_progress(user_data, done, total):
+    state = ffi.from_handle(user_data)
+    try:
+        return state.update(done, total)
+    except BaseException:  # KeyboardInterrupt from Ctrl-C, or a broken stream
+        state.interrupted = True
+        return 1
+
+
+def progress_args(progress):
+    """(callback, user_data, keepalive) for a C call; no callback when None.
+
+    Callbacks can only run Python code in the main thread's signal sense, but
+    they are safe from any thread: the core calls them on the calling thread.
+    """
+    if progress is None:
+        return ffi.NULL, ffi.NULL, None
+    handle = ffi.new_handle(progress)
+    return lib._sporf_progress, handle, handle
+
+
+def in_main_thread():
+    return threading.current_thread() is threading.main_thread()

@@ -1,0 +1,369 @@
+"""scikit-learn estimators over the sporf core."""
+import numbers
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+
+from . import _params
+from ._core import Progress, check, double_ptr, matrix_view, new_error, progress_args
+from ._io import NativeForest, save_bytes
+from ._sporf_cffi import ffi, lib
+
+_PARAM_DOC = """
+    Parameters
+    ----------
+    n_estimators : int, default=100
+        Number of trees.
+    criterion : {"gini", "entropy", "log_loss"}, default="gini"
+        Split quality measure ("log_loss" is a synonym of "entropy").
+    max_depth : int or None, default=None
+        Maximum depth of a tree; None grows until leaves are pure or smaller
+        than ``min_samples_split``.
+    min_samples_split : int or float, default=2
+        Minimum number of samples to split a node (a float is a fraction of n).
+    min_samples_leaf : int or float, default=1
+        Minimum number of samples in each child of a split.
+    min_impurity_decrease : float, default=0.0
+        A node is split only if the weighted impurity decrease
+        ``N_t / N * (impurity - N_l / N_t * left_impurity - N_r / N_t * right_impurity)``
+        is at least this value.
+    max_features : {"sqrt", "log2"}, int, float or None, default="sqrt"
+        Number d of candidate projections per node: floor(sqrt(p)),
+        floor(log2(p)), an int, a fraction of p, or p (None). For oblique
+        projections it may exceed p (a float > 1.0 or an int > p), up to
+        d = p**2 as in the SPORF paper's sparse parity experiments.
+    feature_combinations : float, default=1.5
+        Mean number of non-zeros per sparse projection: each node draws
+        ceil(feature_combinations * d) non-zeros at uniform random positions
+        of a p x d matrix, each +1 or -1 (SPORF). Ignored for "axis".
+    projection : {"sparse", "axis"}, default="sparse"
+        Projection distribution: SPORF's sparse oblique projections, or
+        axis-aligned splits on single features (Breiman's random forest).
+    bootstrap : bool, default=True
+        Whether each tree is grown on a bootstrap sample.
+    max_samples : int, float or None, default=None
+        Bootstrap sample size: all n rows (None), a count, or a fraction of n.
+    oob_score : bool, default=False
+        Whether to compute the out-of-bag accuracy ``oob_score_`` and
+        ``oob_decision_function_``.
+    class_weight : {"balanced", "balanced_subsample"}, dict or None, default=None
+        Weights of the classes, as in scikit-learn's RandomForestClassifier.
+    n_jobs : int or None, default=None
+        Threads for fitting and prediction; None means 1, -1 all cores.
+        The fitted forest does not depend on it.
+    random_state : int, RandomState instance or None, default=None
+        Seed. An int is used as the core's master seed directly, so the same
+        int gives the same forest in Python and in R, on any thread count.
+    verbose : int, default=0
+        Print progress to stderr during fit when > 0.
+"""
+
+
+def _max_features_from_core(p):
+    mode = p.max_features_mode
+    if mode == lib.SPORF_MAXF_SQRT:
+        return "sqrt"
+    if mode == lib.SPORF_MAXF_LOG2:
+        return "log2"
+    if mode == lib.SPORF_MAXF_INT:
+        return int(p.max_features_value)
+    if mode == lib.SPORF_MAXF_FRACTION:
+        return float(p.max_features_value)
+    return None
+
+
+class SPORFClassifier(ClassifierMixin, BaseEstimator):
+    __doc__ = (
+        """Sparse projection oblique randomer forest classifier (SPORF).
+
+    Each split node draws d sparse random projections of the features (weights
+    +1/-1), sorts the samples along each and takes the best cut, so the trees
+    can split on sparse linear combinations as well as on single features.
+    With ``projection="axis"`` it is Breiman's random forest.
+"""
+        + _PARAM_DOC
+        + """
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    n_classes_ : int
+        Number of classes.
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of features seen during fit, when X had string column names.
+    feature_importances_ : ndarray of shape (n_features_in_,)
+        Impurity-based importances; an oblique split's decrease is shared by
+        its features in proportion to |weight|. Sums to 1.
+    oob_score_ : float
+        Out-of-bag accuracy (when ``oob_score=True``).
+    oob_decision_function_ : ndarray of shape (n_samples, n_classes)
+        Out-of-bag class probabilities (when ``oob_score=True``).
+
+    Examples
+    --------
+    >>> from sporf import SPORFClassifier
+    >>> from sporf.datasets import make_trunk
+    >>> X, y = make_trunk(500, n_features=10, random_state=0)
+    >>> clf = SPORFClassifier(n_estimators=50, random_state=0).fit(X, y)
+    >>> clf.predict(X[:3]).shape
+    (3,)
+    >>> round(float(clf.predict_proba(X[:1]).sum()), 6)
+    1.0
+    """
+    )
+
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        criterion="gini",
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        min_impurity_decrease=0.0,
+        max_features="sqrt",
+        feature_combinations=1.5,
+        projection="sparse",
+        bootstrap=True,
+        max_samples=None,
+        oob_score=False,
+        class_weight=None,
+        n_jobs=None,
+        random_state=None,
+        verbose=0,
+    ):
+        self.n_estimators = n_estimators
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_features = max_features
+        self.feature_combinations = feature_combinations
+        self.projection = projection
+        self.bootstrap = bootstrap
+        self.max_samples = max_samples
+        self.oob_score = oob_score
+        self.class_weight = class_weight
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+        self.verbose = verbose
+
+    # ---- fitting ----
+    def fit(self, X, y, sample_weight=None):
+        """Grow the forest from training data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data; converted to float64. NaN and infinity are refused.
+        y : array-like of shape (n_samples,)
+            Class labels of any type.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights; None gives every sample weight 1.
+
+        Returns
+        -------
+        self : SPORFClassifier
+        """
+        X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=1,
+                             accept_sparse=False, y_numeric=False)
+        check_classification_targets(y)
+        params = _params.build(self, X.shape[0], X.shape[1])
+        classes, y_enc = np.unique(y, return_inverse=True)
+        if classes.shape[0] < 2:
+            raise ValueError(
+                "%s needs samples of at least 2 classes in the data, but the data "
+                "contains only one class: %r" % (type(self).__name__, classes[0])
+            )
+        y_enc = np.ascontiguousarray(y_enc, dtype=np.int32)
+        n, K = X.shape[0], classes.shape[0]
+        sw = None
+        if sample_weight is not None:
+            sw = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+            sw = np.ascontiguousarray(sw)
+        cw = None
+        if isinstance(self.class_weight, dict):
+            cw = np.ones(K, dtype=np.float64)
+            index = {c: i for i, c in enumerate(classes.tolist())}
+            unknown = [k for k in self.class_weight if k not in index]
+            if unknown:
+                raise ValueError("The classes, %r, are not in class_weight" % (unknown,))
+            for k, v in self.class_weight.items():
+                if not isinstance(v, numbers.Real) or not np.isfinite(v) or v < 0:
+                    raise ValueError("class_weight[%r] must be a finite number >= 0, got %r" % (k, v))
+                cw[index[k]] = float(v)
+
+        oob = np.zeros((n, K), dtype=np.float64) if self.oob_score else None
+        oob_count = np.zeros(n, dtype=np.int64) if self.oob_score else None
+        view, keep = matrix_view(X)
+        progress = Progress(verbose=self.verbose, what="trees")
+        cb, user, keep_cb = progress_args(progress)
+        out = ffi.new("sporf_forest **")
+        err = new_error()
+        rc = lib.sporf_forest_fit(
+            params, view, ffi.from_buffer("int32_t[]", y_enc), K,
+            double_ptr(sw) if sw is not None else ffi.NULL,
+            double_ptr(cw) if cw is not None else ffi.NULL,
+            ffi.from_buffer("double[]", oob) if oob is not None else ffi.NULL,
+            ffi.from_buffer("int64_t[]", oob_count) if oob is not None else ffi.NULL,
+            cb, user, out, err,
+        )
+        del keep, keep_cb
+        check(rc, err)
+        forest = NativeForest(out[0])
+        forest.set_strings(lib.SPORF_STR_CLASSES, classes)
+        if hasattr(self, "feature_names_in_"):
+            forest.set_strings(lib.SPORF_STR_FEATURE_NAMES, self.feature_names_in_)
+        self._forest = forest
+        self.classes_ = classes
+        self.n_classes_ = K
+        if self.oob_score:
+            if np.any(oob_count == 0):
+                import warnings
+
+                warnings.warn(
+                    "Some inputs do not have OOB scores. This probably means too few "
+                    "trees were used to compute any reliable OOB estimates.",
+                    UserWarning,
+                )
+            self.oob_decision_function_ = oob
+            self.oob_score_ = float(np.mean(classes[np.argmax(oob, axis=1)] == y))
+        return self
+
+    # ---- prediction ----
+    def _check_X(self, X):
+        check_is_fitted(self, "_forest")
+        return validate_data(self, X, dtype=np.float64, reset=False, accept_sparse=False)
+
+    def _n_threads(self):
+        return _params.resolve_n_jobs(self.n_jobs)
+
+    def predict_proba(self, X):
+        """Class probabilities: the mean of the trees' leaf class distributions.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            Columns follow ``classes_``.
+        """
+        X = self._check_X(X)
+        out = np.empty((X.shape[0], self.n_classes_), dtype=np.float64)
+        view, keep = matrix_view(X)
+        err = new_error()
+        rc = lib.sporf_forest_predict_proba(self._forest.ptr, view, self._n_threads(),
+                                            ffi.from_buffer("double[]", out), ffi.NULL, ffi.NULL, err)
+        del keep
+        check(rc, err)
+        return out
+
+    def predict_log_proba(self, X):
+        """Logarithm of :meth:`predict_proba`."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
+    def predict(self, X):
+        """Predicted class: the class of highest mean probability.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y : ndarray of shape (n_samples,)
+        """
+        return self.classes_.take(np.argmax(self.predict_proba(X), axis=1), axis=0)
+
+    def apply(self, X):
+        """Leaf reached in each tree: node index within its tree (root = 0).
+
+        Returns
+        -------
+        leaves : ndarray of shape (n_samples, n_estimators), dtype int64
+        """
+        X = self._check_X(X)
+        T = self._forest.info().n_trees
+        out = np.empty((X.shape[0], T), dtype=np.int64)
+        view, keep = matrix_view(X)
+        err = new_error()
+        rc = lib.sporf_forest_apply(self._forest.ptr, view, self._n_threads(),
+                                    ffi.from_buffer("int64_t[]", out), ffi.NULL, ffi.NULL, err)
+        del keep
+        check(rc, err)
+        return out
+
+    @property
+    def feature_importances_(self):
+        """Impurity-based feature importances (sum to 1)."""
+        check_is_fitted(self, "_forest")
+        out = np.empty(self.n_features_in_, dtype=np.float64)
+        err = new_error()
+        check(lib.sporf_forest_feature_importances(self._forest.ptr, ffi.from_buffer("double[]", out), err), err)
+        return out
+
+    # ---- persistence ----
+    def save(self, path):
+        """Write the fitted model to `path` in sporf's portable binary format.
+
+        The file is readable by :func:`sporf.load` and by R's ``sporf_load``.
+        Same data, parameters and ``random_state`` give byte-identical files.
+        """
+        check_is_fitted(self, "_forest")
+        save_bytes(path, self._forest.to_bytes())
+
+    def to_bytes(self):
+        """The model file's bytes (see :meth:`save`)."""
+        check_is_fitted(self, "_forest")
+        return self._forest.to_bytes()
+
+    def __getstate__(self):
+        state = super().__getstate__()
+        forest = state.pop("_forest", None)
+        if forest is not None:
+            state["_model_bytes"] = forest.to_bytes()
+        return state
+
+    def __setstate__(self, state):
+        data = state.pop("_model_bytes", None)
+        super().__setstate__(state)
+        if data is not None:
+            self._forest = NativeForest.from_bytes(data)
+
+    @classmethod
+    def _from_native(cls, forest):
+        p = forest.params()
+        cw = {lib.SPORF_CW_BALANCED: "balanced", lib.SPORF_CW_BALANCED_SUBSAMPLE: "balanced_subsample"}
+        est = cls(
+            n_estimators=int(p.n_estimators),
+            criterion=_params.CRITERION_NAMES[p.criterion],
+            max_depth=int(p.max_depth) if p.max_depth > 0 else None,
+            min_samples_split=int(p.min_samples_split),
+            min_samples_leaf=int(p.min_samples_leaf),
+            min_impurity_decrease=float(p.min_impurity_decrease),
+            max_features=_max_features_from_core(p),
+            feature_combinations=float(p.feature_combinations),
+            projection=_params.PROJECTION_NAMES[p.projection],
+            bootstrap=bool(p.bootstrap),
+            max_samples=(int(p.max_samples_count) if p.max_samples_count > 0
+                         else float(p.max_samples_fraction) if p.max_samples_fraction > 0 else None),
+            class_weight=cw.get(p.class_weight_mode),
+            random_state=int(p.random_state),
+        )
+        info = forest.info()
+        est._forest = forest
+        est.classes_ = forest.get_strings(lib.SPORF_STR_CLASSES)
+        est.n_classes_ = int(info.n_classes)
+        est.n_features_in_ = int(info.n_features)
+        names = forest.get_strings(lib.SPORF_STR_FEATURE_NAMES)
+        if len(names):
+            est.feature_names_in_ = names
+        return est

@@ -1,0 +1,175 @@
+"""Validation of estimator parameters and their conversion into the core's
+sporf_params struct. Messages name the parameter and the value received."""
+import numbers
+import os
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+from ._sporf_cffi import ffi, lib
+
+PROJECTIONS = {"sparse": lib.SPORF_PROJ_SPARSE, "axis": lib.SPORF_PROJ_AXIS}
+CRITERIA = {"gini": lib.SPORF_CRIT_GINI, "entropy": lib.SPORF_CRIT_ENTROPY,
+            "log_loss": lib.SPORF_CRIT_ENTROPY}
+PROJECTION_NAMES = {v: k for k, v in PROJECTIONS.items()}
+CRITERION_NAMES = {lib.SPORF_CRIT_GINI: "gini", lib.SPORF_CRIT_ENTROPY: "entropy"}
+
+
+def _is_int(x):
+    return isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_))
+
+
+def _is_real(x):
+    return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
+
+
+def _bad(name, owner, expected, value):
+    return ValueError(
+        "The %r parameter of %s must be %s. Got %r instead." % (name, owner, expected, value)
+    )
+
+
+def resolve_n_jobs(n_jobs):
+    """joblib's convention: None -> 1, -1 -> all cores, -2 -> all but one..."""
+    if n_jobs is None:
+        return 1
+    if not _is_int(n_jobs) or n_jobs == 0:
+        raise ValueError("n_jobs must be a non-zero integer or None, got %r" % (n_jobs,))
+    if n_jobs < 0:
+        return max(1, (os.cpu_count() or 1) + 1 + int(n_jobs))
+    return int(n_jobs)
+
+
+def resolve_seed(random_state):
+    """An int random_state is the core's master seed as is (R does the same);
+    otherwise a seed is drawn from the given or global numpy generator."""
+    if _is_int(random_state):
+        if random_state < 0:
+            raise ValueError("random_state must be a non-negative integer, got %r" % (random_state,))
+        return int(random_state) & 0xFFFFFFFFFFFFFFFF
+    rs = check_random_state(random_state)
+    return int(rs.randint(0, np.iinfo(np.int32).max))
+
+
+def build(est, n_samples, n_features):
+    """Validate `est`'s parameters for data of this shape; return a
+    ffi-owned sporf_params and the resolved class_weight mode."""
+    owner = type(est).__name__
+    p = ffi.new("sporf_params *")
+    lib.sporf_params_init(p)
+
+    if not _is_int(est.n_estimators) or est.n_estimators < 1:
+        raise _bad("n_estimators", owner, "an int >= 1", est.n_estimators)
+    p.n_estimators = int(est.n_estimators)
+
+    if est.projection not in PROJECTIONS:
+        raise _bad("projection", owner, "one of %s" % sorted(PROJECTIONS), est.projection)
+    p.projection = PROJECTIONS[est.projection]
+
+    fc = est.feature_combinations
+    if not _is_real(fc) or not np.isfinite(fc) or fc <= 0:
+        raise _bad("feature_combinations", owner, "a finite number > 0", fc)
+    p.feature_combinations = float(fc)
+
+    mf = est.max_features
+    if mf is None:
+        p.max_features_mode = lib.SPORF_MAXF_ALL
+    elif isinstance(mf, str):
+        if mf not in ("sqrt", "log2"):
+            raise _bad("max_features", owner, "'sqrt', 'log2', None, an int >= 1 or a float > 0", mf)
+        p.max_features_mode = lib.SPORF_MAXF_SQRT if mf == "sqrt" else lib.SPORF_MAXF_LOG2
+    elif _is_int(mf):
+        if mf < 1:
+            raise _bad("max_features", owner, "'sqrt', 'log2', None, an int >= 1 or a float > 0", mf)
+        p.max_features_mode = lib.SPORF_MAXF_INT
+        p.max_features_value = float(mf)
+    elif _is_real(mf):
+        if not np.isfinite(mf) or mf <= 0:
+            raise _bad("max_features", owner, "'sqrt', 'log2', None, an int >= 1 or a float > 0", mf)
+        p.max_features_mode = lib.SPORF_MAXF_FRACTION
+        p.max_features_value = float(mf)
+    else:
+        raise _bad("max_features", owner, "'sqrt', 'log2', None, an int >= 1 or a float > 0", mf)
+
+    if est.criterion not in CRITERIA:
+        raise _bad("criterion", owner, "one of 'gini', 'entropy', 'log_loss'", est.criterion)
+    p.criterion = CRITERIA[est.criterion]
+
+    if est.max_depth is not None:
+        if not _is_int(est.max_depth) or est.max_depth < 1:
+            raise _bad("max_depth", owner, "None or an int >= 1", est.max_depth)
+        p.max_depth = int(est.max_depth)
+
+    mss = est.min_samples_split
+    if _is_int(mss):
+        if mss < 2:
+            raise _bad("min_samples_split", owner, "an int >= 2 or a float in (0, 1]", mss)
+        p.min_samples_split = int(mss)
+    elif _is_real(mss) and 0.0 < mss <= 1.0:
+        p.min_samples_split = max(2, int(np.ceil(mss * n_samples)))
+    else:
+        raise _bad("min_samples_split", owner, "an int >= 2 or a float in (0, 1]", mss)
+
+    msl = est.min_samples_leaf
+    if _is_int(msl):
+        if msl < 1:
+            raise _bad("min_samples_leaf", owner, "an int >= 1 or a float in (0, 1)", msl)
+        p.min_samples_leaf = int(msl)
+    elif _is_real(msl) and 0.0 < msl < 1.0:
+        p.min_samples_leaf = max(1, int(np.ceil(msl * n_samples)))
+    else:
+        raise _bad("min_samples_leaf", owner, "an int >= 1 or a float in (0, 1)", msl)
+
+    mid = est.min_impurity_decrease
+    if not _is_real(mid) or not np.isfinite(mid) or mid < 0:
+        raise _bad("min_impurity_decrease", owner, "a float >= 0", mid)
+    p.min_impurity_decrease = float(mid)
+
+    if not isinstance(est.bootstrap, (bool, np.bool_)):
+        raise _bad("bootstrap", owner, "a bool", est.bootstrap)
+    p.bootstrap = int(bool(est.bootstrap))
+
+    ms = est.max_samples
+    if ms is not None:
+        if not est.bootstrap:
+            raise ValueError(
+                "max_samples cannot be set if bootstrap=False. Either switch to "
+                "bootstrap=True or set max_samples=None."
+            )
+        if _is_int(ms):
+            if ms < 1 or ms > n_samples:
+                raise _bad("max_samples", owner, "None, an int in [1, n_samples=%d] or a float in (0, 1]" % n_samples, ms)
+            p.max_samples_count = int(ms)
+        elif _is_real(ms) and 0.0 < ms <= 1.0:
+            p.max_samples_fraction = float(ms)
+        else:
+            raise _bad("max_samples", owner, "None, an int in [1, n_samples] or a float in (0, 1]", ms)
+
+    if not isinstance(est.oob_score, (bool, np.bool_)):
+        raise _bad("oob_score", owner, "a bool", est.oob_score)
+    if est.oob_score and not est.bootstrap:
+        raise ValueError("Out of bag estimation only available if bootstrap=True")
+
+    cw = est.class_weight
+    if cw is None:
+        p.class_weight_mode = lib.SPORF_CW_NONE
+    elif cw == "balanced":
+        p.class_weight_mode = lib.SPORF_CW_BALANCED
+    elif cw == "balanced_subsample":
+        p.class_weight_mode = lib.SPORF_CW_BALANCED_SUBSAMPLE
+    elif isinstance(cw, dict):
+        p.class_weight_mode = lib.SPORF_CW_CUSTOM
+    else:
+        raise _bad("class_weight", owner, "None, 'balanced', 'balanced_subsample' or a dict", cw)
+
+    if not _is_int(est.verbose) and not isinstance(est.verbose, (bool, np.bool_)):
+        raise _bad("verbose", owner, "an int", est.verbose)
+
+    p.n_jobs = resolve_n_jobs(est.n_jobs)
+    p.random_state = resolve_seed(est.random_state)
+
+    err = ffi.new("sporf_error *")
+    rc = lib.sporf_params_check(p, n_features, err)
+    if rc != lib.SPORF_OK:
+        raise ValueError(ffi.string(err.message).decode())
+    return p

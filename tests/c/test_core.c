@@ -1,0 +1,439 @@
+/* C unit tests of the sporf core: criterion arithmetic, the split search,
+ * the projection samplers, sorting, determinism, the model format and error
+ * handling. Run with `meson test` (prints "N passed, N failed"). */
+#include "core.h"
+#include "projection.h"
+#include "criterion.h"
+#include "rng.h"
+#include "sort.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int n_pass = 0, n_fail = 0;
+#define CHECK(cond, ...) do { \
+    if (cond) n_pass++; \
+    else { n_fail++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } \
+} while (0)
+#define NEAR(a, b, tol) (fabs((a) - (b)) <= (tol))
+
+static sporf_matrix rowmajor(const double *X, int64_t n, int64_t p)
+{
+    sporf_matrix m = {X, n, p, p, 1};
+    return m;
+}
+
+static void test_criterion(void)
+{
+    double c1[2] = {3, 1};
+    CHECK(NEAR(sporf_impurity(SPORF_CRIT_GINI, c1, 2, 4), 0.375, 1e-12), "gini(3,1)");
+    double c2[3] = {2, 2, 0};
+    CHECK(NEAR(sporf_impurity(SPORF_CRIT_ENTROPY, c2, 3, 4), 1.0, 1e-12), "entropy(2,2,0) = 1 bit");
+    double c3[2] = {4, 0};
+    CHECK(sporf_impurity(SPORF_CRIT_GINI, c3, 2, 4) == 0.0, "pure node gini");
+    CHECK(sporf_impurity(SPORF_CRIT_ENTROPY, c3, 2, 4) == 0.0, "pure node entropy");
+    double c4[4] = {1, 1, 1, 1};
+    CHECK(NEAR(sporf_impurity(SPORF_CRIT_GINI, c4, 4, 4), 0.75, 1e-12), "gini uniform 4");
+    CHECK(NEAR(sporf_impurity(SPORF_CRIT_ENTROPY, c4, 4, 4), 2.0, 1e-12), "entropy uniform 4");
+    /* The scan's proxy ranks cuts as the exact weighted impurity does. */
+    double L[2] = {3, 1}, R[2] = {0, 4};
+    double sl = 9 + 1, sr = 0 + 16;
+    double exact = 4 * sporf_impurity(0, L, 2, 4) + 4 * sporf_impurity(0, R, 2, 4);
+    CHECK(NEAR(8.0 - sporf_crit_proxy(0, 4, sl, 4, sr), exact, 1e-12), "gini proxy = W - weighted impurity");
+    double el = sporf_xlogx(3) + sporf_xlogx(1), er = sporf_xlogx(4);
+    double exact_e = (4 * sporf_impurity(1, L, 2, 4) + 4 * sporf_impurity(1, R, 2, 4)) * log(2.0);
+    CHECK(NEAR(sporf_xlogx(8) * 0 - sporf_crit_proxy(1, 4, el, 4, er), exact_e, 1e-12),
+          "entropy proxy = -(weighted impurity) in nats");
+}
+
+static sporf_params axis_params(void)
+{
+    sporf_params p;
+    sporf_params_init(&p);
+    p.n_estimators = 1;
+    p.bootstrap = 0;
+    p.projection = SPORF_PROJ_AXIS;
+    p.max_features_mode = SPORF_MAXF_ALL;
+    p.random_state = 7;
+    return p;
+}
+
+static void test_split_known_threshold(void)
+{
+    /* Feature 0 is noise-free: the best cut lies between 3 and 10; feature 1 is useless. */
+    double X[12] = {1, 5, 2, 5, 3, 5, 10, 5, 11, 5, 12, 5};
+    int32_t y[6] = {0, 0, 0, 1, 1, 1};
+    sporf_params p = axis_params();
+    sporf_matrix m = rowmajor(X, 6, 2);
+    sporf_forest *f = NULL;
+    sporf_error err;
+    int rc = sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err);
+    CHECK(rc == SPORF_OK, "fit: %s", err.message);
+    if (rc != SPORF_OK) return;
+    const sporf_tree *t = &f->trees[0];
+    CHECK(t->n_nodes == 3 && t->n_leaves == 2, "one split, two leaves (got %d nodes)", t->n_nodes);
+    CHECK(t->nodes[0].proj_len == 1 && t->proj_feature[0] == 0, "splits on feature 0");
+    CHECK(t->nodes[0].threshold == 6.5, "threshold 6.5 (got %g)", t->nodes[0].threshold);
+    CHECK(NEAR(t->nodes[0].gain, 6 * 0.5, 1e-12), "gain = W * gini = 3 (got %g)", t->nodes[0].gain);
+    double imp[2];
+    sporf_forest_feature_importances(f, imp, &err);
+    CHECK(imp[0] == 1.0 && imp[1] == 0.0, "importance all on feature 0");
+    sporf_forest_free(f);
+
+    /* min_samples_leaf = 4 makes every cut of 6 samples invalid: a single leaf. */
+    p.min_samples_leaf = 4;
+    rc = sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err);
+    CHECK(rc == SPORF_OK && f->trees[0].n_nodes == 1, "min_samples_leaf blocks the split");
+    sporf_forest_free(f);
+}
+
+/* Weighted gini of cutting x at t (x <= t goes left); INFINITY if a side is empty. */
+static double cut_impurity(const double *x, const int32_t *y, int n, double t)
+{
+    double L[2] = {0, 0}, R[2] = {0, 0};
+    int nl = 0;
+    for (int i = 0; i < n; i++) {
+        if (x[i] <= t) { L[y[i]]++; nl++; } else R[y[i]]++;
+    }
+    if (nl == 0 || nl == n) return INFINITY;
+    return nl * sporf_impurity(0, L, 2, nl) + (n - nl) * sporf_impurity(0, R, 2, n - nl);
+}
+
+static void test_split_matches_brute_force(void)
+{
+    sporf_rng rng;
+    sporf_rng_seed(&rng, 123, 0);
+    int ok = 1;
+    for (int trial = 0; trial < 50; trial++) {
+        int n = 40;
+        double x[40];
+        int32_t y[40];
+        for (int i = 0; i < n; i++) {
+            x[i] = (double)sporf_rng_below(&rng, 1000) / 10.0;
+            y[i] = (x[i] + (double)sporf_rng_below(&rng, 400) / 10.0) > 60 ? 1 : 0;
+        }
+        double best = INFINITY;
+        for (int a = 0; a < n; a++) {
+            double s = cut_impurity(x, y, n, x[a]);
+            if (s < best) best = s;
+        }
+        sporf_params p = axis_params();
+        p.max_depth = 1;
+        sporf_matrix m = rowmajor(x, n, 1);
+        sporf_forest *f = NULL;
+        sporf_error err;
+        if (sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+            ok = 0;
+            break;
+        }
+        if (isfinite(best)) {
+            double t = f->trees[0].nodes[0].threshold;
+            /* The threshold must be the midpoint between two adjacent values. */
+            double below = -INFINITY, above = INFINITY;
+            for (int i = 0; i < n; i++) {
+                if (x[i] <= t && x[i] > below) below = x[i];
+                if (x[i] > t && x[i] < above) above = x[i];
+            }
+            if (f->trees[0].n_nodes != 3 || !NEAR(cut_impurity(x, y, n, t), best, 1e-9) ||
+                t != below * 0.5 + above * 0.5) {
+                printf("trial %d: best %g, tree's cut %g at %g\n", trial, best, cut_impurity(x, y, n, t), t);
+                ok = 0;
+            }
+        }
+        sporf_forest_free(f);
+    }
+    CHECK(ok, "split search finds the brute-force optimum on 50 random problems");
+}
+
+static void test_sparse_sampler(void)
+{
+    sporf_params params;
+    sporf_params_init(&params);
+    params.feature_combinations = 2.3;
+    const int64_t p = 20, d = 50;
+    sporf_sampler s;
+    sporf_error err;
+    CHECK(sporf_sampler_init(&s, &params, p, d, &err) == SPORF_OK, "sampler init");
+    sporf_rng rng;
+    sporf_rng_seed(&rng, 99, 3);
+    long long plus = 0, total = 0, projections = 0, feature_hits[20] = {0}, fill = 0;
+    int distinct_ok = 1, range_ok = 1;
+    const int draws = 4000;
+    for (int r = 0; r < draws; r++) {
+        sporf_sampler_draw_sparse(&s, &rng);
+        sporf_candidates *c = &s.cand;
+        projections += c->n_proj;
+        for (int32_t j = 0; j < c->n_proj; j++) {
+            for (int32_t a = c->start[j]; a < c->start[j + 1]; a++) {
+                if (c->feature[a] < 0 || c->feature[a] >= p) range_ok = 0;
+                else feature_hits[c->feature[a]]++;
+                if (a > c->start[j] && c->feature[a] <= c->feature[a - 1]) distinct_ok = 0;
+                plus += c->weight[a] > 0;
+                fill += c->start[j + 1] - c->start[j] == 1 && c->weight[a] > 0;
+                total++;
+            }
+        }
+    }
+    double mean_nnz = (double)total / ((double)draws * d);
+    /* ceil(2.3 * 50) = 115 placed non-zeros, plus one per column left empty
+     * (probability (49/50)^115 ~ 0.098): the mean is ~2.40. */
+    CHECK(NEAR(mean_nnz, 2.3, 0.15), "mean non-zeros per projection %.3f ~ feature_combinations 2.3", mean_nnz);
+    CHECK(total >= (long long)draws * 115, "at least ceil(2.3 * 50) = 115 non-zeros per node");
+    /* Signs of the placed non-zeros are balanced (filled columns are +1). */
+    double placed_plus = (double)(plus - (total - (long long)draws * 115));
+    CHECK(NEAR(placed_plus / ((double)draws * 115), 0.5, 0.01), "balanced signs: %.4f", placed_plus / ((double)draws * 115));
+    (void)fill;
+    CHECK(distinct_ok && range_ok, "positions distinct within a projection and in range");
+    int uniform = 1;
+    for (int j = 0; j < p; j++)
+        if (!NEAR((double)feature_hits[j] / total, 1.0 / p, 0.01)) uniform = 0;
+    CHECK(uniform, "every feature equally likely");
+    CHECK(projections == (long long)draws * d, "exactly d projections per node");
+    sporf_sampler_free(&s);
+
+    /* A dense request (max_features = p^2) must still be fast and exact. */
+    params.feature_combinations = 1.5;
+    CHECK(sporf_sampler_init(&s, &params, 20, 400, &err) == SPORF_OK, "p^2 sampler init");
+    sporf_sampler_draw_sparse(&s, &rng);
+    CHECK(s.cand.n_proj == 400 && s.cand.start[s.cand.n_proj] >= 600, "d=400 projections, >= 600 non-zeros");
+    sporf_sampler_free(&s);
+}
+
+static void test_axis_sampler(void)
+{
+    sporf_params params = axis_params();
+    sporf_sampler s;
+    sporf_error err;
+    sporf_sampler_init(&s, &params, 13, 13, &err);
+    sporf_rng rng;
+    sporf_rng_seed(&rng, 5, 0);
+    int ok = 1;
+    for (int node = 0; node < 200; node++) {
+        int seen[13] = {0};
+        sporf_sampler_axis_reset(&s);
+        for (int k = 0; k < 13; k++) {
+            int32_t f = sporf_sampler_axis_next(&s, &rng);
+            if (f < 0 || f >= 13 || seen[f]) ok = 0;
+            else seen[f] = 1;
+        }
+        if (sporf_sampler_axis_next(&s, &rng) != -1) ok = 0;
+    }
+    CHECK(ok, "axis mode never repeats a feature within a node");
+    sporf_sampler_free(&s);
+}
+
+static void test_sort(void)
+{
+    sporf_rng rng;
+    sporf_rng_seed(&rng, 1, 1);
+    int ok = 1;
+    for (int trial = 0; trial < 200 && ok; trial++) {
+        int n = (int)sporf_rng_below(&rng, 3000) + 1;
+        int levels = (int)sporf_rng_below(&rng, 50) + 1; /* many ties */
+        double *v = malloc(n * sizeof *v), *orig = malloc(n * sizeof *orig);
+        int32_t *id = malloc(n * sizeof *id);
+        for (int i = 0; i < n; i++) {
+            orig[i] = v[i] = (double)sporf_rng_below(&rng, (uint64_t)levels) - levels / 2.0;
+            id[i] = i;
+        }
+        sporf_sort_values(v, id, n);
+        for (int i = 0; i < n; i++) {
+            if (i > 0 && v[i - 1] > v[i]) ok = 0;
+            if (orig[id[i]] != v[i]) ok = 0;
+        }
+        free(v); free(orig); free(id);
+    }
+    CHECK(ok, "sort orders values and carries ids");
+}
+
+static void test_rng(void)
+{
+    sporf_rng a, b, c;
+    sporf_rng_seed(&a, 42, 7);
+    sporf_rng_seed(&b, 42, 7);
+    sporf_rng_seed(&c, 42, 8);
+    int same = 1, differ = 0;
+    for (int i = 0; i < 100; i++) {
+        uint64_t x = sporf_rng_next(&a), y = sporf_rng_next(&b), z = sporf_rng_next(&c);
+        same &= x == y;
+        differ += x != z;
+    }
+    CHECK(same && differ > 95, "streams: same seed same numbers, other stream other numbers");
+    long long hist[6] = {0};
+    for (int i = 0; i < 60000; i++) hist[sporf_rng_below(&a, 6)]++;
+    int uniform = 1;
+    for (int k = 0; k < 6; k++) uniform &= NEAR((double)hist[k], 10000.0, 400.0);
+    CHECK(uniform, "below(6) is uniform");
+}
+
+/* A small 3-class problem used by the forest-level tests. */
+static void make_data(double *X, int32_t *y, int n, int p, uint64_t seed)
+{
+    sporf_rng rng;
+    sporf_rng_seed(&rng, seed, 0);
+    for (int i = 0; i < n; i++) {
+        double s = 0;
+        for (int j = 0; j < p; j++) {
+            X[i * p + j] = sporf_rng_uniform(&rng) * 2 - 1;
+            if (j < 3) s += X[i * p + j];
+        }
+        y[i] = s < -0.4 ? 0 : (s < 0.4 ? 1 : 2);
+    }
+}
+
+static uint8_t *save(const sporf_forest *f, int64_t *len)
+{
+    sporf_error err;
+    sporf_forest_save(f, NULL, 0, len, &err);
+    uint8_t *buf = malloc((size_t)*len);
+    sporf_forest_save(f, buf, *len, len, &err);
+    return buf;
+}
+
+static int stop_now(void *user, int64_t done, int64_t total)
+{
+    (void)done; (void)total;
+    (*(int *)user)++;
+    return 1;
+}
+
+static void test_forest_determinism_and_format(void)
+{
+    enum { N = 300, P = 8 };
+    static double X[N * P];
+    static int32_t y[N];
+    make_data(X, y, N, P, 11);
+    sporf_params p;
+    sporf_params_init(&p);
+    p.n_estimators = 12;
+    p.random_state = 2024;
+    sporf_matrix m = rowmajor(X, N, P);
+    sporf_error err;
+    sporf_forest *f1 = NULL, *f2 = NULL;
+    p.n_jobs = 1;
+    CHECK(sporf_forest_fit(&p, &m, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f1, &err) == SPORF_OK, "fit 1 thread");
+    p.n_jobs = 2;
+    CHECK(sporf_forest_fit(&p, &m, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f2, &err) == SPORF_OK, "fit 2 threads");
+    int64_t l1, l2;
+    uint8_t *b1 = save(f1, &l1), *b2 = save(f2, &l2);
+    CHECK(l1 == l2 && memcmp(b1, b2, (size_t)l1) == 0, "same seed: identical bytes for 1 and 2 threads");
+
+    double *proba = malloc(N * 3 * sizeof *proba);
+    CHECK(sporf_forest_predict_proba(f1, &m, 2, proba, NULL, NULL, &err) == SPORF_OK, "predict");
+    int sums = 1, correct = 0;
+    for (int i = 0; i < N; i++) {
+        double s = proba[i * 3] + proba[i * 3 + 1] + proba[i * 3 + 2];
+        sums &= NEAR(s, 1.0, 1e-12);
+        int arg = 0;
+        for (int k = 1; k < 3; k++) if (proba[i * 3 + k] > proba[i * 3 + arg]) arg = k;
+        correct += arg == y[i];
+    }
+    CHECK(sums, "probabilities sum to 1");
+    CHECK(correct > N * 0.95, "training accuracy %d/%d", correct, N);
+
+    /* Round trip. */
+    sporf_forest *g = NULL;
+    CHECK(sporf_forest_load(b1, l1, &g, &err) == SPORF_OK, "load: %s", err.message);
+    if (g) {
+        int64_t lg;
+        uint8_t *bg = save(g, &lg);
+        CHECK(lg == l1 && memcmp(bg, b1, (size_t)l1) == 0, "save(load(bytes)) == bytes");
+        free(bg);
+        sporf_forest_free(g);
+    }
+    /* Every truncation and every single bit flip in a sample of positions is refused cleanly. */
+    int trunc_ok = 1;
+    for (int64_t len = 0; len < l1; len += (len < 200 ? 1 : 97)) {
+        g = NULL;
+        if (sporf_forest_load(b1, len, &g, &err) != SPORF_E_FORMAT || g) trunc_ok = 0;
+    }
+    CHECK(trunc_ok, "truncated models are refused");
+    int flip_ok = 1;
+    for (int64_t pos = 0; pos < l1; pos += 13) {
+        for (int bit = 0; bit < 8; bit += 3) {
+            b1[pos] ^= (uint8_t)(1u << bit);
+            g = NULL;
+            if (sporf_forest_load(b1, l1, &g, &err) != SPORF_E_FORMAT || g) flip_ok = 0;
+            b1[pos] ^= (uint8_t)(1u << bit);
+        }
+    }
+    CHECK(flip_ok, "bit flips are refused");
+
+    /* Cancellation from the progress callback. */
+    int calls = 0;
+    p.n_estimators = 2000;
+    sporf_forest *h = NULL;
+    int rc = sporf_forest_fit(&p, &m, y, 3, NULL, NULL, NULL, NULL, stop_now, &calls, &h, &err);
+    CHECK(rc == SPORF_E_INTERRUPTED && h == NULL && calls >= 1, "cancel: rc %d after %d calls", rc, calls);
+
+    /* OOB: every row's decision is a distribution, accuracy is sensible. */
+    p.n_estimators = 40;
+    double *oob = malloc(N * 3 * sizeof *oob);
+    int64_t cnt[N];
+    CHECK(sporf_forest_fit(&p, &m, y, 3, NULL, NULL, oob, cnt, NULL, NULL, &h, &err) == SPORF_OK, "fit with oob");
+    int oob_correct = 0;
+    for (int i = 0; i < N; i++) {
+        int arg = 0;
+        for (int k = 1; k < 3; k++) if (oob[i * 3 + k] > oob[i * 3 + arg]) arg = k;
+        oob_correct += arg == y[i];
+    }
+    CHECK(oob_correct > N * 0.7, "oob accuracy %d/%d", oob_correct, N);
+    sporf_forest_free(h);
+    free(oob);
+    free(proba);
+    free(b1);
+    free(b2);
+    sporf_forest_free(f1);
+    sporf_forest_free(f2);
+}
+
+static void test_bad_input(void)
+{
+    double X[6] = {1, 2, NAN, 4, 5, 6};
+    int32_t y[3] = {0, 1, 0};
+    sporf_params p;
+    sporf_params_init(&p);
+    sporf_matrix m = rowmajor(X, 3, 2);
+    sporf_forest *f = NULL;
+    sporf_error err;
+    CHECK(sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG &&
+          strstr(err.message, "NaN"), "NaN refused: %s", err.message);
+    X[2] = 3;
+    int32_t bad_y[3] = {0, 2, 0};
+    CHECK(sporf_forest_fit(&p, &m, bad_y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG,
+          "class code out of range refused");
+    p.feature_combinations = 0;
+    CHECK(sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG &&
+          strstr(err.message, "feature_combinations"), "feature_combinations <= 0 refused");
+    sporf_params_init(&p);
+    p.n_estimators = 0;
+    CHECK(sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG &&
+          strstr(err.message, "n_estimators"), "n_estimators < 1 refused");
+    sporf_matrix empty = rowmajor(X, 0, 2);
+    sporf_params_init(&p);
+    CHECK(sporf_forest_fit(&p, &empty, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG,
+          "zero rows refused");
+    double sw[3] = {0, 0, 0};
+    CHECK(sporf_forest_fit(&p, &m, y, 2, sw, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG,
+          "all-zero weights refused");
+    CHECK(f == NULL, "no forest on failure");
+    uint8_t junk[64] = {0};
+    CHECK(sporf_forest_load(junk, sizeof junk, &f, &err) == SPORF_E_FORMAT, "junk refused");
+}
+
+int main(void)
+{
+    test_criterion();
+    test_split_known_threshold();
+    test_split_matches_brute_force();
+    test_sparse_sampler();
+    test_axis_sampler();
+    test_sort();
+    test_rng();
+    test_forest_determinism_and_format();
+    test_bad_input();
+    printf("%d passed, %d failed\n", n_pass, n_fail);
+    return n_fail == 0 ? 0 : 1;
+}
