@@ -56,7 +56,8 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const doubl
     int64_t nnz = b->sampler.nnz > 0 ? b->sampler.nnz : 1;
     b->best_proj_feature = malloc((size_t)nnz * sizeof(int32_t));
     b->best_proj_weight = malloc((size_t)nnz * sizeof(double));
-    if (!b->w || !b->idx || !b->vals || !b->node_counts || !b->left_counts ||
+    int sort_ok = sporf_sort_scratch_init(&b->sort_scratch, n);
+    if (!sort_ok || !b->w || !b->idx || !b->vals || !b->node_counts || !b->left_counts ||
         !b->right_counts || !b->best_proj_feature || !b->best_proj_weight) {
         sporf_builder_free(b);
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory allocating tree-building buffers for %lld rows",
@@ -68,6 +69,7 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const doubl
 void sporf_builder_free(sporf_builder *b)
 {
     sporf_sampler_free(&b->sampler);
+    sporf_sort_scratch_free(&b->sort_scratch);
     free(b->w);
     free(b->idx);
     free(b->vals);
@@ -85,7 +87,7 @@ void sporf_builder_free(sporf_builder *b)
 }
 
 /* vals[start..end) = projection of the node's samples, in the same
- * arithmetic order as sporf_project_row so fit and predict agree exactly. */
+ * arithmetic order as sporf_tree_find_leaf so fit and predict agree exactly. */
 static void project_slice(sporf_builder *b, const int32_t *f, const double *w, int32_t len,
                           int64_t start, int64_t end)
 {
@@ -172,7 +174,7 @@ static int try_candidate(sporf_builder *b, const int32_t *f, const double *w, in
                          int64_t start, int64_t end, double w_node, best_split *best)
 {
     project_slice(b, f, w, len, start, end);
-    sporf_sort_values(b->vals + start, b->idx + start, end - start);
+    sporf_sort_values_radix(b->vals + start, b->idx + start, end - start, &b->sort_scratch);
     if (!(b->vals[end - 1] > b->vals[start]))
         return 0;
     if (scan_cuts(b, start, end, w_node, best)) {
@@ -362,6 +364,10 @@ int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
     tree->n_leaves = (int32_t)n_leaves;
     tree->n_proj = (int32_t)n_proj;
     tree->depth = max_depth_seen;
+    if (!sporf_tree_prepare(tree)) {
+        sporf_tree_release(tree);
+        goto nomem;
+    }
     return SPORF_OK;
 nomem:
     return sporf_set_error(err, SPORF_E_NOMEM, "out of memory while growing a tree");

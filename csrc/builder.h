@@ -10,6 +10,7 @@
 #include "pool.h"
 #include "projection.h"
 #include "rng.h"
+#include "sort.h"
 
 typedef struct sporf_stack_item {
     int64_t start, end;
@@ -34,6 +35,7 @@ typedef struct sporf_builder {
     double *vals;           /* projected values aligned with idx */
     double *node_counts, *left_counts, *right_counts;
     sporf_sampler sampler;
+    sporf_sort_scratch sort_scratch;
     int32_t best_feature[1];
     double best_weight[1];
     int32_t *best_proj_feature; /* copy of the best candidate (sparse) */

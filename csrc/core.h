@@ -21,6 +21,18 @@ typedef struct sporf_node {
     double gain;         /* weighted impurity decrease W_t*i_t - W_l*i_l - W_r*i_r */
 } sporf_node;
 
+/* The node as prediction reads it: a single-feature projection is inlined
+ * (feature and weight in the node) so most steps touch one cache line.
+ * Built from the stored nodes after fitting and after loading. */
+typedef struct sporf_pnode {
+    int32_t left;        /* -1 for a leaf */
+    int32_t right;       /* right child, or the leaf's slot */
+    int32_t feature;     /* single feature, or the first entry of the projection */
+    int32_t len;         /* non-zeros */
+    double threshold;
+    double weight;       /* weight of a single-feature projection */
+} sporf_pnode;
+
 typedef struct sporf_tree {
     int32_t n_nodes;
     int32_t n_leaves;
@@ -30,6 +42,7 @@ typedef struct sporf_tree {
     int32_t *proj_feature; /* n_proj feature indices */
     double *proj_weight;   /* n_proj weights */
     double *leaf_values;   /* n_leaves x n_classes class distributions (rows sum to 1) */
+    sporf_pnode *pnodes;   /* derived: see sporf_tree_prepare */
 } sporf_tree;
 
 typedef struct sporf_strings {
@@ -60,27 +73,29 @@ void sporf_clear_error(sporf_error *err);
 void sporf_tree_release(sporf_tree *tree);
 sporf_forest *sporf_forest_alloc(void);
 
-/* Value of the projection of node `nd` for row `x` (with column stride cs).
- * Shared by fitting and prediction so both use the same arithmetic order. */
-static inline double sporf_project_row(const sporf_tree *tree, const sporf_node *nd,
-                                       const double *x, int64_t cs)
-{
-    const int32_t *f = tree->proj_feature + nd->proj_start;
-    const double *w = tree->proj_weight + nd->proj_start;
-    double s = 0.0;
-    for (int32_t k = 0; k < nd->proj_len; k++)
-        s += w[k] * x[f[k] * cs];
-    return s;
-}
+/* Build tree->pnodes from the stored nodes; 0 on allocation failure. */
+int sporf_tree_prepare(sporf_tree *tree);
 
-/* Index of the leaf reached by row x (column stride cs). */
+/* Index of the leaf reached by row x (column stride cs). The arithmetic
+ * (0.0 + w0*x0 + w1*x1 + ...) is the one used when fitting, so a training
+ * row lands exactly where it was during growth. */
 static inline int32_t sporf_tree_find_leaf(const sporf_tree *tree, const double *x, int64_t cs)
 {
-    const sporf_node *nodes = tree->nodes;
+    const sporf_pnode *nodes = tree->pnodes;
     int32_t i = 0;
     while (nodes[i].left >= 0) {
-        const sporf_node *nd = &nodes[i];
-        i = sporf_project_row(tree, nd, x, cs) <= nd->threshold ? nd->left : nd->right;
+        const sporf_pnode *nd = &nodes[i];
+        double s;
+        if (nd->len == 1) {
+            s = nd->weight * x[(int64_t)nd->feature * cs];
+        } else {
+            const int32_t *f = tree->proj_feature + nd->feature;
+            const double *w = tree->proj_weight + nd->feature;
+            s = 0.0;
+            for (int32_t k = 0; k < nd->len; k++)
+                s += w[k] * x[(int64_t)f[k] * cs];
+        }
+        i = s <= nd->threshold ? nd->left : nd->right;
     }
     return i;
 }

@@ -271,6 +271,10 @@ static int read_tree(reader *r, sporf_tree *tr, int64_t p, int32_t K, int64_t t,
         tr->leaf_values[k] = v;
     }
     if (r->bad) CORRUPT("model is truncated in tree %lld", (long long)t);
+    if (!sporf_tree_prepare(tr)) {
+        rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory loading tree %lld", (long long)t);
+        goto fail;
+    }
     free(seen);
     return SPORF_OK;
 fail:

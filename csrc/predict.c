@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ROW_BLOCK 256
+#define ROW_BLOCK 2048
 
 typedef struct predict_ctx {
     const sporf_forest *f;
@@ -42,7 +42,7 @@ static int proba_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
         const sporf_tree *tr = &f->trees[t];
         for (int64_t r = r0; r < r1; r++) {
             const int32_t leaf = sporf_tree_find_leaf(tr, row_ptr(c->X, r), cs);
-            const double *lv = tr->leaf_values + (int64_t)tr->nodes[leaf].right * K;
+            const double *lv = tr->leaf_values + (int64_t)tr->pnodes[leaf].right * K;
             double *o = out + r * K;
             for (int32_t k = 0; k < K; k++)
                 o[k] += lv[k];
@@ -72,7 +72,7 @@ static int apply_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
 
 static int oob_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
 {
-    (void)worker; (void)ctl; (void)err;
+    (void)worker; (void)ctl;
     predict_ctx *c = vctx;
     const sporf_forest *f = c->f;
     const int32_t K = f->n_classes;
@@ -80,8 +80,9 @@ static int oob_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *ct
     int64_t r1 = r0 + ROW_BLOCK;
     if (r1 > c->X->nrow) r1 = c->X->nrow;
     double *out = c->proba;
-    int64_t cnt[ROW_BLOCK];
-    memset(cnt, 0, sizeof cnt);
+    int64_t *cnt = calloc(ROW_BLOCK, sizeof *cnt);
+    if (!cnt)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
     memset(out + r0 * K, 0, (size_t)((r1 - r0) * K) * sizeof *out);
     for (int64_t t = 0; t < f->n_trees; t++) {
         const sporf_tree *tr = &f->trees[t];
@@ -90,7 +91,7 @@ static int oob_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *ct
             if (bits[r >> 3] & (1u << (r & 7)))
                 continue;
             const int32_t leaf = sporf_tree_find_leaf(tr, row_ptr(c->X, r), c->X->col_stride);
-            const double *lv = tr->leaf_values + (int64_t)tr->nodes[leaf].right * K;
+            const double *lv = tr->leaf_values + (int64_t)tr->pnodes[leaf].right * K;
             for (int32_t k = 0; k < K; k++)
                 out[r * K + k] += lv[k];
             cnt[r - r0]++;
@@ -103,6 +104,7 @@ static int oob_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *ct
         if (c->count)
             c->count[r] = cnt[r - r0];
     }
+    free(cnt);
     return SPORF_OK;
 }
 

@@ -1,6 +1,9 @@
 /* sort.c -- see sort.h. */
 #include "sort.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 static inline void swap2(double *v, int32_t *ids, int64_t i, int64_t j)
 {
     double tv = v[i]; v[i] = v[j]; v[j] = tv;
@@ -96,4 +99,91 @@ void sporf_sort_values(double *v, int32_t *ids, int64_t n)
     for (int64_t m = n; m > 1; m >>= 1)
         depth++;
     introsort(v, ids, n, 2 * depth);
+}
+
+int sporf_sort_scratch_init(sporf_sort_scratch *s, int64_t n)
+{
+    memset(s, 0, sizeof *s);
+    if (n < 1) n = 1;
+    s->pairs = malloc((size_t)(2 * n) * sizeof *s->pairs);
+    s->v = malloc((size_t)n * sizeof *s->v);
+    s->ids = malloc((size_t)n * sizeof *s->ids);
+    s->cap = n;
+    return s->pairs && s->v && s->ids;
+}
+
+void sporf_sort_scratch_free(sporf_sort_scratch *s)
+{
+    free(s->pairs);
+    free(s->v);
+    free(s->ids);
+    memset(s, 0, sizeof *s);
+}
+
+/* Order-preserving map of a float's bits to an unsigned key. */
+static inline uint32_t float_key(double x)
+{
+    float f = (float)x;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+
+#define RADIX_MIN 384
+
+void sporf_sort_values_radix(double *v, int32_t *ids, int64_t n, sporf_sort_scratch *s)
+{
+    if (n < RADIX_MIN || n > s->cap || n > INT32_MAX) {
+        sporf_sort_values(v, ids, n);
+        return;
+    }
+    uint64_t *a = s->pairs, *b = s->pairs + n;
+    uint32_t hist[4][256];
+    memset(hist, 0, sizeof hist);
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t k = float_key(v[i]);
+        a[i] = ((uint64_t)k << 32) | (uint64_t)i;
+        hist[0][k & 255]++;
+        hist[1][(k >> 8) & 255]++;
+        hist[2][(k >> 16) & 255]++;
+        hist[3][k >> 24]++;
+    }
+    for (int pass = 0; pass < 4; pass++) {
+        uint32_t *h = hist[pass];
+        int shift = 32 + 8 * pass;
+        /* A digit shared by every key leaves the order unchanged: skip. */
+        if (h[(a[0] >> shift) & 255] == (uint32_t)n)
+            continue;
+        uint32_t sum = 0;
+        for (int d = 0; d < 256; d++) {
+            uint32_t c = h[d];
+            h[d] = sum;
+            sum += c;
+        }
+        for (int64_t i = 0; i < n; i++)
+            b[h[(a[i] >> shift) & 255]++] = a[i];
+        uint64_t *t = a; a = b; b = t;
+    }
+    memcpy(s->v, v, (size_t)n * sizeof *v);
+    memcpy(s->ids, ids, (size_t)n * sizeof *ids);
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t from = (uint32_t)a[i];
+        v[i] = s->v[from];
+        ids[i] = s->ids[from];
+    }
+    /* Fix the order within runs of equal float keys (exact doubles). */
+    for (int64_t i = 1; i < n; i++) {
+        if (v[i - 1] <= v[i])
+            continue;
+        double x = v[i];
+        int32_t id = ids[i];
+        int64_t j = i;
+        while (j > 0 && v[j - 1] > x) {
+            v[j] = v[j - 1];
+            ids[j] = ids[j - 1];
+            j--;
+        }
+        v[j] = x;
+        ids[j] = id;
+    }
 }

@@ -14,4 +14,21 @@
  * The order among equal values is unspecified but deterministic. */
 void sporf_sort_values(double *v, int32_t *ids, int64_t n);
 
+/* Scratch for sporf_sort_values_radix, sized for n elements. */
+typedef struct sporf_sort_scratch {
+    uint64_t *pairs;   /* 2n: (key << 32 | position) records, double-buffered */
+    double *v;         /* n */
+    int32_t *ids;      /* n */
+    int64_t cap;
+} sporf_sort_scratch;
+
+int sporf_sort_scratch_init(sporf_sort_scratch *s, int64_t n);
+void sporf_sort_scratch_free(sporf_sort_scratch *s);
+
+/* The same result as sporf_sort_values, faster on large inputs: an LSD
+ * radix sort on the values rounded to float (rounding is monotone, so only
+ * values with equal float keys can be out of order afterwards), then an
+ * insertion pass on the exact doubles fixes those short runs. */
+void sporf_sort_values_radix(double *v, int32_t *ids, int64_t n, sporf_sort_scratch *s);
+
 #endif
