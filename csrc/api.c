@@ -148,6 +148,14 @@ int sporf_tree_prepare(sporf_tree *tree)
     for (int32_t i = 0; i < tree->n_nodes; i++) {
         const sporf_node *nd = &tree->nodes[i];
         sporf_pnode *q = &tree->pnodes[i];
+        if (nd->left < 0) {
+            q->left = q->right = i;
+            q->len = -nd->right - 1;
+            q->feature = 0;
+            q->threshold = 0.0;
+            q->weight = 0.0;
+            continue;
+        }
         q->left = nd->left;
         q->right = nd->right;
         q->len = nd->proj_len;

@@ -25,13 +25,15 @@ typedef struct sporf_node {
  * (feature and weight in the node) so most steps touch one cache line.
  * Built from the stored nodes after fitting and after loading. */
 typedef struct sporf_pnode {
-    int32_t left;        /* -1 for a leaf */
-    int32_t right;       /* right child, or the leaf's slot */
+    int32_t left;        /* left child; a leaf points to itself */
+    int32_t right;       /* right child; a leaf points to itself */
     int32_t feature;     /* single feature, or the first entry of the projection */
-    int32_t len;         /* non-zeros */
-    double threshold;
-    double weight;       /* weight of a single-feature projection */
+    int32_t len;         /* non-zeros; for a leaf -(slot + 1) */
+    double threshold;    /* a leaf has threshold 0 and weight 0: stepping */
+    double weight;       /* from it stays put, so lanes need no leaf test  */
 } sporf_pnode;
+
+static inline int32_t sporf_pnode_leaf_slot(const sporf_pnode *nd) { return -nd->len - 1; }
 
 typedef struct sporf_tree {
     int32_t n_nodes;
@@ -83,7 +85,7 @@ static inline int32_t sporf_tree_find_leaf(const sporf_tree *tree, const double 
 {
     const sporf_pnode *nodes = tree->pnodes;
     int32_t i = 0;
-    while (nodes[i].left >= 0) {
+    while (nodes[i].len >= 0) {
         const sporf_pnode *nd = &nodes[i];
         double s;
         if (nd->len == 1) {

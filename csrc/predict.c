@@ -42,7 +42,7 @@ static int proba_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
         const sporf_tree *tr = &f->trees[t];
         for (int64_t r = r0; r < r1; r++) {
             const int32_t leaf = sporf_tree_find_leaf(tr, row_ptr(c->X, r), cs);
-            const double *lv = tr->leaf_values + (int64_t)tr->pnodes[leaf].right * K;
+            const double *lv = tr->leaf_values + (int64_t)sporf_pnode_leaf_slot(&tr->pnodes[leaf]) * K;
             double *o = out + r * K;
             for (int32_t k = 0; k < K; k++)
                 o[k] += lv[k];
@@ -91,7 +91,7 @@ static int oob_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *ct
             if (bits[r >> 3] & (1u << (r & 7)))
                 continue;
             const int32_t leaf = sporf_tree_find_leaf(tr, row_ptr(c->X, r), c->X->col_stride);
-            const double *lv = tr->leaf_values + (int64_t)tr->pnodes[leaf].right * K;
+            const double *lv = tr->leaf_values + (int64_t)sporf_pnode_leaf_slot(&tr->pnodes[leaf]) * K;
             for (int32_t k = 0; k < K; k++)
                 out[r * K + k] += lv[k];
             cnt[r - r0]++;

@@ -1,0 +1,121 @@
+"""Behaviour of SPORFClassifier beyond the scikit-learn checks."""
+import os
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import sporf
+from sporf.datasets import make_orthant, make_sparse_parity, make_trunk
+
+
+def test_string_labels_and_classes(trunk_small):
+    X, y = trunk_small
+    labels = np.array(["cat", "dog"])[y]
+    clf = sporf.SPORFClassifier(n_estimators=10, random_state=0).fit(X, labels)
+    assert list(clf.classes_) == ["cat", "dog"]
+    assert set(clf.predict(X)) <= {"cat", "dog"}
+    proba = clf.predict_proba(X)
+    assert proba.shape == (len(X), 2)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+
+
+def test_dataframe_feature_names(trunk_small):
+    pd = pytest.importorskip("pandas")
+    X, y = trunk_small
+    df = pd.DataFrame(X, columns=["f%d" % i for i in range(X.shape[1])])
+    clf = sporf.SPORFClassifier(n_estimators=5, random_state=0).fit(df, y)
+    assert list(clf.feature_names_in_) == list(df.columns)
+    assert clf.n_features_in_ == X.shape[1]
+
+
+def test_feature_names_survive_save(tmp_path, trunk_small):
+    pd = pytest.importorskip("pandas")
+    X, y = trunk_small
+    df = pd.DataFrame(X, columns=["f%d" % i for i in range(X.shape[1])])
+    clf = sporf.SPORFClassifier(n_estimators=5, random_state=0).fit(df, y)
+    clf.save(tmp_path / "m.sporf")
+    assert list(sporf.load(tmp_path / "m.sporf").feature_names_in_) == list(df.columns)
+
+
+def test_importances_point_at_informative_features():
+    X, y = make_sparse_parity(2000, n_features=10, random_state=0)
+    clf = sporf.SPORFClassifier(n_estimators=50, max_features=30, random_state=0, n_jobs=2).fit(X, y)
+    imp = clf.feature_importances_
+    assert imp.shape == (10,)
+    assert abs(imp.sum() - 1.0) < 1e-12
+    assert set(np.argsort(imp)[-3:]) == {0, 1, 2}
+
+
+def test_oob_score_tracks_test_accuracy():
+    X, y = make_trunk(1000, n_features=10, random_state=0)
+    Xt, yt = make_trunk(5000, n_features=10, random_state=1)
+    clf = sporf.SPORFClassifier(n_estimators=60, oob_score=True, random_state=0).fit(X, y)
+    test_acc = np.mean(clf.predict(Xt) == yt)
+    assert clf.oob_decision_function_.shape == (1000, 2)
+    assert abs(clf.oob_score_ - test_acc) < 0.03
+
+
+def test_apply_shape_and_leaves(trunk_small):
+    X, y = trunk_small
+    clf = sporf.SPORFClassifier(n_estimators=7, random_state=0).fit(X, y)
+    leaves = clf.apply(X)
+    assert leaves.shape == (len(X), 7) and leaves.dtype == np.int64
+    assert (leaves > 0).all()  # the root is never a leaf here
+
+
+def test_max_depth_limits_trees(trunk_small):
+    X, y = trunk_small
+    stump = sporf.SPORFClassifier(n_estimators=5, max_depth=1, random_state=0).fit(X, y)
+    assert stump.apply(X).max() <= 2
+
+
+def test_class_weight_shifts_predictions():
+    X, y = make_trunk(600, n_features=4, random_state=0)
+    plain = sporf.SPORFClassifier(n_estimators=30, min_samples_leaf=20, random_state=0).fit(X, y)
+    heavy = sporf.SPORFClassifier(n_estimators=30, min_samples_leaf=20, random_state=0,
+                                  class_weight={1: 20.0}).fit(X, y)
+    assert heavy.predict(X).mean() > plain.predict(X).mean()
+    for cw in ["balanced", "balanced_subsample"]:
+        sporf.SPORFClassifier(n_estimators=5, class_weight=cw, random_state=0).fit(X, y)
+
+
+def test_sample_weight_zero_removes_rows():
+    X, y = make_trunk(200, n_features=4, random_state=0)
+    w = np.ones(200)
+    w[y == 1] = 0.0
+    w[0] = 1.0  # keep one row of class 1 so both classes exist
+    clf = sporf.SPORFClassifier(n_estimators=10, bootstrap=False, random_state=0).fit(X, y, sample_weight=w)
+    # Without weight the class-1 rows cannot be learned: mostly class 0.
+    assert clf.predict(X).mean() < 0.1
+
+
+def test_max_features_above_p_for_oblique():
+    X, y = make_orthant(300, n_features=4, random_state=0)
+    sporf.SPORFClassifier(n_estimators=3, max_features=16, random_state=0).fit(X, y)
+    sporf.SPORFClassifier(n_estimators=3, max_features=4.0, random_state=0).fit(X, y)
+
+
+def test_verbose_reports_progress(capsys):
+    X, y = make_trunk(200, n_features=4, random_state=0)
+    sporf.SPORFClassifier(n_estimators=10, verbose=1, random_state=0).fit(X, y)
+    err = capsys.readouterr().err
+    assert "10/10 trees" in err
+
+
+def test_ctrl_c_cancels_fit_quickly():
+    X, y = make_sparse_parity(20_000, n_features=20, random_state=0)
+    clf = sporf.SPORFClassifier(n_estimators=10_000, max_features=400, random_state=0)
+    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    t0 = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        clf.fit(X, y)
+    elapsed = time.perf_counter() - t0
+    timer.cancel()
+    assert elapsed < 3.0, elapsed
+    assert not hasattr(clf, "classes_")
+    # The estimator is still usable afterwards.
+    clf.set_params(n_estimators=3, max_features="sqrt").fit(X[:500], y[:500])

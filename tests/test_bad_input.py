@@ -1,0 +1,110 @@
+"""Bad input gives a ValueError naming the problem, never a crash."""
+import numpy as np
+import pytest
+
+import sporf
+from sporf.datasets import make_trunk
+
+X, Y = make_trunk(60, n_features=4, random_state=0)
+
+
+def with_nan():
+    X2 = X.copy()
+    X2[3, 1] = np.nan
+    return X2
+
+
+def with_inf():
+    X2 = X.copy()
+    X2[5, 0] = np.inf
+    return X2
+
+
+FIT_CASES = [
+    ("NaN in X", lambda: (with_nan(), Y, {}), "NaN"),
+    ("inf in X", lambda: (with_inf(), Y, {}), "infinity"),
+    ("zero rows", lambda: (np.empty((0, 4)), np.empty(0), {}), "0 sample"),
+    ("zero columns", lambda: (np.empty((60, 0)), Y, {}), "0 feature"),
+    ("y of the wrong length", lambda: (X, Y[:-1], {}), "inconsistent numbers of samples"),
+    ("a single class", lambda: (X, np.zeros(60), {}), "one class"),
+    ("non-numeric X", lambda: (np.array([["a", "b"]] * 60), Y, {}), "could not convert|numeric"),
+    ("max_features = 0", lambda: (X, Y, {"max_features": 0}), "max_features"),
+    ("max_features < 0", lambda: (X, Y, {"max_features": -0.5}), "max_features"),
+    ("feature_combinations = 0", lambda: (X, Y, {"feature_combinations": 0}), "feature_combinations"),
+    ("feature_combinations < 0", lambda: (X, Y, {"feature_combinations": -1.0}), "feature_combinations"),
+    ("n_estimators = 0", lambda: (X, Y, {"n_estimators": 0}), "n_estimators"),
+    ("unknown projection", lambda: (X, Y, {"projection": "dense"}), "projection"),
+    ("unknown criterion", lambda: (X, Y, {"criterion": "mse"}), "criterion"),
+    ("min_samples_split = 1", lambda: (X, Y, {"min_samples_split": 1}), "min_samples_split"),
+    ("min_samples_leaf = 0", lambda: (X, Y, {"min_samples_leaf": 0}), "min_samples_leaf"),
+    ("max_depth = 0", lambda: (X, Y, {"max_depth": 0}), "max_depth"),
+    ("negative min_impurity_decrease", lambda: (X, Y, {"min_impurity_decrease": -1.0}), "min_impurity_decrease"),
+    ("max_samples too large", lambda: (X, Y, {"max_samples": 1000}), "max_samples"),
+    ("max_samples without bootstrap", lambda: (X, Y, {"max_samples": 0.5, "bootstrap": False}), "max_samples"),
+    ("oob without bootstrap", lambda: (X, Y, {"oob_score": True, "bootstrap": False}), "bootstrap"),
+    ("bad class_weight", lambda: (X, Y, {"class_weight": "heavy"}), "class_weight"),
+    ("class_weight with unknown class", lambda: (X, Y, {"class_weight": {7: 2.0}}), "class_weight"),
+    ("n_jobs = 0", lambda: (X, Y, {"n_jobs": 0}), "n_jobs"),
+]
+
+
+@pytest.mark.parametrize("name,case,match", FIT_CASES, ids=[c[0] for c in FIT_CASES])
+def test_fit_rejects(name, case, match):
+    Xb, yb, params = case()
+    with pytest.raises(ValueError, match=match):
+        sporf.SPORFClassifier(n_estimators=3, **params).fit(Xb, yb)
+
+
+def test_negative_sample_weight():
+    with pytest.raises(ValueError, match="negative"):
+        sporf.SPORFClassifier(n_estimators=3).fit(X, Y, sample_weight=-np.ones(60))
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    return sporf.SPORFClassifier(n_estimators=5, random_state=0).fit(X, Y)
+
+
+def test_predict_wrong_number_of_columns(fitted):
+    with pytest.raises(ValueError, match="4 features"):
+        fitted.predict(X[:, :3])
+
+
+def test_predict_nan(fitted):
+    with pytest.raises(ValueError, match="NaN"):
+        fitted.predict_proba(with_nan())
+
+
+def test_unfitted():
+    from sklearn.exceptions import NotFittedError
+
+    with pytest.raises(NotFittedError):
+        sporf.SPORFClassifier().predict(X)
+
+
+def test_truncated_model_file(fitted, tmp_path):
+    data = fitted.to_bytes()
+    for cut in [0, 7, 24, 100, len(data) // 2, len(data) - 1]:
+        path = tmp_path / ("cut%d.sporf" % cut)
+        path.write_bytes(data[:cut])
+        with pytest.raises(ValueError, match="truncated|not a sporf model|only"):
+            sporf.load(path)
+
+
+def test_bit_flipped_model_file(fitted, tmp_path):
+    data = bytearray(fitted.to_bytes())
+    rng = np.random.default_rng(0)
+    for pos in rng.integers(0, len(data), size=40):
+        flipped = bytearray(data)
+        flipped[pos] ^= 1 << int(rng.integers(0, 8))
+        path = tmp_path / "flip.sporf"
+        path.write_bytes(bytes(flipped))
+        with pytest.raises(ValueError, match="checksum|magic|version|truncated"):
+            sporf.load(path)
+
+
+def test_not_a_model(tmp_path):
+    path = tmp_path / "junk.sporf"
+    path.write_bytes(b"hello world, this is not a forest" * 3)
+    with pytest.raises(ValueError, match="not a sporf model"):
+        sporf.load(path)

@@ -1,0 +1,60 @@
+"""Same data, parameters and seed => the same model bytes, whatever the thread count."""
+import pickle
+
+import numpy as np
+import pytest
+
+import sporf
+from sporf.datasets import make_orthant, make_sparse_parity, make_trunk
+
+
+@pytest.mark.parametrize("projection", ["sparse", "axis"])
+@pytest.mark.parametrize("make", [make_trunk, make_orthant, make_sparse_parity])
+def test_bytes_identical_across_threads_and_runs(make, projection):
+    X, y = make(400, random_state=3)
+    kw = dict(n_estimators=20, projection=projection, random_state=123, max_features=4)
+    one = sporf.SPORFClassifier(n_jobs=1, **kw).fit(X, y).to_bytes()
+    two = sporf.SPORFClassifier(n_jobs=2, **kw).fit(X, y).to_bytes()
+    again = sporf.SPORFClassifier(n_jobs=2, **kw).fit(X, y).to_bytes()
+    assert one == two == again
+
+
+def test_different_seeds_give_different_forests():
+    X, y = make_trunk(300, random_state=0)
+    a = sporf.SPORFClassifier(n_estimators=5, random_state=1).fit(X, y).to_bytes()
+    b = sporf.SPORFClassifier(n_estimators=5, random_state=2).fit(X, y).to_bytes()
+    assert a != b
+
+
+def test_layout_of_X_does_not_matter():
+    X, y = make_trunk(300, random_state=0)
+    kw = dict(n_estimators=10, random_state=5)
+    c = sporf.SPORFClassifier(**kw).fit(np.ascontiguousarray(X), y)
+    f = sporf.SPORFClassifier(**kw).fit(np.asfortranarray(X), y)
+    assert c.to_bytes() == f.to_bytes()
+    strided = np.repeat(X, 2, axis=1)[:, ::2]
+    assert np.array_equal(c.predict_proba(strided), c.predict_proba(X))
+
+
+def test_save_load_and_pickle_round_trip(tmp_path):
+    X, y = make_trunk(300, random_state=0)
+    labels = np.where(y == 1, "yes", "no")
+    clf = sporf.SPORFClassifier(n_estimators=15, random_state=0).fit(X, labels)
+    path = tmp_path / "m.sporf"
+    clf.save(path)
+    loaded = sporf.load(path)
+    assert loaded.to_bytes() == clf.to_bytes()
+    assert list(loaded.classes_) == ["no", "yes"]
+    assert np.array_equal(loaded.predict_proba(X), clf.predict_proba(X))
+    assert np.array_equal(loaded.predict(X), clf.predict(X))
+    assert loaded.get_params()["random_state"] == 0
+    unpickled = pickle.loads(pickle.dumps(clf))
+    assert np.array_equal(unpickled.predict_proba(X), clf.predict_proba(X))
+
+
+def test_training_rows_reach_their_own_leaves():
+    """Without bootstrap, every training row of a fully grown tree on
+    distinct points is classified correctly: fit and predict agree exactly."""
+    X, y = make_trunk(500, n_features=20, random_state=1)
+    clf = sporf.SPORFClassifier(n_estimators=3, bootstrap=False, random_state=0).fit(X, y)
+    assert np.array_equal(clf.predict(X), y)

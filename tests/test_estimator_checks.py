@@ -1,0 +1,32 @@
+"""scikit-learn's estimator checks.
+
+The only checks marked as expected to fail are ones scikit-learn marks for its
+own RandomForestClassifier (sklearn/utils/_test_common/instance_generator.py),
+for the same reason: a bootstrap over n rows with integer multiplicities is
+not the same random process as a bootstrap over n weighted rows.
+"""
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from sporf import SPORFClassifier
+
+EXPECTED_FAILURES = {
+    "check_sample_weight_equivalence_on_dense_data": (
+        "sample_weight is not equivalent to removing/repeating samples "
+        "(also expected to fail for scikit-learn's RandomForestClassifier)"
+    ),
+}
+
+
+def expected_failed_checks(estimator):
+    return EXPECTED_FAILURES
+
+
+@parametrize_with_checks(
+    [
+        SPORFClassifier(n_estimators=5, random_state=0),
+        SPORFClassifier(n_estimators=5, projection="axis", random_state=0),
+    ],
+    expected_failed_checks=expected_failed_checks,
+)
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
