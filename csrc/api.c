@@ -39,6 +39,7 @@ void sporf_params_init(sporf_params *p)
     p->min_samples_split = 2;
     p->min_samples_leaf = 1;
     p->min_impurity_decrease = 0.0;
+    p->min_weight_fraction_leaf = 0.0;
     p->bootstrap = 1;
     p->max_samples_count = 0;
     p->max_samples_fraction = 0.0;
@@ -108,6 +109,9 @@ int sporf_params_check(const sporf_params *p, int64_t n_features, sporf_error *e
         return sporf_set_error(err, SPORF_E_ARG, "min_samples_leaf must be >= 1, got %lld", (long long)p->min_samples_leaf);
     if (!(p->min_impurity_decrease >= 0.0) || !isfinite(p->min_impurity_decrease))
         return sporf_set_error(err, SPORF_E_ARG, "min_impurity_decrease must be >= 0, got %g", p->min_impurity_decrease);
+    if (!(p->min_weight_fraction_leaf >= 0.0 && p->min_weight_fraction_leaf <= 0.5))
+        return sporf_set_error(err, SPORF_E_ARG, "min_weight_fraction_leaf must be in [0, 0.5], got %g",
+                               p->min_weight_fraction_leaf);
     if (p->bootstrap != 0 && p->bootstrap != 1)
         return sporf_set_error(err, SPORF_E_ARG, "bootstrap must be 0 or 1");
     if (p->max_samples_count < 0)

@@ -151,7 +151,7 @@ static int scan_cuts(sporf_builder *b, int64_t start, int64_t end, double w_node
         if (n - nl < msl)
             break;
         const double a = v[start + i], z = v[start + i + 1];
-        if (!(z > a) || wl <= 0.0 || wr <= 0.0)
+        if (!(z > a) || wl <= 0.0 || wr <= 0.0 || wl < b->min_weight_leaf || wr < b->min_weight_leaf)
             continue;
         const double proxy = sporf_crit_proxy(crit, wl, sl, wr, sr);
         if (!best->found || proxy > best->proxy) {
@@ -256,6 +256,10 @@ int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
     for (int64_t i = 0; i < n_in_tree; i++)
         w_root += b->w[b->idx[i]];
     memset(tree, 0, sizeof *tree);
+    b->min_weight_leaf = P->min_weight_fraction_leaf * w_root;
+    /* Each tree starts from the same sampler state, so a tree does not
+     * depend on which trees its worker grew before (thread-count invariance). */
+    sporf_sampler_reset(&b->sampler);
 
     sporf_stack_item root = {0, n_in_tree, 0, -1, 0};
     if (!push(b, &top, root))
@@ -288,7 +292,7 @@ int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
         const double imp = sporf_impurity(P->criterion, cnt, K, w_node);
         int is_leaf = (P->max_depth > 0 && it.depth >= P->max_depth) ||
                       n_node < P->min_samples_split || n_node < 2 * P->min_samples_leaf ||
-                      imp <= 1e-12 || w_node <= 0.0;
+                      imp <= 1e-12 || w_node <= 0.0 || w_node < 2.0 * b->min_weight_leaf;
         best_split best;
         best.found = 0;
         if (!is_leaf) {

@@ -26,6 +26,7 @@ typedef struct sporf_builder {
     const int32_t *y;
     int32_t n_classes;
     int64_t n_candidates;   /* d */
+    double min_weight_leaf; /* per tree: min_weight_fraction_leaf * total weight */
 
     /* per tree: filled by the caller before sporf_builder_grow */
     double *w;              /* n weights by sample id (0 = not in this tree) */

@@ -6,7 +6,7 @@
  *     params      i64 n_estimators, i32 projection, f64 feature_combinations,
  *                 i32 max_features_mode, f64 max_features_value, i32 criterion,
  *                 i64 max_depth, i64 min_samples_split, i64 min_samples_leaf,
- *                 f64 min_impurity_decrease, i32 bootstrap, i64 max_samples_count,
+ *                 f64 min_impurity_decrease, f64 min_weight_fraction_leaf, i32 bootstrap, i64 max_samples_count,
  *                 f64 max_samples_fraction, i32 class_weight_mode, u64 random_state
  *                 (n_jobs is a run-time choice and is not stored, so a model's
  *                 bytes do not depend on the thread count)
@@ -93,6 +93,7 @@ static void write_model(const sporf_forest *f, writer *w)
     put_i64(w, P->min_samples_split);
     put_i64(w, P->min_samples_leaf);
     put_f64(w, P->min_impurity_decrease);
+    put_f64(w, P->min_weight_fraction_leaf);
     put_i32(w, P->bootstrap);
     put_i64(w, P->max_samples_count);
     put_f64(w, P->max_samples_fraction);
@@ -353,6 +354,7 @@ int sporf_forest_load(const uint8_t *buf, int64_t len, sporf_forest **out, sporf
     P->min_samples_split = get_i64(&r);
     P->min_samples_leaf = get_i64(&r);
     P->min_impurity_decrease = get_f64(&r);
+    P->min_weight_fraction_leaf = get_f64(&r);
     P->bootstrap = get_i32(&r);
     P->max_samples_count = get_i64(&r);
     P->max_samples_fraction = get_f64(&r);

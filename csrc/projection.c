@@ -55,6 +55,13 @@ void sporf_sampler_free(sporf_sampler *s)
     memset(s, 0, sizeof *s);
 }
 
+void sporf_sampler_reset(sporf_sampler *s)
+{
+    s->n_drawn = 0;
+    if (s->perm)
+        for (int64_t j = 0; j < s->n_features; j++) s->perm[j] = (int32_t)j;
+}
+
 void sporf_sampler_axis_reset(sporf_sampler *s) { s->n_drawn = 0; }
 
 int32_t sporf_sampler_axis_next(sporf_sampler *s, sporf_rng *rng)

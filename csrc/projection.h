@@ -45,6 +45,9 @@ int sporf_sampler_init(sporf_sampler *s, const sporf_params *params,
                        int64_t n_features, int64_t n_candidates, sporf_error *err);
 void sporf_sampler_free(sporf_sampler *s);
 
+/* Return to the state just after init (call at the start of every tree). */
+void sporf_sampler_reset(sporf_sampler *s);
+
 /* Axis mode: start a new node; then draw distinct features until it returns -1. */
 void sporf_sampler_axis_reset(sporf_sampler *s);
 int32_t sporf_sampler_axis_next(sporf_sampler *s, sporf_rng *rng);

@@ -105,6 +105,8 @@ typedef struct sporf_params {
     int64_t min_samples_split;     /* >= 2; default 2                                     */
     int64_t min_samples_leaf;      /* >= 1; default 1                                     */
     double min_impurity_decrease;  /* >= 0; default 0                                     */
+    double min_weight_fraction_leaf; /* in [0, 0.5]: each child keeps at least this share
+                                        of the tree's total sample weight; default 0     */
     int32_t bootstrap;             /* 0/1; default 1                                      */
     int64_t max_samples_count;     /* > 0: draw this many per tree (bootstrap only)       */
     double max_samples_fraction;   /* in (0, 1]: draw this fraction of n; 0: off          */

@@ -43,7 +43,9 @@ def matrix_view(X):
         raise ValueError("expected a 2-D array, got %d dimensions" % X.ndim)
     if not (X.flags.c_contiguous or X.flags.f_contiguous):
         X = np.ascontiguousarray(X)
-    buf = ffi.from_buffer("double[]", X, require_writable=False)
+    # The buffer protocol only hands out C-contiguous memory, so take the
+    # address directly (X is kept alive by the caller through `keepalive`).
+    buf = ffi.cast("const double *", X.ctypes.data)
     view = ffi.new("sporf_matrix *")
     view.data = buf
     view.nrow, view.ncol = X.shape

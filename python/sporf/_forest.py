@@ -25,6 +25,9 @@ _PARAM_DOC = """
         Minimum number of samples to split a node (a float is a fraction of n).
     min_samples_leaf : int or float, default=1
         Minimum number of samples in each child of a split.
+    min_weight_fraction_leaf : float, default=0.0
+        Each child of a split keeps at least this fraction of the tree's total
+        sample weight (bootstrap multiplicities, sample and class weights).
     min_impurity_decrease : float, default=0.0
         A node is split only if the weighted impurity decrease
         ``N_t / N * (impurity - N_l / N_t * left_impurity - N_r / N_t * right_impurity)``
@@ -124,6 +127,7 @@ class SPORFClassifier(ClassifierMixin, BaseEstimator):
         max_depth=None,
         min_samples_split=2,
         min_samples_leaf=1,
+        min_weight_fraction_leaf=0.0,
         min_impurity_decrease=0.0,
         max_features="sqrt",
         feature_combinations=1.5,
@@ -141,6 +145,7 @@ class SPORFClassifier(ClassifierMixin, BaseEstimator):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.min_impurity_decrease = min_impurity_decrease
         self.max_features = max_features
         self.feature_combinations = feature_combinations
@@ -281,7 +286,8 @@ class SPORFClassifier(ClassifierMixin, BaseEstimator):
         -------
         y : ndarray of shape (n_samples,)
         """
-        return self.classes_.take(np.argmax(self.predict_proba(X), axis=1), axis=0)
+        proba = self.predict_proba(X)
+        return self.classes_.take(np.argmax(proba, axis=1), axis=0)
 
     def apply(self, X):
         """Leaf reached in each tree: node index within its tree (root = 0).
@@ -326,7 +332,8 @@ class SPORFClassifier(ClassifierMixin, BaseEstimator):
         return self._forest.to_bytes()
 
     def __getstate__(self):
-        state = super().__getstate__()
+        # A copy: object.__getstate__ returns the live __dict__ itself.
+        state = dict(super().__getstate__())
         forest = state.pop("_forest", None)
         if forest is not None:
             state["_model_bytes"] = forest.to_bytes()
@@ -348,6 +355,7 @@ class SPORFClassifier(ClassifierMixin, BaseEstimator):
             max_depth=int(p.max_depth) if p.max_depth > 0 else None,
             min_samples_split=int(p.min_samples_split),
             min_samples_leaf=int(p.min_samples_leaf),
+            min_weight_fraction_leaf=float(p.min_weight_fraction_leaf),
             min_impurity_decrease=float(p.min_impurity_decrease),
             max_features=_max_features_from_core(p),
             feature_combinations=float(p.feature_combinations),

@@ -125,6 +125,11 @@ def build(est, n_samples, n_features):
         raise _bad("min_impurity_decrease", owner, "a float >= 0", mid)
     p.min_impurity_decrease = float(mid)
 
+    mwf = getattr(est, "min_weight_fraction_leaf", 0.0)
+    if not _is_real(mwf) or not (0.0 <= mwf <= 0.5):
+        raise _bad("min_weight_fraction_leaf", owner, "a float in [0, 0.5]", mwf)
+    p.min_weight_fraction_leaf = float(mwf)
+
     if not isinstance(est.bootstrap, (bool, np.bool_)):
         raise _bad("bootstrap", owner, "a bool", est.bootstrap)
     p.bootstrap = int(bool(est.bootstrap))
