@@ -4,6 +4,8 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
+# meson-python finds meson and ninja on PATH: put the venv's first.
+export PATH := $(abspath $(VENV))/bin:$(PATH)
 
 .PHONY: demo test test-c test-python setup install bench clean
 
