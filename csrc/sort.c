@@ -171,19 +171,7 @@ void sporf_sort_values_radix(double *v, int32_t *ids, int64_t n, sporf_sort_scra
         v[i] = s->v[from];
         ids[i] = s->ids[from];
     }
-    /* Fix the order within runs of equal float keys (exact doubles). */
-    for (int64_t i = 1; i < n; i++) {
-        if (v[i - 1] <= v[i])
-            continue;
-        double x = v[i];
-        int32_t id = ids[i];
-        int64_t j = i;
-        while (j > 0 && v[j - 1] > x) {
-            v[j] = v[j - 1];
-            ids[j] = ids[j - 1];
-            j--;
-        }
-        v[j] = x;
-        ids[j] = id;
-    }
+    /* Fix the order within runs of equal float keys (exact doubles): the
+     * input is nearly sorted, so insertion sort is linear here. */
+    insertion_sort(v, ids, n);
 }

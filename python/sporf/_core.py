@@ -4,7 +4,6 @@ Nothing here implements an algorithm; it converts Python objects into the C
 API's types and C status codes into Python exceptions.
 """
 import sys
-import threading
 import time
 
 import numpy as np
@@ -110,6 +109,3 @@ def progress_args(progress):
     handle = ffi.new_handle(progress)
     return lib._sporf_progress, handle, handle
 
-
-def in_main_thread():
-    return threading.current_thread() is threading.main_thread()
