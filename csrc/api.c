@@ -143,33 +143,6 @@ void sporf_tree_release(sporf_tree *tree)
     memset(tree, 0, sizeof *tree);
 }
 
-int sporf_tree_prepare(sporf_tree *tree)
-{
-    free(tree->pnodes);
-    tree->pnodes = malloc((size_t)tree->n_nodes * sizeof *tree->pnodes);
-    if (!tree->pnodes)
-        return 0;
-    for (int32_t i = 0; i < tree->n_nodes; i++) {
-        const sporf_node *nd = &tree->nodes[i];
-        sporf_pnode *q = &tree->pnodes[i];
-        if (nd->left < 0) {
-            q->left = q->right = i;
-            q->len = -nd->right - 1;
-            q->feature = 0;
-            q->threshold = 0.0;
-            q->weight = 0.0;
-            continue;
-        }
-        q->left = nd->left;
-        q->right = nd->right;
-        q->len = nd->proj_len;
-        q->threshold = nd->threshold;
-        q->feature = nd->proj_len == 1 ? tree->proj_feature[nd->proj_start] : nd->proj_start;
-        q->weight = nd->proj_len == 1 ? tree->proj_weight[nd->proj_start] : 0.0;
-    }
-    return 1;
-}
-
 sporf_forest *sporf_forest_alloc(void)
 {
     return calloc(1, sizeof(sporf_forest));

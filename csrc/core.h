@@ -21,19 +21,16 @@ typedef struct sporf_node {
     double gain;         /* weighted impurity decrease W_t*i_t - W_l*i_l - W_r*i_r */
 } sporf_node;
 
-/* The node as prediction reads it: a single-feature projection is inlined
- * (feature and weight in the node) so most steps touch one cache line.
- * Built from the stored nodes after fitting and after loading. */
+/* The node as prediction reads it; see traverse.h. */
 typedef struct sporf_pnode {
     int32_t left;        /* left child; a leaf points to itself */
     int32_t right;       /* right child; a leaf points to itself */
-    int32_t feature;     /* single feature, or the first entry of the projection */
-    int32_t len;         /* non-zeros; for a leaf -(slot + 1) */
-    double threshold;    /* a leaf has threshold 0 and weight 0: stepping */
-    double weight;       /* from it stays put, so lanes need no leaf test  */
+    int32_t f[3];        /* inlined features, or f[0] = first side-buffer entry, f[1] = count */
+    int32_t kind;        /* coefficient code, SPORF_PN_GENERAL, or -(slot + 1) for a leaf */
+    double threshold;
 } sporf_pnode;
 
-static inline int32_t sporf_pnode_leaf_slot(const sporf_pnode *nd) { return -nd->len - 1; }
+static inline int32_t sporf_pnode_leaf_slot(const sporf_pnode *nd) { return -nd->kind - 1; }
 
 typedef struct sporf_tree {
     int32_t n_nodes;
@@ -71,35 +68,12 @@ int sporf_set_error(sporf_error *err, int code, const char *fmt, ...)
     ;
 void sporf_clear_error(sporf_error *err);
 
-/* ---- trees and forests (tree.c) ---- */
+/* ---- trees and forests (api.c) ---- */
 void sporf_tree_release(sporf_tree *tree);
 sporf_forest *sporf_forest_alloc(void);
 
+/* ---- prediction layout (traverse.c) ---- */
 /* Build tree->pnodes from the stored nodes; 0 on allocation failure. */
 int sporf_tree_prepare(sporf_tree *tree);
-
-/* Index of the leaf reached by row x (column stride cs). The arithmetic
- * (0.0 + w0*x0 + w1*x1 + ...) is the one used when fitting, so a training
- * row lands exactly where it was during growth. */
-static inline int32_t sporf_tree_find_leaf(const sporf_tree *tree, const double *x, int64_t cs)
-{
-    const sporf_pnode *nodes = tree->pnodes;
-    int32_t i = 0;
-    while (nodes[i].len >= 0) {
-        const sporf_pnode *nd = &nodes[i];
-        double s;
-        if (nd->len == 1) {
-            s = nd->weight * x[(int64_t)nd->feature * cs];
-        } else {
-            const int32_t *f = tree->proj_feature + nd->feature;
-            const double *w = tree->proj_weight + nd->feature;
-            s = 0.0;
-            for (int32_t k = 0; k < nd->len; k++)
-                s += w[k] * x[(int64_t)f[k] * cs];
-        }
-        i = s <= nd->threshold ? nd->left : nd->right;
-    }
-    return i;
-}
 
 #endif

@@ -5,6 +5,7 @@
 #include "forest.h"
 
 #include "pool.h"
+#include "traverse.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,23 +36,23 @@ static int proba_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
     const int64_t r0 = blk * ROW_BLOCK;
     int64_t r1 = r0 + ROW_BLOCK;
     if (r1 > c->X->nrow) r1 = c->X->nrow;
-    const int64_t cs = c->X->col_stride;
-    double *out = c->proba;
-    memset(out + r0 * K, 0, (size_t)((r1 - r0) * K) * sizeof *out);
+    const int64_t n = r1 - r0;
+    int32_t leaf[ROW_BLOCK];
+    double *out = c->proba + r0 * K;
+    memset(out, 0, (size_t)(n * K) * sizeof *out);
     for (int64_t t = 0; t < f->n_trees; t++) {
         const sporf_tree *tr = &f->trees[t];
-        for (int64_t r = r0; r < r1; r++) {
-            const int32_t leaf = sporf_tree_find_leaf(tr, row_ptr(c->X, r), cs);
-            const double *lv = tr->leaf_values + (int64_t)sporf_pnode_leaf_slot(&tr->pnodes[leaf]) * K;
+        sporf_tree_find_leaves(tr, row_ptr(c->X, r0), c->X->row_stride, c->X->col_stride, n, leaf);
+        for (int64_t r = 0; r < n; r++) {
+            const double *lv = tr->leaf_values + (int64_t)sporf_pnode_leaf_slot(&tr->pnodes[leaf[r]]) * K;
             double *o = out + r * K;
             for (int32_t k = 0; k < K; k++)
                 o[k] += lv[k];
         }
     }
     const double inv = 1.0 / (double)f->n_trees;
-    for (int64_t r = r0; r < r1; r++)
-        for (int32_t k = 0; k < K; k++)
-            out[r * K + k] *= inv;
+    for (int64_t i = 0; i < n * K; i++)
+        out[i] *= inv;
     return SPORF_OK;
 }
 
@@ -64,9 +65,13 @@ static int apply_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
     const int64_t r0 = blk * ROW_BLOCK;
     int64_t r1 = r0 + ROW_BLOCK;
     if (r1 > c->X->nrow) r1 = c->X->nrow;
-    for (int64_t t = 0; t < T; t++)
-        for (int64_t r = r0; r < r1; r++)
-            c->leaves[r * T + t] = sporf_tree_find_leaf(&f->trees[t], row_ptr(c->X, r), c->X->col_stride);
+    const int64_t n = r1 - r0;
+    int32_t leaf[ROW_BLOCK];
+    for (int64_t t = 0; t < T; t++) {
+        sporf_tree_find_leaves(&f->trees[t], row_ptr(c->X, r0), c->X->row_stride, c->X->col_stride, n, leaf);
+        for (int64_t r = 0; r < n; r++)
+            c->leaves[(r0 + r) * T + t] = leaf[r];
+    }
     return SPORF_OK;
 }
 

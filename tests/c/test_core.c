@@ -6,6 +6,7 @@
 #include "criterion.h"
 #include "rng.h"
 #include "sort.h"
+#include "traverse.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -423,6 +424,78 @@ static void test_bad_input(void)
     CHECK(sporf_forest_load(junk, sizeof junk, &f, &err) == SPORF_E_FORMAT, "junk refused");
 }
 
+/* The leaf of row x by the stored nodes and the fit's arithmetic, with no
+ * inlining: the reference the prediction layout must reproduce exactly. */
+static int32_t reference_leaf(const sporf_tree *t, const double *x)
+{
+    int32_t i = 0;
+    while (t->nodes[i].left >= 0) {
+        const sporf_node *nd = &t->nodes[i];
+        double s = 0.0;
+        for (int32_t k = 0; k < nd->proj_len; k++)
+            s += t->proj_weight[nd->proj_start + k] * x[t->proj_feature[nd->proj_start + k]];
+        i = s <= nd->threshold ? nd->left : nd->right;
+    }
+    return i;
+}
+
+static void test_traversal_matches_reference(void)
+{
+    /* Integer training data puts thresholds on half-integers; test rows on a
+     * half-integer grid then land exactly on thresholds, where a wrong sign
+     * fold (<= against <) would send them the other way. */
+    enum { N = 600, P = 6, M = 2003 };
+    double *X = malloc(sizeof(double) * N * P), *T = malloc(sizeof(double) * M * P);
+    int32_t *y = malloc(sizeof(int32_t) * N), *leaf = malloc(sizeof(int32_t) * M);
+    sporf_rng r;
+    sporf_rng_seed(&r, 7, 0);
+    for (int i = 0; i < N; i++) {
+        int s = 0;
+        for (int j = 0; j < P; j++) {
+            X[i * P + j] = (double)sporf_rng_below(&r, 4);
+            s += (int)X[i * P + j] * (j % 2 ? -1 : 1);
+        }
+        y[i] = (s > 0) + (s > 2);
+    }
+    for (int i = 0; i < M * P; i++)
+        T[i] = 0.5 * (double)sporf_rng_below(&r, 8) - 0.5;
+    int ok = 1, kinds_seen[3] = {0, 0, 0};
+    for (int proj = 0; proj < 2; proj++) {
+        sporf_params p;
+        sporf_params_init(&p);
+        p.n_estimators = 20;
+        p.projection = proj ? SPORF_PROJ_SPARSE : SPORF_PROJ_AXIS;
+        p.feature_combinations = 2.0;
+        p.random_state = 11;
+        sporf_matrix m = rowmajor(X, N, P);
+        sporf_forest *f = NULL;
+        sporf_error err;
+        if (sporf_forest_fit(&p, &m, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+            CHECK(0, "fit: %s", err.message);
+            continue;
+        }
+        for (int64_t t = 0; t < f->n_trees; t++) {
+            const sporf_tree *tr = &f->trees[t];
+            for (int32_t i = 0; i < tr->n_nodes; i++) {
+                const sporf_pnode *q = &tr->pnodes[i];
+                if (q->kind >= 0)
+                    kinds_seen[q->kind == SPORF_PN_GENERAL ? 2 : (q->kind != 0)]++;
+            }
+            sporf_tree_find_leaves(tr, T, P, 1, M, leaf);
+            for (int i = 0; i < M; i++) {
+                const int32_t want = reference_leaf(tr, T + i * P);
+                ok &= leaf[i] == want && sporf_tree_find_leaf(tr, T + i * P, 1) == want;
+            }
+        }
+        sporf_forest_free(f);
+    }
+    CHECK(ok, "inlined and lockstep traversal reach the reference leaf, ties included");
+    CHECK(kinds_seen[0] > 0 && kinds_seen[1] > 0 && kinds_seen[2] > 0,
+          "test covers single, inlined multi-feature and general nodes (%d %d %d)",
+          kinds_seen[0], kinds_seen[1], kinds_seen[2]);
+    free(X); free(T); free(y); free(leaf);
+}
+
 int main(void)
 {
     test_criterion();
@@ -433,6 +506,7 @@ int main(void)
     test_sort();
     test_rng();
     test_forest_determinism_and_format();
+    test_traversal_matches_reference();
     test_bad_input();
     printf("%d passed, %d failed\n", n_pass, n_fail);
     return n_fail == 0 ? 0 : 1;
