@@ -1,0 +1,45 @@
+# Model files: the same bytes as Python's save()/sporf.load().
+
+sporf_save <- function(object, file) {
+  if (!inherits(object, "sporf")) stop("sporf_save() needs a sporf forest", call. = FALSE)
+  if (!is.character(file) || length(file) != 1L || is.na(file))
+    stop("file must be a single path", call. = FALSE)
+  # Write next to the target and rename, so a failed write never leaves a
+  # truncated model where a good one was.
+  tmp <- paste0(file, ".tmp-", Sys.getpid())
+  ok <- FALSE
+  on.exit(if (!ok) unlink(tmp), add = TRUE)
+  con <- file(tmp, "wb")
+  tryCatch(writeBin(object$model, con), finally = close(con))
+  if (!file.rename(tmp, file)) stop(sprintf("could not write %s", file), call. = FALSE)
+  ok <- TRUE
+  invisible(file)
+}
+
+sporf_load <- function(file) {
+  if (!is.character(file) || length(file) != 1L || is.na(file))
+    stop("file must be a single path", call. = FALSE)
+  if (!file.exists(file)) stop(sprintf("no such file: %s", file), call. = FALSE)
+  size <- file.info(file)$size
+  bytes <- readBin(file, "raw", n = size)
+  .sporf_from_bytes(bytes)
+}
+
+# A sporf object from model bytes written by either language.
+.sporf_from_bytes <- function(bytes) {
+  handle <- .Call(C_sporf_r_load, bytes)
+  info <- .Call(C_sporf_r_info, handle)
+  cls <- .Call(C_sporf_r_get_strings, handle, .STR_CLASSES)
+  fn <- .Call(C_sporf_r_get_strings, handle, .STR_FEATURE_NAMES)
+  levels <- if (length(cls[[2L]])) .decode_labels(cls[[1L]], cls[[2L]]) else as.character(seq_len(info$n_classes) - 1L)
+  args <- .params_from_core(.Call(C_sporf_r_params, handle))
+  args$oob_score <- FALSE
+  args$verbose <- 0
+  args$n_jobs <- NULL
+  seed <- args$random_state
+  cp <- .Call(C_sporf_r_params, handle)
+  .new_sporf(handle, bytes, levels = levels, label_kind = cls[[1L]],
+             feature_names = if (length(fn[[2L]])) fn[[2L]] else NULL,
+             n_features = info$n_features, n_samples = NA_integer_, args = args, seed = seed,
+             max_features_resolved = .Call(C_sporf_r_check_params, cp, as.numeric(info$n_features)))
+}

@@ -1,0 +1,57 @@
+# print() and summary() of a sporf forest.
+
+.describe_projection <- function(p) {
+  if (identical(p$projection, "axis")) "axis-aligned splits (random forest)"
+  else sprintf("sparse oblique projections, feature_combinations = %g", p$feature_combinations)
+}
+
+.describe_max_features <- function(mf) {
+  if (is.null(mf)) "NULL (all)" else if (is.character(mf)) sprintf("\"%s\"", mf) else format(mf)
+}
+
+print.sporf <- function(x, ...) {
+  info <- .Call(C_sporf_r_info, .native(x))
+  p <- x$params
+  cat("sporf classification forest\n")
+  cat(sprintf("  %d trees, %s\n", as.integer(info$n_trees), .describe_projection(p)))
+  cat(sprintf("  max_features = %s (%d candidate projections per node), criterion = %s\n",
+              .describe_max_features(p$max_features), as.integer(x$max_features_resolved), p$criterion))
+  shown <- if (length(x$classes) > 6L) c(x$classes[1:6], "...") else x$classes
+  cat(sprintf("  %d features, %d classes: %s\n", x$n_features, length(x$classes), paste(shown, collapse = ", ")))
+  if (!is.null(x$oob_error)) cat(sprintf("  out-of-bag error: %.2f%%\n", 100 * x$oob_error))
+  invisible(x)
+}
+
+summary.sporf <- function(object, ...) {
+  info <- .Call(C_sporf_r_info, .native(object))
+  imp <- importance(object)
+  structure(list(
+    n_trees = info$n_trees, n_nodes = info$n_nodes, n_leaves = info$n_leaves,
+    mean_leaves = info$n_leaves / info$n_trees, max_depth = info$max_depth_seen,
+    n_features = object$n_features, classes = object$classes, n_samples = object$n_samples,
+    params = object$params, max_features_resolved = object$max_features_resolved,
+    oob_error = object$oob_error, importance = sort(imp, decreasing = TRUE),
+    model_bytes = length(object$model)), class = "summary.sporf")
+}
+
+print.summary.sporf <- function(x, ...) {
+  cat("sporf classification forest\n\n")
+  p <- x$params
+  cat(sprintf("Projections:       %s\n", .describe_projection(p)))
+  cat(sprintf("Trees:             %d (%.1f leaves each on average, deepest leaf at depth %d)\n",
+              as.integer(x$n_trees), x$mean_leaves, as.integer(x$max_depth)))
+  cat(sprintf("Candidates/node:   %d (max_features = %s)\n", as.integer(x$max_features_resolved),
+              .describe_max_features(p$max_features)))
+  if (!is.na(x$n_samples)) cat(sprintf("Training samples:  %d\n", as.integer(x$n_samples)))
+  cat(sprintf("Features:          %d\n", x$n_features))
+  cat(sprintf("Classes:           %d\n", length(x$classes)))
+  cat(sprintf("Model size:        %s bytes\n", format(x$model_bytes, big.mark = ",")))
+  if (!is.null(x$oob_error)) cat(sprintf("Out-of-bag error:  %.4f\n", x$oob_error))
+  cat("\nParameters:\n")
+  shown <- vapply(p, function(v) if (is.null(v)) "NULL" else paste(format(v), collapse = ","), character(1))
+  print(data.frame(value = shown, stringsAsFactors = FALSE), right = FALSE)
+  top <- utils::head(x$importance, 10L)
+  cat(sprintf("\nTop %d features by impurity importance:\n", length(top)))
+  print(round(top, 4))
+  invisible(x)
+}

@@ -1,0 +1,224 @@
+# sporf(): fit a forest from a matrix/data frame and a response, or from a
+# formula. Documented in man/sporf.Rd.
+
+sporf <- function(x, ...) UseMethod("sporf")
+
+sporf.default <- function(x, y,
+                          n_estimators = 100,
+                          criterion = "gini",
+                          max_depth = NULL,
+                          min_samples_split = 2,
+                          min_samples_leaf = 1,
+                          min_weight_fraction_leaf = 0,
+                          min_impurity_decrease = 0,
+                          max_features = "sqrt",
+                          feature_combinations = 1.5,
+                          projection = "sparse",
+                          bootstrap = TRUE,
+                          max_samples = NULL,
+                          oob_score = FALSE,
+                          class_weight = NULL,
+                          sample_weight = NULL,
+                          n_jobs = NULL,
+                          random_state = NULL,
+                          verbose = 0,
+                          ...) {
+  .no_unknown_args(list(...))
+  if (missing(y)) stop("y is missing: use sporf(x, y, ...) or sporf(formula, data, ...)", call. = FALSE)
+  args <- list(n_estimators = n_estimators, criterion = criterion, max_depth = max_depth,
+               min_samples_split = min_samples_split, min_samples_leaf = min_samples_leaf,
+               min_weight_fraction_leaf = min_weight_fraction_leaf,
+               min_impurity_decrease = min_impurity_decrease, max_features = max_features,
+               feature_combinations = feature_combinations, projection = projection,
+               bootstrap = bootstrap, max_samples = max_samples, oob_score = oob_score,
+               class_weight = class_weight, n_jobs = n_jobs, random_state = random_state,
+               verbose = verbose)
+  X <- .as_feature_matrix(x, "x")
+  obj <- .fit(X, y, args, sample_weight)
+  obj$call <- match.call()
+  obj
+}
+
+sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::na.fail) {
+  if (is.null(data)) stop("sporf(formula, data): data is required", call. = FALSE)
+  mf <- match.call(expand.dots = FALSE)
+  keep <- match(c("formula", "data", "subset", "na.action"), names(mf), 0L)
+  mf <- mf[c(1L, keep)]
+  mf$drop.unused.levels <- TRUE
+  mf[[1L]] <- quote(stats::model.frame)
+  mf <- eval(mf, parent.frame())
+  terms <- attr(mf, "terms")
+  if (attr(terms, "response") == 0L) stop("the formula has no response (left-hand side)", call. = FALSE)
+  y <- stats::model.response(mf)
+  X <- .formula_matrix(terms, mf)
+  obj <- sporf.default(X, y, ...)
+  obj$terms <- terms
+  obj$xlevels <- stats::.getXlevels(terms, mf)
+  obj$contrasts <- attr(X, "contrasts")
+  obj$call <- match.call()
+  obj
+}
+
+# Design matrix of a model frame without the intercept: numeric columns as
+# they are, factors expanded by their contrasts (treatment coding by default).
+.formula_matrix <- function(terms, mf) {
+  X <- stats::model.matrix(terms, mf)
+  keep <- colnames(X) != "(Intercept)"
+  out <- X[, keep, drop = FALSE]
+  attr(out, "contrasts") <- attr(X, "contrasts")
+  attr(out, "assign") <- NULL
+  out
+}
+
+.no_unknown_args <- function(dots) {
+  if (length(dots) == 0L) return(invisible())
+  nm <- names(dots)
+  if (is.null(nm) || any(nm == "")) stop("sporf() takes its parameters by name; got unnamed extra arguments",
+                                         call. = FALSE)
+  stop(sprintf("unknown parameter%s: %s", if (length(nm) > 1L) "s" else "", paste(nm, collapse = ", ")),
+       call. = FALSE)
+}
+
+# A double matrix of features from a matrix or data frame, with clear errors
+# for what the forest cannot take.
+.as_feature_matrix <- function(x, what = "x") {
+  if (is.data.frame(x)) {
+    ok <- vapply(x, function(col) is.numeric(col) || is.logical(col), logical(1))
+    if (!all(ok))
+      stop(sprintf("%s has non-numeric column%s: %s; sporf needs numeric features (encode factors first, e.g. with model.matrix() or the formula interface)",
+                   what, if (sum(!ok) > 1L) "s" else "", paste(names(x)[!ok], collapse = ", ")), call. = FALSE)
+    X <- matrix(as.numeric(unlist(x, use.names = FALSE)), nrow = nrow(x), ncol = ncol(x),
+                dimnames = list(NULL, names(x)))
+  } else if (is.matrix(x) && (is.numeric(x) || is.logical(x))) {
+    X <- x
+    if (!is.double(X)) storage.mode(X) <- "double"
+    attr(X, "contrasts") <- NULL
+  } else if (is.numeric(x) && is.null(dim(x))) {
+    stop(sprintf("%s must be a matrix or a data frame (one row per sample); got a vector -- use matrix(%s, ncol = 1) for a single feature",
+                 what, what), call. = FALSE)
+  } else {
+    stop(sprintf("%s must be a numeric matrix or a data frame; got an object of class '%s'",
+                 what, paste(class(x), collapse = "/")), call. = FALSE)
+  }
+  if (nrow(X) == 0L) stop(sprintf("%s has no rows", what), call. = FALSE)
+  if (ncol(X) == 0L) stop(sprintf("%s has no columns", what), call. = FALSE)
+  if (anyNA(X)) {
+    bad <- which(colSums(is.na(X)) > 0)
+    stop(sprintf("%s contains NA/NaN (in column%s %s); sporf does not handle missing values",
+                 what, if (length(bad) > 1L) "s" else "", .col_list(X, bad)), call. = FALSE)
+  }
+  if (any(!is.finite(X))) {
+    bad <- which(colSums(!is.finite(X)) > 0)
+    stop(sprintf("%s contains infinite values (in column%s %s)", what, if (length(bad) > 1L) "s" else "",
+                 .col_list(X, bad)), call. = FALSE)
+  }
+  X
+}
+
+.col_list <- function(X, idx) {
+  nm <- colnames(X)
+  shown <- if (is.null(nm)) as.character(idx) else nm[idx]
+  if (length(shown) > 5L) shown <- c(shown[1:5], "...")
+  paste(shown, collapse = ", ")
+}
+
+.fit <- function(X, y, args, sample_weight) {
+  n <- nrow(X)
+  if (is.matrix(y) || is.data.frame(y)) stop("y must be a vector, not a matrix or data frame", call. = FALSE)
+  if (length(y) != n)
+    stop(sprintf("y has %d values but x has %d rows", length(y), n), call. = FALSE)
+  if (anyNA(y)) stop(sprintf("y contains %d missing value(s) (NA)", sum(is.na(y))), call. = FALSE)
+  enc <- .encode_response(y)
+  K <- length(enc$levels)
+  if (K < 2L)
+    stop(sprintf("sporf needs samples of at least 2 classes, but y contains only one class: %s",
+                 enc$levels[1L]), call. = FALSE)
+  params <- .build_params(args, n, ncol(X))
+
+  sw <- NULL
+  if (!is.null(sample_weight)) {
+    if (!is.numeric(sample_weight) || length(sample_weight) != n)
+      stop(sprintf("sample_weight must be a numeric vector of length %d (one per row)", n), call. = FALSE)
+    if (anyNA(sample_weight) || any(!is.finite(sample_weight)) || any(sample_weight < 0))
+      stop("sample_weight must be finite and non-negative", call. = FALSE)
+    sw <- as.double(sample_weight)
+  }
+  cw <- NULL
+  if (is.numeric(args$class_weight)) {
+    cwv <- args$class_weight
+    unknown <- setdiff(names(cwv), enc$levels)
+    if (length(unknown))
+      stop(sprintf("class_weight names classes that are not in y: %s", paste(unknown, collapse = ", ")),
+           call. = FALSE)
+    if (anyNA(cwv) || any(!is.finite(cwv)) || any(cwv < 0))
+      stop("class_weight values must be finite and non-negative", call. = FALSE)
+    cw <- rep(1, K)
+    cw[match(names(cwv), enc$levels)] <- as.double(cwv)
+  }
+
+  res <- .Call(C_sporf_r_fit, X, enc$codes, K, params, sw, cw, args$oob_score, as.integer(args$verbose))
+  if (isTRUE(res[[4L]])) {
+    cond <- structure(class = c("sporf_interrupt", "interrupt", "error", "condition"),
+                      list(message = "sporf: the fit was interrupted (Ctrl-C); no forest was returned",
+                           call = NULL))
+    stop(cond)
+  }
+  handle <- res[[1L]]
+  .Call(C_sporf_r_set_strings, handle, .STR_CLASSES, enc$kind, enc$labels)
+  feature_names <- colnames(X)
+  if (!is.null(feature_names))
+    .Call(C_sporf_r_set_strings, handle, .STR_FEATURE_NAMES, .KIND_TEXT, as.character(feature_names))
+
+  obj <- .new_sporf(handle, .Call(C_sporf_r_save, handle), levels = enc$levels, label_kind = enc$kind,
+                    feature_names = feature_names, n_features = ncol(X), n_samples = n,
+                    args = args, seed = params$random_state,
+                    max_features_resolved = .Call(C_sporf_r_check_params, params, as.numeric(ncol(X))))
+  if (isTRUE(args$oob_score)) {
+    dec <- matrix(res[[2L]], nrow = n, ncol = K, byrow = TRUE, dimnames = list(NULL, enc$levels))
+    counts <- res[[3L]]
+    if (any(counts == 0))
+      warning("some samples have no out-of-bag predictions (too few trees for reliable OOB estimates)",
+              call. = FALSE)
+    predicted <- factor(enc$levels[max.col(dec, ties.method = "first")], levels = enc$levels)
+    predicted[counts == 0] <- NA
+    obj$oob_decision_function <- dec
+    obj$oob_predictions <- predicted
+    # As Python's oob_score_: accuracy of the argmax over all samples.
+    obj$oob_score <- mean(enc$codes == max.col(dec, ties.method = "first") - 1L)
+    obj$oob_error <- 1 - obj$oob_score
+  }
+  obj
+}
+
+# A sporf object: everything needed lives in `model` (the model file's bytes);
+# the native forest is a cache in an environment, rebuilt after readRDS.
+.new_sporf <- function(handle, model, levels, label_kind, feature_names, n_features, n_samples, args,
+                       seed, max_features_resolved) {
+  cache <- new.env(parent = emptyenv())
+  cache$handle <- handle
+  args$random_state <- seed
+  structure(list(model = model,
+                 classes = levels,
+                 label_kind = label_kind,
+                 feature_names = feature_names,
+                 n_features = as.integer(n_features),
+                 n_samples = n_samples,
+                 params = args[setdiff(names(args), c("oob_score", "verbose", "n_jobs"))],
+                 n_jobs = args$n_jobs,
+                 oob_score_requested = isTRUE(args$oob_score),
+                 max_features_resolved = max_features_resolved,
+                 .cache = cache),
+            class = "sporf")
+}
+
+# The native forest of a sporf object, rebuilt from its bytes when the object
+# came back from saveRDS/readRDS (external pointers do not survive that).
+.native <- function(object) {
+  cache <- object$.cache
+  if (!is.environment(cache) || is.null(cache$handle) || !.Call(C_sporf_r_is_valid, cache$handle)) {
+    handle <- .Call(C_sporf_r_load, object$model)
+    if (is.environment(cache)) cache$handle <- handle
+    return(handle)
+  }
+  cache$handle
+}

@@ -1,0 +1,474 @@
+/*
+ * sporf_r.c -- the R binding: .Call entry points over the core's public API.
+ *
+ * Thin by design: the R code validates and normalises arguments; this file
+ * converts R objects to the core's types, calls one core function and converts
+ * the result. Rules that keep R and the core safe together:
+ *  - a forest handle is wrapped in an external pointer whose finalizer is
+ *    registered BEFORE the core allocates it, so an R error can never leak it;
+ *  - other scratch memory is R's (R_alloc, raw vectors), freed by R even when
+ *    an error unwinds the stack; so R errors never strand native memory;
+ *  - the core calls the progress callback on R's thread only; the callback
+ *    checks for Ctrl-C through R_ToplevelExec so the interrupt cannot jump over
+ *    the core's frames -- the core cancels cleanly and we raise afterwards.
+ */
+#include <R.h>
+#include <Rinternals.h>
+#include <R_ext/Rdynload.h>
+#include <R_ext/Visibility.h>
+
+#include <stdint.h>
+#include <string.h>
+
+#include "sporf.h"
+
+/* ---- forest handles ---- */
+
+static SEXP forest_tag(void)
+{
+    return Rf_install("sporf_forest");
+}
+
+static void forest_finalizer(SEXP handle)
+{
+    sporf_forest *f = (sporf_forest *)R_ExternalPtrAddr(handle);
+    if (f) {
+        sporf_forest_free(f);
+        R_ClearExternalPtr(handle);
+    }
+}
+
+/* An empty handle with its finalizer in place, ready to receive a forest. */
+static SEXP new_handle(void)
+{
+    SEXP h = PROTECT(R_MakeExternalPtr(NULL, forest_tag(), R_NilValue));
+    R_RegisterCFinalizerEx(h, forest_finalizer, TRUE);
+    UNPROTECT(1);
+    return h;
+}
+
+static sporf_forest *get_forest(SEXP handle)
+{
+    if (TYPEOF(handle) != EXTPTRSXP || R_ExternalPtrTag(handle) != forest_tag())
+        Rf_error("not a sporf forest handle");
+    sporf_forest *f = (sporf_forest *)R_ExternalPtrAddr(handle);
+    if (!f)
+        Rf_error("the sporf forest handle is empty (it was saved and reloaded); "
+                 "use the sporf object, which rebuilds it from its model bytes");
+    return f;
+}
+
+/* Raise the core's error as an R error. Only called when no native memory
+ * other than handle-owned forests is outstanding. */
+static void raise_core_error(const sporf_error *err)
+{
+    Rf_error("%s", err->message[0] ? err->message : "sporf: unknown error");
+}
+
+/* ---- conversions ---- */
+
+static SEXP list_get(SEXP list, const char *name)
+{
+    SEXP names = Rf_getAttrib(list, R_NamesSymbol);
+    for (R_xlen_t i = 0; i < XLENGTH(list); i++)
+        if (strcmp(CHAR(STRING_ELT(names, i)), name) == 0)
+            return VECTOR_ELT(list, i);
+    Rf_error("internal: parameter '%s' is missing", name);
+    return R_NilValue; /* not reached */
+}
+
+static double num(SEXP list, const char *name)
+{
+    SEXP v = list_get(list, name);
+    if (XLENGTH(v) != 1 || (TYPEOF(v) != REALSXP && TYPEOF(v) != INTSXP && TYPEOF(v) != LGLSXP))
+        Rf_error("internal: parameter '%s' must be a single number", name);
+    return Rf_asReal(v);
+}
+
+/* The params list built by the R code (already validated there; the core
+ * checks again and its message is what the user sees on a bad value). */
+static void params_from_list(SEXP list, sporf_params *p)
+{
+    sporf_params_init(p);
+    p->n_estimators = (int64_t)num(list, "n_estimators");
+    p->projection = (int32_t)num(list, "projection");
+    p->feature_combinations = num(list, "feature_combinations");
+    p->max_features_mode = (int32_t)num(list, "max_features_mode");
+    p->max_features_value = num(list, "max_features_value");
+    p->criterion = (int32_t)num(list, "criterion");
+    p->max_depth = (int64_t)num(list, "max_depth");
+    p->min_samples_split = (int64_t)num(list, "min_samples_split");
+    p->min_samples_leaf = (int64_t)num(list, "min_samples_leaf");
+    p->min_impurity_decrease = num(list, "min_impurity_decrease");
+    p->min_weight_fraction_leaf = num(list, "min_weight_fraction_leaf");
+    p->bootstrap = (int32_t)num(list, "bootstrap");
+    p->max_samples_count = (int64_t)num(list, "max_samples_count");
+    p->max_samples_fraction = num(list, "max_samples_fraction");
+    p->class_weight_mode = (int32_t)num(list, "class_weight_mode");
+    p->n_jobs = (int32_t)num(list, "n_jobs");
+    double seed = num(list, "random_state");
+    if (!(seed >= 0 && seed <= 9007199254740992.0) || seed != (double)(int64_t)seed)
+        Rf_error("random_state must be a whole number in [0, 2^53]");
+    p->random_state = (uint64_t)seed;
+}
+
+static SEXP params_to_list(const sporf_params *p)
+{
+    const char *names[] = {"n_estimators", "projection", "feature_combinations", "max_features_mode",
+                           "max_features_value", "criterion", "max_depth", "min_samples_split",
+                           "min_samples_leaf", "min_impurity_decrease", "min_weight_fraction_leaf",
+                           "bootstrap", "max_samples_count", "max_samples_fraction", "class_weight_mode",
+                           "n_jobs", "random_state"};
+    double values[] = {(double)p->n_estimators, p->projection, p->feature_combinations,
+                       p->max_features_mode, p->max_features_value, p->criterion, (double)p->max_depth,
+                       (double)p->min_samples_split, (double)p->min_samples_leaf, p->min_impurity_decrease,
+                       p->min_weight_fraction_leaf, p->bootstrap, (double)p->max_samples_count,
+                       p->max_samples_fraction, p->class_weight_mode, p->n_jobs, (double)p->random_state};
+    const int n = (int)(sizeof values / sizeof values[0]);
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, n));
+    SEXP nm = PROTECT(Rf_allocVector(STRSXP, n));
+    for (int i = 0; i < n; i++) {
+        SET_VECTOR_ELT(out, i, Rf_ScalarReal(values[i]));
+        SET_STRING_ELT(nm, i, Rf_mkChar(names[i]));
+    }
+    Rf_setAttrib(out, R_NamesSymbol, nm);
+    UNPROTECT(2);
+    return out;
+}
+
+/* A numeric R matrix (column-major) as a core matrix view, without a copy. */
+static sporf_matrix matrix_view(SEXP x)
+{
+    if (TYPEOF(x) != REALSXP || !Rf_isMatrix(x))
+        Rf_error("internal: x must be a double matrix");
+    sporf_matrix m;
+    m.data = REAL(x);
+    m.nrow = Rf_nrows(x);
+    m.ncol = Rf_ncols(x);
+    m.row_stride = 1;
+    m.col_stride = m.nrow;
+    return m;
+}
+
+/* ---- progress and Ctrl-C ---- */
+
+typedef struct progress_state {
+    int verbose;
+    int interrupted;
+    int drawn;       /* characters of the bar last drawn, 0 = none yet */
+    int64_t last;    /* last `done` drawn */
+} progress_state;
+
+static void check_interrupt(void *unused)
+{
+    (void)unused;
+    R_CheckUserInterrupt();
+}
+
+static int progress_cb(void *user, int64_t done, int64_t total)
+{
+    progress_state *st = (progress_state *)user;
+    /* R_ToplevelExec returns FALSE when the check jumped (a pending Ctrl-C):
+     * tell the core to stop; R code signals the interrupt once it returns. */
+    if (!R_ToplevelExec(check_interrupt, NULL)) {
+        st->interrupted = 1;
+        return 1;
+    }
+    if (st->verbose && total > 0 && (done != st->last || !st->drawn)) {
+        const int width = 30;
+        int filled = (int)((double)width * (double)done / (double)total);
+        char bar[64];
+        for (int i = 0; i < width; i++)
+            bar[i] = i < filled ? '=' : ' ';
+        bar[width] = '\0';
+        REprintf("\rsporf: |%s| %lld/%lld trees", bar, (long long)done, (long long)total);
+        st->drawn = 1;
+        st->last = done;
+    }
+    return 0;
+}
+
+/* ---- entry points ---- */
+
+/* fit(x, y, n_classes, params, sample_weight, class_weight, oob, verbose)
+ * -> list(handle, oob_decision (n*K row-major) or NULL, oob_count or NULL, interrupted) */
+SEXP sporf_r_fit(SEXP x, SEXP y, SEXP n_classes, SEXP params, SEXP sample_weight, SEXP class_weight,
+                 SEXP oob, SEXP verbose)
+{
+    sporf_params p;
+    params_from_list(params, &p);
+    sporf_matrix m = matrix_view(x);
+    if (TYPEOF(y) != INTSXP || XLENGTH(y) != m.nrow)
+        Rf_error("internal: y must be an integer vector of length nrow(x)");
+    const int K = Rf_asInteger(n_classes);
+    const double *sw = NULL, *cw = NULL;
+    if (!Rf_isNull(sample_weight)) {
+        if (TYPEOF(sample_weight) != REALSXP || XLENGTH(sample_weight) != m.nrow)
+            Rf_error("internal: sample_weight must be a double vector of length nrow(x)");
+        sw = REAL(sample_weight);
+    }
+    if (!Rf_isNull(class_weight)) {
+        if (TYPEOF(class_weight) != REALSXP || XLENGTH(class_weight) != K)
+            Rf_error("internal: class_weight must be a double vector of length n_classes");
+        cw = REAL(class_weight);
+    }
+    const int want_oob = Rf_asLogical(oob) == TRUE;
+
+    /* Every R allocation happens before the core allocates anything. */
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 4));
+    SEXP handle = new_handle();
+    SET_VECTOR_ELT(out, 0, handle);
+    double *oob_dec = NULL;
+    int64_t *oob_cnt = NULL;
+    if (want_oob) {
+        SEXP dec = Rf_allocVector(REALSXP, (R_xlen_t)m.nrow * K);
+        SET_VECTOR_ELT(out, 1, dec);
+        SEXP cnt_raw = Rf_allocVector(RAWSXP, (R_xlen_t)m.nrow * (R_xlen_t)sizeof(int64_t));
+        SET_VECTOR_ELT(out, 2, cnt_raw);
+        oob_dec = REAL(dec);
+        oob_cnt = (int64_t *)RAW(cnt_raw);
+    }
+    SEXP interrupted = Rf_allocVector(LGLSXP, 1);
+    SET_VECTOR_ELT(out, 3, interrupted);
+    LOGICAL(interrupted)[0] = FALSE;
+
+    progress_state st = {Rf_asInteger(verbose) > 0, 0, 0, -1};
+    sporf_forest *f = NULL;
+    sporf_error err;
+    int rc = sporf_forest_fit(&p, &m, INTEGER(y), K, sw, cw, oob_dec, oob_cnt, progress_cb, &st, &f, &err);
+    if (st.drawn)
+        REprintf("\n");
+    if (rc == SPORF_E_INTERRUPTED && st.interrupted) {
+        LOGICAL(interrupted)[0] = TRUE;
+        UNPROTECT(1);
+        return out;
+    }
+    if (rc != SPORF_OK)
+        raise_core_error(&err);
+    R_SetExternalPtrAddr(handle, f);
+    if (want_oob) {
+        /* counts as doubles: R has no 64-bit integers */
+        SEXP cnt = PROTECT(Rf_allocVector(REALSXP, m.nrow));
+        for (int64_t i = 0; i < m.nrow; i++)
+            REAL(cnt)[i] = (double)oob_cnt[i];
+        SET_VECTOR_ELT(out, 2, cnt);
+        UNPROTECT(1);
+    }
+    UNPROTECT(1);
+    return out;
+}
+
+/* load(raw) -> handle; the core validates every byte. */
+SEXP sporf_r_load(SEXP bytes)
+{
+    if (TYPEOF(bytes) != RAWSXP)
+        Rf_error("a sporf model must be a raw vector");
+    SEXP handle = PROTECT(new_handle());
+    sporf_forest *f = NULL;
+    sporf_error err;
+    if (sporf_forest_load(RAW(bytes), (int64_t)XLENGTH(bytes), &f, &err) != SPORF_OK)
+        raise_core_error(&err);
+    R_SetExternalPtrAddr(handle, f);
+    UNPROTECT(1);
+    return handle;
+}
+
+/* save(handle) -> raw: the model file's bytes. */
+SEXP sporf_r_save(SEXP handle)
+{
+    sporf_forest *f = get_forest(handle);
+    sporf_error err;
+    int64_t len = 0;
+    if (sporf_forest_save(f, NULL, 0, &len, &err) != SPORF_OK)
+        raise_core_error(&err);
+    SEXP out = PROTECT(Rf_allocVector(RAWSXP, (R_xlen_t)len));
+    if (sporf_forest_save(f, RAW(out), len, &len, &err) != SPORF_OK)
+        raise_core_error(&err);
+    UNPROTECT(1);
+    return out;
+}
+
+SEXP sporf_r_is_valid(SEXP handle)
+{
+    return Rf_ScalarLogical(TYPEOF(handle) == EXTPTRSXP && R_ExternalPtrTag(handle) == forest_tag() &&
+                            R_ExternalPtrAddr(handle) != NULL);
+}
+
+/* predict_proba(handle, x, n_jobs) -> double n*K, row-major (R transposes). */
+SEXP sporf_r_predict_proba(SEXP handle, SEXP x, SEXP n_jobs)
+{
+    sporf_forest *f = get_forest(handle);
+    sporf_matrix m = matrix_view(x);
+    sporf_forest_info info;
+    sporf_error err;
+    if (sporf_forest_get_info(f, &info, &err) != SPORF_OK)
+        raise_core_error(&err);
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)m.nrow * info.n_classes));
+    if (sporf_forest_predict_proba(f, &m, Rf_asInteger(n_jobs), REAL(out), NULL, NULL, &err) != SPORF_OK)
+        raise_core_error(&err);
+    UNPROTECT(1);
+    return out;
+}
+
+/* apply(handle, x, n_jobs) -> integer matrix n x n_trees of leaf node indices. */
+SEXP sporf_r_apply(SEXP handle, SEXP x, SEXP n_jobs)
+{
+    sporf_forest *f = get_forest(handle);
+    sporf_matrix m = matrix_view(x);
+    sporf_forest_info info;
+    sporf_error err;
+    if (sporf_forest_get_info(f, &info, &err) != SPORF_OK)
+        raise_core_error(&err);
+    const R_xlen_t n = (R_xlen_t)m.nrow, T = (R_xlen_t)info.n_trees;
+    SEXP scratch = PROTECT(Rf_allocVector(RAWSXP, n * T * (R_xlen_t)sizeof(int64_t)));
+    SEXP out = PROTECT(Rf_allocMatrix(INTSXP, (int)n, (int)T));
+    int64_t *leaves = (int64_t *)RAW(scratch);
+    if (sporf_forest_apply(f, &m, Rf_asInteger(n_jobs), leaves, NULL, NULL, &err) != SPORF_OK)
+        raise_core_error(&err);
+    int *o = INTEGER(out);
+    for (R_xlen_t r = 0; r < n; r++)
+        for (R_xlen_t t = 0; t < T; t++)
+            o[r + t * n] = (int)leaves[r * T + t];
+    UNPROTECT(2);
+    return out;
+}
+
+SEXP sporf_r_importances(SEXP handle)
+{
+    sporf_forest *f = get_forest(handle);
+    sporf_forest_info info;
+    sporf_error err;
+    if (sporf_forest_get_info(f, &info, &err) != SPORF_OK)
+        raise_core_error(&err);
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)info.n_features));
+    if (sporf_forest_feature_importances(f, REAL(out), &err) != SPORF_OK)
+        raise_core_error(&err);
+    UNPROTECT(1);
+    return out;
+}
+
+SEXP sporf_r_info(SEXP handle)
+{
+    sporf_forest *f = get_forest(handle);
+    sporf_forest_info info;
+    sporf_error err;
+    if (sporf_forest_get_info(f, &info, &err) != SPORF_OK)
+        raise_core_error(&err);
+    const char *names[] = {"n_features", "n_classes", "n_trees", "n_nodes", "n_leaves", "max_depth_seen",
+                           "format_version"};
+    double values[] = {(double)info.n_features, info.n_classes, (double)info.n_trees, (double)info.n_nodes,
+                       (double)info.n_leaves, (double)info.max_depth_seen, info.format_version};
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 7));
+    SEXP nm = PROTECT(Rf_allocVector(STRSXP, 7));
+    for (int i = 0; i < 7; i++) {
+        SET_VECTOR_ELT(out, i, Rf_ScalarReal(values[i]));
+        SET_STRING_ELT(nm, i, Rf_mkChar(names[i]));
+    }
+    Rf_setAttrib(out, R_NamesSymbol, nm);
+    UNPROTECT(2);
+    return out;
+}
+
+SEXP sporf_r_params(SEXP handle)
+{
+    sporf_forest *f = get_forest(handle);
+    sporf_params p;
+    sporf_error err;
+    if (sporf_forest_get_params(f, &p, &err) != SPORF_OK)
+        raise_core_error(&err);
+    return params_to_list(&p);
+}
+
+/* Check a params list for data with n_features columns; returns the number
+ * of candidate projections per node it resolves to, or raises the core's message. */
+SEXP sporf_r_check_params(SEXP params, SEXP n_features)
+{
+    sporf_params p;
+    params_from_list(params, &p);
+    sporf_error err;
+    const int64_t nf = (int64_t)Rf_asReal(n_features);
+    if (sporf_params_check(&p, nf, &err) != SPORF_OK)
+        raise_core_error(&err);
+    return Rf_ScalarReal((double)sporf_params_resolve_max_features(&p, nf));
+}
+
+/* set_strings(handle, which, kind, values): labels or feature names as UTF-8. */
+SEXP sporf_r_set_strings(SEXP handle, SEXP which, SEXP kind, SEXP values)
+{
+    sporf_forest *f = get_forest(handle);
+    if (TYPEOF(values) != STRSXP)
+        Rf_error("internal: values must be a character vector");
+    const R_xlen_t n = XLENGTH(values);
+    size_t len = 0;
+    for (R_xlen_t i = 0; i < n; i++)
+        len += strlen(Rf_translateCharUTF8(STRING_ELT(values, i))) + 1;
+    char *blob = R_alloc(len + 1, 1);
+    size_t pos = 0;
+    for (R_xlen_t i = 0; i < n; i++) {
+        const char *s = Rf_translateCharUTF8(STRING_ELT(values, i));
+        size_t l = strlen(s);
+        memcpy(blob + pos, s, l + 1);
+        pos += l + 1;
+    }
+    sporf_error err;
+    if (sporf_forest_set_strings(f, Rf_asInteger(which), Rf_asInteger(kind), blob, (int64_t)len, (int64_t)n,
+                                 &err) != SPORF_OK)
+        raise_core_error(&err);
+    return R_NilValue;
+}
+
+/* get_strings(handle, which) -> list(kind, values) */
+SEXP sporf_r_get_strings(SEXP handle, SEXP which)
+{
+    sporf_forest *f = get_forest(handle);
+    sporf_error err;
+    int64_t len = 0, count = 0;
+    int32_t kind = 0;
+    const int32_t w = Rf_asInteger(which);
+    if (sporf_forest_get_strings(f, w, NULL, 0, &len, &count, &kind, &err) != SPORF_OK)
+        raise_core_error(&err);
+    char *buf = R_alloc((size_t)len + 1, 1);
+    if (sporf_forest_get_strings(f, w, buf, len + 1, &len, &count, &kind, &err) != SPORF_OK)
+        raise_core_error(&err);
+    SEXP values = PROTECT(Rf_allocVector(STRSXP, (R_xlen_t)count));
+    int64_t pos = 0;
+    for (int64_t i = 0; i < count; i++) {
+        const char *s = buf + pos;
+        size_t l = strlen(s);
+        SET_STRING_ELT(values, (R_xlen_t)i, Rf_mkCharLenCE(s, (int)l, CE_UTF8));
+        pos += (int64_t)l + 1;
+    }
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
+    SET_VECTOR_ELT(out, 0, Rf_ScalarInteger(kind));
+    SET_VECTOR_ELT(out, 1, values);
+    UNPROTECT(2);
+    return out;
+}
+
+SEXP sporf_r_num_cores(void)
+{
+    return Rf_ScalarInteger(sporf_num_cores());
+}
+
+static const R_CallMethodDef call_methods[] = {
+    {"sporf_r_fit", (DL_FUNC)&sporf_r_fit, 8},
+    {"sporf_r_load", (DL_FUNC)&sporf_r_load, 1},
+    {"sporf_r_save", (DL_FUNC)&sporf_r_save, 1},
+    {"sporf_r_is_valid", (DL_FUNC)&sporf_r_is_valid, 1},
+    {"sporf_r_predict_proba", (DL_FUNC)&sporf_r_predict_proba, 3},
+    {"sporf_r_apply", (DL_FUNC)&sporf_r_apply, 3},
+    {"sporf_r_importances", (DL_FUNC)&sporf_r_importances, 1},
+    {"sporf_r_info", (DL_FUNC)&sporf_r_info, 1},
+    {"sporf_r_params", (DL_FUNC)&sporf_r_params, 1},
+    {"sporf_r_check_params", (DL_FUNC)&sporf_r_check_params, 2},
+    {"sporf_r_set_strings", (DL_FUNC)&sporf_r_set_strings, 4},
+    {"sporf_r_get_strings", (DL_FUNC)&sporf_r_get_strings, 2},
+    {"sporf_r_num_cores", (DL_FUNC)&sporf_r_num_cores, 0},
+    {NULL, NULL, 0}};
+
+void attribute_visible R_init_sporf(DllInfo *dll)
+{
+    R_registerRoutines(dll, NULL, call_methods, NULL, NULL);
+    R_useDynamicSymbols(dll, FALSE);
+    R_forceSymbols(dll, TRUE);
+}
