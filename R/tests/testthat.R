@@ -1,0 +1,4 @@
+library(testthat)
+library(sporf)
+
+test_check("sporf")

@@ -1,0 +1,146 @@
+test_that("oblique splits beat axis-aligned ones on a rotated boundary", {
+  tr <- make_rotated(600, 1)
+  te <- make_rotated(4000, 2)
+  err <- function(projection) {
+    m <- sporf(tr$x, tr$y, n_estimators = 50, projection = projection, random_state = 0)
+    mean(predict(m, te$x) != te$y)
+  }
+  e_sparse <- err("sparse")
+  e_axis <- err("axis")
+  expect_lt(e_sparse, 0.06)
+  expect_lt(e_sparse, e_axis)
+})
+
+test_that("trunk error is well below chance", {
+  tr <- make_trunk(500, 20, 1)
+  te <- make_trunk(3000, 20, 2)
+  m <- sporf(tr$x, tr$y, n_estimators = 60, random_state = 0)
+  expect_lt(mean(predict(m, te$x) != te$y), 0.08)
+})
+
+test_that("the same seed gives the same model bytes for any n_jobs", {
+  tr <- make_trunk(300, 10, 3)
+  m1 <- sporf(tr$x, tr$y, n_estimators = 20, random_state = 11, n_jobs = 1)
+  m2 <- sporf(tr$x, tr$y, n_estimators = 20, random_state = 11, n_jobs = 2)
+  m3 <- sporf(tr$x, tr$y, n_estimators = 20, random_state = 12, n_jobs = 2)
+  expect_identical(m1$model, m2$model)
+  expect_false(identical(m1$model, m3$model))
+})
+
+test_that("random_state = NULL follows set.seed()", {
+  tr <- make_trunk(200, 5, 4)
+  set.seed(99); a <- sporf(tr$x, tr$y, n_estimators = 10)
+  set.seed(99); b <- sporf(tr$x, tr$y, n_estimators = 10)
+  set.seed(100); c <- sporf(tr$x, tr$y, n_estimators = 10)
+  expect_identical(a$model, b$model)
+  expect_false(identical(a$model, c$model))
+})
+
+test_that("predict returns classes, probabilities and leaves of the right shape", {
+  tr <- make_rotated(300, 5)
+  m <- sporf(tr$x, tr$y, n_estimators = 15, random_state = 2)
+  cls <- predict(m, tr$x[1:7, ])
+  prob <- predict(m, tr$x[1:7, ], type = "prob")
+  leaf <- predict(m, tr$x[1:7, ], type = "leaf")
+  expect_s3_class(cls, "factor")
+  expect_identical(levels(cls), c("neg", "pos"))
+  expect_equal(dim(prob), c(7L, 2L))
+  expect_identical(colnames(prob), c("neg", "pos"))
+  expect_equal(rowSums(prob), rep(1, 7))
+  expect_identical(as.character(cls), colnames(prob)[max.col(prob, ties.method = "first")])
+  expect_equal(dim(leaf), c(7L, 15L))
+  expect_type(leaf, "integer")
+})
+
+test_that("predictions do not depend on n_jobs", {
+  tr <- make_trunk(400, 8, 6)
+  m <- sporf(tr$x, tr$y, n_estimators = 30, random_state = 1)
+  te <- make_trunk(5000, 8, 7)
+  expect_identical(predict(m, te$x, type = "prob", n_jobs = 1), predict(m, te$x, type = "prob", n_jobs = 2))
+})
+
+test_that("the formula interface matches the matrix interface and expands factors", {
+  df <- data.frame(a = rnorm(200), b = rnorm(200))
+  df$y <- factor(ifelse(df$a - df$b > 0, "u", "v"))
+  m1 <- sporf(y ~ a + b, data = df, n_estimators = 10, random_state = 5)
+  m2 <- sporf(as.matrix(df[, c("a", "b")]), df$y, n_estimators = 10, random_state = 5)
+  expect_identical(m1$model, m2$model)
+  expect_identical(predict(m1, df), predict(m2, df[, c("a", "b")]))
+
+  m3 <- sporf(Species ~ ., data = iris, n_estimators = 10, random_state = 1)
+  expect_gt(mean(predict(m3, iris) == iris$Species), 0.95)
+  df$g <- factor(sample(c("p", "q", "r"), 200, replace = TRUE))
+  m4 <- sporf(y ~ ., data = df, n_estimators = 5, random_state = 1)
+  expect_identical(m4$n_features, 4L)
+  expect_length(predict(m4, df[1:3, ]), 3L)
+})
+
+test_that("data frame columns are matched by name at predict time", {
+  df <- data.frame(a = rnorm(150), b = rnorm(150), c = rnorm(150))
+  y <- factor(df$a > 0)
+  m <- sporf(df, y, n_estimators = 10, random_state = 3)
+  expect_identical(predict(m, df[, c("c", "a", "b")], type = "prob"), predict(m, df, type = "prob"))
+})
+
+test_that("labels of every type come back as factor levels in sorted order", {
+  x <- matrix(rnorm(300), 100, 3)
+  y_int <- rep(c(3L, 1L, 2L), length.out = 100)
+  m <- sporf(x, y_int, n_estimators = 5, random_state = 1)
+  expect_identical(m$classes, c("1", "2", "3"))
+  m <- sporf(x, rep(c("b", "a"), 50), n_estimators = 5, random_state = 1)
+  expect_identical(m$classes, c("a", "b"))
+  m <- sporf(x, rep(c(TRUE, FALSE), 50), n_estimators = 5, random_state = 1)
+  expect_identical(m$classes, c("FALSE", "TRUE"))
+  f <- factor(rep(c("lo", "hi"), 50), levels = c("lo", "hi", "unused"))
+  m <- sporf(x, f, n_estimators = 5, random_state = 1)
+  expect_identical(m$classes, c("lo", "hi"))
+})
+
+test_that("out-of-bag predictions and error are reported", {
+  tr <- make_rotated(400, 8)
+  m <- sporf(tr$x, tr$y, n_estimators = 40, random_state = 4, oob_score = TRUE)
+  expect_equal(dim(m$oob_decision_function), c(400L, 2L))
+  expect_equal(oob_error(m), 1 - m$oob_score)
+  expect_lt(oob_error(m), 0.15)
+  expect_identical(predict(m), m$oob_predictions)
+  expect_identical(predict(m, type = "prob"), m$oob_decision_function)
+  expect_error(oob_error(sporf(tr$x, tr$y, n_estimators = 5, random_state = 1)), "oob_score = TRUE")
+})
+
+test_that("importance sums to 1 and finds the informative features", {
+  set.seed(3)
+  x <- matrix(rnorm(500 * 6), 500, 6, dimnames = list(NULL, paste0("f", 1:6)))
+  y <- factor(x[, 2] > 0)
+  m <- sporf(x, y, n_estimators = 30, projection = "axis", random_state = 1)
+  imp <- importance(m)
+  expect_equal(sum(imp), 1)
+  expect_identical(names(imp), paste0("f", 1:6))
+  expect_identical(names(which.max(imp)), "f2")
+})
+
+test_that("sample and class weights change the forest", {
+  tr <- make_rotated(300, 9)
+  base <- sporf(tr$x, tr$y, n_estimators = 10, random_state = 1)
+  sw <- sporf(tr$x, tr$y, n_estimators = 10, random_state = 1, sample_weight = runif(300))
+  cw <- sporf(tr$x, tr$y, n_estimators = 10, random_state = 1, class_weight = c(pos = 5))
+  bal <- sporf(tr$x, tr$y, n_estimators = 10, random_state = 1, class_weight = "balanced")
+  expect_false(identical(base$model, sw$model))
+  expect_false(identical(base$model, cw$model))
+  ones <- sporf(tr$x, tr$y, n_estimators = 10, random_state = 1, sample_weight = rep(1, 300))
+  expect_identical(base$model, ones$model)
+  expect_s3_class(bal, "sporf")
+})
+
+test_that("print and summary describe the forest", {
+  m <- sporf(Species ~ ., data = iris, n_estimators = 25, random_state = 1, oob_score = TRUE)
+  expect_output(print(m), "25 trees")
+  expect_output(print(m), "out-of-bag error")
+  expect_output(print(summary(m)), "Top 4 features")
+})
+
+test_that("verbose shows a progress bar", {
+  tr <- make_trunk(200, 5, 10)
+  out <- capture.output(m <- sporf(tr$x, tr$y, n_estimators = 400, random_state = 1, verbose = 1),
+                        type = "message")
+  expect_true(any(grepl("400/400 trees", out)))
+})
