@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Create the project's virtual environment, first installing from Debian's
 # packages whatever a fresh machine lacks (a C compiler, Python's headers,
-# venv). Only runs apt-get when something is missing.
+# venv, R with its headers and testthat). Only runs apt-get when something is missing.
 set -euo pipefail
 PYTHON=${1:-python3}
 VENV=${2:-.venv}
@@ -13,6 +13,13 @@ if command -v "$PYTHON" >/dev/null 2>&1; then
   "$PYTHON" -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
   inc=$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
   [ -f "$inc/Python.h" ] || missing+=(python3-dev)
+fi
+# R, its headers (for the package and for rpy2) and testthat, from Debian:
+# CRAN is not reachable from every machine this runs on.
+command -v R >/dev/null 2>&1 && [ -f "$(R RHOME 2>/dev/null)/include/R.h" -o -f /usr/share/R/include/R.h ] \
+  || missing+=(r-base-dev)
+if ! command -v Rscript >/dev/null 2>&1 || ! Rscript -e 'library(testthat)' >/dev/null 2>&1; then
+  missing+=(r-cran-testthat)
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "bootstrap: installing Debian packages: ${missing[*]}"

@@ -1,0 +1,50 @@
+# Golden model files committed under the repository's tests/golden (see its
+# README). The Makefile points SPORF_GOLDEN_DIR there; outside the repository
+# (e.g. a check of the tarball elsewhere) the files are not available.
+golden_dir <- function() {
+  d <- Sys.getenv("SPORF_GOLDEN_DIR")
+  if (!nzchar(d) || !dir.exists(d)) {
+    if (nzchar(Sys.getenv("CI"))) stop("SPORF_GOLDEN_DIR must point to tests/golden in CI")
+    skip("SPORF_GOLDEN_DIR is not set")
+  }
+  d
+}
+
+read_f64 <- function(f, p) {
+  v <- readBin(f, "double", n = file.info(f)$size / 8, size = 8, endian = "little")
+  matrix(v, ncol = p, byrow = TRUE)
+}
+
+test_that("a model written by Python predicts exactly its stored probabilities", {
+  d <- golden_dir()
+  m <- sporf_load(file.path(d, "python_model.sporf"))
+  xt <- read_f64(file.path(d, "test_x.f64"), 7)
+  want <- read_f64(file.path(d, "python_proba.f64"), 3)
+  got <- predict(m, xt, type = "prob")
+  expect_identical(unname(got), want)
+  expect_identical(m$classes, c("high", "low", "mid"))
+  expect_identical(m$params$random_state, 20261122)
+})
+
+test_that("R refits the Python golden model byte for byte", {
+  d <- golden_dir()
+  x <- read_f64(file.path(d, "train_x.f64"), 7)
+  y <- readLines(file.path(d, "train_y.txt"))
+  m <- sporf(x, y, n_estimators = 12, max_features = 4, feature_combinations = 2, max_depth = 8,
+             min_samples_leaf = 2, random_state = 20261122)
+  want <- readBin(file.path(d, "python_model.sporf"), "raw", file.info(file.path(d, "python_model.sporf"))$size)
+  expect_identical(m$model, want)
+})
+
+test_that("the R golden model still loads, predicts and refits identically", {
+  d <- golden_dir()
+  x <- read_f64(file.path(d, "train_x.f64"), 7)
+  y <- readLines(file.path(d, "train_y.txt"))
+  xt <- read_f64(file.path(d, "test_x.f64"), 7)
+  f <- file.path(d, "r_model.sporf")
+  m <- sporf_load(f)
+  expect_identical(unname(predict(m, xt, type = "prob")), read_f64(file.path(d, "r_proba.f64"), 3))
+  refit <- sporf(x, y, n_estimators = 12, max_features = 4, projection = "axis", max_depth = 8,
+                 min_samples_leaf = 2, random_state = 4242, n_jobs = 2)
+  expect_identical(refit$model, readBin(f, "raw", file.info(f)$size))
+})

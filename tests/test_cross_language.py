@@ -1,0 +1,245 @@
+"""The cross-language contract: Python and R, same data, parameters and seed
+=> byte-identical model files and identical predictions, for any thread count;
+a model saved by either language predicts identically in the other; the
+committed golden files (tests/golden) are read by both.
+
+R is driven in-process through rpy2; the R package is found in SPORF_R_LIB
+(the Makefile's project-local library). These tests are never skipped: a
+machine without R or rpy2 fails them (``make test`` installs both)."""
+import os
+import pathlib
+
+import numpy as np
+import pytest
+
+import sporf
+from sporf.datasets import make_orthant, make_sparse_parity, make_trunk
+
+import rpy2.robjects as ro  # noqa: E402  (a missing rpy2 must fail, not skip)
+from rpy2.robjects.packages import importr  # noqa: E402
+
+HERE = pathlib.Path(__file__).resolve().parent
+GOLDEN = HERE / "golden"
+REPO = HERE.parent
+
+
+@pytest.fixture(scope="module")
+def r():
+    lib = os.environ.get("SPORF_R_LIB", str(REPO / ".rlib"))
+    ro.r(".libPaths")(ro.StrVector([lib] + list(ro.r(".libPaths()"))))
+    importr("sporf")
+    return ro.r
+
+
+def r_matrix(X):
+    X = np.asarray(X, dtype=np.float64)
+    return ro.r.matrix(ro.FloatVector(X.ravel(order="F")), nrow=X.shape[0], ncol=X.shape[1])
+
+
+def r_labels(y):
+    y = np.asarray(y)
+    if np.issubdtype(y.dtype, np.integer):
+        return ro.IntVector([int(v) for v in y])
+    return ro.StrVector([str(v) for v in y])
+
+
+def r_value(v):
+    if v is None:
+        return ro.NULL
+    if isinstance(v, bool):
+        return ro.BoolVector([v])
+    if isinstance(v, str):
+        return ro.StrVector([v])
+    if isinstance(v, dict):
+        vec = ro.FloatVector(list(v.values()))
+        vec.names = ro.StrVector([str(k) for k in v])
+        return vec
+    return ro.FloatVector([v])
+
+
+def r_fit(r, X, y, sample_weight=None, **params):
+    kwargs = {k: r_value(v) for k, v in params.items()}
+    if sample_weight is not None:
+        kwargs["sample_weight"] = ro.FloatVector(np.asarray(sample_weight, dtype=float))
+    return r["sporf"](r_matrix(X), r_labels(y), **kwargs)
+
+
+def r_model_bytes(model):
+    return bytes(model.rx2("model"))
+
+
+def r_proba(r, model, X, n_jobs=1):
+    p = r["predict"](model, r_matrix(X), type="prob", n_jobs=n_jobs)
+    return np.array(p).reshape(X.shape[0], -1, order="F")
+
+
+def weights_for(n):
+    return np.linspace(0.2, 2.0, n)
+
+
+CASES = [
+    # (name, data, params for both languages)
+    ("trunk-defaults", lambda: make_trunk(300, 20, random_state=0), {}),
+    ("orthant-axis-entropy",
+     lambda: make_orthant(400, 4, random_state=1),
+     dict(projection="axis", criterion="entropy", max_depth=6, min_samples_leaf=3)),
+    ("parity-dense-nobootstrap",
+     lambda: make_sparse_parity(300, 8, random_state=2),
+     dict(max_features=64, feature_combinations=2.5, bootstrap=False, min_samples_split=4)),
+    ("trunk-subsample-balanced",
+     lambda: make_trunk(250, 10, random_state=3),
+     dict(max_samples=0.6, class_weight="balanced_subsample", min_weight_fraction_leaf=0.01,
+          max_features="log2", min_impurity_decrease=0.001)),
+    ("orthant-weights",
+     lambda: make_orthant(300, 3, random_state=4),
+     dict(class_weight={0: 2.0, 5: 0.5}, sample_weight="linspace", max_features=None)),
+]
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+@pytest.mark.parametrize("name,make,params", CASES, ids=[c[0] for c in CASES])
+def test_same_seed_same_model_and_probabilities(r, name, make, params, n_jobs):
+    X, y = make()
+    params = dict(params)
+    sw = weights_for(len(y)) if params.pop("sample_weight", None) == "linspace" else None
+    common = dict(n_estimators=15, random_state=123, n_jobs=n_jobs, **params)
+    py = sporf.SPORFClassifier(**common).fit(X, y, sample_weight=sw)
+    rm = r_fit(r, X, y, sample_weight=sw, **{k: v for k, v in common.items()})
+    assert r_model_bytes(rm) == py.to_bytes()
+    Xt, _ = make()
+    np.testing.assert_array_equal(r_proba(r, rm, Xt, n_jobs=n_jobs), py.predict_proba(Xt))
+
+
+def test_oob_results_match(r):
+    X, y = make_trunk(300, 10, random_state=5)
+    py = sporf.SPORFClassifier(n_estimators=20, random_state=9, oob_score=True).fit(X, y)
+    rm = r_fit(r, X, y, n_estimators=20, random_state=9, oob_score=True)
+    np.testing.assert_array_equal(np.array(rm.rx2("oob_decision_function")).reshape(300, 2, order="F"),
+                                  py.oob_decision_function_)
+    assert float(rm.rx2("oob_score")[0]) == py.oob_score_
+
+
+def test_data_frames_with_feature_names_match(r):
+    pd = pytest.importorskip("pandas")
+    X, y = make_trunk(200, 5, random_state=6)
+    cols = ["alpha", "beta", "gamma", "delta", "epsilon"]
+    py = sporf.SPORFClassifier(n_estimators=10, random_state=4).fit(pd.DataFrame(X, columns=cols), y)
+    df = ro.r["data.frame"](**{c: ro.FloatVector(X[:, i]) for i, c in enumerate(cols)})
+    rm = r["sporf"](df, ro.IntVector([int(v) for v in y]), n_estimators=10, random_state=4)
+    assert r_model_bytes(rm) == py.to_bytes()
+    assert list(r["names"](r["importance"](rm))) == cols
+
+
+def test_labels_of_each_kind_round_trip(r, tmp_path):
+    X, _ = make_trunk(120, 4, random_state=7)
+    y_int = np.tile([10, -3, 7], 40)
+    y_str = np.tile(["b", "a", "Zeta"], 40)
+    for y in (y_int, y_str):
+        py = sporf.SPORFClassifier(n_estimators=5, random_state=1).fit(X, y)
+        rm = r_fit(r, X, y, n_estimators=5, random_state=1)
+        assert r_model_bytes(rm) == py.to_bytes()
+        assert list(rm.rx2("classes")) == [str(c) for c in py.classes_]
+    # R's logical labels load in Python as booleans, and back.
+    r.assign("xl", r_matrix(X))
+    rm = r("sporf(xl, rep(c(TRUE, FALSE), 60), n_estimators = 5, random_state = 1)")
+    path = tmp_path / "logical.sporf"
+    r["sporf_save"](rm, str(path))
+    loaded = sporf.load(path)
+    assert loaded.classes_.dtype == bool and list(loaded.classes_) == [False, True]
+
+
+def test_model_saved_by_r_predicts_identically_in_python(r, tmp_path):
+    X, y = make_orthant(300, 3, random_state=8)
+    rm = r_fit(r, X, y, n_estimators=25, random_state=77)
+    path = tmp_path / "from_r.sporf"
+    r["sporf_save"](rm, str(path))
+    py = sporf.load(path)
+    Xt, _ = make_orthant(2000, 3, random_state=9)
+    np.testing.assert_array_equal(py.predict_proba(Xt), r_proba(r, rm, Xt))
+    assert list(py.classes_) == sorted(set(y.tolist()))
+    np.testing.assert_array_equal(py.apply(Xt[:50]),
+                                  np.array(r["predict"](rm, r_matrix(Xt[:50]), type="leaf")).reshape(50, -1, order="F"))
+
+
+def test_model_saved_by_python_predicts_identically_in_r(r, tmp_path):
+    X, y = make_sparse_parity(400, 6, random_state=10)
+    py = sporf.SPORFClassifier(n_estimators=25, random_state=31, max_features=36).fit(X, y)
+    path = tmp_path / "from_python.sporf"
+    py.save(path)
+    rm = r["sporf_load"](str(path))
+    Xt, _ = make_sparse_parity(2000, 6, random_state=11)
+    np.testing.assert_array_equal(r_proba(r, rm, Xt, n_jobs=2), py.predict_proba(Xt))
+    np.testing.assert_array_equal(np.array(r["importance"](rm)), py.feature_importances_)
+
+
+def _golden(name, shape):
+    return np.fromfile(GOLDEN / name, dtype="<f8").reshape(shape)
+
+
+def test_golden_r_model_in_python():
+    Xt = _golden("test_x.f64", (-1, 7))
+    py = sporf.load(GOLDEN / "r_model.sporf")
+    np.testing.assert_array_equal(py.predict_proba(Xt), _golden("r_proba.f64", (-1, 3)))
+    assert list(py.classes_) == ["high", "low", "mid"]
+    # Python refits the R golden model byte for byte.
+    X = _golden("train_x.f64", (-1, 7))
+    y = np.array((GOLDEN / "train_y.txt").read_text().split())
+    refit = sporf.SPORFClassifier(n_estimators=12, max_features=4, projection="axis", max_depth=8,
+                                  min_samples_leaf=2, random_state=4242).fit(X, y)
+    assert refit.to_bytes() == (GOLDEN / "r_model.sporf").read_bytes()
+
+
+def test_golden_python_model_in_python():
+    Xt = _golden("test_x.f64", (-1, 7))
+    py = sporf.load(GOLDEN / "python_model.sporf")
+    np.testing.assert_array_equal(py.predict_proba(Xt), _golden("python_proba.f64", (-1, 3)))
+    X = _golden("train_x.f64", (-1, 7))
+    y = np.array((GOLDEN / "train_y.txt").read_text().split())
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_golden", REPO / "tools" / "make_golden.py")
+    mg = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mg)
+    refit = sporf.SPORFClassifier(**mg.PARAMS).fit(X, y)
+    assert refit.to_bytes() == (GOLDEN / "python_model.sporf").read_bytes()
+
+
+def test_golden_python_model_in_r(r):
+    Xt = _golden("test_x.f64", (-1, 7))
+    rm = r["sporf_load"](str(GOLDEN / "python_model.sporf"))
+    np.testing.assert_array_equal(r_proba(r, rm, Xt), _golden("python_proba.f64", (-1, 3)))
+
+
+def test_r_errors_do_not_take_python_down(r, tmp_path):
+    bad = tmp_path / "bad.sporf"
+    bad.write_bytes((GOLDEN / "python_model.sporf").read_bytes()[:100])
+    from rpy2.rinterface_lib.embedded import RRuntimeError
+
+    with pytest.raises(RRuntimeError, match="truncated|corrupt"):
+        r["sporf_load"](str(bad))
+    with pytest.raises(ValueError, match="truncated|corrupt"):
+        sporf.load(bad)
+    # Both still work afterwards.
+    assert sporf.load(GOLDEN / "python_model.sporf").n_classes_ == 3
+    assert len(r["sporf_load"](str(GOLDEN / "python_model.sporf")).rx2("classes")) == 3
+
+
+def test_r_has_every_python_parameter_with_the_same_default(r):
+    import inspect
+
+    py_defaults = {k: v.default for k, v in inspect.signature(sporf.SPORFClassifier).parameters.items()}
+    shown = r("vapply(formals(sporf:::sporf.default), function(v) paste(deparse(v), collapse = ''), '')")
+    r_defaults = dict(zip(shown.names, shown))
+    for name in ("x", "y", "...", "sample_weight"):  # sample_weight is fit()'s argument in Python
+        r_defaults.pop(name)
+    assert set(r_defaults) == set(py_defaults)
+    for name, default in py_defaults.items():
+        got = r_defaults[name]
+        if default is None:
+            assert got == "NULL", name
+        elif isinstance(default, bool):
+            assert got == ("TRUE" if default else "FALSE"), name
+        elif isinstance(default, str):
+            assert got == '"%s"' % default, name
+        else:
+            assert float(got) == default, name
