@@ -120,7 +120,7 @@ def test_oob_results_match(r):
 
 
 def test_data_frames_with_feature_names_match(r):
-    pd = pytest.importorskip("pandas")
+    import pandas as pd
     X, y = make_trunk(200, 5, random_state=6)
     cols = ["alpha", "beta", "gamma", "delta", "epsilon"]
     py = sporf.SPORFClassifier(n_estimators=10, random_state=4).fit(pd.DataFrame(X, columns=cols), y)
