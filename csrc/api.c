@@ -71,6 +71,49 @@ int64_t sporf_params_resolve_max_features(const sporf_params *p, int64_t n_featu
     return (int64_t)d;
 }
 
+/* Patch parameters: a grid whose size is n_features (when known), patch
+ * bounds inside it, and boundaries that make sense for each axis. */
+static int check_patch(const sporf_params *p, int64_t n_features, sporf_error *err)
+{
+    if (p->n_dims < 1 || p->n_dims > SPORF_MAX_DIMS)
+        return sporf_set_error(err, SPORF_E_ARG, "data_dims must have 1 to %d axes, got %d", SPORF_MAX_DIMS,
+                               p->n_dims);
+    double volume = 1.0, max_volume = 1.0;
+    for (int32_t k = 0; k < p->n_dims; k++) {
+        const int64_t D = p->data_dims[k], lo = p->min_patch_dims[k], hi = p->max_patch_dims[k];
+        if (D < 1)
+            return sporf_set_error(err, SPORF_E_ARG, "data_dims[%d] must be >= 1, got %lld", k, (long long)D);
+        if (lo < 1)
+            return sporf_set_error(err, SPORF_E_ARG, "min_patch_dims[%d] must be >= 1, got %lld", k, (long long)lo);
+        if (hi < lo)
+            return sporf_set_error(err, SPORF_E_ARG, "max_patch_dims[%d] = %lld is below min_patch_dims[%d] = %lld",
+                                   k, (long long)hi, k, (long long)lo);
+        if (hi > D)
+            return sporf_set_error(err, SPORF_E_ARG,
+                                   "max_patch_dims[%d] = %lld is outside the grid: data_dims[%d] = %lld", k,
+                                   (long long)hi, k, (long long)D);
+        if (p->boundary[k] < SPORF_BOUNDARY_INSIDE || p->boundary[k] > SPORF_BOUNDARY_WRAP)
+            return sporf_set_error(err, SPORF_E_ARG, "boundary[%d]: code %d is unknown", k, p->boundary[k]);
+        if (p->boundary[k] == SPORF_BOUNDARY_WRAP && D < 2)
+            return sporf_set_error(err, SPORF_E_ARG,
+                                   "a 'wrap' boundary needs a cyclic axis of length >= 2, but axis %d has length %lld",
+                                   k, (long long)D);
+        if (p->dim_contiguous[k] != 0 && p->dim_contiguous[k] != 1)
+            return sporf_set_error(err, SPORF_E_ARG, "dim_contiguous[%d] must be 0 or 1", k);
+        volume *= (double)D;
+        max_volume *= (double)hi;
+    }
+    if (n_features > 0 && volume != (double)n_features)
+        return sporf_set_error(err, SPORF_E_ARG, "data_dims describe %.0f features but the data has %lld", volume,
+                               (long long)n_features);
+    if (p->patch_weights != SPORF_PATCH_UNIFORM && p->patch_weights != SPORF_PATCH_GAUSSIAN)
+        return sporf_set_error(err, SPORF_E_ARG, "patch_weights: code %d is unknown", p->patch_weights);
+    if (n_features > 0 && max_volume * (double)sporf_params_resolve_max_features(p, n_features) > 5e8)
+        return sporf_set_error(err, SPORF_E_ARG, "max_patch_dims x max_features = %.0f non-zeros per node is too many",
+                               max_volume * (double)sporf_params_resolve_max_features(p, n_features));
+    return SPORF_OK;
+}
+
 int sporf_params_check(const sporf_params *p, int64_t n_features, sporf_error *err)
 {
     sporf_clear_error(err);
@@ -80,8 +123,14 @@ int sporf_params_check(const sporf_params *p, int64_t n_features, sporf_error *e
         return sporf_set_error(err, SPORF_E_ARG, "n_estimators must be >= 1, got %lld", (long long)p->n_estimators);
     if (p->n_estimators > 100000000)
         return sporf_set_error(err, SPORF_E_ARG, "n_estimators = %lld is too large", (long long)p->n_estimators);
-    if (p->projection != SPORF_PROJ_AXIS && p->projection != SPORF_PROJ_SPARSE)
-        return sporf_set_error(err, SPORF_E_ARG, "projection must be 'sparse' or 'axis' (code %d is unknown)", p->projection);
+    if (p->projection != SPORF_PROJ_AXIS && p->projection != SPORF_PROJ_SPARSE && p->projection != SPORF_PROJ_PATCH)
+        return sporf_set_error(err, SPORF_E_ARG, "projection must be 'sparse', 'axis' or 'patch' (code %d is unknown)",
+                               p->projection);
+    if (p->projection == SPORF_PROJ_PATCH) {
+        int rc = check_patch(p, n_features, err);
+        if (rc != SPORF_OK)
+            return rc;
+    }
     if (!(p->feature_combinations > 0.0) || !isfinite(p->feature_combinations))
         return sporf_set_error(err, SPORF_E_ARG, "feature_combinations must be a finite number > 0, got %g",
                                p->feature_combinations);
@@ -167,7 +216,7 @@ int sporf_forest_get_info(const sporf_forest *f, sporf_forest_info *info, sporf_
     info->n_features = f->n_features;
     info->n_classes = f->n_classes;
     info->n_trees = f->n_trees;
-    info->format_version = 1;
+    info->format_version = 2;
     for (int64_t t = 0; t < f->n_trees; t++) {
         info->n_nodes += f->trees[t].n_nodes;
         info->n_leaves += f->trees[t].n_leaves;

@@ -203,7 +203,10 @@ static void find_split(sporf_builder *b, sporf_rng *rng, int64_t start, int64_t 
         }
         return;
     }
-    sporf_sampler_draw_sparse(s, rng);
+    if (b->params->projection == SPORF_PROJ_PATCH)
+        sporf_sampler_draw_patch(s, rng);
+    else
+        sporf_sampler_draw_sparse(s, rng);
     const sporf_candidates *c = &s->cand;
     for (int32_t j = 0; j < c->n_proj; j++) {
         int32_t a = c->start[j];

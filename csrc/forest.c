@@ -314,3 +314,26 @@ int sporf_forest_feature_importances(const sporf_forest *f, double *out, sporf_e
         for (int64_t j = 0; j < p; j++) out[j] /= s;
     return SPORF_OK;
 }
+
+int sporf_forest_feature_usage(const sporf_forest *f, double *out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !out)
+        return sporf_set_error(err, SPORF_E_ARG, "feature_usage: forest and out are required");
+    const int64_t p = f->n_features;
+    for (int64_t j = 0; j < p; j++) out[j] = 0.0;
+    double total = 0.0;
+    for (int64_t t = 0; t < f->n_trees; t++) {
+        const sporf_tree *tr = &f->trees[t];
+        for (int32_t i = 0; i < tr->n_nodes; i++) {
+            const sporf_node *nd = &tr->nodes[i];
+            if (nd->left < 0) continue;
+            for (int32_t k = 0; k < nd->proj_len; k++)
+                out[tr->proj_feature[nd->proj_start + k]] += 1.0;
+            total += nd->proj_len;
+        }
+    }
+    if (total > 0.0)
+        for (int64_t j = 0; j < p; j++) out[j] /= total;
+    return SPORF_OK;
+}

@@ -1,5 +1,6 @@
 /*
- * io.c -- the model format (version 1). Little-endian, explicit widths:
+ * io.c -- the model format (version 2; version 1 files, which predate patch
+ * forests, are still read). Little-endian, explicit widths:
  *
  *   "SPORFMDL"  u32 version  u32 reserved(0)  u64 payload_length
  *   payload:
@@ -7,7 +8,9 @@
  *                 i32 max_features_mode, f64 max_features_value, i32 criterion,
  *                 i64 max_depth, i64 min_samples_split, i64 min_samples_leaf,
  *                 f64 min_impurity_decrease, f64 min_weight_fraction_leaf, i32 bootstrap, i64 max_samples_count,
- *                 f64 max_samples_fraction, i32 class_weight_mode, u64 random_state
+ *                 f64 max_samples_fraction, i32 class_weight_mode, u64 random_state,
+ *                 [version >= 2] i32 n_dims, 8 x (i64 data_dims, i64 min_patch_dims,
+ *                 i64 max_patch_dims, i32 boundary, i32 dim_contiguous), i32 patch_weights
  *                 (n_jobs is a run-time choice and is not stored, so a model's
  *                 bytes do not depend on the thread count)
  *     i64 n_features, i32 n_classes, i64 n_trees
@@ -28,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FORMAT_VERSION 1u
+#define FORMAT_VERSION 2u
 #define HEADER_BYTES 24
 static const char MAGIC[8] = {'S', 'P', 'O', 'R', 'F', 'M', 'D', 'L'};
 
@@ -99,6 +102,15 @@ static void write_model(const sporf_forest *f, writer *w)
     put_f64(w, P->max_samples_fraction);
     put_i32(w, P->class_weight_mode);
     put_u64(w, P->random_state);
+    put_i32(w, P->n_dims);
+    for (int k = 0; k < SPORF_MAX_DIMS; k++) {
+        put_i64(w, P->data_dims[k]);
+        put_i64(w, P->min_patch_dims[k]);
+        put_i64(w, P->max_patch_dims[k]);
+        put_i32(w, P->boundary[k]);
+        put_i32(w, P->dim_contiguous[k]);
+    }
+    put_i32(w, P->patch_weights);
     put_i64(w, f->n_features);
     put_i32(w, f->n_classes);
     put_i64(w, f->n_trees);
@@ -327,7 +339,7 @@ int sporf_forest_load(const uint8_t *buf, int64_t len, sporf_forest **out, sporf
     uint32_t version = get_u32(&r);
     (void)get_u32(&r);
     uint64_t payload_len = get_u64(&r);
-    if (version != FORMAT_VERSION)
+    if (version != 1 && version != FORMAT_VERSION)
         return sporf_set_error(err, SPORF_E_FORMAT, "model format version %u is not supported (this build reads %u)",
                                version, FORMAT_VERSION);
     if (payload_len != (uint64_t)(len - HEADER_BYTES - 8))
@@ -360,6 +372,17 @@ int sporf_forest_load(const uint8_t *buf, int64_t len, sporf_forest **out, sporf
     P->max_samples_fraction = get_f64(&r);
     P->class_weight_mode = get_i32(&r);
     P->random_state = get_u64(&r);
+    if (version >= 2) {
+        P->n_dims = get_i32(&r);
+        for (int k = 0; k < SPORF_MAX_DIMS; k++) {
+            P->data_dims[k] = get_i64(&r);
+            P->min_patch_dims[k] = get_i64(&r);
+            P->max_patch_dims[k] = get_i64(&r);
+            P->boundary[k] = get_i32(&r);
+            P->dim_contiguous[k] = get_i32(&r);
+        }
+        P->patch_weights = get_i32(&r);
+    }
     f->n_features = get_i64(&r);
     f->n_classes = get_i32(&r);
     int64_t n_trees = get_i64(&r);

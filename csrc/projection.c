@@ -14,6 +14,31 @@ int64_t sporf_sparse_nnz(double feature_combinations, int64_t p, int64_t d)
     return (int64_t)want;
 }
 
+static int patch_init(sporf_sampler *s, const sporf_params *P, int64_t d, sporf_error *err)
+{
+    int64_t cells = 0, volume = 1, longest = 1;
+    for (int32_t k = P->n_dims - 1; k >= 0; k--) {
+        s->axis_offset[k] = cells;
+        cells += P->max_patch_dims[k];
+        s->stride[k] = k == P->n_dims - 1 ? 1 : s->stride[k + 1] * P->data_dims[k + 1];
+        volume *= P->max_patch_dims[k];
+        if (P->data_dims[k] > longest) longest = P->data_dims[k];
+    }
+    s->params = P;
+    s->axis_cells = malloc((size_t)cells * sizeof *s->axis_cells);
+    s->axis_weight = malloc((size_t)cells * sizeof *s->axis_weight);
+    s->axis_perm = malloc((size_t)longest * sizeof *s->axis_perm);
+    s->cand.start = malloc((size_t)(d + 1) * sizeof *s->cand.start);
+    s->cand.feature = malloc((size_t)(d * volume) * sizeof *s->cand.feature);
+    s->cand.weight = malloc((size_t)(d * volume) * sizeof *s->cand.weight);
+    if (!s->axis_cells || !s->axis_weight || !s->axis_perm || !s->cand.start || !s->cand.feature ||
+        !s->cand.weight) {
+        sporf_sampler_free(s);
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory allocating the patch sampler");
+    }
+    return SPORF_OK;
+}
+
 int sporf_sampler_init(sporf_sampler *s, const sporf_params *params,
                        int64_t n_features, int64_t n_candidates, sporf_error *err)
 {
@@ -27,6 +52,8 @@ int sporf_sampler_init(sporf_sampler *s, const sporf_params *params,
         for (int64_t j = 0; j < n_features; j++) s->perm[j] = (int32_t)j;
         return SPORF_OK;
     }
+    if (s->projection == SPORF_PROJ_PATCH)
+        return patch_init(s, params, n_candidates, err);
     s->nnz = sporf_sparse_nnz(params->feature_combinations, n_features, n_candidates);
     s->hash_cap = 16;
     while (s->hash_cap < 2 * s->nnz) s->hash_cap *= 2;
@@ -52,6 +79,9 @@ void sporf_sampler_free(sporf_sampler *s)
     free(s->cand.start);
     free(s->cand.feature);
     free(s->cand.weight);
+    free(s->axis_cells);
+    free(s->axis_weight);
+    free(s->axis_perm);
     memset(s, 0, sizeof *s);
 }
 
@@ -140,4 +170,92 @@ void sporf_sampler_draw_sparse(sporf_sampler *s, sporf_rng *rng)
         c->weight[a] = 1.0;
         c->start[++c->n_proj] = a + 1;
     }
+}
+
+/* Cells of one axis of a patch: their indices into cells[] and kernel factors
+ * into weight[]; returns how many (padding can drop some). */
+static int64_t draw_axis(sporf_sampler *s, sporf_rng *rng, int32_t k, int32_t *cells, double *weight)
+{
+    const sporf_params *P = s->params;
+    const int64_t D = P->data_dims[k];
+    const int64_t size = P->min_patch_dims[k] +
+                         (int64_t)sporf_rng_below(rng, (uint64_t)(P->max_patch_dims[k] - P->min_patch_dims[k] + 1));
+    const int gaussian = P->patch_weights == SPORF_PATCH_GAUSSIAN;
+    const double centre = 0.5 * (double)(size - 1);
+    int64_t n = 0;
+    if (!P->dim_contiguous[k]) {
+        /* A uniform random subset of `size` cells: a partial Fisher-Yates
+         * shuffle of a fresh identity permutation (fresh, so the draw depends
+         * on nothing but the stream). */
+        for (int64_t j = 0; j < D; j++) s->axis_perm[j] = (int32_t)j;
+        for (int64_t i = 0; i < size; i++) {
+            int64_t j = i + (int64_t)sporf_rng_below(rng, (uint64_t)(D - i));
+            int32_t t = s->axis_perm[j]; s->axis_perm[j] = s->axis_perm[i]; s->axis_perm[i] = t;
+            cells[n] = s->axis_perm[i];
+            weight[n] = 1.0;
+            if (gaussian) {
+                const double z = ((double)i - centre) / (double)size;
+                weight[n] = exp(-8.0 * z * z);
+            }
+            n++;
+        }
+        return n;
+    }
+    int64_t anchor;
+    switch (P->boundary[k]) {
+    case SPORF_BOUNDARY_INSIDE: anchor = (int64_t)sporf_rng_below(rng, (uint64_t)(D - size + 1)); break;
+    case SPORF_BOUNDARY_PAD: anchor = (int64_t)sporf_rng_below(rng, (uint64_t)(D + size - 1)) - (size - 1); break;
+    default: anchor = (int64_t)sporf_rng_below(rng, (uint64_t)D); break;
+    }
+    for (int64_t i = 0; i < size; i++) {
+        int64_t c = anchor + i;
+        if (P->boundary[k] == SPORF_BOUNDARY_WRAP)
+            c %= D;
+        else if (c < 0 || c >= D)
+            continue; /* zero padding: cells outside the grid contribute nothing */
+        cells[n] = (int32_t)c;
+        weight[n] = 1.0;
+        if (gaussian) {
+            const double z = ((double)i - centre) / (double)size;
+            weight[n] = exp(-8.0 * z * z);
+        }
+        n++;
+    }
+    return n;
+}
+
+void sporf_sampler_draw_patch(sporf_sampler *s, sporf_rng *rng)
+{
+    const sporf_params *P = s->params;
+    const int32_t nd = P->n_dims;
+    sporf_candidates *c = &s->cand;
+    int64_t count[8], at[8];
+    int32_t pos = 0;
+    c->n_proj = 0;
+    for (int64_t j = 0; j < s->n_candidates; j++) {
+        int64_t volume = 1;
+        for (int32_t k = 0; k < nd; k++) {
+            count[k] = draw_axis(s, rng, k, s->axis_cells + s->axis_offset[k], s->axis_weight + s->axis_offset[k]);
+            volume *= count[k];
+            at[k] = 0;
+        }
+        c->start[c->n_proj++] = pos;
+        /* The product of the axes' cells, in row-major order of the patch. */
+        for (int64_t v = 0; v < volume; v++) {
+            int64_t feature = 0;
+            double w = 1.0;
+            for (int32_t k = 0; k < nd; k++) {
+                feature += (int64_t)s->axis_cells[s->axis_offset[k] + at[k]] * s->stride[k];
+                w *= s->axis_weight[s->axis_offset[k] + at[k]];
+            }
+            c->feature[pos] = (int32_t)feature;
+            c->weight[pos] = w;
+            pos++;
+            for (int32_t k = nd - 1; k >= 0; k--) {
+                if (++at[k] < count[k]) break;
+                at[k] = 0;
+            }
+        }
+    }
+    c->start[c->n_proj] = pos;
 }

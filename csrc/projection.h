@@ -9,7 +9,13 @@
  *           non-zeros at distinct uniformly random positions (Floyd's
  *           algorithm: O(non-zeros) time, never a walk over the p x d grid),
  *           each +1 or -1 with probability 1/2. Each non-empty column is one
- *           candidate projection; empty columns are skipped.
+ *           candidate projection; empty columns get one random feature.
+ *  patch  : MORF. Each of the d candidates is one patch of the feature grid
+ *           (params->data_dims): per axis a size uniform in [min, max] and a
+ *           contiguous run (inside / zero-padded / wrapped) or a random subset;
+ *           the candidate's features are the product of the axes' cells, with
+ *           weight 1 or a Gaussian kernel centred on the patch. A patch costs
+ *           its volume in memory, never p.
  */
 #ifndef SPORF_PROJECTION_H
 #define SPORF_PROJECTION_H
@@ -37,6 +43,13 @@ typedef struct sporf_sampler {
     uint64_t *hash;         /* open-addressing set of position+1 */
     int64_t hash_cap;
     uint64_t *positions;
+    /* patch */
+    const sporf_params *params;
+    int32_t *axis_cells;    /* per axis: up to max_patch_dims[k] cell indices      */
+    double *axis_weight;    /* per axis: the kernel factor of each of those cells  */
+    int32_t *axis_perm;     /* scratch for random subsets along one axis           */
+    int64_t axis_offset[8]; /* start of axis k in axis_cells / axis_weight         */
+    int64_t stride[8];      /* row-major strides of the grid                       */
     sporf_candidates cand;
 } sporf_sampler;
 
@@ -54,6 +67,9 @@ int32_t sporf_sampler_axis_next(sporf_sampler *s, sporf_rng *rng);
 
 /* Sparse mode: draw the node's candidate projections into s->cand. */
 void sporf_sampler_draw_sparse(sporf_sampler *s, sporf_rng *rng);
+
+/* Patch mode: draw the node's d patches into s->cand. */
+void sporf_sampler_draw_patch(sporf_sampler *s, sporf_rng *rng);
 
 /* The number of non-zeros a sparse node draws: ceil(fc * d), within [1, p*d]. */
 int64_t sporf_sparse_nnz(double feature_combinations, int64_t p, int64_t d);

@@ -71,7 +71,28 @@ typedef struct sporf_matrix {
 /* ---- parameters ---- */
 enum {
     SPORF_PROJ_AXIS = 0,      /* classic random forest: one distinct feature per candidate */
-    SPORF_PROJ_SPARSE = 1     /* SPORF: sparse +-1 projections (default)                   */
+    SPORF_PROJ_SPARSE = 1,    /* SPORF: sparse +-1 projections (default)                   */
+    SPORF_PROJ_PATCH = 2      /* MORF: patches of a feature grid (see the patch fields)    */
+};
+
+/* MORF patches: features live on an n_dims-dimensional grid data_dims, laid
+ * out in row-major (C) order: feature = ((i0 * d1) + i1) * d2 + i2 ... */
+enum {
+    SPORF_MAX_DIMS = 8        /* the patch arrays below have this many entries */
+};
+
+enum {
+    SPORF_BOUNDARY_INSIDE = 0, /* a contiguous run lies fully inside its axis                  */
+    SPORF_BOUNDARY_PAD = 1,    /* anchor in [-(size-1), D-1], cells outside dropped: every cell
+                                  is equally likely to be covered (zero padding)               */
+    SPORF_BOUNDARY_WRAP = 2    /* the axis is cyclic (circle, torus): runs wrap around         */
+};
+
+enum {
+    SPORF_PATCH_UNIFORM = 0,   /* every cell of a patch has weight 1 (the patch sum)           */
+    SPORF_PATCH_GAUSSIAN = 1   /* weight prod_k exp(-((o_k - c_k) / s_k)^2 * 8): o_k the cell's
+                                  offset in the patch along axis k, c_k = (size_k - 1) / 2 its
+                                  centre, s_k = size_k (sigma a quarter of the size)            */
 };
 
 enum {
@@ -113,6 +134,17 @@ typedef struct sporf_params {
     int32_t class_weight_mode;     /* SPORF_CW_*; default none                            */
     int32_t n_jobs;                /* threads; <= 0 means all cores; default 1            */
     uint64_t random_state;         /* master seed; tree t uses a stream from (seed, t)    */
+    /* Patch (MORF) projections, read only when projection == SPORF_PROJ_PATCH.
+     * Each candidate is one patch: along axis k a run (or, when dim_contiguous[k]
+     * is 0, a random subset) of size uniform in [min_patch_dims[k],
+     * max_patch_dims[k]]; the patch is the product of the axes' cells. */
+    int32_t n_dims;                /* 1 .. SPORF_MAX_DIMS; 0 (default) = not a patch forest */
+    int64_t data_dims[8];          /* grid shape; the product must equal n_features        */
+    int64_t min_patch_dims[8];     /* >= 1                                                  */
+    int64_t max_patch_dims[8];     /* min_patch_dims[k] .. data_dims[k]                     */
+    int32_t boundary[8];           /* SPORF_BOUNDARY_* per axis (WRAP needs length >= 2)    */
+    int32_t dim_contiguous[8];     /* 1: contiguous runs; 0: random subsets (unordered axis) */
+    int32_t patch_weights;         /* SPORF_PATCH_*; default uniform                        */
 } sporf_params;
 
 /* Fill *params with the defaults listed above. Never fails. */
@@ -197,6 +229,11 @@ int sporf_forest_apply(const sporf_forest *forest, const sporf_matrix *X,
  * its features in proportion to |weight|; each tree's vector is normalized,
  * then the trees are averaged and normalized again. */
 int sporf_forest_feature_importances(const sporf_forest *forest, double *out, sporf_error *err);
+
+/* The MORF papers' usage count: how often each feature appears in the
+ * projections of split nodes, over all trees, divided by the total (out has
+ * n_features doubles summing to 1, all zeros when no tree has a split). */
+int sporf_forest_feature_usage(const sporf_forest *forest, double *out, sporf_error *err);
 
 /* ---- labels and feature names kept in the model ----
  * Strings are stored as one blob of NUL-terminated UTF-8 strings. `kind`

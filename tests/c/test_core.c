@@ -496,6 +496,112 @@ static void test_traversal_matches_reference(void)
     free(X); free(T); free(y); free(leaf);
 }
 
+static sporf_params patch_params(int64_t H, int64_t W, int32_t boundary)
+{
+    sporf_params p;
+    sporf_params_init(&p);
+    p.projection = SPORF_PROJ_PATCH;
+    p.n_dims = 2;
+    p.data_dims[0] = H; p.data_dims[1] = W;
+    p.min_patch_dims[0] = 1; p.max_patch_dims[0] = 2;
+    p.min_patch_dims[1] = 2; p.max_patch_dims[1] = 5;
+    p.boundary[0] = p.boundary[1] = boundary;
+    p.dim_contiguous[0] = p.dim_contiguous[1] = 1;
+    return p;
+}
+
+static void test_patch_sampler(void)
+{
+    enum { H = 6, W = 10, D = 7, DRAWS = 4000 };
+    sporf_error err;
+    int ok_shape = 1, ok_inside = 1, wrapped = 0;
+    double cover_pad[H * W] = {0};
+    for (int32_t boundary = 0; boundary < 3; boundary++) {
+        sporf_params p = patch_params(H, W, boundary);
+        CHECK(sporf_params_check(&p, H * W, &err) == SPORF_OK, "patch params valid: %s", err.message);
+        sporf_sampler s;
+        CHECK(sporf_sampler_init(&s, &p, H * W, D, &err) == SPORF_OK, "patch sampler init");
+        sporf_rng r;
+        sporf_rng_seed(&r, 5, (uint64_t)boundary);
+        for (int t = 0; t < DRAWS; t++) {
+            sporf_sampler_draw_patch(&s, &r);
+            ok_shape &= s.cand.n_proj == D;
+            for (int32_t j = 0; j < s.cand.n_proj; j++) {
+                int32_t a = s.cand.start[j], len = s.cand.start[j + 1] - a;
+                int rmin = H, rmax = -1, cmin = W, cmax = -1;
+                for (int32_t q = a; q < a + len; q++) {
+                    int f = s.cand.feature[q], row = f / W, col = f % W;
+                    ok_shape &= f >= 0 && f < H * W && s.cand.weight[q] == 1.0;
+                    if (row < rmin) rmin = row;
+                    if (row > rmax) rmax = row;
+                    if (col < cmin) cmin = col;
+                    if (col > cmax) cmax = col;
+                    if (boundary == SPORF_BOUNDARY_PAD) cover_pad[f] += 1.0;
+                }
+                if (boundary == SPORF_BOUNDARY_INSIDE)
+                    ok_inside &= len >= 2 && len <= 10 && rmax - rmin <= 1 && cmax - cmin <= 4 && cmax - cmin >= 1;
+                if (boundary == SPORF_BOUNDARY_WRAP && cmax - cmin > 4)
+                    wrapped++; /* a run that went round the cyclic axis */
+            }
+        }
+        sporf_sampler_free(&s);
+    }
+    CHECK(ok_shape, "patch candidates: d patches of in-grid features with weight 1");
+    CHECK(ok_inside, "inside boundary: patch sizes within [min, max], runs contiguous");
+    CHECK(wrapped > 0, "wrap boundary: some runs wrap around the cyclic axis (%d)", wrapped);
+    double lo = 1e300, hi = 0;
+    for (int f = 0; f < H * W; f++) {
+        if (cover_pad[f] < lo) lo = cover_pad[f];
+        if (cover_pad[f] > hi) hi = cover_pad[f];
+    }
+    CHECK(hi / lo < 1.15, "pad boundary: every cell about equally covered (max/min %.3f)", hi / lo);
+
+    /* Unordered axis: random subsets of distinct rows. */
+    sporf_params p = patch_params(H, W, SPORF_BOUNDARY_INSIDE);
+    p.dim_contiguous[0] = 0;
+    p.min_patch_dims[0] = 3; p.max_patch_dims[0] = 3;
+    p.min_patch_dims[1] = 1; p.max_patch_dims[1] = 1;
+    p.patch_weights = SPORF_PATCH_GAUSSIAN;
+    sporf_sampler s;
+    CHECK(sporf_sampler_init(&s, &p, H * W, D, &err) == SPORF_OK, "subset sampler init");
+    sporf_rng r;
+    sporf_rng_seed(&r, 9, 0);
+    int ok_subset = 1, gapped = 0;
+    for (int t = 0; t < 500; t++) {
+        sporf_sampler_draw_patch(&s, &r);
+        for (int32_t j = 0; j < s.cand.n_proj; j++) {
+            int32_t a = s.cand.start[j];
+            ok_subset &= s.cand.start[j + 1] - a == 3;
+            int r0 = s.cand.feature[a] / W, r1 = s.cand.feature[a + 1] / W, r2 = s.cand.feature[a + 2] / W;
+            int col = s.cand.feature[a] % W;
+            ok_subset &= r0 != r1 && r1 != r2 && r0 != r2 && s.cand.feature[a + 1] % W == col;
+            /* Gaussian kernel over 3 cells: edges exp(-8/9), centre 1 */
+            ok_subset &= NEAR(s.cand.weight[a], exp(-8.0 / 9.0), 1e-15) && s.cand.weight[a + 1] == 1.0;
+            int mn = r0 < r1 ? (r0 < r2 ? r0 : r2) : (r1 < r2 ? r1 : r2);
+            int mx = r0 > r1 ? (r0 > r2 ? r0 : r2) : (r1 > r2 ? r1 : r2);
+            gapped += mx - mn > 2;
+        }
+    }
+    sporf_sampler_free(&s);
+    CHECK(ok_subset && gapped > 0, "dim_contiguous = 0: distinct, not necessarily adjacent rows; Gaussian weights");
+
+    /* Bad patch parameters. */
+    p = patch_params(H, W, SPORF_BOUNDARY_PAD);
+    CHECK(sporf_params_check(&p, H * W + 1, &err) == SPORF_E_ARG && strstr(err.message, "data_dims"),
+          "data_dims product must be p: %s", err.message);
+    p.max_patch_dims[1] = W + 1;
+    CHECK(sporf_params_check(&p, H * W, &err) == SPORF_E_ARG && strstr(err.message, "outside the grid"),
+          "patch larger than the grid: %s", err.message);
+    p = patch_params(H, W, SPORF_BOUNDARY_PAD);
+    p.min_patch_dims[1] = 4; p.max_patch_dims[1] = 3;
+    CHECK(sporf_params_check(&p, H * W, &err) == SPORF_E_ARG && strstr(err.message, "below"), "min > max: %s",
+          err.message);
+    p = patch_params(1, W, SPORF_BOUNDARY_WRAP);
+    p.max_patch_dims[0] = 1;
+    CHECK(sporf_params_check(&p, W, &err) == SPORF_E_ARG && strstr(err.message, "wrap"),
+          "wrap on an axis of length 1: %s", err.message);
+}
+
 int main(void)
 {
     test_criterion();
@@ -507,6 +613,7 @@ int main(void)
     test_rng();
     test_forest_determinism_and_format();
     test_traversal_matches_reference();
+    test_patch_sampler();
     test_bad_input();
     printf("%d passed, %d failed\n", n_pass, n_fail);
     return n_fail == 0 ? 0 : 1;
