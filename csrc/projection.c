@@ -25,6 +25,7 @@ static int patch_init(sporf_sampler *s, const sporf_params *P, int64_t d, sporf_
         if (P->data_dims[k] > longest) longest = P->data_dims[k];
     }
     s->params = P;
+    s->nnz = volume; /* the longest projection: the builder sizes its buffers by it */
     s->axis_cells = malloc((size_t)cells * sizeof *s->axis_cells);
     s->axis_weight = malloc((size_t)cells * sizeof *s->axis_weight);
     s->axis_perm = malloc((size_t)longest * sizeof *s->axis_perm);

@@ -35,7 +35,7 @@ typedef struct sporf_sampler {
     int32_t projection;     /* SPORF_PROJ_* */
     int64_t n_features;     /* p */
     int64_t n_candidates;   /* d */
-    int64_t nnz;            /* non-zeros per node (sparse) */
+    int64_t nnz;            /* non-zeros per node (sparse); the largest patch volume (patch) */
     /* axis */
     int32_t *perm;
     int64_t n_drawn;

@@ -224,11 +224,13 @@ def test_r_errors_do_not_take_python_down(r, tmp_path):
     assert len(r["sporf_load"](str(GOLDEN / "python_model.sporf")).rx2("classes")) == 3
 
 
-def test_r_has_every_python_parameter_with_the_same_default(r):
+@pytest.mark.parametrize("cls,r_fun", [(sporf.SPORFClassifier, "sporf.default"),
+                                       (sporf.MORFClassifier, "morf.default")])
+def test_r_has_every_python_parameter_with_the_same_default(r, cls, r_fun):
     import inspect
 
-    py_defaults = {k: v.default for k, v in inspect.signature(sporf.SPORFClassifier).parameters.items()}
-    shown = r("vapply(formals(sporf:::sporf.default), function(v) paste(deparse(v), collapse = ''), '')")
+    py_defaults = {k: v.default for k, v in inspect.signature(cls).parameters.items()}
+    shown = r("vapply(formals(sporf:::%s), function(v) paste(deparse(v), collapse = ''), '')" % r_fun)
     r_defaults = dict(zip(shown.names, shown))
     for name in ("x", "y", "...", "sample_weight"):  # sample_weight is fit()'s argument in Python
         r_defaults.pop(name)
@@ -243,3 +245,28 @@ def test_r_has_every_python_parameter_with_the_same_default(r):
             assert got == '"%s"' % default, name
         else:
             assert float(got) == default, name
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_morf_same_seed_same_model_in_both_languages(r, tmp_path, n_jobs):
+    from sporf.datasets import make_bars, make_impulse
+
+    X, y = make_bars(80, size=10, mean_bars=3, random_state=1)
+    kw = dict(n_estimators=8, min_patch_dims=(1, 2), max_patch_dims=(3, 5), boundary=("inside", "wrap"),
+              dim_contiguous=(True, False), patch_weights="gaussian", random_state=17, n_jobs=n_jobs)
+    py = sporf.MORFClassifier(**kw).fit(X, y)
+    r.assign("xa", ro.r.array(ro.FloatVector(X.ravel(order="F")), dim=ro.IntVector(X.shape)))
+    r.assign("yb", ro.IntVector([int(v) for v in y]))
+    rm = r("morf(xa, yb, n_estimators = 8, min_patch_dims = c(1, 2), max_patch_dims = c(3, 5), "
+           "boundary = c('inside', 'wrap'), dim_contiguous = c(TRUE, FALSE), patch_weights = 'gaussian', "
+           "random_state = 17, n_jobs = %d)" % n_jobs)
+    assert r_model_bytes(rm) == py.to_bytes()
+    Xi, yi = make_impulse(60, random_state=2)
+    py = sporf.MORFClassifier(n_estimators=6, max_patch_dims=20, random_state=3).fit(Xi, yi)
+    rm = r["morf"](r_matrix(Xi), r_labels(yi), data_dims=100, n_estimators=6, max_patch_dims=20, random_state=3)
+    assert r_model_bytes(rm) == py.to_bytes()
+    path = tmp_path / "morf_from_r.sporf"
+    r["sporf_save"](rm, str(path))
+    loaded = sporf.load(path)
+    assert isinstance(loaded, sporf.MORFClassifier)
+    np.testing.assert_array_equal(loaded.predict_proba(Xi), py.predict_proba(Xi))

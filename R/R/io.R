@@ -38,8 +38,13 @@ sporf_load <- function(file) {
   args$n_jobs <- NULL
   seed <- args$random_state
   cp <- .Call(C_sporf_r_params, handle)
-  .new_sporf(handle, bytes, levels = levels, label_kind = cls[[1L]],
+  obj <- .new_sporf(handle, bytes, levels = levels, label_kind = cls[[1L]],
              feature_names = if (length(fn[[2L]])) fn[[2L]] else NULL,
              n_features = info$n_features, n_samples = NA_integer_, args = args, seed = seed,
              max_features_resolved = .Call(C_sporf_r_check_params, cp, as.numeric(info$n_features)))
+  if (cp$projection == 2) {
+    obj$data_dims <- args$data_dims
+    class(obj) <- c("morf", class(obj))
+  }
+  obj
 }

@@ -1,7 +1,12 @@
 # print() and summary() of a sporf forest.
 
 .describe_projection <- function(p) {
-  if (identical(p$projection, "axis")) "axis-aligned splits (random forest)"
+  if (!is.null(p$data_dims))
+    sprintf("patches of a %s grid (sizes %s to %s, boundary %s)", paste(p$data_dims, collapse = " x "),
+            paste(if (is.null(p$min_patch_dims)) "default" else p$min_patch_dims, collapse = " x "),
+            paste(if (is.null(p$max_patch_dims)) "default" else p$max_patch_dims, collapse = " x "),
+            paste(p$boundary, collapse = "/"))
+  else if (identical(p$projection, "axis")) "axis-aligned splits (random forest)"
   else sprintf("sparse oblique projections, feature_combinations = %g", p$feature_combinations)
 }
 
@@ -12,7 +17,7 @@
 print.sporf <- function(x, ...) {
   info <- .Call(C_sporf_r_info, .native(x))
   p <- x$params
-  cat("sporf classification forest\n")
+  cat(sprintf("%s classification forest\n", if (inherits(x, "morf")) "morf" else "sporf"))
   cat(sprintf("  %d trees, %s\n", as.integer(info$n_trees), .describe_projection(p)))
   cat(sprintf("  max_features = %s (%d candidate projections per node), criterion = %s\n",
               .describe_max_features(p$max_features), as.integer(x$max_features_resolved), p$criterion))

@@ -3,6 +3,9 @@
 # Messages name the parameter and the value received, as in Python.
 
 .PROJECTIONS <- c(axis = 0L, sparse = 1L)
+.BOUNDARIES <- c(inside = 0L, pad = 1L, wrap = 2L)
+.PATCH_WEIGHTS <- c(uniform = 0L, gaussian = 1L)
+.MAX_DIMS <- 8L
 .CRITERIA <- c(gini = 0L, entropy = 1L, log_loss = 1L)
 .MAXF <- c(sqrt = 0L, log2 = 1L, int = 2L, fraction = 3L, all = 4L)
 .CW <- c(none = 0L, balanced = 1L, balanced_subsample = 2L, custom = 3L)
@@ -40,6 +43,42 @@
   as.numeric(random_state)
 }
 
+# Patch fields of the core's list: zeros unless data_dims is given (MORF).
+.patch_params <- function(args, p) {
+  zeros <- rep(0, .MAX_DIMS)
+  out <- list(n_dims = 0, patch_weights = 0, data_dims = zeros, min_patch_dims = zeros,
+              max_patch_dims = zeros, boundary = zeros, dim_contiguous = zeros)
+  dims <- args$data_dims
+  if (is.null(dims)) return(out)
+  nd <- length(dims)
+  per_axis <- function(value, name, default, ok, expected) {
+    if (is.null(value)) value <- default
+    if (length(value) == 1L) value <- rep(value, nd)
+    if (length(value) != nd || !all(vapply(as.list(value), ok, logical(1))))
+      .bad_param(name, sprintf("%s, or one per axis of data_dims (%d)", expected, nd), value)
+    value
+  }
+  whole1 <- function(v) .is_whole(v) && v >= 1
+  lo <- per_axis(args$min_patch_dims, "min_patch_dims", 1, whole1, "a whole number >= 1")
+  hi <- per_axis(args$max_patch_dims, "max_patch_dims", pmax(lo, pmin(dims, ceiling(sqrt(dims)))), whole1,
+                 "a whole number >= 1")
+  bd <- per_axis(args$boundary, "boundary", "pad", function(v) is.character(v) && v %in% names(.BOUNDARIES),
+                 "one of \"inside\", \"pad\", \"wrap\"")
+  dc <- per_axis(args$dim_contiguous, "dim_contiguous", TRUE, .is_flag, "TRUE or FALSE")
+  pw <- args$patch_weights
+  if (!is.character(pw) || length(pw) != 1L || !(pw %in% names(.PATCH_WEIGHTS)))
+    .bad_param("patch_weights", "one of \"uniform\", \"gaussian\"", pw)
+  fill <- function(v) c(as.numeric(v), rep(0, .MAX_DIMS - nd))
+  out$n_dims <- nd
+  out$patch_weights <- .PATCH_WEIGHTS[[pw]]
+  out$data_dims <- fill(dims)
+  out$min_patch_dims <- fill(lo)
+  out$max_patch_dims <- fill(hi)
+  out$boundary <- fill(.BOUNDARIES[bd])
+  out$dim_contiguous <- fill(as.numeric(dc))
+  out
+}
+
 # All forest parameters as the core's list, for n rows and p features.
 .build_params <- function(args, n, p) {
   out <- list()
@@ -47,14 +86,18 @@
   if (!.is_whole(ne) || ne < 1) .bad_param("n_estimators", "a whole number >= 1", ne)
   out$n_estimators <- ne
 
-  proj <- args$projection
-  if (!is.character(proj) || length(proj) != 1L || !(proj %in% names(.PROJECTIONS)))
-    .bad_param("projection", "one of \"sparse\", \"axis\"", proj)
-  out$projection <- .PROJECTIONS[[proj]]
-
-  fc <- args$feature_combinations
-  if (!.is_number(fc) || fc <= 0) .bad_param("feature_combinations", "a finite number > 0", fc)
-  out$feature_combinations <- fc
+  if (is.null(args$data_dims)) {
+    proj <- args$projection
+    if (!is.character(proj) || length(proj) != 1L || !(proj %in% names(.PROJECTIONS)))
+      .bad_param("projection", "one of \"sparse\", \"axis\"", proj)
+    out$projection <- .PROJECTIONS[[proj]]
+    fc <- args$feature_combinations
+    if (!.is_number(fc) || fc <= 0) .bad_param("feature_combinations", "a finite number > 0", fc)
+    out$feature_combinations <- fc
+  } else {
+    out$projection <- 2 # SPORF_PROJ_PATCH
+    out$feature_combinations <- 1.5 # the core's default; unused by patches
+  }
 
   mf <- args$max_features
   mf_expected <- "\"sqrt\", \"log2\", NULL, a whole number >= 1 (a count) or a number in (0, 1) or above 1 that is not whole (a fraction of p)"
@@ -155,7 +198,7 @@
 
   out$n_jobs <- .resolve_n_jobs(args$n_jobs)
   out$random_state <- .resolve_seed(args$random_state)
-  out <- lapply(out, as.numeric)
+  out <- c(lapply(out, as.numeric), .patch_params(args, p))
   .Call(C_sporf_r_check_params, out, as.numeric(p))
   out
 }
@@ -167,7 +210,16 @@
                "0" = "sqrt", "1" = "log2", "2" = cp$max_features_value,
                "3" = cp$max_features_value, "4" = NULL)
   cw <- switch(as.character(cp$class_weight_mode), "1" = "balanced", "2" = "balanced_subsample", NULL)
-  list(
+  patch <- NULL
+  if (cp$projection == 2) {
+    nd <- cp$n_dims
+    patch <- list(data_dims = cp$data_dims[seq_len(nd)], min_patch_dims = cp$min_patch_dims[seq_len(nd)],
+                  max_patch_dims = cp$max_patch_dims[seq_len(nd)],
+                  boundary = names(.BOUNDARIES)[cp$boundary[seq_len(nd)] + 1],
+                  dim_contiguous = cp$dim_contiguous[seq_len(nd)] != 0,
+                  patch_weights = names(.PATCH_WEIGHTS)[cp$patch_weights + 1])
+  }
+  c(patch, list(
     n_estimators = cp$n_estimators,
     criterion = if (cp$criterion == 0) "gini" else "entropy",
     max_depth = if (cp$max_depth > 0) cp$max_depth else NULL,
@@ -177,11 +229,11 @@
     min_impurity_decrease = cp$min_impurity_decrease,
     max_features = mf,
     feature_combinations = cp$feature_combinations,
-    projection = if (cp$projection == 0) "axis" else "sparse",
+    projection = c("axis", "sparse", "patch")[cp$projection + 1],
     bootstrap = cp$bootstrap != 0,
     max_samples = if (cp$max_samples_count > 0) cp$max_samples_count
                   else if (cp$max_samples_fraction > 0) cp$max_samples_fraction else NULL,
     class_weight = cw,
     random_state = cp$random_state
-  )
+  ))
 }

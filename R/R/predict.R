@@ -62,8 +62,9 @@ predict.sporf <- function(object, newdata, type = c("class", "prob", "leaf"), n_
 
 importance <- function(x, ...) UseMethod("importance")
 
-importance.sporf <- function(x, ...) {
-  imp <- .Call(C_sporf_r_importances, .native(x))
+importance.sporf <- function(x, type = c("impurity", "usage"), ...) {
+  type <- match.arg(type)
+  imp <- .Call(if (type == "impurity") C_sporf_r_importances else C_sporf_r_usage, .native(x))
   names(imp) <- if (is.null(x$feature_names)) paste0("x", seq_along(imp)) else x$feature_names
   imp
 }

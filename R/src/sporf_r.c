@@ -106,6 +106,28 @@ static void params_from_list(SEXP list, sporf_params *p)
     p->max_samples_fraction = num(list, "max_samples_fraction");
     p->class_weight_mode = (int32_t)num(list, "class_weight_mode");
     p->n_jobs = (int32_t)num(list, "n_jobs");
+    /* Patch (MORF) fields: vectors of SPORF_MAX_DIMS entries. */
+    p->n_dims = (int32_t)num(list, "n_dims");
+    p->patch_weights = (int32_t)num(list, "patch_weights");
+    {
+        const char *vec_names[] = {"data_dims", "min_patch_dims", "max_patch_dims", "boundary", "dim_contiguous"};
+        for (int v = 0; v < 5; v++) {
+            SEXP x = list_get(list, vec_names[v]);
+            if (TYPEOF(x) != REALSXP || XLENGTH(x) != SPORF_MAX_DIMS)
+                Rf_error("internal: parameter '%s' must be a double vector of length %d", vec_names[v],
+                         SPORF_MAX_DIMS);
+            for (int k = 0; k < SPORF_MAX_DIMS; k++) {
+                const double d = REAL(x)[k];
+                switch (v) {
+                case 0: p->data_dims[k] = (int64_t)d; break;
+                case 1: p->min_patch_dims[k] = (int64_t)d; break;
+                case 2: p->max_patch_dims[k] = (int64_t)d; break;
+                case 3: p->boundary[k] = (int32_t)d; break;
+                default: p->dim_contiguous[k] = (int32_t)d; break;
+                }
+            }
+        }
+    }
     double seed = num(list, "random_state");
     if (!(seed >= 0 && seed <= 9007199254740992.0) || seed != (double)(int64_t)seed)
         Rf_error("random_state must be a whole number in [0, 2^53]");
@@ -125,11 +147,32 @@ static SEXP params_to_list(const sporf_params *p)
                        p->min_weight_fraction_leaf, p->bootstrap, (double)p->max_samples_count,
                        p->max_samples_fraction, p->class_weight_mode, p->n_jobs, (double)p->random_state};
     const int n = (int)(sizeof values / sizeof values[0]);
-    SEXP out = PROTECT(Rf_allocVector(VECSXP, n));
-    SEXP nm = PROTECT(Rf_allocVector(STRSXP, n));
+    const char *vec_names[] = {"data_dims", "min_patch_dims", "max_patch_dims", "boundary", "dim_contiguous"};
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, n + 7));
+    SEXP nm = PROTECT(Rf_allocVector(STRSXP, n + 7));
     for (int i = 0; i < n; i++) {
         SET_VECTOR_ELT(out, i, Rf_ScalarReal(values[i]));
         SET_STRING_ELT(nm, i, Rf_mkChar(names[i]));
+    }
+    SET_VECTOR_ELT(out, n, Rf_ScalarReal(p->n_dims));
+    SET_STRING_ELT(nm, n, Rf_mkChar("n_dims"));
+    SET_VECTOR_ELT(out, n + 1, Rf_ScalarReal(p->patch_weights));
+    SET_STRING_ELT(nm, n + 1, Rf_mkChar("patch_weights"));
+    for (int v = 0; v < 5; v++) {
+        SEXP x = Rf_allocVector(REALSXP, SPORF_MAX_DIMS);
+        SET_VECTOR_ELT(out, n + 2 + v, x);
+        SET_STRING_ELT(nm, n + 2 + v, Rf_mkChar(vec_names[v]));
+        for (int k = 0; k < SPORF_MAX_DIMS; k++) {
+            double d;
+            switch (v) {
+            case 0: d = (double)p->data_dims[k]; break;
+            case 1: d = (double)p->min_patch_dims[k]; break;
+            case 2: d = (double)p->max_patch_dims[k]; break;
+            case 3: d = p->boundary[k]; break;
+            default: d = p->dim_contiguous[k]; break;
+            }
+            REAL(x)[k] = d;
+        }
     }
     Rf_setAttrib(out, R_NamesSymbol, nm);
     UNPROTECT(2);
@@ -347,6 +390,20 @@ SEXP sporf_r_importances(SEXP handle)
     return out;
 }
 
+SEXP sporf_r_usage(SEXP handle)
+{
+    sporf_forest *f = get_forest(handle);
+    sporf_forest_info info;
+    sporf_error err;
+    if (sporf_forest_get_info(f, &info, &err) != SPORF_OK)
+        raise_core_error(&err);
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)info.n_features));
+    if (sporf_forest_feature_usage(f, REAL(out), &err) != SPORF_OK)
+        raise_core_error(&err);
+    UNPROTECT(1);
+    return out;
+}
+
 SEXP sporf_r_info(SEXP handle)
 {
     sporf_forest *f = get_forest(handle);
@@ -459,6 +516,7 @@ static const R_CallMethodDef call_methods[] = {
     {"sporf_r_apply", (DL_FUNC)&sporf_r_apply, 3},
     {"sporf_r_importances", (DL_FUNC)&sporf_r_importances, 1},
     {"sporf_r_info", (DL_FUNC)&sporf_r_info, 1},
+    {"sporf_r_usage", (DL_FUNC)&sporf_r_usage, 1},
     {"sporf_r_params", (DL_FUNC)&sporf_r_params, 1},
     {"sporf_r_check_params", (DL_FUNC)&sporf_r_check_params, 2},
     {"sporf_r_set_strings", (DL_FUNC)&sporf_r_set_strings, 4},

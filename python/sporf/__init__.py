@@ -5,6 +5,7 @@ R through :meth:`SPORFClassifier.save` / :func:`load`.
 """
 from ._forest import SPORFClassifier
 from ._io import load
+from ._morf import MORFClassifier, plot_importance
 
 __version__ = "0.1.0"
-__all__ = ["SPORFClassifier", "load", "__version__"]
+__all__ = ["SPORFClassifier", "MORFClassifier", "load", "plot_importance", "__version__"]

@@ -175,10 +175,11 @@ class SPORFClassifier(ClassifierMixin, BaseEstimator):
         -------
         self : SPORFClassifier
         """
+        X = self._flatten_input(X, fitting=True)
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=1,
                              accept_sparse=False, y_numeric=False)
         check_classification_targets(y)
-        params = _params.build(self, X.shape[0], X.shape[1])
+        params = _params.build(self, X.shape[0], X.shape[1], data_dims=self._resolve_data_dims(X.shape[1]))
         classes, y_enc = np.unique(y, return_inverse=True)
         if classes.shape[0] < 2:
             raise ValueError(
@@ -240,9 +241,17 @@ class SPORFClassifier(ClassifierMixin, BaseEstimator):
             self.oob_score_ = float(np.mean(classes[np.argmax(oob, axis=1)] == y))
         return self
 
+    # Hooks for patch forests, whose samples may come as images or grids.
+    def _flatten_input(self, X, fitting=False):
+        return X
+
+    def _resolve_data_dims(self, n_features):
+        return None
+
     # ---- prediction ----
     def _check_X(self, X):
         check_is_fitted(self, "_forest")
+        X = self._flatten_input(X)
         return validate_data(self, X, dtype=np.float64, reset=False, accept_sparse=False)
 
     def _n_threads(self):
@@ -308,6 +317,16 @@ class SPORFClassifier(ClassifierMixin, BaseEstimator):
         return out
 
     @property
+    def feature_usage_(self):
+        """How often each feature appears in split projections, over all
+        trees, as a fraction of all appearances (the MORF papers' importance)."""
+        check_is_fitted(self, "_forest")
+        out = np.empty(self.n_features_in_, dtype=np.float64)
+        err = new_error()
+        check(lib.sporf_forest_feature_usage(self._forest.ptr, ffi.from_buffer("double[]", out), err), err)
+        return out
+
+    @property
     def feature_importances_(self):
         """Impurity-based feature importances (sum to 1)."""
         check_is_fitted(self, "_forest")
@@ -346,10 +365,16 @@ class SPORFClassifier(ClassifierMixin, BaseEstimator):
             self._forest = NativeForest.from_bytes(data)
 
     @classmethod
+    def _projection_kwargs(cls, p):
+        return dict(feature_combinations=float(p.feature_combinations),
+                    projection=_params.PROJECTION_NAMES[p.projection])
+
+    @classmethod
     def _from_native(cls, forest):
         p = forest.params()
         cw = {lib.SPORF_CW_BALANCED: "balanced", lib.SPORF_CW_BALANCED_SUBSAMPLE: "balanced_subsample"}
         est = cls(
+            **cls._projection_kwargs(p),
             n_estimators=int(p.n_estimators),
             criterion=_params.CRITERION_NAMES[p.criterion],
             max_depth=int(p.max_depth) if p.max_depth > 0 else None,
@@ -358,8 +383,6 @@ class SPORFClassifier(ClassifierMixin, BaseEstimator):
             min_weight_fraction_leaf=float(p.min_weight_fraction_leaf),
             min_impurity_decrease=float(p.min_impurity_decrease),
             max_features=_max_features_from_core(p),
-            feature_combinations=float(p.feature_combinations),
-            projection=_params.PROJECTION_NAMES[p.projection],
             bootstrap=bool(p.bootstrap),
             max_samples=(int(p.max_samples_count) if p.max_samples_count > 0
                          else float(p.max_samples_fraction) if p.max_samples_fraction > 0 else None),
@@ -374,4 +397,8 @@ class SPORFClassifier(ClassifierMixin, BaseEstimator):
         names = forest.get_strings(lib.SPORF_STR_FEATURE_NAMES)
         if len(names):
             est.feature_names_in_ = names
+        est._restore_fitted(p)
         return est
+
+    def _restore_fitted(self, p):
+        pass

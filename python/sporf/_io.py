@@ -79,8 +79,8 @@ def load(path):
 
     Returns
     -------
-    estimator : SPORFClassifier
-        A fitted estimator with the stored parameters, ``classes_``,
+    estimator : SPORFClassifier or MORFClassifier
+        A fitted estimator (MORFClassifier for a patch forest) with the stored parameters, ``classes_``,
         ``n_features_in_`` and (when stored) ``feature_names_in_``.
         Out-of-bag results are not part of the model file.
 
@@ -104,5 +104,8 @@ def load(path):
     with open(os.fspath(path), "rb") as fh:
         data = fh.read()
     from ._forest import SPORFClassifier
+    from ._morf import MORFClassifier
 
-    return SPORFClassifier._from_native(NativeForest.from_bytes(data))
+    forest = NativeForest.from_bytes(data)
+    cls = MORFClassifier if forest.params().projection == lib.SPORF_PROJ_PATCH else SPORFClassifier
+    return cls._from_native(forest)

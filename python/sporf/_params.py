@@ -9,6 +9,10 @@ from sklearn.utils import check_random_state
 from ._sporf_cffi import ffi, lib
 
 PROJECTIONS = {"sparse": lib.SPORF_PROJ_SPARSE, "axis": lib.SPORF_PROJ_AXIS}
+BOUNDARIES = {"inside": lib.SPORF_BOUNDARY_INSIDE, "pad": lib.SPORF_BOUNDARY_PAD, "wrap": lib.SPORF_BOUNDARY_WRAP}
+BOUNDARY_NAMES = {v: k for k, v in BOUNDARIES.items()}
+PATCH_WEIGHTS = {"uniform": lib.SPORF_PATCH_UNIFORM, "gaussian": lib.SPORF_PATCH_GAUSSIAN}
+PATCH_WEIGHT_NAMES = {v: k for k, v in PATCH_WEIGHTS.items()}
 CRITERIA = {"gini": lib.SPORF_CRIT_GINI, "entropy": lib.SPORF_CRIT_ENTROPY,
             "log_loss": lib.SPORF_CRIT_ENTROPY}
 PROJECTION_NAMES = {v: k for k, v in PROJECTIONS.items()}
@@ -51,9 +55,64 @@ def resolve_seed(random_state):
     return int(rs.randint(0, np.iinfo(np.int32).max))
 
 
-def build(est, n_samples, n_features):
+def _per_axis(value, name, owner, n_dims, default, check, expected):
+    """A per-axis setting: None (the default for every axis), a scalar for
+    every axis, or a sequence with one entry per axis of data_dims."""
+    if value is None:
+        return [default(k) for k in range(n_dims)]
+    if np.isscalar(value) or isinstance(value, str):
+        values = [value] * n_dims
+    else:
+        values = list(value)
+        if len(values) != n_dims:
+            raise _bad(name, owner, "a value or a sequence of %d values (one per axis of data_dims)" % n_dims, value)
+    for v in values:
+        if not check(v):
+            raise _bad(name, owner, expected, value)
+    return values
+
+
+def resolve_data_dims(data_dims, n_features, owner):
+    """data_dims as a tuple of ints whose product is n_features."""
+    if data_dims is None:
+        return (int(n_features),)
+    dims = (data_dims,) if _is_int(data_dims) else tuple(data_dims) if not isinstance(data_dims, str) else None
+    if not dims or len(dims) > lib.SPORF_MAX_DIMS or not all(_is_int(d) and d >= 1 for d in dims):
+        raise _bad("data_dims", owner, "a sequence of 1 to %d positive ints" % lib.SPORF_MAX_DIMS, data_dims)
+    dims = tuple(int(d) for d in dims)
+    if int(np.prod(dims)) != n_features:
+        raise ValueError("data_dims %r describe %d features, but X has %d features"
+                         % (dims, int(np.prod(dims)), n_features))
+    return dims
+
+
+def _set_patch(est, owner, p, dims):
+    p.projection = lib.SPORF_PROJ_PATCH
+    nd = len(dims)
+    p.n_dims = nd
+    lo = _per_axis(est.min_patch_dims, "min_patch_dims", owner, nd, lambda k: 1,
+                   lambda v: _is_int(v) and v >= 1, "None, an int >= 1 or one such int per axis")
+    hi = _per_axis(est.max_patch_dims, "max_patch_dims", owner, nd,
+                   lambda k: max(lo[k], min(dims[k], int(np.ceil(np.sqrt(dims[k]))))),
+                   lambda v: _is_int(v) and v >= 1, "None, an int >= 1 or one such int per axis")
+    bd = _per_axis(est.boundary, "boundary", owner, nd, lambda k: "pad",
+                   lambda v: v in BOUNDARIES, "one of %s, or one per axis" % sorted(BOUNDARIES))
+    dc = _per_axis(est.dim_contiguous, "dim_contiguous", owner, nd, lambda k: True,
+                   lambda v: isinstance(v, (bool, np.bool_)), "None, a bool or one bool per axis")
+    if est.patch_weights not in PATCH_WEIGHTS:
+        raise _bad("patch_weights", owner, "one of %s" % sorted(PATCH_WEIGHTS), est.patch_weights)
+    for k in range(nd):
+        p.data_dims[k] = dims[k]
+        p.min_patch_dims[k] = int(lo[k])
+        p.max_patch_dims[k] = int(hi[k])
+        p.boundary[k] = BOUNDARIES[bd[k]]
+        p.dim_contiguous[k] = int(bool(dc[k]))
+    p.patch_weights = PATCH_WEIGHTS[est.patch_weights]
+
+
+def build(est, n_samples, n_features, data_dims=None):
     """Validate `est`'s parameters for data of this shape; return a
-    ffi-owned sporf_params and the resolved class_weight mode."""
+    ffi-owned sporf_params. `data_dims` (resolved) makes it a patch forest."""
     owner = type(est).__name__
     p = ffi.new("sporf_params *")
     lib.sporf_params_init(p)
@@ -62,14 +121,16 @@ def build(est, n_samples, n_features):
         raise _bad("n_estimators", owner, "an int >= 1", est.n_estimators)
     p.n_estimators = int(est.n_estimators)
 
-    if est.projection not in PROJECTIONS:
-        raise _bad("projection", owner, "one of %s" % sorted(PROJECTIONS), est.projection)
-    p.projection = PROJECTIONS[est.projection]
-
-    fc = est.feature_combinations
-    if not _is_real(fc) or not np.isfinite(fc) or fc <= 0:
-        raise _bad("feature_combinations", owner, "a finite number > 0", fc)
-    p.feature_combinations = float(fc)
+    if data_dims is not None:
+        _set_patch(est, owner, p, data_dims)
+    else:
+        if est.projection not in PROJECTIONS:
+            raise _bad("projection", owner, "one of %s" % sorted(PROJECTIONS), est.projection)
+        p.projection = PROJECTIONS[est.projection]
+        fc = est.feature_combinations
+        if not _is_real(fc) or not np.isfinite(fc) or fc <= 0:
+            raise _bad("feature_combinations", owner, "a finite number > 0", fc)
+        p.feature_combinations = float(fc)
 
     mf = est.max_features
     if mf is None:

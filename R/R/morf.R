@@ -1,0 +1,106 @@
+# morf(): manifold-aware patch forests (MORF) for images, signals and grids.
+
+morf <- function(x, ...) UseMethod("morf")
+
+morf.default <- function(x, y,
+                         data_dims = NULL,
+                         min_patch_dims = NULL,
+                         max_patch_dims = NULL,
+                         boundary = "pad",
+                         dim_contiguous = NULL,
+                         patch_weights = "uniform",
+                         n_estimators = 100,
+                         criterion = "gini",
+                         max_depth = NULL,
+                         min_samples_split = 2,
+                         min_samples_leaf = 1,
+                         min_weight_fraction_leaf = 0,
+                         min_impurity_decrease = 0,
+                         max_features = "sqrt",
+                         bootstrap = TRUE,
+                         max_samples = NULL,
+                         oob_score = FALSE,
+                         class_weight = NULL,
+                         sample_weight = NULL,
+                         n_jobs = NULL,
+                         random_state = NULL,
+                         verbose = 0,
+                         ...) {
+  .no_unknown_args(list(...))
+  if (missing(y)) stop("y is missing: use morf(x, y, data_dims = ...)", call. = FALSE)
+  grid <- .grid_input(x, data_dims, "x")
+  args <- list(n_estimators = n_estimators, criterion = criterion, max_depth = max_depth,
+               min_samples_split = min_samples_split, min_samples_leaf = min_samples_leaf,
+               min_weight_fraction_leaf = min_weight_fraction_leaf,
+               min_impurity_decrease = min_impurity_decrease, max_features = max_features,
+               bootstrap = bootstrap, max_samples = max_samples, oob_score = oob_score,
+               class_weight = class_weight, n_jobs = n_jobs, random_state = random_state,
+               verbose = verbose, data_dims = grid$dims, min_patch_dims = min_patch_dims,
+               max_patch_dims = max_patch_dims, boundary = boundary, dim_contiguous = dim_contiguous,
+               patch_weights = patch_weights)
+  obj <- .fit(grid$x, y, args, sample_weight)
+  obj$data_dims <- grid$dims
+  obj$call <- match.call()
+  class(obj) <- c("morf", class(obj))
+  obj
+}
+
+# Samples as rows of a feature matrix whose columns follow the row-major (C)
+# order of data_dims -- the order Python uses -- from a matrix (already in
+# that order) or an array of dim c(n, d1, ..., dk).
+.grid_input <- function(x, data_dims, what) {
+  d <- dim(x)
+  if (is.array(x) && length(d) > 2L) {
+    if (!is.numeric(x) && !is.logical(x)) stop(sprintf("%s must be numeric", what), call. = FALSE)
+    dims <- d[-1L]
+    if (!is.null(data_dims) && !identical(as.numeric(data_dims), as.numeric(dims)))
+      stop(sprintf("data_dims (%s) do not match the array's sample shape (%s)", paste(data_dims, collapse = " x "),
+                   paste(dims, collapse = " x ")), call. = FALSE)
+    k <- length(dims)
+    m <- matrix(aperm(x, c(1L, (k + 1L):2L)), nrow = d[1L])
+    return(list(x = .as_feature_matrix(m, what), dims = as.numeric(dims)))
+  }
+  m <- .as_feature_matrix(x, what)
+  if (is.null(data_dims)) data_dims <- ncol(m)
+  if (!is.numeric(data_dims) || length(data_dims) < 1L || length(data_dims) > .MAX_DIMS ||
+      anyNA(data_dims) || any(data_dims < 1) || any(data_dims != round(data_dims)))
+    .bad_param("data_dims", sprintf("1 to %d whole numbers >= 1", .MAX_DIMS), data_dims)
+  if (prod(data_dims) != ncol(m))
+    stop(sprintf("data_dims (%s) describe %s features, but %s has %d columns", paste(data_dims, collapse = " x "),
+                 format(prod(data_dims)), what, ncol(m)), call. = FALSE)
+  list(x = m, dims = as.numeric(data_dims))
+}
+
+predict.morf <- function(object, newdata, type = c("class", "prob", "leaf"), n_jobs = NULL, ...) {
+  if (!missing(newdata) && !is.null(newdata) && is.array(newdata) && length(dim(newdata)) > 2L)
+    newdata <- .grid_input(newdata, object$data_dims, "newdata")$x
+  NextMethod()
+}
+
+importance_map <- function(object, type = c("impurity", "usage")) {
+  if (!inherits(object, "sporf")) stop("importance_map() needs a sporf or morf forest", call. = FALSE)
+  type <- match.arg(type)
+  dims <- if (is.null(object$data_dims)) object$n_features else object$data_dims
+  v <- importance(object, type = type)
+  if (length(dims) == 1L) return(v)
+  # v is in row-major order of dims: fill an array of reversed dims, then flip back.
+  aperm(array(unname(v), dim = rev(dims)), rev(seq_along(dims)))
+}
+
+plot.morf <- function(x, type = c("impurity", "usage"), main = NULL, ...) {
+  type <- match.arg(type)
+  m <- importance_map(x, type)
+  if (is.null(main)) main <- sprintf("MORF %s importance", type)
+  d <- x$data_dims
+  if (length(d) == 1L) {
+    graphics::plot(seq_along(m), m, type = "h", xlab = "feature", ylab = "importance", main = main, ...)
+  } else if (length(d) == 2L) {
+    # image() draws rows of its matrix along x: transpose and flip so the map
+    # reads like the image (row 1 at the top).
+    graphics::image(t(m)[, nrow(m):1, drop = FALSE], axes = FALSE, main = main,
+                    col = grDevices::hcl.colors(64, "viridis"), ...)
+  } else {
+    stop("plot() draws 1-D and 2-D grids; use importance_map() for this one", call. = FALSE)
+  }
+  invisible(m)
+}

@@ -1,0 +1,239 @@
+"""MORF: manifold-aware patch forests for images, signals and grids."""
+import numpy as np
+from sklearn.utils.validation import check_is_fitted
+
+from . import _params
+from ._forest import _PARAM_DOC, SPORFClassifier
+from ._sporf_cffi import lib
+
+# MORF has no `projection` or `feature_combinations`: its candidates are patches.
+_MORF_PARAM_DOC = _PARAM_DOC.replace(
+    _PARAM_DOC[_PARAM_DOC.index("    feature_combinations :"):_PARAM_DOC.index("    bootstrap :")], "")
+
+
+class MORFClassifier(SPORFClassifier):
+    __doc__ = (
+        """Manifold oblique random forest classifier (MORF).
+
+    Features live on a grid ``data_dims`` -- (H, W) for images, (C, H, W) for
+    multi-channel images, (T,) for a signal, (sensors, T) for a multivariate
+    time series -- and every candidate projection of a split node is the sum of
+    a random patch of neighbouring features. Patches are drawn per axis: a size
+    uniform in [``min_patch_dims``, ``max_patch_dims``] and a contiguous run
+    (kept inside the grid, zero-padded or wrapped around a cyclic axis), or a
+    random subset of the axis when it has no order (``dim_contiguous=False``).
+
+    X may be given flat, (n_samples, prod(data_dims)), or shaped,
+    (n_samples, *data_dims) (e.g. (n, H, W) images); features are numbered in
+    row-major (C) order of ``data_dims``.
+
+    Parameters
+    ----------
+    n_estimators : int, default=100
+        Number of trees.
+    data_dims : tuple of int or None, default=None
+        The grid. None takes X's shape after the sample axis when X has more
+        than 2 dimensions, else (n_features,).
+    min_patch_dims : int, tuple of int or None, default=None
+        Smallest patch size per axis (an int applies to every axis); None is 1.
+    max_patch_dims : int, tuple of int or None, default=None
+        Largest patch size per axis; None is ceil(sqrt(data_dims[k])). Must
+        lie within the grid.
+    boundary : {"pad", "inside", "wrap"} or tuple, default="pad"
+        Per axis (or one for all): "inside" keeps runs inside the axis; "pad"
+        lets runs hang over the edges (cells outside count as zero), so every
+        cell is equally likely to be covered; "wrap" treats the axis as cyclic
+        (a circle; a torus in 2-D).
+    dim_contiguous : bool, tuple of bool or None, default=None
+        Per axis: True (None) draws contiguous runs; False draws a random subset
+        of the axis, for axes without order such as unordered sensors.
+    patch_weights : {"uniform", "gaussian"}, default="uniform"
+        Weight 1 for every cell of a patch (the patch sum), or a Gaussian kernel
+        centred on the patch (sigma a quarter of the patch size per axis).
+"""
+        + _MORF_PARAM_DOC.replace("""
+    Parameters
+    ----------
+    n_estimators : int, default=100
+        Number of trees.
+""", "")
+        + """
+    Attributes
+    ----------
+    data_dims_ : tuple of int
+        The grid the forest was fitted on.
+    classes_, n_classes_, n_features_in_, feature_importances_, oob_score_,
+    oob_decision_function_ :
+        As in :class:`SPORFClassifier`.
+    feature_usage_ : ndarray of shape (n_features_in_,)
+        How often each feature appears in split projections (normalized).
+
+    Examples
+    --------
+    >>> from sporf import MORFClassifier
+    >>> from sporf.datasets import make_impulse
+    >>> X, y = make_impulse(200, random_state=0)
+    >>> clf = MORFClassifier(n_estimators=20, max_patch_dims=12, random_state=0).fit(X, y)
+    >>> clf.importance_map("usage").shape
+    (100,)
+    """
+    )
+
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        data_dims=None,
+        min_patch_dims=None,
+        max_patch_dims=None,
+        boundary="pad",
+        dim_contiguous=None,
+        patch_weights="uniform",
+        criterion="gini",
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        min_weight_fraction_leaf=0.0,
+        min_impurity_decrease=0.0,
+        max_features="sqrt",
+        bootstrap=True,
+        max_samples=None,
+        oob_score=False,
+        class_weight=None,
+        n_jobs=None,
+        random_state=None,
+        verbose=0,
+    ):
+        self.n_estimators = n_estimators
+        self.data_dims = data_dims
+        self.min_patch_dims = min_patch_dims
+        self.max_patch_dims = max_patch_dims
+        self.boundary = boundary
+        self.dim_contiguous = dim_contiguous
+        self.patch_weights = patch_weights
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_features = max_features
+        self.bootstrap = bootstrap
+        self.max_samples = max_samples
+        self.oob_score = oob_score
+        self.class_weight = class_weight
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+        self.verbose = verbose
+
+    # ---- shaped input ----
+    def _flatten_input(self, X, fitting=False):
+        ndim = getattr(X, "ndim", None)
+        if ndim is None or ndim <= 2:
+            if fitting:
+                self._input_shape = None
+            return X
+        X = np.asarray(X)
+        shape = tuple(int(d) for d in X.shape[1:])
+        if fitting:
+            self._input_shape = shape
+        else:
+            want = getattr(self, "data_dims_", None)
+            if want is not None and shape != tuple(want):
+                raise ValueError("X has samples of shape %r, but the forest was fitted on data_dims %r"
+                                 % (shape, tuple(want)))
+        return X.reshape(X.shape[0], -1)
+
+    def _resolve_data_dims(self, n_features):
+        owner = type(self).__name__
+        shape = getattr(self, "_input_shape", None)
+        if shape is not None:
+            if self.data_dims is not None and tuple(self.data_dims) != shape:
+                raise ValueError("data_dims=%r does not match the shape of X's samples %r"
+                                 % (tuple(self.data_dims), shape))
+            dims = shape
+        else:
+            dims = _params.resolve_data_dims(self.data_dims, n_features, owner)
+        self.data_dims_ = tuple(int(d) for d in dims)
+        return self.data_dims_
+
+    # ---- importance maps ----
+    def importance_map(self, kind="impurity"):
+        """Feature importance shaped like ``data_dims_``.
+
+        Parameters
+        ----------
+        kind : {"impurity", "usage"}, default="impurity"
+            "impurity": ``feature_importances_``; "usage": ``feature_usage_``,
+            how often each position appears in split patches.
+
+        Returns
+        -------
+        ndarray of shape data_dims_
+        """
+        check_is_fitted(self, "_forest")
+        if kind == "impurity":
+            values = self.feature_importances_
+        elif kind == "usage":
+            values = self.feature_usage_
+        else:
+            raise ValueError("kind must be 'impurity' or 'usage', got %r" % (kind,))
+        return values.reshape(self.data_dims_)
+
+    # ---- loading ----
+    @classmethod
+    def _projection_kwargs(cls, p):
+        nd = int(p.n_dims)
+        return dict(
+            data_dims=tuple(int(p.data_dims[k]) for k in range(nd)),
+            min_patch_dims=tuple(int(p.min_patch_dims[k]) for k in range(nd)),
+            max_patch_dims=tuple(int(p.max_patch_dims[k]) for k in range(nd)),
+            boundary=tuple(_params.BOUNDARY_NAMES[p.boundary[k]] for k in range(nd)),
+            dim_contiguous=tuple(bool(p.dim_contiguous[k]) for k in range(nd)),
+            patch_weights=_params.PATCH_WEIGHT_NAMES[p.patch_weights],
+        )
+
+    def _restore_fitted(self, p):
+        self.data_dims_ = tuple(int(p.data_dims[k]) for k in range(int(p.n_dims)))
+
+
+def plot_importance(estimator, kind="impurity", ax=None, cmap="viridis", **kwargs):
+    """Draw a fitted forest's importance map as a heatmap (2-D grids) or a
+    line (1-D grids). Needs matplotlib.
+
+    Parameters
+    ----------
+    estimator : MORFClassifier or SPORFClassifier
+        A fitted forest. For SPORFClassifier pass ``data_dims`` in kwargs.
+    kind : {"impurity", "usage"}
+    ax : matplotlib Axes, optional
+    cmap : str
+    **kwargs : data_dims for non-MORF estimators; the rest goes to imshow/plot.
+
+    Returns
+    -------
+    ax : matplotlib Axes
+    """
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError("plot_importance needs matplotlib: pip install matplotlib") from exc
+    dims = kwargs.pop("data_dims", None)
+    if isinstance(estimator, MORFClassifier):
+        values = estimator.importance_map(kind)
+    else:
+        values = estimator.feature_importances_ if kind == "impurity" else estimator.feature_usage_
+        values = values.reshape(dims if dims is not None else (-1,))
+    if ax is None:
+        _, ax = plt.subplots()
+    if values.ndim == 1:
+        ax.plot(values, **kwargs)
+        ax.set_xlabel("feature")
+        ax.set_ylabel("%s importance" % kind)
+    elif values.ndim == 2:
+        im = ax.imshow(values, cmap=cmap, **kwargs)
+        ax.figure.colorbar(im, ax=ax)
+    else:
+        raise ValueError("plot_importance draws 1-D and 2-D grids; this one has shape %r" % (values.shape,))
+    ax.set_title("%s importance" % kind)
+    return ax
