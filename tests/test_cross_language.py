@@ -270,3 +270,57 @@ def test_morf_same_seed_same_model_in_both_languages(r, tmp_path, n_jobs):
     loaded = sporf.load(path)
     assert isinstance(loaded, sporf.MORFClassifier)
     np.testing.assert_array_equal(loaded.predict_proba(Xi), py.predict_proba(Xi))
+
+
+DATASETS = ["make_sparse_parity", "make_orthant", "make_trunk", "make_circle_segments", "make_bars",
+            "make_impulse"]
+
+
+@pytest.mark.parametrize("name", DATASETS)
+def test_r_datasets_match_python(r, name):
+    """Same arguments and defaults, the same shapes and the same distribution
+    (the draws differ: R and numpy have different generators)."""
+    import inspect
+
+    from sporf import datasets
+
+    fn = getattr(datasets, name)
+    py_defaults = {k: v.default for k, v in inspect.signature(fn).parameters.items()}
+    shown = r("vapply(formals(sporf::%s), function(v) paste(deparse(v), collapse = ''), '')" % name)
+    r_defaults = dict(zip(shown.names, shown))
+    assert list(r_defaults) == list(py_defaults)
+    for k, v in py_defaults.items():
+        if v is inspect.Parameter.empty:
+            assert r_defaults[k] == "", k
+        elif v is None:
+            assert r_defaults[k] == "NULL", k
+        else:
+            assert float(r_defaults[k]) == v, k
+    n = 4000
+    X, y = fn(n, random_state=0)
+    res = r[name](n, random_state=0)
+    rx = np.asarray(res.rx2("x"))
+    ry = np.asarray(res.rx2("y"))
+    assert rx.shape == X.shape and ry.shape == y.shape
+    assert set(ry.tolist()) <= set(range(int(y.max()) + 1)) and ry.dtype.kind == "i"
+    assert abs(ry.mean() - y.mean()) < 0.05 * max(1.0, y.mean())
+    for cls in (0, 1):
+        xm, rm = X[y == cls].mean(axis=0).ravel(), rx[ry == cls].mean(axis=0).ravel()
+        assert np.abs(xm - rm).max() < 0.2, (name, cls)
+    # random_state makes a draw repeatable and leaves R's own stream alone.
+    r("set.seed(5); a <- runif(1)")
+    again = r[name](50, random_state=3)
+    r("set.seed(5); b <- runif(1)")
+    assert np.array_equal(np.asarray(again.rx2("x")), np.asarray(r[name](50, random_state=3).rx2("x")))
+    assert r("a == b")[0]
+
+
+def test_importance_helpers_have_the_same_names(r):
+    import inspect
+
+    assert list(inspect.signature(sporf.MORFClassifier.importance_map).parameters) == ["self", "kind"]
+    assert list(r("names(formals(sporf::importance_map))")) == ["object", "kind"]
+    py = inspect.signature(sporf.plot_importance).parameters
+    rp = list(r("names(formals(sporf::plot_importance))"))
+    assert "kind" in py and "kind" in rp and py["kind"].default == "impurity"
+    assert list(r("eval(formals(sporf::plot_importance)$kind)"))[0] == "impurity"

@@ -77,21 +77,23 @@ predict.morf <- function(object, newdata, type = c("class", "prob", "leaf"), n_j
   NextMethod()
 }
 
-importance_map <- function(object, type = c("impurity", "usage")) {
+importance_map <- function(object, kind = c("impurity", "usage")) {
   if (!inherits(object, "sporf")) stop("importance_map() needs a sporf or morf forest", call. = FALSE)
-  type <- match.arg(type)
+  kind <- match.arg(kind)
   dims <- if (is.null(object$data_dims)) object$n_features else object$data_dims
-  v <- importance(object, type = type)
+  v <- importance(object, kind = kind)
   if (length(dims) == 1L) return(v)
   # v is in row-major order of dims: fill an array of reversed dims, then flip back.
   aperm(array(unname(v), dim = rev(dims)), rev(seq_along(dims)))
 }
 
-plot.morf <- function(x, type = c("impurity", "usage"), main = NULL, ...) {
-  type <- match.arg(type)
-  m <- importance_map(x, type)
-  if (is.null(main)) main <- sprintf("MORF %s importance", type)
-  d <- x$data_dims
+# Python's sporf.plot_importance: a heat map (2-D grids) or bars (1-D).
+plot_importance <- function(object, kind = c("impurity", "usage"), data_dims = NULL, main = NULL, ...) {
+  kind <- match.arg(kind)
+  if (!is.null(data_dims)) object$data_dims <- data_dims
+  m <- importance_map(object, kind)
+  d <- if (is.null(object$data_dims)) object$n_features else object$data_dims
+  if (is.null(main)) main <- sprintf("%s importance", kind)
   if (length(d) == 1L) {
     graphics::plot(seq_along(m), m, type = "h", xlab = "feature", ylab = "importance", main = main, ...)
   } else if (length(d) == 2L) {
@@ -100,7 +102,11 @@ plot.morf <- function(x, type = c("impurity", "usage"), main = NULL, ...) {
     graphics::image(t(m)[, nrow(m):1, drop = FALSE], axes = FALSE, main = main,
                     col = grDevices::hcl.colors(64, "viridis"), ...)
   } else {
-    stop("plot() draws 1-D and 2-D grids; use importance_map() for this one", call. = FALSE)
+    stop("plot_importance() draws 1-D and 2-D grids; use importance_map() for this one", call. = FALSE)
   }
   invisible(m)
+}
+
+plot.morf <- function(x, kind = c("impurity", "usage"), main = NULL, ...) {
+  plot_importance(x, kind = kind, main = main, ...)
 }

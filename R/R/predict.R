@@ -62,9 +62,9 @@ predict.sporf <- function(object, newdata, type = c("class", "prob", "leaf"), n_
 
 importance <- function(x, ...) UseMethod("importance")
 
-importance.sporf <- function(x, type = c("impurity", "usage"), ...) {
-  type <- match.arg(type)
-  imp <- .Call(if (type == "impurity") C_sporf_r_importances else C_sporf_r_usage, .native(x))
+importance.sporf <- function(x, kind = c("impurity", "usage"), ...) {
+  kind <- match.arg(kind)
+  imp <- .Call(if (kind == "impurity") C_sporf_r_importances else C_sporf_r_usage, .native(x))
   names(imp) <- if (is.null(x$feature_names)) paste0("x", seq_along(imp)) else x$feature_names
   imp
 }

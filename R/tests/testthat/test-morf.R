@@ -48,7 +48,7 @@ test_that("morf models save, load and plot", {
   expect_identical(predict(l, tr$x, type = "prob"), predict(m, tr$x, type = "prob"))
   pdf(NULL)
   on.exit(grDevices::dev.off())
-  expect_length(plot(m, type = "usage"), 100L)
+  expect_length(plot(m, kind = "usage"), 100L)
 })
 
 test_that("bad grids give an error naming the problem", {

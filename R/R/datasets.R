@@ -1,0 +1,102 @@
+# The papers' simulated problems, with the same names, arguments and
+# distributions as Python's sporf.datasets (the draws differ: R and numpy have
+# different generators). Each returns list(x = features, y = integer classes).
+
+# Evaluate expr with R's generator seeded by random_state (whole number), or
+# with the current stream (NULL); the caller's stream is restored afterwards.
+.with_seed <- function(random_state, expr) {
+  if (is.null(random_state)) return(expr)
+  if (!.is_whole(random_state) || random_state < 0)
+    .bad_param("random_state", "NULL or a whole number >= 0", random_state)
+  had <- exists(".Random.seed", envir = globalenv(), inherits = FALSE)
+  if (had) old <- get(".Random.seed", envir = globalenv(), inherits = FALSE)
+  on.exit(if (had) assign(".Random.seed", old, envir = globalenv())
+          else rm(".Random.seed", envir = globalenv()))
+  set.seed(random_state %% 2147483647)
+  expr
+}
+
+.check_n <- function(n_samples) {
+  if (!.is_whole(n_samples) || n_samples < 1) .bad_param("n_samples", "a whole number >= 1", n_samples)
+}
+
+make_sparse_parity <- function(n_samples, n_features = 20, n_relevant = 3, random_state = NULL) {
+  .check_n(n_samples)
+  if (n_relevant > n_features)
+    stop(sprintf("n_relevant (%d) cannot exceed n_features (%d)", n_relevant, n_features), call. = FALSE)
+  .with_seed(random_state, {
+    x <- matrix(stats::runif(n_samples * n_features, -1, 1), n_samples, n_features)
+    y <- as.integer(rowSums(x[, seq_len(n_relevant), drop = FALSE] > 0) %% 2L)
+    list(x = x, y = y)
+  })
+}
+
+make_orthant <- function(n_samples, n_features = 6, random_state = NULL) {
+  .check_n(n_samples)
+  .with_seed(random_state, {
+    x <- matrix(stats::runif(n_samples * n_features, -1, 1), n_samples, n_features)
+    y <- as.integer(drop((x > 0) %*% 2^(seq_len(n_features) - 1)))
+    list(x = x, y = y)
+  })
+}
+
+make_trunk <- function(n_samples, n_features = 10, random_state = NULL) {
+  .check_n(n_samples)
+  .with_seed(random_state, {
+    y <- sample(c(rep(1L, n_samples %/% 2), rep(0L, n_samples - n_samples %/% 2)))
+    mu <- 1 / sqrt(seq_len(n_features))
+    x <- matrix(stats::rnorm(n_samples * n_features), n_samples, n_features) + outer(ifelse(y == 1L, 1, -1), mu)
+    list(x = x, y = y)
+  })
+}
+
+make_circle_segments <- function(n_samples, n_features = 100, random_state = NULL) {
+  .check_n(n_samples)
+  if (n_features < 14) stop("n_features must be >= 14 to hold two separated segments", call. = FALSE)
+  .with_seed(random_state, {
+    y <- sample(0:1, n_samples, replace = TRUE)
+    x <- matrix(0, n_samples, n_features)
+    for (i in seq_len(n_samples)) {
+      lengths <- if (y[i] == 0L) c(5, 5) else sample(c(4, 6))
+      a <- sample.int(n_features, 1) - 1
+      # the second segment starts at least one empty cell after the first and
+      # ends at least one empty cell before it (they neither overlap nor touch)
+      gap_room <- n_features - lengths[1] - lengths[2] - 2
+      b <- (a + lengths[1] + 1 + sample.int(gap_room + 1, 1) - 1) %% n_features
+      x[i, (a + seq_len(lengths[1]) - 1) %% n_features + 1] <- 1
+      x[i, (b + seq_len(lengths[2]) - 1) %% n_features + 1] <- 1
+    }
+    list(x = x, y = y)
+  })
+}
+
+make_bars <- function(n_samples, size = 28, mean_bars = 10, random_state = NULL) {
+  .check_n(n_samples)
+  .with_seed(random_state, {
+    y <- sample(0:1, n_samples, replace = TRUE)
+    x <- array(0, c(n_samples, size, size))
+    for (i in seq_len(n_samples)) {
+      img <- matrix(0, size, size)
+      for (b in seq_len(max(1, stats::rpois(1, mean_bars)))) {
+        thick <- sample.int(3, 1)
+        len <- sample(3:size, 1)
+        r <- sample.int(size - thick + 1, 1)
+        c <- sample.int(size - len + 1, 1)
+        img[r:(r + thick - 1), c:(c + len - 1)] <- 1
+      }
+      x[i, , ] <- if (y[i] == 1L) t(img) else img
+    }
+    list(x = x, y = y)
+  })
+}
+
+make_impulse <- function(n_samples, n_steps = 100, onset = 20, decay = 10, random_state = NULL) {
+  .check_n(n_samples)
+  .with_seed(random_state, {
+    y <- sample(0:1, n_samples, replace = TRUE)
+    t <- seq_len(n_steps) - 1
+    signal <- ifelse(t >= onset, exp(-(t - onset) / decay), 0)
+    x <- matrix(stats::rnorm(n_samples * n_steps), n_samples, n_steps) + outer(y, signal)
+    list(x = x, y = y)
+  })
+}
