@@ -32,12 +32,12 @@ sporf_load <- function(file) {
   cls <- .Call(C_sporf_r_get_strings, handle, .STR_CLASSES)
   fn <- .Call(C_sporf_r_get_strings, handle, .STR_FEATURE_NAMES)
   levels <- if (length(cls[[2L]])) .decode_labels(cls[[1L]], cls[[2L]]) else as.character(seq_len(info$n_classes) - 1L)
-  args <- .params_from_core(.Call(C_sporf_r_params, handle))
+  cp <- .Call(C_sporf_r_params, handle)
+  args <- .params_from_core(cp)
   args$oob_score <- FALSE
   args$verbose <- 0
   args$n_jobs <- NULL
   seed <- args$random_state
-  cp <- .Call(C_sporf_r_params, handle)
   obj <- .new_sporf(handle, bytes, levels = levels, label_kind = cls[[1L]],
              feature_names = if (length(fn[[2L]])) fn[[2L]] else NULL,
              n_features = info$n_features, n_samples = NA_integer_, args = args, seed = seed,

@@ -29,15 +29,8 @@ morf.default <- function(x, y,
   .no_unknown_args(list(...))
   if (missing(y)) stop("y is missing: use morf(x, y, data_dims = ...)", call. = FALSE)
   grid <- .grid_input(x, data_dims, "x")
-  args <- list(n_estimators = n_estimators, criterion = criterion, max_depth = max_depth,
-               min_samples_split = min_samples_split, min_samples_leaf = min_samples_leaf,
-               min_weight_fraction_leaf = min_weight_fraction_leaf,
-               min_impurity_decrease = min_impurity_decrease, max_features = max_features,
-               bootstrap = bootstrap, max_samples = max_samples, oob_score = oob_score,
-               class_weight = class_weight, n_jobs = n_jobs, random_state = random_state,
-               verbose = verbose, data_dims = grid$dims, min_patch_dims = min_patch_dims,
-               max_patch_dims = max_patch_dims, boundary = boundary, dim_contiguous = dim_contiguous,
-               patch_weights = patch_weights)
+  args <- .forest_args(sys.function(), environment())
+  args$data_dims <- grid$dims
   obj <- .fit(grid$x, y, args, sample_weight)
   obj$data_dims <- grid$dims
   obj$call <- match.call()

@@ -199,7 +199,8 @@
   out$n_jobs <- .resolve_n_jobs(args$n_jobs)
   out$random_state <- .resolve_seed(args$random_state)
   out <- c(lapply(out, as.numeric), .patch_params(args, p))
-  .Call(C_sporf_r_check_params, out, as.numeric(p))
+  # The core checks everything again and resolves max_features to a count.
+  attr(out, "max_features_resolved") <- .Call(C_sporf_r_check_params, out, as.numeric(p))
   out
 }
 

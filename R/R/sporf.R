@@ -25,14 +25,7 @@ sporf.default <- function(x, y,
                           ...) {
   .no_unknown_args(list(...))
   if (missing(y)) stop("y is missing: use sporf(x, y, ...) or sporf(formula, data, ...)", call. = FALSE)
-  args <- list(n_estimators = n_estimators, criterion = criterion, max_depth = max_depth,
-               min_samples_split = min_samples_split, min_samples_leaf = min_samples_leaf,
-               min_weight_fraction_leaf = min_weight_fraction_leaf,
-               min_impurity_decrease = min_impurity_decrease, max_features = max_features,
-               feature_combinations = feature_combinations, projection = projection,
-               bootstrap = bootstrap, max_samples = max_samples, oob_score = oob_score,
-               class_weight = class_weight, n_jobs = n_jobs, random_state = random_state,
-               verbose = verbose)
+  args <- .forest_args(sys.function(), environment())
   X <- .as_feature_matrix(x, "x")
   obj <- .fit(X, y, args, sample_weight)
   obj$call <- match.call()
@@ -68,6 +61,12 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   attr(out, "contrasts") <- attr(X, "contrasts")
   attr(out, "assign") <- NULL
   out
+}
+
+# The forest parameters a fitting function was called with (every formal
+# argument but the data), as a named list for .fit.
+.forest_args <- function(fun, env) {
+  mget(setdiff(names(formals(fun)), c("x", "y", "sample_weight", "...")), envir = env)
 }
 
 .no_unknown_args <- function(dots) {
@@ -172,7 +171,7 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   obj <- .new_sporf(handle, .Call(C_sporf_r_save, handle), levels = enc$levels, label_kind = enc$kind,
                     feature_names = feature_names, n_features = ncol(X), n_samples = n,
                     args = args, seed = params$random_state,
-                    max_features_resolved = .Call(C_sporf_r_check_params, params, as.numeric(ncol(X))))
+                    max_features_resolved = attr(params, "max_features_resolved"))
   if (isTRUE(args$oob_score)) {
     dec <- matrix(res[[2L]], nrow = n, ncol = K, byrow = TRUE, dimnames = list(NULL, enc$levels))
     counts <- res[[3L]]

@@ -65,6 +65,15 @@ static void raise_core_error(const sporf_error *err)
     Rf_error("%s", err->message[0] ? err->message : "sporf: unknown error");
 }
 
+static sporf_forest_info forest_info(const sporf_forest *f)
+{
+    sporf_forest_info info;
+    sporf_error err;
+    if (sporf_forest_get_info(f, &info, &err) != SPORF_OK)
+        raise_core_error(&err);
+    return info;
+}
+
 /* ---- conversions ---- */
 
 static SEXP list_get(SEXP list, const char *name)
@@ -342,10 +351,8 @@ SEXP sporf_r_predict_proba(SEXP handle, SEXP x, SEXP n_jobs)
 {
     sporf_forest *f = get_forest(handle);
     sporf_matrix m = matrix_view(x);
-    sporf_forest_info info;
+    const sporf_forest_info info = forest_info(f);
     sporf_error err;
-    if (sporf_forest_get_info(f, &info, &err) != SPORF_OK)
-        raise_core_error(&err);
     SEXP out = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)m.nrow * info.n_classes));
     if (sporf_forest_predict_proba(f, &m, Rf_asInteger(n_jobs), REAL(out), NULL, NULL, &err) != SPORF_OK)
         raise_core_error(&err);
@@ -358,10 +365,8 @@ SEXP sporf_r_apply(SEXP handle, SEXP x, SEXP n_jobs)
 {
     sporf_forest *f = get_forest(handle);
     sporf_matrix m = matrix_view(x);
-    sporf_forest_info info;
+    const sporf_forest_info info = forest_info(f);
     sporf_error err;
-    if (sporf_forest_get_info(f, &info, &err) != SPORF_OK)
-        raise_core_error(&err);
     const R_xlen_t n = (R_xlen_t)m.nrow, T = (R_xlen_t)info.n_trees;
     SEXP scratch = PROTECT(Rf_allocVector(RAWSXP, n * T * (R_xlen_t)sizeof(int64_t)));
     SEXP out = PROTECT(Rf_allocMatrix(INTSXP, (int)n, (int)T));
@@ -376,41 +381,32 @@ SEXP sporf_r_apply(SEXP handle, SEXP x, SEXP n_jobs)
     return out;
 }
 
-SEXP sporf_r_importances(SEXP handle)
+/* One double per feature from a core function such as the importances. */
+static SEXP per_feature(SEXP handle, int (*fn)(const sporf_forest *, double *, sporf_error *))
 {
     sporf_forest *f = get_forest(handle);
-    sporf_forest_info info;
+    const sporf_forest_info info = forest_info(f);
     sporf_error err;
-    if (sporf_forest_get_info(f, &info, &err) != SPORF_OK)
-        raise_core_error(&err);
     SEXP out = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)info.n_features));
-    if (sporf_forest_feature_importances(f, REAL(out), &err) != SPORF_OK)
+    if (fn(f, REAL(out), &err) != SPORF_OK)
         raise_core_error(&err);
     UNPROTECT(1);
     return out;
+}
+
+SEXP sporf_r_importances(SEXP handle)
+{
+    return per_feature(handle, sporf_forest_feature_importances);
 }
 
 SEXP sporf_r_usage(SEXP handle)
 {
-    sporf_forest *f = get_forest(handle);
-    sporf_forest_info info;
-    sporf_error err;
-    if (sporf_forest_get_info(f, &info, &err) != SPORF_OK)
-        raise_core_error(&err);
-    SEXP out = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)info.n_features));
-    if (sporf_forest_feature_usage(f, REAL(out), &err) != SPORF_OK)
-        raise_core_error(&err);
-    UNPROTECT(1);
-    return out;
+    return per_feature(handle, sporf_forest_feature_usage);
 }
 
 SEXP sporf_r_info(SEXP handle)
 {
-    sporf_forest *f = get_forest(handle);
-    sporf_forest_info info;
-    sporf_error err;
-    if (sporf_forest_get_info(f, &info, &err) != SPORF_OK)
-        raise_core_error(&err);
+    const sporf_forest_info info = forest_info(get_forest(handle));
     const char *names[] = {"n_features", "n_classes", "n_trees", "n_nodes", "n_leaves", "max_depth_seen",
                            "format_version"};
     double values[] = {(double)info.n_features, info.n_classes, (double)info.n_trees, (double)info.n_nodes,
