@@ -101,3 +101,22 @@ def test_bad_grids(kw, match):
     X, y = make_impulse(40, random_state=0)
     with pytest.raises(ValueError, match=match):
         MORFClassifier(n_estimators=2, **kw).fit(X, y)
+
+
+def test_plot_importance_draws_maps_and_signals():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    X, y = make_bars(60, size=8, mean_bars=3, random_state=0)
+    m = MORFClassifier(n_estimators=5, random_state=0).fit(X, y)
+    ax = sporf.plot_importance(m, kind="usage")
+    assert ax.images and ax.images[0].get_array().shape == (8, 8)
+    Xi, yi = make_impulse(60, random_state=0)
+    s = sporf.SPORFClassifier(n_estimators=5, random_state=0).fit(Xi, yi)
+    ax = sporf.plot_importance(s)
+    assert len(ax.lines[0].get_ydata()) == 100
+    with pytest.raises(ValueError, match="impurity"):
+        m.importance_map("gini")
+    plt.close("all")
