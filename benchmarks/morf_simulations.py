@@ -4,6 +4,8 @@ then MORF's fit time against SPORF's at equal max_features, and model sizes.
 
     python benchmarks/morf_simulations.py
 """
+import os
+import sys
 import time
 
 import numpy as np
@@ -14,6 +16,9 @@ from sklearn.model_selection import train_test_split
 import sporf
 from sporf.datasets import make_bars, make_circle_segments, make_impulse
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from reference_generators import full_row_bars  # noqa: E402
+
 # Patch settings per problem, as the papers tune them (Li et al. 2021, appendix D).
 PROBLEMS = [
     ("impulse, n=100, 2,000 test", make_impulse, 100, 2000,
@@ -21,6 +26,10 @@ PROBLEMS = [
     ("circle segments, n=200, 2,000 test", make_circle_segments, 200, 2000,
      dict(min_patch_dims=3, max_patch_dims=12, boundary="wrap", max_features=0.5)),
     ("bars 28x28, n=100, 2,000 test", make_bars, 100, 2000,
+     dict(min_patch_dims=(1, 2), max_patch_dims=(2, 9))),
+    ("bars, the MORF authors' full-row generator, n=100, 2,000 test", full_row_bars, 100, 2000,
+     dict(min_patch_dims=(1, 2), max_patch_dims=(2, 9))),
+    ("bars, the MORF authors' full-row generator, n=50, 2,000 test", full_row_bars, 50, 2000,
      dict(min_patch_dims=(1, 2), max_patch_dims=(2, 9))),
 ]
 

@@ -1,0 +1,65 @@
+"""The same simulations as sporf_simulations.py and morf_simulations.py, run
+with a peer's oblique forest (treeple's ObliqueRandomForestClassifier, its
+defaults: max_features "sqrt", feature_combinations 1.5), to tell how much of
+a result belongs to the SPORF method and how much to sporf.
+
+treeple 0.10.3 imports only with scikit-learn 1.6.x, so it gets its own
+virtual environment (no sporf install needed there: the dataset generators are
+loaded from this checkout by path):
+
+    python3 -m venv /tmp/treeple-venv
+    /tmp/treeple-venv/bin/pip install treeple==0.10.3 scikit-learn==1.6.1
+    /tmp/treeple-venv/bin/python benchmarks/peer_treeple_simulations.py
+
+Bars are run twice: with sporf.datasets.make_bars (segments of random
+thickness and length) and with the MORF authors' own generator
+(reference_generators.full_row_bars: k ~ Poisson(10) whole rows set to 1, row indices drawn
+with replacement; class 1 is the transpose).
+"""
+import importlib.util
+import os
+import sys
+
+import numpy as np
+from sklearn.ensemble import RandomForestClassifier
+from treeple import ObliqueRandomForestClassifier
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location("sporf_datasets", os.path.join(HERE, "..", "python", "sporf", "datasets.py"))
+datasets = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(datasets)
+sys.path.insert(0, HERE)
+from reference_generators import full_row_bars  # noqa: E402
+
+
+def per_seed(make, n_train, n_test, model, seeds=(0, 1, 2), test_offset=1000):
+    out = []
+    for s in seeds:
+        X, y = make(n_train, random_state=s)
+        Xt, yt = make(n_test, random_state=test_offset + s)
+        m = model(s).fit(X.reshape(len(X), -1), y)
+        out.append(float(np.mean(m.predict(Xt.reshape(len(Xt), -1)) != yt)))
+    return out
+
+
+def treeple(s):
+    return ObliqueRandomForestClassifier(n_estimators=100, random_state=s, n_jobs=2)
+
+
+def sklearn_rf(s):
+    return RandomForestClassifier(n_estimators=100, random_state=s, n_jobs=2)
+
+
+ROWS = [
+    ("orthant, p=6, n=400, 10,000 test", lambda n, random_state: datasets.make_orthant(n, 6, random_state=random_state), 400, 10_000, 1000),
+    ("trunk, p=100, n=1000, 10,000 test", lambda n, random_state: datasets.make_trunk(n, 100, random_state=random_state), 1000, 10_000, 1000),
+    ("bars (sporf.datasets.make_bars), n=100, 2,000 test", datasets.make_bars, 100, 2000, 100),
+    ("bars (full rows, the MORF authors' generator), n=100, 2,000 test", full_row_bars, 100, 2000, 100),
+]
+
+print("| problem | treeple oblique RF (median) | per seed | scikit-learn RF (median) |")
+print("|---|---:|---|---:|")
+for name, make, n, n_test, offset in ROWS:
+    tp = per_seed(make, n, n_test, treeple, test_offset=offset)
+    rf = per_seed(make, n, n_test, sklearn_rf, test_offset=offset)
+    print("| %s | %.4f | %s | %.4f |" % (name, np.median(tp), ", ".join("%.4f" % e for e in tp), np.median(rf)), flush=True)
