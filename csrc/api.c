@@ -123,9 +123,10 @@ int sporf_params_check(const sporf_params *p, int64_t n_features, sporf_error *e
         return sporf_set_error(err, SPORF_E_ARG, "n_estimators must be >= 1, got %lld", (long long)p->n_estimators);
     if (p->n_estimators > 100000000)
         return sporf_set_error(err, SPORF_E_ARG, "n_estimators = %lld is too large", (long long)p->n_estimators);
-    if (p->projection != SPORF_PROJ_AXIS && p->projection != SPORF_PROJ_SPARSE && p->projection != SPORF_PROJ_PATCH)
-        return sporf_set_error(err, SPORF_E_ARG, "projection must be 'sparse', 'axis' or 'patch' (code %d is unknown)",
-                               p->projection);
+    if (p->projection < SPORF_PROJ_AXIS || p->projection > SPORF_PROJ_POISSON)
+        return sporf_set_error(err, SPORF_E_ARG,
+                               "projection must be 'sparse', 'axis', 'patch', 'frc', 'gaussian' or 'poisson' "
+                               "(code %d is unknown)", p->projection);
     if (p->projection == SPORF_PROJ_PATCH) {
         int rc = check_patch(p, n_features, err);
         if (rc != SPORF_OK)
@@ -148,8 +149,17 @@ int sporf_params_check(const sporf_params *p, int64_t n_features, sporf_error *e
     default:
         return sporf_set_error(err, SPORF_E_ARG, "max_features mode %d is unknown", p->max_features_mode);
     }
-    if (p->criterion != SPORF_CRIT_GINI && p->criterion != SPORF_CRIT_ENTROPY)
-        return sporf_set_error(err, SPORF_E_ARG, "criterion must be 'gini' or 'entropy' (code %d is unknown)", p->criterion);
+    if (p->criterion < SPORF_CRIT_GINI || p->criterion > SPORF_CRIT_SQUARED_ERROR)
+        return sporf_set_error(err, SPORF_E_ARG, "criterion must be 'gini', 'entropy' or 'squared_error' (code %d is unknown)",
+                               p->criterion);
+    if (!(p->honest_fraction >= 0.0 && p->honest_fraction < 1.0))
+        return sporf_set_error(err, SPORF_E_ARG, "honest_fraction must be in [0, 1), got %g", p->honest_fraction);
+    if (p->honest_prior < SPORF_HONEST_EMPIRICAL || p->honest_prior > SPORF_HONEST_IGNORE)
+        return sporf_set_error(err, SPORF_E_ARG, "honest_prior must be 'empirical', 'uniform' or 'ignore' (code %d is unknown)",
+                               p->honest_prior);
+    if (p->criterion == SPORF_CRIT_SQUARED_ERROR && p->honest_prior == SPORF_HONEST_UNIFORM)
+        return sporf_set_error(err, SPORF_E_ARG,
+                               "honest_prior 'uniform' is a class distribution; a regression forest takes 'empirical' or 'ignore'");
     if (p->max_depth < 0)
         return sporf_set_error(err, SPORF_E_ARG, "max_depth must be >= 1 or unlimited, got %lld", (long long)p->max_depth);
     if (p->min_samples_split < 2)
@@ -171,7 +181,7 @@ int sporf_params_check(const sporf_params *p, int64_t n_features, sporf_error *e
         return sporf_set_error(err, SPORF_E_ARG, "max_samples: give a count or a fraction, not both");
     if (p->class_weight_mode < SPORF_CW_NONE || p->class_weight_mode > SPORF_CW_CUSTOM)
         return sporf_set_error(err, SPORF_E_ARG, "class_weight mode %d is unknown", p->class_weight_mode);
-    if (n_features > 0 && p->projection == SPORF_PROJ_SPARSE) {
+    if (n_features > 0 && (p->projection == SPORF_PROJ_SPARSE || p->projection == SPORF_PROJ_GAUSSIAN)) {
         int64_t d = sporf_params_resolve_max_features(p, n_features);
         double nnz = ceil(p->feature_combinations * (double)d);
         if (nnz > 5e8)
@@ -188,6 +198,7 @@ void sporf_tree_release(sporf_tree *tree)
     free(tree->proj_feature);
     free(tree->proj_weight);
     free(tree->leaf_values);
+    free(tree->prior);
     free(tree->pnodes);
     memset(tree, 0, sizeof *tree);
 }
@@ -214,9 +225,10 @@ int sporf_forest_get_info(const sporf_forest *f, sporf_forest_info *info, sporf_
         return sporf_set_error(err, SPORF_E_ARG, "get_info: forest and info are required");
     memset(info, 0, sizeof *info);
     info->n_features = f->n_features;
+    info->task = f->task;
     info->n_classes = f->n_classes;
     info->n_trees = f->n_trees;
-    info->format_version = 2;
+    info->format_version = 3;
     for (int64_t t = 0; t < f->n_trees; t++) {
         info->n_nodes += f->trees[t].n_nodes;
         info->n_leaves += f->trees[t].n_leaves;

@@ -3,6 +3,7 @@
 
 #include "criterion.h"
 #include "sort.h"
+#include "traverse.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@ static int grow_array(void **ptr, int64_t *cap, int64_t need, size_t elem)
 }
 
 int sporf_builder_init(sporf_builder *b, const sporf_params *params, const double *Xc,
-                       int64_t n, int64_t p, const int32_t *y, int32_t n_classes,
+                       int64_t n, int64_t p, const int32_t *y, const double *yr, int32_t n_classes,
                        sporf_error *err)
 {
     memset(b, 0, sizeof *b);
@@ -41,6 +42,7 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const doubl
     b->n = n;
     b->p = p;
     b->y = y;
+    b->yr = yr;
     b->n_classes = n_classes;
     b->n_candidates = sporf_params_resolve_max_features(params, p);
     int rc = sporf_sampler_init(&b->sampler, params, p, b->n_candidates, err);
@@ -168,16 +170,82 @@ static int scan_cuts(sporf_builder *b, int64_t start, int64_t end, double w_node
     return changed;
 }
 
+/* Regression: the same scan with running weighted sums of the responses,
+ * centred on the node mean so the proxy sum_l^2/w_l + sum_r^2/w_r (the
+ * children's SSE up to a node constant) keeps its precision when |mean| >> sd. */
+static int scan_cuts_regression(sporf_builder *b, int64_t start, int64_t end, double w_node, double mean,
+                                best_split *best)
+{
+    const int64_t msl = b->params->min_samples_leaf;
+    const int32_t *idx = b->idx;
+    const double *yr = b->yr, *w = b->w, *v = b->vals;
+    double wl = 0.0, wr = w_node, sl = 0.0, sr = 0.0;
+    for (int64_t i = start; i < end; i++)
+        sr += w[idx[i]] * (yr[idx[i]] - mean);
+    const int64_t n = end - start;
+    int changed = 0;
+    for (int64_t i = 0; i < n - 1; i++) {
+        const int32_t id = idx[start + i];
+        const double ww = w[id], wy = ww * (yr[id] - mean);
+        wl += ww;
+        wr -= ww;
+        sl += wy;
+        sr -= wy;
+        const int64_t nl = i + 1;
+        if (nl < msl)
+            continue;
+        if (n - nl < msl)
+            break;
+        const double a = v[start + i], z = v[start + i + 1];
+        if (!(z > a) || wl <= 0.0 || wr <= 0.0 || wl < b->min_weight_leaf || wr < b->min_weight_leaf)
+            continue;
+        const double proxy = sl * sl / wl + sr * sr / wr;
+        if (!best->found || proxy > best->proxy) {
+            double t = a * 0.5 + z * 0.5;
+            if (!(t >= a && t < z))
+                t = a;
+            best->found = 1;
+            best->proxy = proxy;
+            best->n_left = nl;
+            best->threshold = t;
+            changed = 1;
+        }
+    }
+    return changed;
+}
+
+/* Weighted sum of squared deviations from the weighted mean (two passes, so
+ * it is exact for a constant response); writes the total weight and mean. */
+static double node_sse(const sporf_builder *b, int64_t start, int64_t end, double *w_out, double *mean_out)
+{
+    double W = 0.0, S = 0.0;
+    for (int64_t i = start; i < end; i++) {
+        const int32_t id = b->idx[i];
+        W += b->w[id];
+        S += b->w[id] * b->yr[id];
+    }
+    const double mean = W > 0.0 ? S / W : 0.0;
+    double sse = 0.0;
+    for (int64_t i = start; i < end; i++) {
+        const int32_t id = b->idx[i];
+        const double d = b->yr[id] - mean;
+        sse += b->w[id] * d * d;
+    }
+    *w_out = W;
+    *mean_out = mean;
+    return sse;
+}
+
 /* Try one candidate projection; keep it if it gives the best cut so far.
  * Returns 0 if the projection is constant on the node. */
 static int try_candidate(sporf_builder *b, const int32_t *f, const double *w, int32_t len,
-                         int64_t start, int64_t end, double w_node, best_split *best)
+                         int64_t start, int64_t end, double w_node, double mean, best_split *best)
 {
     project_slice(b, f, w, len, start, end);
     sporf_sort_values_radix(b->vals + start, b->idx + start, end - start, &b->sort_scratch);
     if (!(b->vals[end - 1] > b->vals[start]))
         return 0;
-    if (scan_cuts(b, start, end, w_node, best)) {
+    if (b->yr ? scan_cuts_regression(b, start, end, w_node, mean, best) : scan_cuts(b, start, end, w_node, best)) {
         best->len = len;
         memcpy(b->best_proj_feature, f, (size_t)len * sizeof *f);
         memcpy(b->best_proj_weight, w, (size_t)len * sizeof *w);
@@ -186,7 +254,7 @@ static int try_candidate(sporf_builder *b, const int32_t *f, const double *w, in
 }
 
 static void find_split(sporf_builder *b, sporf_rng *rng, int64_t start, int64_t end,
-                       double w_node, best_split *best)
+                       double w_node, double mean, best_split *best)
 {
     memset(best, 0, sizeof *best);
     sporf_sampler *s = &b->sampler;
@@ -199,18 +267,19 @@ static void find_split(sporf_builder *b, sporf_rng *rng, int64_t start, int64_t 
             int32_t f = sporf_sampler_axis_next(s, rng);
             if (f < 0)
                 break;
-            tried += try_candidate(b, &f, &one, 1, start, end, w_node, best);
+            tried += try_candidate(b, &f, &one, 1, start, end, w_node, mean, best);
         }
         return;
     }
-    if (b->params->projection == SPORF_PROJ_PATCH)
-        sporf_sampler_draw_patch(s, rng);
-    else
-        sporf_sampler_draw_sparse(s, rng);
+    switch (b->params->projection) {
+    case SPORF_PROJ_PATCH: sporf_sampler_draw_patch(s, rng); break;
+    case SPORF_PROJ_FRC: case SPORF_PROJ_POISSON: sporf_sampler_draw_per_column(s, rng); break;
+    default: sporf_sampler_draw_sparse(s, rng); break;
+    }
     const sporf_candidates *c = &s->cand;
     for (int32_t j = 0; j < c->n_proj; j++) {
         int32_t a = c->start[j];
-        try_candidate(b, c->feature + a, c->weight + a, c->start[j + 1] - a, start, end, w_node, best);
+        try_candidate(b, c->feature + a, c->weight + a, c->start[j + 1] - a, start, end, w_node, mean, best);
     }
 }
 
@@ -228,12 +297,12 @@ static int64_t partition(sporf_builder *b, int64_t start, int64_t end, double th
     int64_t i = start, j = end - 1;
     while (i <= j) {
         if (v[i] <= threshold) {
-            L[b->y[idx[i]]] += b->w[idx[i]];
+            L[b->y ? b->y[idx[i]] : 0] += b->w[idx[i]];
             i++;
         } else {
             int32_t t = idx[i]; idx[i] = idx[j]; idx[j] = t;
             double tv = v[i]; v[i] = v[j]; v[j] = tv;
-            R[b->y[idx[j]]] += b->w[idx[j]];
+            R[b->y ? b->y[idx[j]] : 0] += b->w[idx[j]];
             j--;
         }
     }
@@ -285,34 +354,51 @@ int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
 
         double *cnt = b->node_counts;
         memset(cnt, 0, (size_t)K * sizeof *cnt);
-        double w_node = 0.0;
-        for (int64_t i = it.start; i < it.end; i++) {
-            int32_t s = b->idx[i];
-            cnt[b->y[s]] += b->w[s];
-            w_node += b->w[s];
+        double w_node = 0.0, mean = 0.0, imp, sse = 0.0;
+        int pure;
+        if (b->yr) {
+            sse = node_sse(b, it.start, it.end, &w_node, &mean);
+            cnt[0] = mean;
+            imp = w_node > 0.0 ? sse / w_node : 0.0;
+            pure = 1; /* a constant response cannot be split usefully */
+            for (int64_t i = it.start + 1; i < it.end && pure; i++)
+                pure = b->yr[b->idx[i]] == b->yr[b->idx[it.start]];
+        } else {
+            for (int64_t i = it.start; i < it.end; i++) {
+                int32_t s = b->idx[i];
+                cnt[b->y[s]] += b->w[s];
+                w_node += b->w[s];
+            }
+            imp = sporf_impurity(P->criterion, cnt, K, w_node);
+            pure = imp <= 1e-12;
         }
         const int64_t n_node = it.end - it.start;
-        const double imp = sporf_impurity(P->criterion, cnt, K, w_node);
         int is_leaf = (P->max_depth > 0 && it.depth >= P->max_depth) ||
                       n_node < P->min_samples_split || n_node < 2 * P->min_samples_leaf ||
-                      imp <= 1e-12 || w_node <= 0.0 || w_node < 2.0 * b->min_weight_leaf;
+                      pure || w_node <= 0.0 || w_node < 2.0 * b->min_weight_leaf;
         best_split best;
         best.found = 0;
         if (!is_leaf) {
-            find_split(b, rng, it.start, it.end, w_node, &best);
+            find_split(b, rng, it.start, it.end, w_node, mean, &best);
             is_leaf = !best.found;
         }
         int64_t n_left = 0;
         double gain = 0.0;
         if (!is_leaf) {
             n_left = partition(b, it.start, it.end, best.threshold, best.len);
-            double wl = 0.0, wr = 0.0;
-            for (int32_t k = 0; k < K; k++) {
-                wl += b->left_counts[k];
-                wr += b->right_counts[k];
+            if (b->yr) {
+                double wl, wr, ml, mr;
+                gain = sse - node_sse(b, it.start, it.start + n_left, &wl, &ml) -
+                       node_sse(b, it.start + n_left, it.end, &wr, &mr);
+            } else {
+                double wl = 0.0, wr = 0.0;
+                for (int32_t k = 0; k < K; k++) {
+                    wl += b->left_counts[k];
+                    wr += b->right_counts[k];
+                }
+                gain = w_node * imp - wl * sporf_impurity(P->criterion, b->left_counts, K, wl) -
+                       wr * sporf_impurity(P->criterion, b->right_counts, K, wr);
             }
-            gain = w_node * imp - wl * sporf_impurity(P->criterion, b->left_counts, K, wl) -
-                   wr * sporf_impurity(P->criterion, b->right_counts, K, wr);
             if (gain < 0.0) gain = 0.0;
             if (n_left <= 0 || n_left >= n_node ||
                 gain / w_root + 1e-12 < P->min_impurity_decrease)
@@ -322,8 +408,11 @@ int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
             if (!grow_array((void **)&b->leaf_values, &b->leaf_cap, (n_leaves + 1) * K, sizeof(double)))
                 goto nomem;
             double *lv = b->leaf_values + n_leaves * K;
-            for (int32_t k = 0; k < K; k++)
-                lv[k] = w_node > 0.0 ? cnt[k] / w_node : 1.0 / K;
+            if (b->yr)
+                lv[0] = mean;
+            else
+                for (int32_t k = 0; k < K; k++)
+                    lv[k] = w_node > 0.0 ? cnt[k] / w_node : 1.0 / K;
             nd = &b->nodes[id];
             nd->left = -1;
             nd->right = (int32_t)n_leaves++;
@@ -378,4 +467,64 @@ int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
     return SPORF_OK;
 nomem:
     return sporf_set_error(err, SPORF_E_NOMEM, "out of memory while growing a tree");
+}
+
+/* Class distribution (or mean) of rows[0..n) under weights b->w into out;
+ * returns the total weight. */
+static double rows_summary(const sporf_builder *b, const int32_t *rows, int64_t n, double *out)
+{
+    const int32_t K = b->n_classes;
+    double W = 0.0;
+    memset(out, 0, (size_t)K * sizeof *out);
+    for (int64_t i = 0; i < n; i++) {
+        const double w = b->w[rows[i]];
+        W += w;
+        if (b->yr) out[0] += w * b->yr[rows[i]];
+        else out[b->y[rows[i]]] += w;
+    }
+    if (W > 0.0)
+        for (int32_t k = 0; k < K; k++) out[k] /= W;
+    return W;
+}
+
+int sporf_builder_estimate_leaves(sporf_builder *b, const int32_t *est, int64_t n_est, int64_t n_struct,
+                                  sporf_tree *tree, sporf_error *err)
+{
+    const int32_t K = b->n_classes;
+    const int64_t L = tree->n_leaves;
+    double *acc = calloc((size_t)(L * K), sizeof *acc);
+    double *wsum = calloc((size_t)L, sizeof *wsum);
+    tree->prior = malloc((size_t)K * sizeof *tree->prior);
+    if (!acc || !wsum || !tree->prior) {
+        free(acc);
+        free(wsum);
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory estimating honest leaves");
+    }
+    if (!(rows_summary(b, est, n_est, tree->prior) > 0.0) &&
+        !(rows_summary(b, b->idx, n_struct, tree->prior) > 0.0))
+        for (int32_t k = 0; k < K; k++) tree->prior[k] = b->yr ? 0.0 : 1.0 / K;
+    /* Route each estimation row through the tree; Xc is column-major, so row
+     * i starts at Xc + i and its columns are n apart. */
+    for (int64_t i = 0; i < n_est; i++) {
+        const int32_t id = est[i];
+        const int32_t node = sporf_tree_find_leaf(tree, b->Xc + id, b->n);
+        const int64_t slot = sporf_pnode_leaf_slot(&tree->pnodes[node]);
+        const double w = b->w[id];
+        wsum[slot] += w;
+        if (b->yr) acc[slot] += w * b->yr[id];
+        else acc[slot * K + b->y[id]] += w;
+    }
+    const int32_t prior = b->params->honest_prior;
+    for (int64_t l = 0; l < L; l++) {
+        double *lv = tree->leaf_values + l * K;
+        for (int32_t k = 0; k < K; k++) {
+            if (wsum[l] > 0.0) lv[k] = acc[l * K + k] / wsum[l];
+            else if (prior == SPORF_HONEST_UNIFORM) lv[k] = 1.0 / K;
+            else if (prior == SPORF_HONEST_IGNORE) lv[k] = NAN;
+            else lv[k] = tree->prior[k];
+        }
+    }
+    free(acc);
+    free(wsum);
+    return SPORF_OK;
 }

@@ -23,8 +23,9 @@ typedef struct sporf_builder {
     const sporf_params *params;
     const double *Xc;       /* n x p, column-major, contiguous (column j at Xc + j*n) */
     int64_t n, p;
-    const int32_t *y;
-    int32_t n_classes;
+    const int32_t *y;       /* classification: class codes (NULL for regression) */
+    const double *yr;       /* regression: responses (NULL for classification)  */
+    int32_t n_classes;      /* 1 for regression: one value per leaf             */
     int64_t n_candidates;   /* d */
     double min_weight_leaf; /* per tree: min_weight_fraction_leaf * total weight */
 
@@ -54,8 +55,10 @@ typedef struct sporf_builder {
     int64_t stack_cap;
 } sporf_builder;
 
+/* Exactly one of y (classification, n_classes >= 1) and yr (regression,
+ * n_classes == 1) is non-NULL. */
 int sporf_builder_init(sporf_builder *b, const sporf_params *params, const double *Xc,
-                       int64_t n, int64_t p, const int32_t *y, int32_t n_classes,
+                       int64_t n, int64_t p, const int32_t *y, const double *yr, int32_t n_classes,
                        sporf_error *err);
 void sporf_builder_free(sporf_builder *b);
 
@@ -64,5 +67,13 @@ void sporf_builder_free(sporf_builder *b);
  * cancellation (ctl may be NULL). */
 int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
                        sporf_pool_ctl *ctl, sporf_tree *tree, sporf_error *err);
+
+/* Honesty: replace the leaf values of a tree grown by this builder with
+ * those of the estimation rows est[0..n_est) (weights b->w), and set
+ * tree->prior to the estimation rows' class distribution or mean (the
+ * structure rows idx[0..n_struct) stand in when there are none). Leaves that
+ * receive no estimation row get the prior, 1/K or NaN (params->honest_prior). */
+int sporf_builder_estimate_leaves(sporf_builder *b, const int32_t *est, int64_t n_est, int64_t n_struct,
+                                  sporf_tree *tree, sporf_error *err);
 
 #endif

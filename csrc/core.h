@@ -40,7 +40,10 @@ typedef struct sporf_tree {
     sporf_node *nodes;
     int32_t *proj_feature; /* n_proj feature indices */
     double *proj_weight;   /* n_proj weights */
-    double *leaf_values;   /* n_leaves x n_classes class distributions (rows sum to 1) */
+    double *leaf_values;   /* n_leaves x n_classes: class distributions (rows sum to 1) or
+                              regression means; NaN rows: honest leaves that abstain */
+    double *prior;         /* honest trees: n_classes values (the estimation sample's class
+                              distribution or mean); NULL otherwise */
     sporf_pnode *pnodes;   /* derived: see sporf_tree_prepare */
 } sporf_tree;
 
@@ -53,6 +56,7 @@ typedef struct sporf_strings {
 
 struct sporf_forest {
     sporf_params params;
+    int32_t task;          /* SPORF_TASK_* */
     int64_t n_features;
     int32_t n_classes;
     int64_t n_trees;

@@ -43,7 +43,8 @@ typedef struct fit_ctx {
     const sporf_params *params;
     sporf_forest *forest;
     sporf_builder *builders;     /* one per worker */
-    const int32_t *y;
+    const int32_t *y;            /* classification, or NULL */
+    const double *yr;            /* regression, or NULL */
     const double *sample_weight; /* may be NULL */
     const double *class_weight;  /* K weights, or NULL */
     int64_t n;
@@ -87,6 +88,7 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
             cnt[c->y[i]] += w[i];
             total += w[i];
         }
+        /* (classification only: the parameters check rules it out for regression) */
         int32_t present = 0;
         for (int32_t k = 0; k < K; k++) present += cnt[k] > 0.0;
         for (int32_t k = 0; k < K; k++)
@@ -103,25 +105,52 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
         w[i] = wi;
         if (wi > 0.0) b->idx[m++] = (int32_t)i;
     }
-    return sporf_builder_grow(b, m, &rng, ctl, &c->forest->trees[t], err);
+    if (!(c->params->honest_fraction > 0.0))
+        return sporf_builder_grow(b, m, &rng, ctl, &c->forest->trees[t], err);
+
+    /* Honesty: shuffle the tree's distinct rows, grow on the first part and
+     * estimate the leaves from the rest (which growing leaves in place). */
+    for (int64_t i = m - 1; i > 0; i--) {
+        int64_t j = (int64_t)sporf_rng_below(&rng, (uint64_t)(i + 1));
+        int32_t tmp = b->idx[i]; b->idx[i] = b->idx[j]; b->idx[j] = tmp;
+    }
+    const int64_t n_est = (int64_t)floor(c->params->honest_fraction * (double)m);
+    const int64_t n_struct = m - n_est;
+    int rc = sporf_builder_grow(b, n_struct, &rng, ctl, &c->forest->trees[t], err);
+    if (rc != SPORF_OK)
+        return rc;
+    return sporf_builder_estimate_leaves(b, b->idx + n_struct, n_est, n_struct, &c->forest->trees[t], err);
 }
 
-static int check_fit_args(const sporf_params *params, const sporf_matrix *X, const int32_t *y,
+static int check_fit_args(const sporf_params *params, const sporf_matrix *X, const int32_t *y, const double *yr,
                           int32_t n_classes, const double *sw, const double *cw, sporf_error *err)
 {
     int rc;
-    if (!params || !y)
+    if (!params || (!y && !yr))
         return sporf_set_error(err, SPORF_E_ARG, "fit: params and y are required");
     if ((rc = sporf_check_matrix(X, 0, 1, "X", err)) != SPORF_OK)
         return rc;
     if ((rc = sporf_params_check(params, X->ncol, err)) != SPORF_OK)
         return rc;
-    if (n_classes < 1)
-        return sporf_set_error(err, SPORF_E_ARG, "n_classes must be at least 1, got %d", n_classes);
-    for (int64_t i = 0; i < X->nrow; i++)
-        if (y[i] < 0 || y[i] >= n_classes)
-            return sporf_set_error(err, SPORF_E_ARG, "y[%lld] = %d is not a class code in [0, %d)",
-                                   (long long)i, y[i], n_classes);
+    if (yr) {
+        if (params->criterion != SPORF_CRIT_SQUARED_ERROR)
+            return sporf_set_error(err, SPORF_E_ARG, "a regression forest needs criterion 'squared_error'");
+        if (params->class_weight_mode != SPORF_CW_NONE)
+            return sporf_set_error(err, SPORF_E_ARG, "class_weight does not apply to regression");
+        for (int64_t i = 0; i < X->nrow; i++)
+            if (!isfinite(yr[i]))
+                return sporf_set_error(err, SPORF_E_ARG, "y contains NaN or infinity (row %lld)", (long long)i);
+    } else {
+        if (params->criterion == SPORF_CRIT_SQUARED_ERROR)
+            return sporf_set_error(err, SPORF_E_ARG,
+                                   "criterion 'squared_error' is for regression; a classifier takes 'gini' or 'entropy'");
+        if (n_classes < 1)
+            return sporf_set_error(err, SPORF_E_ARG, "n_classes must be at least 1, got %d", n_classes);
+        for (int64_t i = 0; i < X->nrow; i++)
+            if (y[i] < 0 || y[i] >= n_classes)
+                return sporf_set_error(err, SPORF_E_ARG, "y[%lld] = %d is not a class code in [0, %d)",
+                                       (long long)i, y[i], n_classes);
+    }
     if (sw) {
         double total = 0.0;
         for (int64_t i = 0; i < X->nrow; i++) {
@@ -146,18 +175,20 @@ static int check_fit_args(const sporf_params *params, const sporf_matrix *X, con
     return SPORF_OK;
 }
 
-int sporf_forest_fit(const sporf_params *params, const sporf_matrix *X,
-                     const int32_t *y, int32_t n_classes,
-                     const double *sample_weight, const double *class_weight,
-                     double *oob_decision, int64_t *oob_count,
-                     sporf_progress_fn progress, void *user_data,
-                     sporf_forest **out, sporf_error *err)
+/* Classification (y) and regression (yr, n_classes 1) share everything but
+ * the response. */
+static int fit_forest(const sporf_params *params, const sporf_matrix *X,
+                      const int32_t *y, const double *yr, int32_t n_classes,
+                      const double *sample_weight, const double *class_weight,
+                      double *oob_decision, int64_t *oob_count,
+                      sporf_progress_fn progress, void *user_data,
+                      sporf_forest **out, sporf_error *err)
 {
     sporf_clear_error(err);
     if (!out)
         return sporf_set_error(err, SPORF_E_ARG, "fit: out must not be NULL");
     *out = NULL;
-    int rc = check_fit_args(params, X, y, n_classes, sample_weight, class_weight, err);
+    int rc = check_fit_args(params, X, y, yr, n_classes, sample_weight, class_weight, err);
     if (rc != SPORF_OK)
         return rc;
 
@@ -167,6 +198,7 @@ int sporf_forest_fit(const sporf_params *params, const sporf_matrix *X,
     memset(&c, 0, sizeof c);
     c.params = params;
     c.y = y;
+    c.yr = yr;
     c.sample_weight = sample_weight;
     c.n = n;
     c.n_draws = n;
@@ -185,6 +217,7 @@ int sporf_forest_fit(const sporf_params *params, const sporf_matrix *X,
     if (!f)
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
     f->params = *params;
+    f->task = yr ? SPORF_TASK_REGRESSION : SPORF_TASK_CLASSIFICATION;
     f->n_features = p;
     f->n_classes = n_classes;
     f->n_trees = T;
@@ -222,7 +255,7 @@ int sporf_forest_fit(const sporf_params *params, const sporf_matrix *X,
     }
 
     for (int32_t t = 0; t < n_threads; t++) {
-        rc = sporf_builder_init(&c.builders[t], params, Xc, n, p, y, n_classes, err);
+        rc = sporf_builder_init(&c.builders[t], params, Xc, n, p, y, yr, n_classes, err);
         if (rc != SPORF_OK) goto done;
         c.balanced_scratch[t] = malloc((size_t)n_classes * sizeof(double));
         if (!c.balanced_scratch[t]) {
@@ -276,6 +309,35 @@ done:
     }
     *out = f;
     return SPORF_OK;
+}
+
+int sporf_forest_fit(const sporf_params *params, const sporf_matrix *X,
+                     const int32_t *y, int32_t n_classes,
+                     const double *sample_weight, const double *class_weight,
+                     double *oob_decision, int64_t *oob_count,
+                     sporf_progress_fn progress, void *user_data,
+                     sporf_forest **out, sporf_error *err)
+{
+    if (!y) {
+        if (out) *out = NULL;
+        return sporf_set_error(err, SPORF_E_ARG, "fit: y is required");
+    }
+    return fit_forest(params, X, y, NULL, n_classes, sample_weight, class_weight, oob_decision, oob_count,
+                      progress, user_data, out, err);
+}
+
+int sporf_forest_fit_regression(const sporf_params *params, const sporf_matrix *X,
+                                const double *y, const double *sample_weight,
+                                double *oob_prediction, int64_t *oob_count,
+                                sporf_progress_fn progress, void *user_data,
+                                sporf_forest **out, sporf_error *err)
+{
+    if (!y) {
+        if (out) *out = NULL;
+        return sporf_set_error(err, SPORF_E_ARG, "fit: y is required");
+    }
+    return fit_forest(params, X, NULL, y, 1, sample_weight, NULL, oob_prediction, oob_count,
+                      progress, user_data, out, err);
 }
 
 int sporf_forest_feature_importances(const sporf_forest *f, double *out, sporf_error *err)

@@ -1,6 +1,6 @@
 /*
- * io.c -- the model format (version 2; version 1 files, which predate patch
- * forests, are still read). Little-endian, explicit widths:
+ * io.c -- the model format (version 3; versions 1 (before patch forests)
+ * and 2 (before regression and honesty) are still read). Little-endian, explicit widths:
  *
  *   "SPORFMDL"  u32 version  u32 reserved(0)  u64 payload_length
  *   payload:
@@ -10,16 +10,19 @@
  *                 f64 min_impurity_decrease, f64 min_weight_fraction_leaf, i32 bootstrap, i64 max_samples_count,
  *                 f64 max_samples_fraction, i32 class_weight_mode, u64 random_state,
  *                 [version >= 2] i32 n_dims, 8 x (i64 data_dims, i64 min_patch_dims,
- *                 i64 max_patch_dims, i32 boundary, i32 dim_contiguous), i32 patch_weights
+ *                 i64 max_patch_dims, i32 boundary, i32 dim_contiguous), i32 patch_weights,
+ *                 [version >= 3] f64 honest_fraction, i32 honest_prior
  *                 (n_jobs is a run-time choice and is not stored, so a model's
  *                 bytes do not depend on the thread count)
- *     i64 n_features, i32 n_classes, i64 n_trees
+ *     i64 n_features, i32 n_classes, i64 n_trees, [version >= 3] i32 task
  *     2 x strings i32 kind, i64 count, i64 length, bytes (classes, feature names)
  *     per tree    i32 n_nodes, i32 n_leaves, i32 n_proj, i32 depth,
  *                 n_nodes x (i32 left, i32 right, i32 proj_start, i32 proj_len,
  *                            f64 threshold, f64 gain),
  *                 n_proj x i32 feature, n_proj x f64 weight,
- *                 n_leaves x n_classes x f64 leaf distribution
+ *                 n_leaves x n_classes x f64 leaf values (class distribution, or
+ *                 the mean for regression; NaN rows for honest leaves that abstain),
+ *                 [honest_fraction > 0] n_classes x f64 prior
  *   u64 FNV-1a checksum of every byte before it
  *
  * The loader trusts nothing: it checks the checksum first, every count against
@@ -31,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FORMAT_VERSION 2u
+#define FORMAT_VERSION 3u
 #define HEADER_BYTES 24
 static const char MAGIC[8] = {'S', 'P', 'O', 'R', 'F', 'M', 'D', 'L'};
 
@@ -111,9 +114,12 @@ static void write_model(const sporf_forest *f, writer *w)
         put_i32(w, P->dim_contiguous[k]);
     }
     put_i32(w, P->patch_weights);
+    put_f64(w, P->honest_fraction);
+    put_i32(w, P->honest_prior);
     put_i64(w, f->n_features);
     put_i32(w, f->n_classes);
     put_i64(w, f->n_trees);
+    put_i32(w, f->task);
     for (int s = 0; s < 2; s++) {
         put_i32(w, f->strings[s].kind);
         put_i64(w, f->strings[s].count);
@@ -139,6 +145,8 @@ static void write_model(const sporf_forest *f, writer *w)
         for (int32_t k = 0; k < tr->n_proj; k++) put_i32(w, tr->proj_feature[k]);
         for (int32_t k = 0; k < tr->n_proj; k++) put_f64(w, tr->proj_weight[k]);
         for (int64_t k = 0; k < (int64_t)tr->n_leaves * K; k++) put_f64(w, tr->leaf_values[k]);
+        if (P->honest_fraction > 0.0)
+            for (int32_t k = 0; k < K; k++) put_f64(w, tr->prior[k]);
     }
     int64_t payload_len = w->pos - payload_start;
     if (w->buf) {
@@ -209,8 +217,20 @@ static double get_f64(reader *r)
 
 #define CORRUPT(...) do { rc = sporf_set_error(err, SPORF_E_FORMAT, __VA_ARGS__); goto fail; } while (0)
 
-static int read_tree(reader *r, sporf_tree *tr, int64_t p, int32_t K, int64_t t, sporf_error *err)
+/* A leaf value or prior: a probability for classification, finite for
+ * regression; NaN (a whole leaf) only where honest trees may abstain. */
+static int value_ok(double v, int regression)
 {
+    return regression ? isfinite(v) : (v >= 0.0 && v <= 1.0);
+}
+
+static int read_tree(reader *r, sporf_tree *tr, const sporf_forest *f, int64_t t, sporf_error *err)
+{
+    const int64_t p = f->n_features;
+    const int32_t K = f->n_classes;
+    const int regression = f->task == SPORF_TASK_REGRESSION;
+    const int honest = f->params.honest_fraction > 0.0;
+    const int may_abstain = honest && f->params.honest_prior == SPORF_HONEST_IGNORE;
     int rc = SPORF_OK;
     uint8_t *seen = NULL;
     int32_t n_nodes = get_i32(r), n_leaves = get_i32(r), n_proj = get_i32(r), depth = get_i32(r);
@@ -277,11 +297,26 @@ static int read_tree(reader *r, sporf_tree *tr, int64_t p, int32_t K, int64_t t,
         if (!isfinite(tr->proj_weight[k]))
             CORRUPT("tree %lld: a projection weight is not finite", (long long)t);
     }
-    for (int64_t k = 0; k < (int64_t)n_leaves * K; k++) {
-        double v = get_f64(r);
-        if (!(v >= 0.0 && v <= 1.0))
-            CORRUPT("tree %lld: a leaf probability is outside [0, 1]", (long long)t);
-        tr->leaf_values[k] = v;
+    for (int64_t l = 0; l < n_leaves; l++) {
+        double *lv = tr->leaf_values + l * K;
+        for (int32_t k = 0; k < K; k++) lv[k] = get_f64(r);
+        const int abstains = may_abstain && isnan(lv[0]);
+        for (int32_t k = 0; k < K; k++)
+            if (abstains ? !isnan(lv[k]) : !value_ok(lv[k], regression))
+                CORRUPT(regression ? "tree %lld: a leaf value is not a finite number"
+                                   : "tree %lld: a leaf probability is outside [0, 1]", (long long)t);
+    }
+    if (honest) {
+        tr->prior = malloc((size_t)K * sizeof *tr->prior);
+        if (!tr->prior) {
+            rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory loading tree %lld", (long long)t);
+            goto fail;
+        }
+        for (int32_t k = 0; k < K; k++) {
+            tr->prior[k] = get_f64(r);
+            if (!value_ok(tr->prior[k], regression))
+                CORRUPT("tree %lld: its honest prior is not valid", (long long)t);
+        }
     }
     if (r->bad) CORRUPT("model is truncated in tree %lld", (long long)t);
     if (!sporf_tree_prepare(tr)) {
@@ -339,7 +374,7 @@ int sporf_forest_load(const uint8_t *buf, int64_t len, sporf_forest **out, sporf
     uint32_t version = get_u32(&r);
     (void)get_u32(&r);
     uint64_t payload_len = get_u64(&r);
-    if (version != 1 && version != FORMAT_VERSION)
+    if (version < 1 || version > FORMAT_VERSION)
         return sporf_set_error(err, SPORF_E_FORMAT, "model format version %u is not supported (this build reads %u)",
                                version, FORMAT_VERSION);
     if (payload_len != (uint64_t)(len - HEADER_BYTES - 8))
@@ -383,11 +418,21 @@ int sporf_forest_load(const uint8_t *buf, int64_t len, sporf_forest **out, sporf
         }
         P->patch_weights = get_i32(&r);
     }
+    if (version >= 3) {
+        P->honest_fraction = get_f64(&r);
+        P->honest_prior = get_i32(&r);
+    }
     f->n_features = get_i64(&r);
     f->n_classes = get_i32(&r);
     int64_t n_trees = get_i64(&r);
+    f->task = version >= 3 ? get_i32(&r) : SPORF_TASK_CLASSIFICATION;
     if (r.bad)
         CORRUPT("model is truncated in its parameters");
+    if (f->task != SPORF_TASK_CLASSIFICATION && f->task != SPORF_TASK_REGRESSION)
+        CORRUPT("model has an unknown task code %d", f->task);
+    if ((f->task == SPORF_TASK_REGRESSION) != (P->criterion == SPORF_CRIT_SQUARED_ERROR) ||
+        (f->task == SPORF_TASK_REGRESSION && f->n_classes != 1))
+        CORRUPT("model's task, criterion and number of outputs disagree");
     if (f->n_features < 1 || f->n_features >= INT32_MAX || f->n_classes < 1 || f->n_classes > 100000000)
         CORRUPT("model has impossible sizes (%lld features, %d classes)", (long long)f->n_features, f->n_classes);
     /* Each tree takes at least 16 + 32 + 8 bytes. */
@@ -409,7 +454,7 @@ int sporf_forest_load(const uint8_t *buf, int64_t len, sporf_forest **out, sporf
     }
     f->n_trees = n_trees;
     for (int64_t t = 0; t < n_trees; t++)
-        if ((rc = read_tree(&r, &f->trees[t], f->n_features, f->n_classes, t, err)) != SPORF_OK)
+        if ((rc = read_tree(&r, &f->trees[t], f, t, err)) != SPORF_OK)
             goto fail;
     if (r.pos != r.len)
         CORRUPT("model has %lld unexpected bytes after the last tree", (long long)(r.len - r.pos));

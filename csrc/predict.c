@@ -7,6 +7,7 @@
 #include "pool.h"
 #include "traverse.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,39 @@ static inline const double *row_ptr(const sporf_matrix *X, int64_t r)
     return X->data + r * X->row_stride;
 }
 
+/* Honest trees with honest_prior "ignore" store NaN in leaves that received
+ * no estimation row: such a tree abstains on the rows that reach them. */
+static int forest_abstains(const sporf_forest *f)
+{
+    return f->params.honest_fraction > 0.0 && f->params.honest_prior == SPORF_HONEST_IGNORE;
+}
+
+/* Add a leaf's values to o unless the tree abstains there; 1 if added. */
+static inline int add_leaf(double *o, const sporf_tree *tr, int32_t node, int32_t K)
+{
+    const double *lv = tr->leaf_values + (int64_t)sporf_pnode_leaf_slot(&tr->pnodes[node]) * K;
+    if (isnan(lv[0]))
+        return 0;
+    for (int32_t k = 0; k < K; k++)
+        o[k] += lv[k];
+    return 1;
+}
+
+/* Divide a row's sum by its number of voting trees; a row on which every
+ * tree abstained gets the mean of the trees' priors. */
+static void finish_row(const sporf_forest *f, double *o, int64_t votes)
+{
+    const int32_t K = f->n_classes;
+    if (votes > 0) {
+        for (int32_t k = 0; k < K; k++) o[k] /= (double)votes;
+        return;
+    }
+    for (int32_t k = 0; k < K; k++) o[k] = 0.0;
+    for (int64_t t = 0; t < f->n_trees; t++)
+        for (int32_t k = 0; k < K; k++) o[k] += f->trees[t].prior[k];
+    for (int32_t k = 0; k < K; k++) o[k] /= (double)f->n_trees;
+}
+
 static int proba_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
 {
     (void)worker; (void)ctl; (void)err;
@@ -40,6 +74,19 @@ static int proba_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
     int32_t leaf[ROW_BLOCK];
     double *out = c->proba + r0 * K;
     memset(out, 0, (size_t)(n * K) * sizeof *out);
+    if (forest_abstains(f)) {
+        int64_t cnt[ROW_BLOCK];
+        memset(cnt, 0, sizeof cnt);
+        for (int64_t t = 0; t < f->n_trees; t++) {
+            const sporf_tree *tr = &f->trees[t];
+            sporf_tree_find_leaves(tr, row_ptr(c->X, r0), c->X->row_stride, c->X->col_stride, n, leaf);
+            for (int64_t r = 0; r < n; r++)
+                cnt[r] += add_leaf(out + r * K, tr, leaf[r], K);
+        }
+        for (int64_t r = 0; r < n; r++)
+            finish_row(f, out + r * K, cnt[r]);
+        return SPORF_OK;
+    }
     for (int64_t t = 0; t < f->n_trees; t++) {
         const sporf_tree *tr = &f->trees[t];
         sporf_tree_find_leaves(tr, row_ptr(c->X, r0), c->X->row_stride, c->X->col_stride, n, leaf);
@@ -85,9 +132,10 @@ static int oob_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *ct
     int64_t r1 = r0 + ROW_BLOCK;
     if (r1 > c->X->nrow) r1 = c->X->nrow;
     double *out = c->proba;
-    int64_t *cnt = calloc(ROW_BLOCK, sizeof *cnt);
+    int64_t *cnt = calloc(2 * ROW_BLOCK, sizeof *cnt);
     if (!cnt)
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    int64_t *votes = cnt + ROW_BLOCK; /* trees that did not abstain */
     memset(out + r0 * K, 0, (size_t)((r1 - r0) * K) * sizeof *out);
     for (int64_t t = 0; t < f->n_trees; t++) {
         const sporf_tree *tr = &f->trees[t];
@@ -96,16 +144,14 @@ static int oob_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *ct
             if (bits[r >> 3] & (1u << (r & 7)))
                 continue;
             const int32_t leaf = sporf_tree_find_leaf(tr, row_ptr(c->X, r), c->X->col_stride);
-            const double *lv = tr->leaf_values + (int64_t)sporf_pnode_leaf_slot(&tr->pnodes[leaf]) * K;
-            for (int32_t k = 0; k < K; k++)
-                out[r * K + k] += lv[k];
             cnt[r - r0]++;
+            votes[r - r0] += add_leaf(out + r * K, tr, leaf, K);
         }
     }
     for (int64_t r = r0; r < r1; r++) {
+        /* A row out of bag for no tree keeps zeros (its oob_count says so). */
         if (cnt[r - r0] > 0)
-            for (int32_t k = 0; k < K; k++)
-                out[r * K + k] /= (double)cnt[r - r0];
+            finish_row(f, out + r * K, votes[r - r0]);
         if (c->count)
             c->count[r] = cnt[r - r0];
     }

@@ -40,6 +40,35 @@ static int patch_init(sporf_sampler *s, const sporf_params *P, int64_t d, sporf_
     return SPORF_OK;
 }
 
+int64_t sporf_per_column_max(int32_t projection, double feature_combinations, int64_t p)
+{
+    double L = ceil(feature_combinations - 1e-9);
+    if (projection == SPORF_PROJ_POISSON)
+        L = ceil(feature_combinations + 12.0 * sqrt(feature_combinations) + 12.0);
+    if (L < 1.0) L = 1.0;
+    if (L > (double)p) L = (double)p;
+    return (int64_t)L;
+}
+
+/* Forest-RC and Poisson: every candidate is a set of distinct features drawn
+ * by a partial Fisher-Yates shuffle of perm (which stays a permutation, so
+ * each draw is uniform whatever the previous draws left behind). */
+static int per_column_init(sporf_sampler *s, const sporf_params *P, int64_t p, int64_t d, sporf_error *err)
+{
+    s->nnz = sporf_per_column_max(P->projection, P->feature_combinations, p);
+    s->feature_combinations = P->feature_combinations;
+    s->perm = malloc((size_t)p * sizeof *s->perm);
+    s->cand.start = malloc((size_t)(d + 1) * sizeof *s->cand.start);
+    s->cand.feature = malloc((size_t)(d * s->nnz) * sizeof *s->cand.feature);
+    s->cand.weight = malloc((size_t)(d * s->nnz) * sizeof *s->cand.weight);
+    if (!s->perm || !s->cand.start || !s->cand.feature || !s->cand.weight) {
+        sporf_sampler_free(s);
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory allocating the projection sampler");
+    }
+    for (int64_t j = 0; j < p; j++) s->perm[j] = (int32_t)j;
+    return SPORF_OK;
+}
+
 int sporf_sampler_init(sporf_sampler *s, const sporf_params *params,
                        int64_t n_features, int64_t n_candidates, sporf_error *err)
 {
@@ -55,6 +84,8 @@ int sporf_sampler_init(sporf_sampler *s, const sporf_params *params,
     }
     if (s->projection == SPORF_PROJ_PATCH)
         return patch_init(s, params, n_candidates, err);
+    if (s->projection == SPORF_PROJ_FRC || s->projection == SPORF_PROJ_POISSON)
+        return per_column_init(s, params, n_features, n_candidates, err);
     s->nnz = sporf_sparse_nnz(params->feature_combinations, n_features, n_candidates);
     s->hash_cap = 16;
     while (s->hash_cap < 2 * s->nnz) s->hash_cap *= 2;
@@ -129,8 +160,55 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* N(0, 1) by Box-Muller from two uniforms (one value per call, so the
+ * number of draws per weight is fixed: 2). 1 - u keeps log away from 0. */
+static double standard_normal(sporf_rng *rng)
+{
+    const double u1 = 1.0 - sporf_rng_uniform(rng), u2 = sporf_rng_uniform(rng);
+    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+/* Poisson(lambda) by inversion (lambda is small: feature_combinations). */
+static int64_t poisson_draw(sporf_rng *rng, double lambda)
+{
+    const double u = sporf_rng_uniform(rng);
+    double pk = exp(-lambda), cdf = pk;
+    int64_t k = 0;
+    while (u >= cdf && k < 100000) {
+        k++;
+        pk *= lambda / (double)k;
+        cdf += pk;
+        if (pk <= 0.0) break; /* the tail underflowed: u is within rounding of 1 */
+    }
+    return k;
+}
+
+void sporf_sampler_draw_per_column(sporf_sampler *s, sporf_rng *rng)
+{
+    const int64_t p = s->n_features, cap = s->nnz;
+    const int frc = s->projection == SPORF_PROJ_FRC;
+    sporf_candidates *c = &s->cand;
+    int32_t pos = 0;
+    c->n_proj = 0;
+    for (int64_t j = 0; j < s->n_candidates; j++) {
+        int64_t L = frc ? cap : poisson_draw(rng, s->feature_combinations);
+        if (L < 1) L = 1;     /* an empty projection becomes a single feature, as in "sparse" */
+        if (L > cap) L = cap;
+        c->start[c->n_proj++] = pos;
+        for (int64_t i = 0; i < L; i++) {
+            int64_t r = i + (int64_t)sporf_rng_below(rng, (uint64_t)(p - i));
+            int32_t t = s->perm[r]; s->perm[r] = s->perm[i]; s->perm[i] = t;
+            c->feature[pos] = t;
+            c->weight[pos] = frc ? 2.0 * sporf_rng_uniform(rng) - 1.0 : (sporf_rng_next(rng) >> 63) ? 1.0 : -1.0;
+            pos++;
+        }
+    }
+    c->start[c->n_proj] = pos;
+}
+
 void sporf_sampler_draw_sparse(sporf_sampler *s, sporf_rng *rng)
 {
+    const int gaussian = s->projection == SPORF_PROJ_GAUSSIAN;
     const uint64_t p = (uint64_t)s->n_features;
     const uint64_t grid = p * (uint64_t)s->n_candidates;
     const int64_t m = s->nnz;
@@ -156,7 +234,7 @@ void sporf_sampler_draw_sparse(sporf_sampler *s, sporf_rng *rng)
             current = col;
         }
         c->feature[i] = (int32_t)(s->positions[i] % p);
-        c->weight[i] = (sporf_rng_next(rng) >> 63) ? 1.0 : -1.0;
+        c->weight[i] = gaussian ? standard_normal(rng) : (sporf_rng_next(rng) >> 63) ? 1.0 : -1.0;
     }
     c->start[c->n_proj] = (int32_t)m;
     /* Columns left empty become single-feature candidates, so a node always
@@ -168,7 +246,7 @@ void sporf_sampler_draw_sparse(sporf_sampler *s, sporf_rng *rng)
     for (int64_t e = 0; e < missing; e++) {
         int32_t a = c->start[c->n_proj];
         c->feature[a] = (int32_t)sporf_rng_below(rng, p);
-        c->weight[a] = 1.0;
+        c->weight[a] = gaussian ? standard_normal(rng) : 1.0;
         c->start[++c->n_proj] = a + 1;
     }
 }

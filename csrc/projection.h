@@ -10,6 +10,12 @@
  *           algorithm: O(non-zeros) time, never a walk over the p x d grid),
  *           each +1 or -1 with probability 1/2. Each non-empty column is one
  *           candidate projection; empty columns get one random feature.
+ *  gaussian: as sparse, with N(0, 1) weights (Box-Muller).
+ *  frc    : Forest-RC. Every candidate has L = ceil(feature_combinations)
+ *           distinct features (at most p), weights U(-1, 1).
+ *  poisson: every candidate has Poisson(feature_combinations) distinct
+ *           features (0 becomes 1; at most p, and at most
+ *           sporf_per_column_max), weights +-1.
  *  patch  : MORF. Each of the d candidates is one patch of the feature grid
  *           (params->data_dims): per axis a size uniform in [min, max] and a
  *           contiguous run (inside / zero-padded / wrapped) or a random subset;
@@ -39,6 +45,7 @@ typedef struct sporf_sampler {
     /* axis */
     int32_t *perm;
     int64_t n_drawn;
+    double feature_combinations; /* frc / poisson */
     /* sparse */
     uint64_t *hash;         /* open-addressing set of position+1 */
     int64_t hash_cap;
@@ -67,6 +74,12 @@ int32_t sporf_sampler_axis_next(sporf_sampler *s, sporf_rng *rng);
 
 /* Sparse mode: draw the node's candidate projections into s->cand. */
 void sporf_sampler_draw_sparse(sporf_sampler *s, sporf_rng *rng);
+
+/* Forest-RC / Poisson mode: draw the node's d candidates into s->cand. */
+void sporf_sampler_draw_per_column(sporf_sampler *s, sporf_rng *rng);
+
+/* The most features one frc / poisson candidate can have. */
+int64_t sporf_per_column_max(int32_t projection, double feature_combinations, int64_t p);
 
 /* Patch mode: draw the node's d patches into s->cand. */
 void sporf_sampler_draw_patch(sporf_sampler *s, sporf_rng *rng);

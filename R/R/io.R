@@ -31,7 +31,10 @@ sporf_load <- function(file) {
   info <- .Call(C_sporf_r_info, handle)
   cls <- .Call(C_sporf_r_get_strings, handle, .STR_CLASSES)
   fn <- .Call(C_sporf_r_get_strings, handle, .STR_FEATURE_NAMES)
-  levels <- if (length(cls[[2L]])) .decode_labels(cls[[1L]], cls[[2L]]) else as.character(seq_len(info$n_classes) - 1L)
+  regression <- info$task == 1
+  levels <- if (regression) NULL
+            else if (length(cls[[2L]])) .decode_labels(cls[[1L]], cls[[2L]])
+            else as.character(seq_len(info$n_classes) - 1L)
   cp <- .Call(C_sporf_r_params, handle)
   args <- .params_from_core(cp)
   args$oob_score <- FALSE

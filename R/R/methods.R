@@ -7,7 +7,7 @@
             paste(if (is.null(p$max_patch_dims)) "default" else p$max_patch_dims, collapse = " x "),
             paste(p$boundary, collapse = "/"))
   else if (identical(p$projection, "axis")) "axis-aligned splits (random forest)"
-  else sprintf("sparse oblique projections, feature_combinations = %g", p$feature_combinations)
+  else sprintf("%s oblique projections, feature_combinations = %g", p$projection, p$feature_combinations)
 }
 
 .describe_max_features <- function(mf) {
@@ -17,13 +17,20 @@
 print.sporf <- function(x, ...) {
   info <- .Call(C_sporf_r_info, .native(x))
   p <- x$params
-  cat(sprintf("%s classification forest\n", if (inherits(x, "morf")) "morf" else "sporf"))
+  cat(sprintf("%s %s forest%s\n", if (inherits(x, "morf")) "morf" else "sporf", x$task,
+              if (isTRUE(p$honest_fraction > 0)) sprintf(" (honest, fraction %g)", p$honest_fraction) else ""))
   cat(sprintf("  %d trees, %s\n", as.integer(info$n_trees), .describe_projection(p)))
   cat(sprintf("  max_features = %s (%d candidate projections per node), criterion = %s\n",
               .describe_max_features(p$max_features), as.integer(x$max_features_resolved), p$criterion))
-  shown <- if (length(x$classes) > 6L) c(x$classes[1:6], "...") else x$classes
-  cat(sprintf("  %d features, %d classes: %s\n", x$n_features, length(x$classes), paste(shown, collapse = ", ")))
-  if (!is.null(x$oob_error)) cat(sprintf("  out-of-bag error: %.2f%%\n", 100 * x$oob_error))
+  if (identical(x$task, "regression")) {
+    cat(sprintf("  %d features, numeric response\n", x$n_features))
+    if (!is.null(x$oob_error))
+      cat(sprintf("  out-of-bag mean squared error: %.4g, R^2: %.4f\n", x$oob_error, x$oob_score))
+  } else {
+    shown <- if (length(x$classes) > 6L) c(x$classes[1:6], "...") else x$classes
+    cat(sprintf("  %d features, %d classes: %s\n", x$n_features, length(x$classes), paste(shown, collapse = ", ")))
+    if (!is.null(x$oob_error)) cat(sprintf("  out-of-bag error: %.2f%%\n", 100 * x$oob_error))
+  }
   invisible(x)
 }
 
@@ -33,14 +40,14 @@ summary.sporf <- function(object, ...) {
   structure(list(
     n_trees = info$n_trees, n_nodes = info$n_nodes, n_leaves = info$n_leaves,
     mean_leaves = info$n_leaves / info$n_trees, max_depth = info$max_depth_seen,
-    n_features = object$n_features, classes = object$classes, n_samples = object$n_samples,
+    n_features = object$n_features, classes = object$classes, n_samples = object$n_samples, task = object$task,
     params = object$params, max_features_resolved = object$max_features_resolved,
     oob_error = object$oob_error, importance = sort(imp, decreasing = TRUE),
     model_bytes = length(object$model)), class = "summary.sporf")
 }
 
 print.summary.sporf <- function(x, ...) {
-  cat("sporf classification forest\n\n")
+  cat(sprintf("sporf %s forest\n\n", x$task))
   p <- x$params
   cat(sprintf("Projections:       %s\n", .describe_projection(p)))
   cat(sprintf("Trees:             %d (%.1f leaves each on average, deepest leaf at depth %d)\n",
@@ -49,9 +56,10 @@ print.summary.sporf <- function(x, ...) {
               .describe_max_features(p$max_features)))
   if (!is.na(x$n_samples)) cat(sprintf("Training samples:  %d\n", as.integer(x$n_samples)))
   cat(sprintf("Features:          %d\n", x$n_features))
-  cat(sprintf("Classes:           %d\n", length(x$classes)))
+  if (!identical(x$task, "regression")) cat(sprintf("Classes:           %d\n", length(x$classes)))
   cat(sprintf("Model size:        %s bytes\n", format(x$model_bytes, big.mark = ",")))
-  if (!is.null(x$oob_error)) cat(sprintf("Out-of-bag error:  %.4f\n", x$oob_error))
+  if (!is.null(x$oob_error))
+    cat(sprintf("Out-of-bag %s  %.4f\n", if (identical(x$task, "regression")) "MSE:   " else "error: ", x$oob_error))
   cat("\nParameters:\n")
   shown <- vapply(p, function(v) if (is.null(v)) "NULL" else paste(format(v), collapse = ","), character(1))
   print(data.frame(value = shown, stringsAsFactors = FALSE), right = FALSE)

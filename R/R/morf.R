@@ -10,7 +10,7 @@ morf.default <- function(x, y,
                          dim_contiguous = NULL,
                          patch_weights = "uniform",
                          n_estimators = 100,
-                         criterion = "gini",
+                         criterion = NULL,
                          max_depth = NULL,
                          min_samples_split = 2,
                          min_samples_leaf = 1,
@@ -19,6 +19,8 @@ morf.default <- function(x, y,
                          max_features = "sqrt",
                          bootstrap = TRUE,
                          max_samples = NULL,
+                         honest_fraction = 0,
+                         honest_prior = "empirical",
                          oob_score = FALSE,
                          class_weight = NULL,
                          sample_weight = NULL,
@@ -64,7 +66,7 @@ morf.default <- function(x, y,
   list(x = m, dims = as.numeric(data_dims))
 }
 
-predict.morf <- function(object, newdata, type = c("class", "prob", "leaf"), n_jobs = NULL, ...) {
+predict.morf <- function(object, newdata, type = NULL, n_jobs = NULL, ...) {
   if (!missing(newdata) && !is.null(newdata) && is.array(newdata) && length(dim(newdata)) > 2L)
     newdata <- .grid_input(newdata, object$data_dims, "newdata")$x
   NextMethod()

@@ -2,11 +2,13 @@
 # glue turns into the core's sporf_params. Codes mirror csrc/include/sporf.h.
 # Messages name the parameter and the value received, as in Python.
 
-.PROJECTIONS <- c(axis = 0L, sparse = 1L)
+.PROJECTIONS <- c(axis = 0L, sparse = 1L, frc = 3L, gaussian = 4L, poisson = 5L)
+.PROJECTION_NAMES <- c("axis", "sparse", "patch", "frc", "gaussian", "poisson") # by core code + 1
 .BOUNDARIES <- c(inside = 0L, pad = 1L, wrap = 2L)
 .PATCH_WEIGHTS <- c(uniform = 0L, gaussian = 1L)
 .MAX_DIMS <- 8L
-.CRITERIA <- c(gini = 0L, entropy = 1L, log_loss = 1L)
+.CRITERIA <- c(gini = 0L, entropy = 1L, log_loss = 1L, squared_error = 2L)
+.HONEST_PRIORS <- c(empirical = 0L, uniform = 1L, ignore = 2L)
 .MAXF <- c(sqrt = 0L, log2 = 1L, int = 2L, fraction = 3L, all = 4L)
 .CW <- c(none = 0L, balanced = 1L, balanced_subsample = 2L, custom = 3L)
 
@@ -80,7 +82,7 @@
 }
 
 # All forest parameters as the core's list, for n rows and p features.
-.build_params <- function(args, n, p) {
+.build_params <- function(args, n, p, regression = FALSE) {
   out <- list()
   ne <- args$n_estimators
   if (!.is_whole(ne) || ne < 1) .bad_param("n_estimators", "a whole number >= 1", ne)
@@ -89,7 +91,7 @@
   if (is.null(args$data_dims)) {
     proj <- args$projection
     if (!is.character(proj) || length(proj) != 1L || !(proj %in% names(.PROJECTIONS)))
-      .bad_param("projection", "one of \"sparse\", \"axis\"", proj)
+      .bad_param("projection", "one of \"sparse\", \"axis\", \"frc\", \"gaussian\", \"poisson\"", proj)
     out$projection <- .PROJECTIONS[[proj]]
     fc <- args$feature_combinations
     if (!.is_number(fc) || fc <= 0) .bad_param("feature_combinations", "a finite number > 0", fc)
@@ -118,10 +120,24 @@
     .bad_param("max_features", mf_expected, mf)
   }
 
+  # NULL: the task's criterion ("gini" for classes, "squared_error" for a
+  # numeric response), the defaults of Python's classifier and regressor.
   crit <- args$criterion
-  if (!is.character(crit) || length(crit) != 1L || !(crit %in% names(.CRITERIA)))
-    .bad_param("criterion", "one of \"gini\", \"entropy\", \"log_loss\"", crit)
+  allowed <- if (regression) "squared_error" else c("gini", "entropy", "log_loss")
+  if (is.null(crit)) crit <- allowed[1L]
+  if (!is.character(crit) || length(crit) != 1L || !(crit %in% allowed))
+    .bad_param("criterion", sprintf("NULL or one of %s%s", paste0("\"", allowed, "\"", collapse = ", "),
+                                    if (regression) " (y is numeric: a regression forest)" else ""), crit)
   out$criterion <- .CRITERIA[[crit]]
+
+  hf <- args$honest_fraction
+  if (!.is_number(hf) || hf < 0 || hf >= 1) .bad_param("honest_fraction", "a number in [0, 1)", hf)
+  out$honest_fraction <- hf
+  hp <- args$honest_prior
+  priors <- if (regression) c("empirical", "ignore") else names(.HONEST_PRIORS)
+  if (!is.character(hp) || length(hp) != 1L || !(hp %in% priors))
+    .bad_param("honest_prior", sprintf("one of %s", paste0("\"", priors, "\"", collapse = ", ")), hp)
+  out$honest_prior <- .HONEST_PRIORS[[hp]]
 
   md <- args$max_depth
   if (is.null(md)) {
@@ -222,7 +238,7 @@
   }
   c(patch, list(
     n_estimators = cp$n_estimators,
-    criterion = if (cp$criterion == 0) "gini" else "entropy",
+    criterion = c("gini", "entropy", "squared_error")[cp$criterion + 1],
     max_depth = if (cp$max_depth > 0) cp$max_depth else NULL,
     min_samples_split = cp$min_samples_split,
     min_samples_leaf = cp$min_samples_leaf,
@@ -230,10 +246,12 @@
     min_impurity_decrease = cp$min_impurity_decrease,
     max_features = mf,
     feature_combinations = cp$feature_combinations,
-    projection = c("axis", "sparse", "patch")[cp$projection + 1],
+    projection = .PROJECTION_NAMES[cp$projection + 1],
     bootstrap = cp$bootstrap != 0,
     max_samples = if (cp$max_samples_count > 0) cp$max_samples_count
                   else if (cp$max_samples_fraction > 0) cp$max_samples_fraction else NULL,
+    honest_fraction = cp$honest_fraction,
+    honest_prior = names(.HONEST_PRIORS)[cp$honest_prior + 1],
     class_weight = cw,
     random_state = cp$random_state
   ))

@@ -1,12 +1,19 @@
 # Prediction, leaves, importances and out-of-bag results of a sporf forest.
 
-predict.sporf <- function(object, newdata, type = c("class", "prob", "leaf"), n_jobs = NULL, ...) {
-  type <- match.arg(type)
+predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, ...) {
+  regression <- identical(object$task, "regression")
+  # type: "class" (the default) / "prob" / "leaf" for classification;
+  # "response" (the default) / "leaf" for regression.
+  types <- if (regression) c("response", "leaf") else c("class", "prob", "leaf")
+  if (is.null(type)) type <- types[1L]
+  if (!is.character(type) || length(type) != 1L || !(type %in% types))
+    stop(sprintf("type must be one of %s for a %s forest", paste0("\"", types, "\"", collapse = ", "),
+                 object$task), call. = FALSE)
   if (length(list(...)))
     stop(sprintf("unknown argument%s to predict(): %s", if (length(list(...)) > 1L) "s" else "",
                  paste(names(list(...)), collapse = ", ")), call. = FALSE)
   if (missing(newdata) || is.null(newdata)) {
-    if (is.null(object$oob_decision_function))
+    if (is.null(object$oob_predictions))
       stop("newdata is required: this forest has no out-of-bag predictions (fit with oob_score = TRUE)",
            call. = FALSE)
     if (type == "leaf") stop("type = \"leaf\" needs newdata", call. = FALSE)
@@ -20,9 +27,13 @@ predict.sporf <- function(object, newdata, type = c("class", "prob", "leaf"), n_
     rownames(leaves) <- rownames(X)
     return(leaves)
   }
+  values <- .Call(C_sporf_r_predict_proba, handle, X, threads)
+  if (regression) {
+    names(values) <- rownames(X)
+    return(values)
+  }
   K <- length(object$classes)
-  proba <- matrix(.Call(C_sporf_r_predict_proba, handle, X, threads), nrow = nrow(X), ncol = K, byrow = TRUE,
-                  dimnames = list(rownames(X), object$classes))
+  proba <- matrix(values, nrow = nrow(X), ncol = K, byrow = TRUE, dimnames = list(rownames(X), object$classes))
   if (type == "prob") return(proba)
   factor(object$classes[max.col(proba, ties.method = "first")], levels = object$classes)
 }
@@ -67,6 +78,26 @@ importance.sporf <- function(x, kind = c("impurity", "usage"), ...) {
   imp <- .Call(if (kind == "impurity") C_sporf_r_importances else C_sporf_r_usage, .native(x))
   names(imp) <- if (is.null(x$feature_names)) paste0("x", seq_along(imp)) else x$feature_names
   imp
+}
+
+# Impurity decrease per distinct split projection (SPORF paper, section 4.5),
+# as Python's projection_importances(): most important first; features are
+# column numbers (1-based), weights have the first one positive.
+projection_importance <- function(object, top = NULL) {
+  if (!inherits(object, "sporf")) stop("projection_importance() needs a sporf or morf forest", call. = FALSE)
+  if (!is.null(top) && (!.is_whole(top) || top < 1)) .bad_param("top", "NULL or a whole number >= 1", top)
+  r <- .Call(C_sporf_r_projection_importances, .native(object))
+  n <- length(r[[4L]])
+  m <- if (is.null(top)) n else min(n, top)
+  idx <- seq_len(m)
+  spans <- lapply(idx, function(i) if (r[[1L]][i + 1L] > r[[1L]][i]) seq(r[[1L]][i] + 1, r[[1L]][i + 1L]) else integer(0))
+  out <- data.frame(importance = r[[4L]][idx])
+  out$features <- lapply(spans, function(s) r[[2L]][s] + 1L)
+  out$weights <- lapply(spans, function(s) r[[3L]][s])
+  nm <- object$feature_names
+  out$names <- vapply(out$features, function(f) paste(if (is.null(nm)) paste0("x", f) else nm[f], collapse = " + "),
+                      character(1))
+  out[, c("features", "weights", "importance", "names")]
 }
 
 oob_error <- function(object) {

@@ -5,7 +5,7 @@ sporf <- function(x, ...) UseMethod("sporf")
 
 sporf.default <- function(x, y,
                           n_estimators = 100,
-                          criterion = "gini",
+                          criterion = NULL,
                           max_depth = NULL,
                           min_samples_split = 2,
                           min_samples_leaf = 1,
@@ -16,6 +16,8 @@ sporf.default <- function(x, y,
                           projection = "sparse",
                           bootstrap = TRUE,
                           max_samples = NULL,
+                          honest_fraction = 0,
+                          honest_prior = "empirical",
                           oob_score = FALSE,
                           class_weight = NULL,
                           sample_weight = NULL,
@@ -121,18 +123,31 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   paste(shown, collapse = ", ")
 }
 
+# A double y grows a regression forest; a factor, character, integer or
+# logical y a classification forest (as randomForest and ranger decide).
+.is_regression <- function(y) is.double(y) && !is.factor(y)
+
 .fit <- function(X, y, args, sample_weight) {
   n <- nrow(X)
   if (is.matrix(y) || is.data.frame(y)) stop("y must be a vector, not a matrix or data frame", call. = FALSE)
   if (length(y) != n)
     stop(sprintf("y has %d values but x has %d rows", length(y), n), call. = FALSE)
   if (anyNA(y)) stop(sprintf("y contains %d missing value(s) (NA)", sum(is.na(y))), call. = FALSE)
-  enc <- .encode_response(y)
-  K <- length(enc$levels)
-  if (K < 2L)
-    stop(sprintf("sporf needs samples of at least 2 classes, but y contains only one class: %s",
-                 enc$levels[1L]), call. = FALSE)
-  params <- .build_params(args, n, ncol(X))
+  regression <- .is_regression(y)
+  if (regression) {
+    if (any(!is.finite(y))) stop("y contains infinite values", call. = FALSE)
+    if (!is.null(args$class_weight)) stop("class_weight does not apply to a regression forest (y is numeric)",
+                                          call. = FALSE)
+    enc <- list(codes = as.double(y), levels = NULL, kind = NA_integer_)
+    K <- 1L
+  } else {
+    enc <- .encode_response(y)
+    K <- length(enc$levels)
+    if (K < 2L)
+      stop(sprintf("sporf needs samples of at least 2 classes, but y contains only one class: %s",
+                   enc$levels[1L]), call. = FALSE)
+  }
+  params <- .build_params(args, n, ncol(X), regression)
 
   sw <- NULL
   if (!is.null(sample_weight)) {
@@ -163,28 +178,38 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
     stop(cond)
   }
   handle <- res[[1L]]
-  .Call(C_sporf_r_set_strings, handle, .STR_CLASSES, enc$kind, enc$labels)
+  if (!regression) .Call(C_sporf_r_set_strings, handle, .STR_CLASSES, enc$kind, enc$labels)
   feature_names <- colnames(X)
   if (!is.null(feature_names))
     .Call(C_sporf_r_set_strings, handle, .STR_FEATURE_NAMES, .KIND_TEXT, as.character(feature_names))
 
+  args$criterion <- names(.CRITERIA)[match(params$criterion, .CRITERIA)]
   obj <- .new_sporf(handle, .Call(C_sporf_r_save, handle), levels = enc$levels, label_kind = enc$kind,
                     feature_names = feature_names, n_features = ncol(X), n_samples = n,
                     args = args, seed = params$random_state,
                     max_features_resolved = attr(params, "max_features_resolved"))
   if (isTRUE(args$oob_score)) {
-    dec <- matrix(res[[2L]], nrow = n, ncol = K, byrow = TRUE, dimnames = list(NULL, enc$levels))
     counts <- res[[3L]]
     if (any(counts == 0))
       warning("some samples have no out-of-bag predictions (too few trees for reliable OOB estimates)",
               call. = FALSE)
-    predicted <- factor(enc$levels[max.col(dec, ties.method = "first")], levels = enc$levels)
-    predicted[counts == 0] <- NA
-    obj$oob_decision_function <- dec
-    obj$oob_predictions <- predicted
-    # As Python's oob_score_: accuracy of the argmax over all samples.
-    obj$oob_score <- mean(enc$codes == max.col(dec, ties.method = "first") - 1L)
-    obj$oob_error <- 1 - obj$oob_score
+    if (regression) {
+      pred <- res[[2L]]
+      # As Python's oob_score_: R^2 of the out-of-bag predictions over all samples.
+      obj$oob_score <- 1 - sum((y - pred)^2) / sum((y - mean(y))^2)
+      pred[counts == 0] <- NA
+      obj$oob_predictions <- pred
+      obj$oob_error <- mean((y - res[[2L]])^2)
+    } else {
+      dec <- matrix(res[[2L]], nrow = n, ncol = K, byrow = TRUE, dimnames = list(NULL, enc$levels))
+      predicted <- factor(enc$levels[max.col(dec, ties.method = "first")], levels = enc$levels)
+      predicted[counts == 0] <- NA
+      obj$oob_decision_function <- dec
+      obj$oob_predictions <- predicted
+      # As Python's oob_score_: accuracy of the argmax over all samples.
+      obj$oob_score <- mean(enc$codes == max.col(dec, ties.method = "first") - 1L)
+      obj$oob_error <- 1 - obj$oob_score
+    }
   }
   obj
 }
@@ -197,6 +222,7 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   cache$handle <- handle
   args$random_state <- seed
   structure(list(model = model,
+                 task = if (is.null(levels)) "regression" else "classification",
                  classes = levels,
                  label_kind = label_kind,
                  feature_names = feature_names,

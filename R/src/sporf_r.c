@@ -115,6 +115,8 @@ static void params_from_list(SEXP list, sporf_params *p)
     p->max_samples_fraction = num(list, "max_samples_fraction");
     p->class_weight_mode = (int32_t)num(list, "class_weight_mode");
     p->n_jobs = (int32_t)num(list, "n_jobs");
+    p->honest_fraction = num(list, "honest_fraction");
+    p->honest_prior = (int32_t)num(list, "honest_prior");
     /* Patch (MORF) fields: vectors of SPORF_MAX_DIMS entries. */
     p->n_dims = (int32_t)num(list, "n_dims");
     p->patch_weights = (int32_t)num(list, "patch_weights");
@@ -149,12 +151,13 @@ static SEXP params_to_list(const sporf_params *p)
                            "max_features_value", "criterion", "max_depth", "min_samples_split",
                            "min_samples_leaf", "min_impurity_decrease", "min_weight_fraction_leaf",
                            "bootstrap", "max_samples_count", "max_samples_fraction", "class_weight_mode",
-                           "n_jobs", "random_state"};
+                           "n_jobs", "random_state", "honest_fraction", "honest_prior"};
     double values[] = {(double)p->n_estimators, p->projection, p->feature_combinations,
                        p->max_features_mode, p->max_features_value, p->criterion, (double)p->max_depth,
                        (double)p->min_samples_split, (double)p->min_samples_leaf, p->min_impurity_decrease,
                        p->min_weight_fraction_leaf, p->bootstrap, (double)p->max_samples_count,
-                       p->max_samples_fraction, p->class_weight_mode, p->n_jobs, (double)p->random_state};
+                       p->max_samples_fraction, p->class_weight_mode, p->n_jobs, (double)p->random_state,
+                       p->honest_fraction, p->honest_prior};
     const int n = (int)(sizeof values / sizeof values[0]);
     const char *vec_names[] = {"data_dims", "min_patch_dims", "max_patch_dims", "boundary", "dim_contiguous"};
     SEXP out = PROTECT(Rf_allocVector(VECSXP, n + 7));
@@ -243,16 +246,21 @@ static int progress_cb(void *user, int64_t done, int64_t total)
 /* ---- entry points ---- */
 
 /* fit(x, y, n_classes, params, sample_weight, class_weight, oob, verbose)
- * -> list(handle, oob_decision (n*K row-major) or NULL, oob_count or NULL, interrupted) */
+ * -> list(handle, oob_decision (n*K row-major) or NULL, oob_count or NULL, interrupted).
+ * An integer y (class codes) grows a classification forest; a double y a
+ * regression forest (n_classes must then be 1 and class_weight NULL). */
 SEXP sporf_r_fit(SEXP x, SEXP y, SEXP n_classes, SEXP params, SEXP sample_weight, SEXP class_weight,
                  SEXP oob, SEXP verbose)
 {
     sporf_params p;
     params_from_list(params, &p);
     sporf_matrix m = matrix_view(x);
-    if (TYPEOF(y) != INTSXP || XLENGTH(y) != m.nrow)
-        Rf_error("internal: y must be an integer vector of length nrow(x)");
+    const int regression = TYPEOF(y) == REALSXP;
+    if ((TYPEOF(y) != INTSXP && !regression) || XLENGTH(y) != m.nrow)
+        Rf_error("internal: y must be an integer or double vector of length nrow(x)");
     const int K = Rf_asInteger(n_classes);
+    if (regression && (K != 1 || !Rf_isNull(class_weight)))
+        Rf_error("internal: a regression fit takes n_classes 1 and no class weights");
     const double *sw = NULL, *cw = NULL;
     if (!Rf_isNull(sample_weight)) {
         if (TYPEOF(sample_weight) != REALSXP || XLENGTH(sample_weight) != m.nrow)
@@ -287,7 +295,9 @@ SEXP sporf_r_fit(SEXP x, SEXP y, SEXP n_classes, SEXP params, SEXP sample_weight
     progress_state st = {Rf_asInteger(verbose) > 0, 0, 0, -1};
     sporf_forest *f = NULL;
     sporf_error err;
-    int rc = sporf_forest_fit(&p, &m, INTEGER(y), K, sw, cw, oob_dec, oob_cnt, progress_cb, &st, &f, &err);
+    int rc = regression
+                 ? sporf_forest_fit_regression(&p, &m, REAL(y), sw, oob_dec, oob_cnt, progress_cb, &st, &f, &err)
+                 : sporf_forest_fit(&p, &m, INTEGER(y), K, sw, cw, oob_dec, oob_cnt, progress_cb, &st, &f, &err);
     if (st.drawn)
         REprintf("\n");
     if (rc == SPORF_E_INTERRUPTED && st.interrupted) {
@@ -404,16 +414,44 @@ SEXP sporf_r_usage(SEXP handle)
     return per_feature(handle, sporf_forest_feature_usage);
 }
 
+/* projection_importances(handle) -> list(start (0-based offsets, double),
+ * feature (0-based, integer), weight, importance), as the core returns them. */
+SEXP sporf_r_projection_importances(SEXP handle)
+{
+    sporf_forest *f = get_forest(handle);
+    sporf_error err;
+    int64_t n = 0, nnz = 0;
+    if (sporf_forest_projection_importances(f, &n, &nnz, NULL, NULL, NULL, NULL, &err) != SPORF_OK)
+        raise_core_error(&err);
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 4));
+    SEXP start = Rf_allocVector(REALSXP, (R_xlen_t)n + 1);
+    SET_VECTOR_ELT(out, 0, start);
+    SEXP feature = Rf_allocVector(INTSXP, (R_xlen_t)nnz);
+    SET_VECTOR_ELT(out, 1, feature);
+    SEXP weight = Rf_allocVector(REALSXP, (R_xlen_t)nnz);
+    SET_VECTOR_ELT(out, 2, weight);
+    SEXP importance = Rf_allocVector(REALSXP, (R_xlen_t)n);
+    SET_VECTOR_ELT(out, 3, importance);
+    int64_t *st = (int64_t *)R_alloc((size_t)n + 1, sizeof(int64_t));
+    if (sporf_forest_projection_importances(f, &n, &nnz, st, INTEGER(feature), REAL(weight), REAL(importance),
+                                            &err) != SPORF_OK)
+        raise_core_error(&err);
+    for (int64_t i = 0; i <= n; i++)
+        REAL(start)[i] = (double)st[i];
+    UNPROTECT(1);
+    return out;
+}
+
 SEXP sporf_r_info(SEXP handle)
 {
     const sporf_forest_info info = forest_info(get_forest(handle));
     const char *names[] = {"n_features", "n_classes", "n_trees", "n_nodes", "n_leaves", "max_depth_seen",
-                           "format_version"};
+                           "format_version", "task"};
     double values[] = {(double)info.n_features, info.n_classes, (double)info.n_trees, (double)info.n_nodes,
-                       (double)info.n_leaves, (double)info.max_depth_seen, info.format_version};
-    SEXP out = PROTECT(Rf_allocVector(VECSXP, 7));
-    SEXP nm = PROTECT(Rf_allocVector(STRSXP, 7));
-    for (int i = 0; i < 7; i++) {
+                       (double)info.n_leaves, (double)info.max_depth_seen, info.format_version, info.task};
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 8));
+    SEXP nm = PROTECT(Rf_allocVector(STRSXP, 8));
+    for (int i = 0; i < 8; i++) {
         SET_VECTOR_ELT(out, i, Rf_ScalarReal(values[i]));
         SET_STRING_ELT(nm, i, Rf_mkChar(names[i]));
     }
@@ -513,6 +551,7 @@ static const R_CallMethodDef call_methods[] = {
     {"sporf_r_importances", (DL_FUNC)&sporf_r_importances, 1},
     {"sporf_r_info", (DL_FUNC)&sporf_r_info, 1},
     {"sporf_r_usage", (DL_FUNC)&sporf_r_usage, 1},
+    {"sporf_r_projection_importances", (DL_FUNC)&sporf_r_projection_importances, 1},
     {"sporf_r_params", (DL_FUNC)&sporf_r_params, 1},
     {"sporf_r_check_params", (DL_FUNC)&sporf_r_check_params, 2},
     {"sporf_r_set_strings", (DL_FUNC)&sporf_r_set_strings, 4},

@@ -72,7 +72,12 @@ typedef struct sporf_matrix {
 enum {
     SPORF_PROJ_AXIS = 0,      /* classic random forest: one distinct feature per candidate */
     SPORF_PROJ_SPARSE = 1,    /* SPORF: sparse +-1 projections (default)                   */
-    SPORF_PROJ_PATCH = 2      /* MORF: patches of a feature grid (see the patch fields)    */
+    SPORF_PROJ_PATCH = 2,     /* MORF: patches of a feature grid (see the patch fields)    */
+    SPORF_PROJ_FRC = 3,       /* Breiman's Forest-RC: L = ceil(feature_combinations) distinct
+                                 features per candidate (at most p), weights U(-1, 1)      */
+    SPORF_PROJ_GAUSSIAN = 4,  /* positions as SPARSE, weights N(0, 1)                      */
+    SPORF_PROJ_POISSON = 5    /* Poisson(feature_combinations) distinct features per
+                                 candidate (0 becomes 1, at most p), weights +-1           */
 };
 
 /* MORF patches: features live on an n_dims-dimensional grid data_dims, laid
@@ -96,8 +101,23 @@ enum {
 };
 
 enum {
-    SPORF_CRIT_GINI = 0,
-    SPORF_CRIT_ENTROPY = 1
+    SPORF_CRIT_GINI = 0,          /* classification */
+    SPORF_CRIT_ENTROPY = 1,       /* classification */
+    SPORF_CRIT_SQUARED_ERROR = 2  /* regression (the only regression criterion) */
+};
+
+/* What a forest predicts (sporf_forest_info.task). */
+enum {
+    SPORF_TASK_CLASSIFICATION = 0, /* leaf values: class distributions (n_classes per leaf) */
+    SPORF_TASK_REGRESSION = 1      /* leaf values: one mean per leaf (n_classes is 1)       */
+};
+
+/* Honest trees: what a leaf that received no estimation sample predicts. */
+enum {
+    SPORF_HONEST_EMPIRICAL = 0,   /* the tree's estimation sample: its class distribution or mean */
+    SPORF_HONEST_UNIFORM = 1,     /* 1 / n_classes per class (classification only)                */
+    SPORF_HONEST_IGNORE = 2       /* the tree abstains for that row; a row on which every tree
+                                     abstains gets the mean of the trees' empirical priors      */
 };
 
 enum {
@@ -145,6 +165,12 @@ typedef struct sporf_params {
     int32_t boundary[8];           /* SPORF_BOUNDARY_* per axis (WRAP needs length >= 2)    */
     int32_t dim_contiguous[8];     /* 1: contiguous runs; 0: random subsets (unordered axis) */
     int32_t patch_weights;         /* SPORF_PATCH_*; default uniform                        */
+    /* Honesty: each tree's distinct in-bag rows are shuffled and a fraction
+     * honest_fraction of them (rounded down) becomes the estimation part: the
+     * tree is grown on the rest and its leaf values are computed from the
+     * estimation part only. */
+    double honest_fraction;        /* in [0, 1); 0 (default) = not honest                   */
+    int32_t honest_prior;          /* SPORF_HONEST_*; default empirical                     */
 } sporf_params;
 
 /* Fill *params with the defaults listed above. Never fails. */
@@ -171,7 +197,8 @@ typedef struct sporf_forest sporf_forest;
 
 typedef struct sporf_forest_info {
     int64_t n_features;
-    int32_t n_classes;
+    int32_t task;             /* SPORF_TASK_* */
+    int32_t n_classes;        /* 1 for regression */
     int64_t n_trees;
     int64_t n_nodes;          /* summed over trees */
     int64_t n_leaves;         /* summed over trees */
@@ -201,6 +228,17 @@ int sporf_forest_fit(const sporf_params *params, const sporf_matrix *X,
                      sporf_progress_fn progress, void *user_data,
                      sporf_forest **out, sporf_error *err);
 
+/* Grow a regression forest (criterion SPORF_CRIT_SQUARED_ERROR). As
+ * sporf_forest_fit, with y n finite doubles and no classes or class weights;
+ * oob_prediction (NULL or n doubles) receives the out-of-bag mean prediction
+ * (0 where oob_count is 0). The forest's "probabilities" are the leaf means:
+ * sporf_forest_predict_proba with one output column gives the prediction. */
+int sporf_forest_fit_regression(const sporf_params *params, const sporf_matrix *X,
+                                const double *y, const double *sample_weight,
+                                double *oob_prediction, int64_t *oob_count,
+                                sporf_progress_fn progress, void *user_data,
+                                sporf_forest **out, sporf_error *err);
+
 /* Release a forest; NULL is ignored. */
 void sporf_forest_free(sporf_forest *forest);
 
@@ -210,8 +248,9 @@ int sporf_forest_get_info(const sporf_forest *forest, sporf_forest_info *info, s
 /* The parameters the forest was grown with (as stored in the model). */
 int sporf_forest_get_params(const sporf_forest *forest, sporf_params *params, sporf_error *err);
 
-/* Mean of the trees' leaf class distributions: out is n x n_classes,
- * row-major, caller-allocated. n_jobs <= 0 uses all cores. */
+/* Mean of the trees' leaf values: out is n x n_classes, row-major,
+ * caller-allocated. For classification these are class probabilities; for
+ * regression (n_classes 1) the prediction. n_jobs <= 0 uses all cores. */
 int sporf_forest_predict_proba(const sporf_forest *forest, const sporf_matrix *X,
                                int32_t n_jobs, double *out,
                                sporf_progress_fn progress, void *user_data,
@@ -234,6 +273,20 @@ int sporf_forest_feature_importances(const sporf_forest *forest, double *out, sp
  * projections of split nodes, over all trees, divided by the total (out has
  * n_features doubles summing to 1, all zeros when no tree has a split). */
 int sporf_forest_feature_usage(const sporf_forest *forest, double *out, sporf_error *err);
+
+/* Projection importance (SPORF paper, section 4.5): the weighted impurity
+ * decrease of the split nodes summed per distinct projection, over all trees,
+ * divided by the total over all projections. Two projections that differ only
+ * in sign are one (a projection is stored with its features ascending and its
+ * first weight positive). Rows come sorted by importance, largest first (ties:
+ * by features, then weights, so the order is deterministic).
+ * Two-call: with any output NULL, only *n_out (distinct projections) and
+ * *nnz_out (their total non-zeros) are written. Otherwise start (n_out + 1
+ * offsets into feature/weight), feature and weight (nnz_out each) and
+ * importance (n_out) are filled. */
+int sporf_forest_projection_importances(const sporf_forest *forest, int64_t *n_out, int64_t *nnz_out,
+                                        int64_t *start, int32_t *feature, double *weight,
+                                        double *importance, sporf_error *err);
 
 /* ---- labels and feature names kept in the model ----
  * Strings are stored as one blob of NUL-terminated UTF-8 strings. `kind`

@@ -3,9 +3,10 @@
 Estimators follow scikit-learn's API; models are portable between Python and
 R through :meth:`SPORFClassifier.save` / :func:`load`.
 """
-from ._forest import SPORFClassifier
+from ._forest import ProjectionImportance, SPORFClassifier, SPORFRegressor
 from ._io import load
-from ._morf import MORFClassifier, plot_importance
+from ._morf import MORFClassifier, MORFRegressor, plot_importance
 
 __version__ = "0.1.0"
-__all__ = ["SPORFClassifier", "MORFClassifier", "load", "plot_importance", "__version__"]
+__all__ = ["SPORFClassifier", "SPORFRegressor", "MORFClassifier", "MORFRegressor", "ProjectionImportance",
+           "load", "plot_importance", "__version__"]

@@ -79,9 +79,11 @@ def load(path):
 
     Returns
     -------
-    estimator : SPORFClassifier or MORFClassifier
-        A fitted estimator (MORFClassifier for a patch forest) with the stored parameters, ``classes_``,
-        ``n_features_in_`` and (when stored) ``feature_names_in_``.
+    estimator : SPORFClassifier, SPORFRegressor, MORFClassifier or MORFRegressor
+        A fitted estimator of the kind that was saved (MORF for a patch
+        forest, a regressor for a regression forest) with the stored
+        parameters, ``n_features_in_``, ``classes_`` (classifiers) and (when
+        stored) ``feature_names_in_``.
         Out-of-bag results are not part of the model file.
 
     Raises
@@ -103,9 +105,13 @@ def load(path):
     """
     with open(os.fspath(path), "rb") as fh:
         data = fh.read()
-    from ._forest import SPORFClassifier
-    from ._morf import MORFClassifier
+    from ._forest import SPORFClassifier, SPORFRegressor
+    from ._morf import MORFClassifier, MORFRegressor
 
     forest = NativeForest.from_bytes(data)
-    cls = MORFClassifier if forest.params().projection == lib.SPORF_PROJ_PATCH else SPORFClassifier
+    patch = forest.params().projection == lib.SPORF_PROJ_PATCH
+    if forest.info().task == lib.SPORF_TASK_REGRESSION:
+        cls = MORFRegressor if patch else SPORFRegressor
+    else:
+        cls = MORFClassifier if patch else SPORFClassifier
     return cls._from_native(forest)

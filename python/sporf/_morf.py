@@ -3,30 +3,21 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from . import _params
-from ._forest import _PARAM_DOC, SPORFClassifier
+from ._forest import _PARAM_DOC, SPORFClassifier, SPORFRegressor, _regressor_doc
 from ._sporf_cffi import lib
 
 # MORF has no `projection` or `feature_combinations`: its candidates are patches.
 _MORF_PARAM_DOC = _PARAM_DOC.replace(
     _PARAM_DOC[_PARAM_DOC.index("    feature_combinations :"):_PARAM_DOC.index("    bootstrap :")], "")
 
+_PARAM_HEAD = """
+    Parameters
+    ----------
+    n_estimators : int, default=100
+        Number of trees.
+"""
 
-class MORFClassifier(SPORFClassifier):
-    __doc__ = (
-        """Manifold oblique random forest classifier (MORF).
-
-    Features live on a grid ``data_dims`` -- (H, W) for images, (C, H, W) for
-    multi-channel images, (T,) for a signal, (sensors, T) for a multivariate
-    time series -- and every candidate projection of a split node is the sum of
-    a random patch of neighbouring features. Patches are drawn per axis: a size
-    uniform in [``min_patch_dims``, ``max_patch_dims``] and a contiguous run
-    (kept inside the grid, zero-padded or wrapped around a cyclic axis), or a
-    random subset of the axis when it has no order (``dim_contiguous=False``).
-
-    X may be given flat, (n_samples, prod(data_dims)), or shaped,
-    (n_samples, *data_dims) (e.g. (n, H, W) images); features are numbered in
-    row-major (C) order of ``data_dims``.
-
+_PATCH_PARAM_DOC = """
     Parameters
     ----------
     n_estimators : int, default=100
@@ -51,80 +42,11 @@ class MORFClassifier(SPORFClassifier):
         Weight 1 for every cell of a patch (the patch sum), or a Gaussian kernel
         centred on the patch (sigma a quarter of the patch size per axis).
 """
-        + _MORF_PARAM_DOC.replace("""
-    Parameters
-    ----------
-    n_estimators : int, default=100
-        Number of trees.
-""", "")
-        + """
-    Attributes
-    ----------
-    data_dims_ : tuple of int
-        The grid the forest was fitted on.
-    classes_, n_classes_, n_features_in_, feature_importances_, oob_score_,
-    oob_decision_function_ :
-        As in :class:`SPORFClassifier`.
-    feature_usage_ : ndarray of shape (n_features_in_,)
-        How often each feature appears in split projections (normalized).
 
-    Examples
-    --------
-    >>> from sporf import MORFClassifier
-    >>> from sporf.datasets import make_impulse
-    >>> X, y = make_impulse(200, random_state=0)
-    >>> clf = MORFClassifier(n_estimators=20, max_patch_dims=12, random_state=0).fit(X, y)
-    >>> clf.importance_map("usage").shape
-    (100,)
-    """
-    )
 
-    def __init__(
-        self,
-        n_estimators=100,
-        *,
-        data_dims=None,
-        min_patch_dims=None,
-        max_patch_dims=None,
-        boundary="pad",
-        dim_contiguous=None,
-        patch_weights="uniform",
-        criterion="gini",
-        max_depth=None,
-        min_samples_split=2,
-        min_samples_leaf=1,
-        min_weight_fraction_leaf=0.0,
-        min_impurity_decrease=0.0,
-        max_features="sqrt",
-        bootstrap=True,
-        max_samples=None,
-        oob_score=False,
-        class_weight=None,
-        n_jobs=None,
-        random_state=None,
-        verbose=0,
-    ):
-        self.n_estimators = n_estimators
-        self.data_dims = data_dims
-        self.min_patch_dims = min_patch_dims
-        self.max_patch_dims = max_patch_dims
-        self.boundary = boundary
-        self.dim_contiguous = dim_contiguous
-        self.patch_weights = patch_weights
-        self.criterion = criterion
-        self.max_depth = max_depth
-        self.min_samples_split = min_samples_split
-        self.min_samples_leaf = min_samples_leaf
-        self.min_weight_fraction_leaf = min_weight_fraction_leaf
-        self.min_impurity_decrease = min_impurity_decrease
-        self.max_features = max_features
-        self.bootstrap = bootstrap
-        self.max_samples = max_samples
-        self.oob_score = oob_score
-        self.class_weight = class_weight
-        self.n_jobs = n_jobs
-        self.random_state = random_state
-        self.verbose = verbose
+class _MORFMixin:
+    """Patch-forest behaviour shared by MORFClassifier and MORFRegressor:
+    shaped input, the grid, importance maps, loading."""
 
     # ---- shaped input ----
     def _flatten_input(self, X, fitting=False):
@@ -197,14 +119,193 @@ class MORFClassifier(SPORFClassifier):
         self.data_dims_ = tuple(int(p.data_dims[k]) for k in range(int(p.n_dims)))
 
 
+
+
+class MORFClassifier(_MORFMixin, SPORFClassifier):
+    __doc__ = (
+        """Manifold oblique random forest classifier (MORF).
+
+    Features live on a grid ``data_dims`` -- (H, W) for images, (C, H, W) for
+    multi-channel images, (T,) for a signal, (sensors, T) for a multivariate
+    time series -- and every candidate projection of a split node is the sum of
+    a random patch of neighbouring features. Patches are drawn per axis: a size
+    uniform in [``min_patch_dims``, ``max_patch_dims``] and a contiguous run
+    (kept inside the grid, zero-padded or wrapped around a cyclic axis), or a
+    random subset of the axis when it has no order (``dim_contiguous=False``).
+
+    X may be given flat, (n_samples, prod(data_dims)), or shaped,
+    (n_samples, *data_dims) (e.g. (n, H, W) images); features are numbered in
+    row-major (C) order of ``data_dims``.
+"""
+        + _PATCH_PARAM_DOC
+        + _MORF_PARAM_DOC.replace(_PARAM_HEAD, "")
+        + """
+    Attributes
+    ----------
+    data_dims_ : tuple of int
+        The grid the forest was fitted on.
+    classes_, n_classes_, n_features_in_, feature_importances_, oob_score_,
+    oob_decision_function_ :
+        As in :class:`SPORFClassifier`.
+    feature_usage_ : ndarray of shape (n_features_in_,)
+        How often each feature appears in split projections (normalized).
+
+    Examples
+    --------
+    >>> from sporf import MORFClassifier
+    >>> from sporf.datasets import make_impulse
+    >>> X, y = make_impulse(200, random_state=0)
+    >>> clf = MORFClassifier(n_estimators=20, max_patch_dims=12, random_state=0).fit(X, y)
+    >>> clf.importance_map("usage").shape
+    (100,)
+    """
+    )
+
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        data_dims=None,
+        min_patch_dims=None,
+        max_patch_dims=None,
+        boundary="pad",
+        dim_contiguous=None,
+        patch_weights="uniform",
+        criterion="gini",
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        min_weight_fraction_leaf=0.0,
+        min_impurity_decrease=0.0,
+        max_features="sqrt",
+        bootstrap=True,
+        max_samples=None,
+        honest_fraction=0.0,
+        honest_prior="empirical",
+        oob_score=False,
+        class_weight=None,
+        n_jobs=None,
+        random_state=None,
+        verbose=0,
+    ):
+        self.n_estimators = n_estimators
+        self.data_dims = data_dims
+        self.min_patch_dims = min_patch_dims
+        self.max_patch_dims = max_patch_dims
+        self.boundary = boundary
+        self.dim_contiguous = dim_contiguous
+        self.patch_weights = patch_weights
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_features = max_features
+        self.bootstrap = bootstrap
+        self.max_samples = max_samples
+        self.honest_fraction = honest_fraction
+        self.honest_prior = honest_prior
+        self.oob_score = oob_score
+        self.class_weight = class_weight
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+        self.verbose = verbose
+
+
+
+class MORFRegressor(_MORFMixin, SPORFRegressor):
+    __doc__ = (
+        """Manifold oblique random forest regressor (MORF).
+
+    The regression twin of :class:`MORFClassifier`: patch projections on the
+    grid ``data_dims``, squared-error splits, leaves predicting mean responses.
+    X may be given flat or shaped (n_samples, *data_dims).
+"""
+        + _PATCH_PARAM_DOC
+        + _regressor_doc(_MORF_PARAM_DOC).replace(_PARAM_HEAD, "")
+        + """
+    Attributes
+    ----------
+    data_dims_ : tuple of int
+        The grid the forest was fitted on.
+    n_features_in_, feature_importances_, oob_score_, oob_prediction_ :
+        As in :class:`SPORFRegressor`.
+    feature_usage_ : ndarray of shape (n_features_in_,)
+        How often each feature appears in split projections (normalized).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sporf import MORFRegressor
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(200, 8, 8))
+    >>> y = X[:, 2:5, 2:5].sum(axis=(1, 2))
+    >>> reg = MORFRegressor(n_estimators=20, max_patch_dims=3, random_state=0).fit(X, y)
+    >>> reg.importance_map().shape
+    (8, 8)
+    """
+    )
+
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        data_dims=None,
+        min_patch_dims=None,
+        max_patch_dims=None,
+        boundary="pad",
+        dim_contiguous=None,
+        patch_weights="uniform",
+        criterion="squared_error",
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        min_weight_fraction_leaf=0.0,
+        min_impurity_decrease=0.0,
+        max_features="sqrt",
+        bootstrap=True,
+        max_samples=None,
+        honest_fraction=0.0,
+        honest_prior="empirical",
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+        verbose=0,
+    ):
+        self.n_estimators = n_estimators
+        self.data_dims = data_dims
+        self.min_patch_dims = min_patch_dims
+        self.max_patch_dims = max_patch_dims
+        self.boundary = boundary
+        self.dim_contiguous = dim_contiguous
+        self.patch_weights = patch_weights
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_features = max_features
+        self.bootstrap = bootstrap
+        self.max_samples = max_samples
+        self.honest_fraction = honest_fraction
+        self.honest_prior = honest_prior
+        self.oob_score = oob_score
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+        self.verbose = verbose
+
+
+
 def plot_importance(estimator, kind="impurity", ax=None, cmap="viridis", **kwargs):
     """Draw a fitted forest's importance map as a heatmap (2-D grids) or a
     line (1-D grids). Needs matplotlib.
 
     Parameters
     ----------
-    estimator : MORFClassifier or SPORFClassifier
-        A fitted forest. For SPORFClassifier pass ``data_dims`` in kwargs.
+    estimator : a fitted sporf estimator
+        MORF estimators know their grid; for SPORF ones pass ``data_dims`` in kwargs.
     kind : {"impurity", "usage"}
     ax : matplotlib Axes, optional
     cmap : str
@@ -219,7 +320,7 @@ def plot_importance(estimator, kind="impurity", ax=None, cmap="viridis", **kwarg
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError("plot_importance needs matplotlib: pip install matplotlib") from exc
     dims = kwargs.pop("data_dims", None)
-    if isinstance(estimator, MORFClassifier):
+    if isinstance(estimator, _MORFMixin):
         values = estimator.importance_map(kind)
     else:
         values = estimator.feature_importances_ if kind == "impurity" else estimator.feature_usage_

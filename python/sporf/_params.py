@@ -8,15 +8,21 @@ from sklearn.utils import check_random_state
 
 from ._sporf_cffi import ffi, lib
 
-PROJECTIONS = {"sparse": lib.SPORF_PROJ_SPARSE, "axis": lib.SPORF_PROJ_AXIS}
+PROJECTIONS = {"sparse": lib.SPORF_PROJ_SPARSE, "axis": lib.SPORF_PROJ_AXIS, "frc": lib.SPORF_PROJ_FRC,
+               "gaussian": lib.SPORF_PROJ_GAUSSIAN, "poisson": lib.SPORF_PROJ_POISSON}
 BOUNDARIES = {"inside": lib.SPORF_BOUNDARY_INSIDE, "pad": lib.SPORF_BOUNDARY_PAD, "wrap": lib.SPORF_BOUNDARY_WRAP}
 BOUNDARY_NAMES = {v: k for k, v in BOUNDARIES.items()}
 PATCH_WEIGHTS = {"uniform": lib.SPORF_PATCH_UNIFORM, "gaussian": lib.SPORF_PATCH_GAUSSIAN}
 PATCH_WEIGHT_NAMES = {v: k for k, v in PATCH_WEIGHTS.items()}
 CRITERIA = {"gini": lib.SPORF_CRIT_GINI, "entropy": lib.SPORF_CRIT_ENTROPY,
             "log_loss": lib.SPORF_CRIT_ENTROPY}
+REGRESSION_CRITERIA = {"squared_error": lib.SPORF_CRIT_SQUARED_ERROR}
 PROJECTION_NAMES = {v: k for k, v in PROJECTIONS.items()}
-CRITERION_NAMES = {lib.SPORF_CRIT_GINI: "gini", lib.SPORF_CRIT_ENTROPY: "entropy"}
+CRITERION_NAMES = {lib.SPORF_CRIT_GINI: "gini", lib.SPORF_CRIT_ENTROPY: "entropy",
+                   lib.SPORF_CRIT_SQUARED_ERROR: "squared_error"}
+HONEST_PRIORS = {"empirical": lib.SPORF_HONEST_EMPIRICAL, "uniform": lib.SPORF_HONEST_UNIFORM,
+                 "ignore": lib.SPORF_HONEST_IGNORE}
+HONEST_PRIOR_NAMES = {v: k for k, v in HONEST_PRIORS.items()}
 
 
 def _is_int(x):
@@ -110,7 +116,7 @@ def _set_patch(est, owner, p, dims):
     p.patch_weights = PATCH_WEIGHTS[est.patch_weights]
 
 
-def build(est, n_samples, n_features, data_dims=None):
+def build(est, n_samples, n_features, data_dims=None, regression=False):
     """Validate `est`'s parameters for data of this shape; return a
     ffi-owned sporf_params. `data_dims` (resolved) makes it a patch forest."""
     owner = type(est).__name__
@@ -152,9 +158,19 @@ def build(est, n_samples, n_features, data_dims=None):
     else:
         raise _bad("max_features", owner, "'sqrt', 'log2', None, an int >= 1 or a float > 0", mf)
 
-    if est.criterion not in CRITERIA:
-        raise _bad("criterion", owner, "one of 'gini', 'entropy', 'log_loss'", est.criterion)
-    p.criterion = CRITERIA[est.criterion]
+    criteria = REGRESSION_CRITERIA if regression else CRITERIA
+    if not isinstance(est.criterion, str) or est.criterion not in criteria:
+        raise _bad("criterion", owner, "one of %s" % ", ".join(repr(c) for c in criteria), est.criterion)
+    p.criterion = criteria[est.criterion]
+
+    hf = est.honest_fraction
+    if not _is_real(hf) or not (0.0 <= hf < 1.0):
+        raise _bad("honest_fraction", owner, "a float in [0, 1)", hf)
+    p.honest_fraction = float(hf)
+    priors = ("empirical", "ignore") if regression else tuple(HONEST_PRIORS)
+    if not isinstance(est.honest_prior, str) or est.honest_prior not in priors:
+        raise _bad("honest_prior", owner, "one of %s" % ", ".join(repr(c) for c in priors), est.honest_prior)
+    p.honest_prior = HONEST_PRIORS[est.honest_prior]
 
     if est.max_depth is not None:
         if not _is_int(est.max_depth) or est.max_depth < 1:
@@ -216,7 +232,7 @@ def build(est, n_samples, n_features, data_dims=None):
     if est.oob_score and not est.bootstrap:
         raise ValueError("Out of bag estimation only available if bootstrap=True")
 
-    cw = est.class_weight
+    cw = getattr(est, "class_weight", None)
     if cw is None:
         p.class_weight_mode = lib.SPORF_CW_NONE
     elif cw == "balanced":
