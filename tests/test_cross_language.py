@@ -225,8 +225,13 @@ def test_r_errors_do_not_take_python_down(r, tmp_path):
 
 
 @pytest.mark.parametrize("cls,r_fun", [(sporf.SPORFClassifier, "sporf.default"),
-                                       (sporf.MORFClassifier, "morf.default")])
+                                       (sporf.MORFClassifier, "morf.default"),
+                                       (sporf.SPORFRegressor, "sporf.default"),
+                                       (sporf.MORFRegressor, "morf.default")])
 def test_r_has_every_python_parameter_with_the_same_default(r, cls, r_fun):
+    """One R function serves both of Python's classes: its parameters are the
+    union; class_weight is the classifier's; criterion is NULL in R, resolved
+    to the default of the Python class of the task (checked by fitting)."""
     import inspect
 
     py_defaults = {k: v.default for k, v in inspect.signature(cls).parameters.items()}
@@ -234,6 +239,13 @@ def test_r_has_every_python_parameter_with_the_same_default(r, cls, r_fun):
     r_defaults = dict(zip(shown.names, shown))
     for name in ("x", "y", "...", "sample_weight"):  # sample_weight is fit()'s argument in Python
         r_defaults.pop(name)
+    if "class_weight" not in py_defaults:  # a regressor
+        assert r_defaults.pop("class_weight") == "NULL"
+    assert r_defaults.pop("criterion") == "NULL"
+    task_y = "rnorm(30)" if "class_weight" not in py_defaults else "rep(0:1, 15)"
+    fitted = r("sporf::%s(matrix(rnorm(120), 30), %s, n_estimators = 2, random_state = 1)$params$criterion"
+               % (r_fun.split(".")[0], task_y))
+    assert fitted[0] == py_defaults.pop("criterion")
     assert set(r_defaults) == set(py_defaults)
     for name, default in py_defaults.items():
         got = r_defaults[name]
@@ -324,3 +336,62 @@ def test_importance_helpers_have_the_same_names(r):
     rp = list(r("names(formals(sporf::plot_importance))"))
     assert "kind" in py and "kind" in rp and py["kind"].default == "impurity"
     assert list(r("eval(formals(sporf::plot_importance)$kind)"))[0] == "impurity"
+
+
+REGRESSION_CASES = [
+    ("friedman-defaults", {}),
+    ("friedman-honest-frc", dict(projection="frc", feature_combinations=2, honest_fraction=0.4)),
+    ("friedman-gaussian-ignore", dict(projection="gaussian", honest_fraction=0.5, honest_prior="ignore",
+                                      max_features=8, min_samples_leaf=2)),
+    ("friedman-poisson-axis", dict(projection="poisson", max_samples=0.7, oob_score=True)),
+]
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+@pytest.mark.parametrize("name,params", REGRESSION_CASES, ids=[c[0] for c in REGRESSION_CASES])
+def test_regression_same_seed_same_model_in_both_languages(r, name, params, n_jobs):
+    from sklearn.datasets import make_friedman1
+
+    X, y = make_friedman1(200, n_features=8, random_state=3)
+    common = dict(n_estimators=12, random_state=77, n_jobs=n_jobs, **params)
+    py = sporf.SPORFRegressor(**common).fit(X, y)
+    rm = r["sporf"](r_matrix(X), ro.FloatVector(y), **{k: r_value(v) for k, v in common.items()})
+    assert r_model_bytes(rm) == py.to_bytes()
+    np.testing.assert_array_equal(np.array(r["predict"](rm, r_matrix(X))), py.predict(X))
+    if params.get("oob_score"):
+        assert float(rm.rx2("oob_score")[0]) == pytest.approx(py.oob_score_, abs=1e-12)
+
+
+@pytest.mark.parametrize("projection", ["frc", "gaussian", "poisson"])
+def test_classifier_projections_and_honesty_same_model_in_both_languages(r, projection):
+    X, y = make_trunk(200, 12, random_state=5)
+    common = dict(n_estimators=10, projection=projection, honest_fraction=0.3, honest_prior="uniform",
+                  random_state=8)
+    py = sporf.SPORFClassifier(**common).fit(X, y)
+    rm = r_fit(r, X, y, **common)
+    assert r_model_bytes(rm) == py.to_bytes()
+
+
+def test_projection_importance_is_the_same_table_in_both_languages(r):
+    X, y = make_trunk(300, 10, random_state=2)
+    py = sporf.SPORFClassifier(n_estimators=20, random_state=4).fit(X, y)
+    rm = r_fit(r, X, y, n_estimators=20, random_state=4)
+    table = r["projection_importance"](rm)
+    py_table = py.projection_importances()
+    imp = np.array(table.rx2("importance"))
+    np.testing.assert_array_equal(imp, [t.importance for t in py_table])
+    for r_feat, r_w, t in zip(table.rx2("features"), table.rx2("weights"), py_table):
+        np.testing.assert_array_equal(np.array(r_feat) - 1, t.features)  # R numbers columns from 1
+        np.testing.assert_array_equal(np.array(r_w), t.weights)
+
+
+def test_morf_regressor_same_model_in_both_languages(r):
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(90, 5, 7))
+    y = X[:, 1:3, 2:5].sum(axis=(1, 2))
+    kw = dict(n_estimators=6, min_patch_dims=1, max_patch_dims=(2, 3), boundary="wrap", random_state=21)
+    py = sporf.MORFRegressor(**kw).fit(X, y)
+    r.assign("xa", ro.r.array(ro.FloatVector(X.ravel(order="F")), dim=ro.IntVector(X.shape)))
+    rm = r["morf"](r["xa"], ro.FloatVector(y), **{k: r_value(v) if not isinstance(v, tuple) else ro.FloatVector(v)
+                                                 for k, v in kw.items()})
+    assert r_model_bytes(rm) == py.to_bytes()

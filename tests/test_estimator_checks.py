@@ -7,7 +7,7 @@ not the same random process as a bootstrap over n weighted rows.
 """
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from sporf import SPORFClassifier
+from sporf import MORFRegressor, SPORFClassifier, SPORFRegressor
 
 EXPECTED_FAILURES = {
     "check_sample_weight_equivalence_on_dense_data": (
@@ -25,6 +25,10 @@ def expected_failed_checks(estimator):
     [
         SPORFClassifier(n_estimators=5, random_state=0),
         SPORFClassifier(n_estimators=5, projection="axis", random_state=0),
+        SPORFClassifier(n_estimators=5, honest_fraction=0.5, random_state=0),
+        SPORFRegressor(n_estimators=5, random_state=0),
+        SPORFRegressor(n_estimators=5, projection="frc", random_state=0),
+        MORFRegressor(n_estimators=5, random_state=0),
     ],
     expected_failed_checks=expected_failed_checks,
 )
