@@ -22,7 +22,7 @@ import sys
 
 import numpy as np
 from sklearn.ensemble import RandomForestClassifier
-from treeple import ObliqueRandomForestClassifier
+from treeple import HonestForestClassifier, ObliqueRandomForestClassifier
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 _spec = importlib.util.spec_from_file_location("sporf_datasets", os.path.join(HERE, "..", "python", "sporf", "datasets.py"))
@@ -63,3 +63,21 @@ for name, make, n, n_test, offset in ROWS:
     tp = per_seed(make, n, n_test, treeple, test_offset=offset)
     rf = per_seed(make, n, n_test, sklearn_rf, test_offset=offset)
     print("| %s | %.4f | %s | %.4f |" % (name, np.median(tp), ", ".join("%.4f" % e for e in tp), np.median(rf)), flush=True)
+
+
+# Honest vs not honest on trunk (p=10, n=2,000): mean squared difference of
+# P(y=1|x) to the true posterior 1 / (1 + exp(-2 mu.x)), as
+# benchmarks/regression_honesty.py measures it for sporf.
+print()
+print("| forest (100 trees) | mean squared difference to the posterior (median) | per seed |")
+print("|---|---:|---|")
+for name, make in [("scikit-learn RandomForestClassifier", sklearn_rf),
+                   ("treeple HonestForestClassifier (honest_fraction 0.5)",
+                    lambda s: HonestForestClassifier(n_estimators=100, random_state=s, n_jobs=2))]:
+    out = []
+    for s in (0, 1, 2):
+        X, y = datasets.make_trunk(2000, 10, random_state=s)
+        Xt, _ = datasets.make_trunk(10_000, 10, random_state=100 + s)
+        post = 1.0 / (1.0 + np.exp(-2.0 * Xt @ datasets.trunk_mean(10)))
+        out.append(float(np.mean((make(s).fit(X, y).predict_proba(Xt)[:, 1] - post) ** 2)))
+    print("| %s | %.5f | %s |" % (name, np.median(out), ", ".join("%.5f" % e for e in out)), flush=True)
