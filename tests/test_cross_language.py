@@ -336,6 +336,9 @@ def test_importance_helpers_have_the_same_names(r):
     rp = list(r("names(formals(sporf::plot_importance))"))
     assert "kind" in py and "kind" in rp and py["kind"].default == "impurity"
     assert list(r("eval(formals(sporf::plot_importance)$kind)"))[0] == "impurity"
+    assert list(inspect.signature(sporf.SPORFClassifier.projection_importances).parameters) == ["self", "top"]
+    assert list(r("names(formals(sporf::projection_importances))")) == ["object", "top"]
+    assert r("is.null(formals(sporf::projection_importances)$top)")[0]
 
 
 REGRESSION_CASES = [
@@ -376,7 +379,7 @@ def test_projection_importance_is_the_same_table_in_both_languages(r):
     X, y = make_trunk(300, 10, random_state=2)
     py = sporf.SPORFClassifier(n_estimators=20, random_state=4).fit(X, y)
     rm = r_fit(r, X, y, n_estimators=20, random_state=4)
-    table = r["projection_importance"](rm)
+    table = r["projection_importances"](rm)
     py_table = py.projection_importances()
     imp = np.array(table.rx2("importance"))
     np.testing.assert_array_equal(imp, [t.importance for t in py_table])

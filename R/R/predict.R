@@ -83,8 +83,8 @@ importance.sporf <- function(x, kind = c("impurity", "usage"), ...) {
 # Impurity decrease per distinct split projection (SPORF paper, section 4.5),
 # as Python's projection_importances(): most important first; features are
 # column numbers (1-based), weights have the first one positive.
-projection_importance <- function(object, top = NULL) {
-  if (!inherits(object, "sporf")) stop("projection_importance() needs a sporf or morf forest", call. = FALSE)
+projection_importances <- function(object, top = NULL) {
+  if (!inherits(object, "sporf")) stop("projection_importances() needs a sporf or morf forest", call. = FALSE)
   if (!is.null(top) && (!.is_whole(top) || top < 1)) .bad_param("top", "NULL or a whole number >= 1", top)
   r <- .Call(C_sporf_r_projection_importances, .native(object))
   n <- length(r[[4L]])

@@ -57,26 +57,26 @@ test_that("honest classification forests do not memorize their training set", {
 test_that("the projection family follows its definitions", {
   d <- sporf::make_trunk(300, 12, random_state = 3)
   frc <- sporf(d$x, d$y, n_estimators = 10, projection = "frc", feature_combinations = 3, random_state = 1)
-  pi_frc <- projection_importance(frc)
+  pi_frc <- projection_importances(frc)
   expect_true(all(lengths(pi_frc$features) == 3))
   expect_true(all(abs(unlist(pi_frc$weights)) <= 1))
   pois <- sporf(d$x, d$y, n_estimators = 10, projection = "poisson", feature_combinations = 2, random_state = 1)
-  expect_gte(length(unique(lengths(projection_importance(pois)$features))), 3)
-  expect_true(all(abs(unlist(projection_importance(pois)$weights)) == 1))
+  expect_gte(length(unique(lengths(projection_importances(pois)$features))), 3)
+  expect_true(all(abs(unlist(projection_importances(pois)$weights)) == 1))
 })
 
 test_that("projection importance on trunk ranks the first features first", {
   d <- sporf::make_trunk(2000, 10, random_state = 1)
   m <- sporf(d$x, d$y, n_estimators = 100, random_state = 1)
-  pi <- projection_importance(m)
+  pi <- projection_importances(m)
   expect_equal(sum(pi$importance), 1, tolerance = 1e-9)
   expect_false(is.unsorted(rev(pi$importance)))
   top <- pi[1:10, ]
   expect_true(all(vapply(top$features[1:3], function(f) all(f <= 3), logical(1))))
   expect_gte(mean(vapply(top$features, function(f) min(f) <= 3, logical(1))), 0.6)
   expect_true(all(vapply(pi$weights, function(w) w[1] > 0, logical(1))))
-  expect_identical(nrow(projection_importance(m, top = 4)), 4L)
-  expect_error(projection_importance(m, top = 0), "top")
+  expect_identical(nrow(projection_importances(m, top = 4)), 4L)
+  expect_error(projection_importances(m, top = 0), "top")
 })
 
 test_that("regression bad input gives clear errors", {
