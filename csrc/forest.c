@@ -80,7 +80,8 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
 
     const double *cw = c->class_weight;
     if (c->params->class_weight_mode == SPORF_CW_BALANCED_SUBSAMPLE) {
-        /* Balanced over this tree's draws (with repeats), as scikit-learn does. */
+        /* Balanced over this tree's draws (with repeats), as scikit-learn does.
+         * Classification only: the parameter check rules it out for regression. */
         double *cnt = c->balanced_scratch[worker];
         memset(cnt, 0, (size_t)K * sizeof *cnt);
         double total = 0.0;
@@ -88,7 +89,6 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
             cnt[c->y[i]] += w[i];
             total += w[i];
         }
-        /* (classification only: the parameters check rules it out for regression) */
         int32_t present = 0;
         for (int32_t k = 0; k < K; k++) present += cnt[k] > 0.0;
         for (int32_t k = 0; k < K; k++)

@@ -40,7 +40,9 @@ static int patch_init(sporf_sampler *s, const sporf_params *P, int64_t d, sporf_
     return SPORF_OK;
 }
 
-int64_t sporf_per_column_max(int32_t projection, double feature_combinations, int64_t p)
+/* The most features one frc / poisson candidate can have (the Poisson tail
+ * beyond fc + 12 sqrt(fc) + 12 has negligible mass). */
+static int64_t per_column_max(int32_t projection, double feature_combinations, int64_t p)
 {
     double L = ceil(feature_combinations - 1e-9);
     if (projection == SPORF_PROJ_POISSON)
@@ -55,7 +57,7 @@ int64_t sporf_per_column_max(int32_t projection, double feature_combinations, in
  * each draw is uniform whatever the previous draws left behind). */
 static int per_column_init(sporf_sampler *s, const sporf_params *P, int64_t p, int64_t d, sporf_error *err)
 {
-    s->nnz = sporf_per_column_max(P->projection, P->feature_combinations, p);
+    s->nnz = per_column_max(P->projection, P->feature_combinations, p);
     s->feature_combinations = P->feature_combinations;
     s->perm = malloc((size_t)p * sizeof *s->perm);
     s->cand.start = malloc((size_t)(d + 1) * sizeof *s->cand.start);

@@ -15,7 +15,7 @@
  *           distinct features (at most p), weights U(-1, 1).
  *  poisson: every candidate has Poisson(feature_combinations) distinct
  *           features (0 becomes 1; at most p, and at most
- *           sporf_per_column_max), weights +-1.
+ *           fc + 12 sqrt(fc) + 12), weights +-1.
  *  patch  : MORF. Each of the d candidates is one patch of the feature grid
  *           (params->data_dims): per axis a size uniform in [min, max] and a
  *           contiguous run (inside / zero-padded / wrapped) or a random subset;
@@ -77,9 +77,6 @@ void sporf_sampler_draw_sparse(sporf_sampler *s, sporf_rng *rng);
 
 /* Forest-RC / Poisson mode: draw the node's d candidates into s->cand. */
 void sporf_sampler_draw_per_column(sporf_sampler *s, sporf_rng *rng);
-
-/* The most features one frc / poisson candidate can have. */
-int64_t sporf_per_column_max(int32_t projection, double feature_combinations, int64_t p);
 
 /* Patch mode: draw the node's d patches into s->cand. */
 void sporf_sampler_draw_patch(sporf_sampler *s, sporf_rng *rng);
