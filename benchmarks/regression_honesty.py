@@ -14,11 +14,15 @@ SEEDS = (0, 1, 2)
 
 
 def friedman():
-    """make_friedman1, 2,000 train (10 informative + 40 noise features), 10,000 test, 100 trees."""
+    """make_friedman1 with 50 features (Friedman's 10, of which 5 enter y, + 40 noise), 2,000 train, 10,000 test, 100 trees."""
     models = [
         ("scikit-learn RandomForestRegressor (defaults: max_features=1.0)", lambda s: RandomForestRegressor(random_state=s, n_jobs=2)),
-        ("SPORFRegressor (defaults)", lambda s: sporf.SPORFRegressor(random_state=s, n_jobs=2)),
-        ("SPORFRegressor max_features=1.0", lambda s: sporf.SPORFRegressor(max_features=1.0, random_state=s, n_jobs=2)),
+        ("SPORFRegressor (defaults: max_features=None, i.e. p)", lambda s: sporf.SPORFRegressor(random_state=s, n_jobs=2)),
+        ("SPORFRegressor max_features='sqrt' (the classifier's default)",
+         lambda s: sporf.SPORFRegressor(max_features="sqrt", random_state=s, n_jobs=2)),
+        ("SPORFRegressor feature_combinations=1.0", lambda s: sporf.SPORFRegressor(feature_combinations=1.0, random_state=s, n_jobs=2)),
+        ("SPORFRegressor projection='gaussian', max_features=4.0, feature_combinations=1.0",
+         lambda s: sporf.SPORFRegressor(projection="gaussian", max_features=4.0, feature_combinations=1.0, random_state=s, n_jobs=2)),
         ("SPORFRegressor max_features=8.0, feature_combinations=1.0",
          lambda s: sporf.SPORFRegressor(max_features=8.0, feature_combinations=1.0, random_state=s, n_jobs=2)),
         ("SPORFRegressor projection='axis', max_features=1.0",
@@ -42,8 +46,14 @@ def honesty():
     mu = trunk_mean(p)
     settings = [("not honest", {}), ("honest_fraction=0.5", dict(honest_fraction=0.5)),
                 ("honest_fraction=0.5, honest_prior='ignore'", dict(honest_fraction=0.5, honest_prior="ignore")),
-                ("honest_fraction=0.3", dict(honest_fraction=0.3))]
-    print("| forest (100 trees, otherwise defaults) | mean squared difference to the posterior (median) | per seed |")
+                ("honest_fraction=0.3", dict(honest_fraction=0.3)),
+                ("not honest, 500 trees", dict(n_estimators=500)),
+                ("honest_fraction=0.5, 500 trees", dict(n_estimators=500, honest_fraction=0.5)),
+                ("not honest, bootstrap=False", dict(bootstrap=False)),
+                ("honest_fraction=0.5, bootstrap=False", dict(bootstrap=False, honest_fraction=0.5)),
+                ("not honest, min_samples_leaf=5", dict(min_samples_leaf=5)),
+                ("honest_fraction=0.5, min_samples_leaf=5", dict(min_samples_leaf=5, honest_fraction=0.5))]
+    print("| forest (100 trees unless said, otherwise defaults) | mean squared difference to the posterior (median) | per seed |")
     print("|---|---:|---|")
     for name, kw in settings:
         out = []

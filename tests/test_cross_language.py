@@ -15,7 +15,8 @@ import pytest
 import sporf
 from sporf.datasets import make_orthant, make_sparse_parity, make_trunk
 
-import rpy2.robjects as ro  # noqa: E402  (a missing rpy2 must fail, not skip)
+import rpy2.rinterface  # noqa: E402  (a missing rpy2 must fail, not skip)
+import rpy2.robjects as ro  # noqa: E402
 from rpy2.robjects.packages import importr  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -230,8 +231,10 @@ def test_r_errors_do_not_take_python_down(r, tmp_path):
                                        (sporf.MORFRegressor, "morf.default")])
 def test_r_has_every_python_parameter_with_the_same_default(r, cls, r_fun):
     """One R function serves both of Python's classes: its parameters are the
-    union; class_weight is the classifier's; criterion is NULL in R, resolved
-    to the default of the Python class of the task (checked by fitting)."""
+    union; class_weight is the classifier's; criterion and max_features
+    default by task in R (criterion = NULL, max_features an expression of y),
+    resolved to the default of the Python class of the task (checked by
+    fitting)."""
     import inspect
 
     py_defaults = {k: v.default for k, v in inspect.signature(cls).parameters.items()}
@@ -242,10 +245,17 @@ def test_r_has_every_python_parameter_with_the_same_default(r, cls, r_fun):
     if "class_weight" not in py_defaults:  # a regressor
         assert r_defaults.pop("class_weight") == "NULL"
     assert r_defaults.pop("criterion") == "NULL"
+    assert r_defaults.pop("max_features") == 'if (.is_regression(y)) NULL else "sqrt"'
     task_y = "rnorm(30)" if "class_weight" not in py_defaults else "rep(0:1, 15)"
-    fitted = r("sporf::%s(matrix(rnorm(120), 30), %s, n_estimators = 2, random_state = 1)$params$criterion"
+    fitted = r("sporf::%s(matrix(rnorm(120), 30), %s, n_estimators = 2, random_state = 1)$params"
                % (r_fun.split(".")[0], task_y))
-    assert fitted[0] == py_defaults.pop("criterion")
+    assert fitted.rx2("criterion")[0] == py_defaults.pop("criterion")
+    r_max_features = fitted.rx2("max_features")
+    py_max_features = py_defaults.pop("max_features")
+    if py_max_features is None:
+        assert r_max_features is rpy2.rinterface.NULL
+    else:
+        assert r_max_features[0] == py_max_features
     assert set(r_defaults) == set(py_defaults)
     for name, default in py_defaults.items():
         got = r_defaults[name]

@@ -121,6 +121,14 @@ _CLASSIFIER_ONLY = [
      '''What an honest leaf that received no held-out row predicts: the mean
         of the tree's held-out rows, or nothing'''),
     ('{"empirical", "uniform", "ignore"}, default="empirical"', '{"empirical", "ignore"}, default="empirical"'),
+    ('''    max_features : {"sqrt", "log2"}, int, float or None, default="sqrt"
+        Number d of candidate projections per node: floor(sqrt(p)),''',
+     '''    max_features : {"sqrt", "log2"}, int, float or None, default=None
+        Number d of candidate projections per node (by default p, as in
+        scikit-learn's and treeple's forest regressors: with floor(sqrt(p))
+        oblique candidates a regression forest misses weak signals among
+        many features -- twice the test MSE on Friedman #1 with 45 noise
+        features, see BENCHMARKS.md): floor(sqrt(p)),'''),
 ]
 
 
@@ -587,7 +595,7 @@ class SPORFRegressor(RegressorMixin, _BaseForest):
         min_samples_leaf=1,
         min_weight_fraction_leaf=0.0,
         min_impurity_decrease=0.0,
-        max_features="sqrt",
+        max_features=None,
         feature_combinations=1.5,
         projection="sparse",
         bootstrap=True,

@@ -263,7 +263,7 @@ class MORFRegressor(_MORFMixin, SPORFRegressor):
         min_samples_leaf=1,
         min_weight_fraction_leaf=0.0,
         min_impurity_decrease=0.0,
-        max_features="sqrt",
+        max_features=None,
         bootstrap=True,
         max_samples=None,
         honest_fraction=0.0,
