@@ -149,8 +149,9 @@ int sporf_params_check(const sporf_params *p, int64_t n_features, sporf_error *e
     default:
         return sporf_set_error(err, SPORF_E_ARG, "max_features mode %d is unknown", p->max_features_mode);
     }
-    if (p->criterion < SPORF_CRIT_GINI || p->criterion > SPORF_CRIT_SQUARED_ERROR)
-        return sporf_set_error(err, SPORF_E_ARG, "criterion must be 'gini', 'entropy' or 'squared_error' (code %d is unknown)",
+    if (p->criterion < SPORF_CRIT_GINI || p->criterion > SPORF_CRIT_TWOMEANS)
+        return sporf_set_error(err, SPORF_E_ARG,
+                               "criterion must be 'gini', 'entropy', 'squared_error', 'fastbic' or 'twomeans' (code %d is unknown)",
                                p->criterion);
     if (!(p->honest_fraction >= 0.0 && p->honest_fraction < 1.0))
         return sporf_set_error(err, SPORF_E_ARG, "honest_fraction must be in [0, 1), got %g", p->honest_fraction);

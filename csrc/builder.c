@@ -4,6 +4,7 @@
 #include "criterion.h"
 #include "sort.h"
 #include "traverse.h"
+#include "unsupervised.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -52,6 +53,7 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const doubl
     b->w = calloc((size_t)n, sizeof *b->w);
     b->idx = malloc((size_t)n * sizeof *b->idx);
     b->vals = malloc((size_t)n * sizeof *b->vals);
+    b->wsorted = malloc((size_t)n * sizeof *b->wsorted);
     b->node_counts = malloc(K * sizeof(double));
     b->left_counts = malloc(K * sizeof(double));
     b->right_counts = malloc(K * sizeof(double));
@@ -59,7 +61,7 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const doubl
     b->best_proj_feature = malloc((size_t)nnz * sizeof(int32_t));
     b->best_proj_weight = malloc((size_t)nnz * sizeof(double));
     int sort_ok = sporf_sort_scratch_init(&b->sort_scratch, n);
-    if (!sort_ok || !b->w || !b->idx || !b->vals || !b->node_counts || !b->left_counts ||
+    if (!sort_ok || !b->w || !b->idx || !b->vals || !b->wsorted || !b->node_counts || !b->left_counts ||
         !b->right_counts || !b->best_proj_feature || !b->best_proj_weight) {
         sporf_builder_free(b);
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory allocating tree-building buffers for %lld rows",
@@ -75,6 +77,7 @@ void sporf_builder_free(sporf_builder *b)
     free(b->w);
     free(b->idx);
     free(b->vals);
+    free(b->wsorted);
     free(b->node_counts);
     free(b->left_counts);
     free(b->right_counts);
@@ -214,6 +217,43 @@ static int scan_cuts_regression(sporf_builder *b, int64_t start, int64_t end, do
     return changed;
 }
 
+/* Unsupervised: the best cut of the sorted projected values themselves
+ * (unsupervised.h). */
+static int scan_cuts_unsupervised(sporf_builder *b, int64_t start, int64_t end, best_split *best)
+{
+    const int64_t n = end - start;
+    for (int64_t i = 0; i < n; i++)
+        b->wsorted[i] = b->w[b->idx[start + i]];
+    sporf_unsup_cut cut;
+    sporf_unsup_best_cut(b->params->criterion, b->vals + start, b->wsorted, n, b->params->min_samples_leaf,
+                         b->min_weight_leaf, &cut);
+    if (!cut.found || (best->found && !(cut.score > best->proxy)))
+        return 0;
+    best->found = 1;
+    best->proxy = cut.score;
+    best->n_left = cut.n_left;
+    best->threshold = cut.threshold;
+    return 1;
+}
+
+/* Weighted sum of squares of the projected values vals[start..end) about
+ * their weighted mean: an unsupervised node's spread along its split. */
+static double vals_sse(const sporf_builder *b, int64_t start, int64_t end)
+{
+    double W = 0.0, S = 0.0;
+    for (int64_t i = start; i < end; i++) {
+        W += b->w[b->idx[i]];
+        S += b->w[b->idx[i]] * b->vals[i];
+    }
+    const double mean = W > 0.0 ? S / W : 0.0;
+    double sse = 0.0;
+    for (int64_t i = start; i < end; i++) {
+        const double d = b->vals[i] - mean;
+        sse += b->w[b->idx[i]] * d * d;
+    }
+    return sse;
+}
+
 /* Weighted sum of squared deviations from the weighted mean (two passes, so
  * it is exact for a constant response); writes the total weight and mean. */
 static double node_sse(const sporf_builder *b, int64_t start, int64_t end, double *w_out, double *mean_out)
@@ -245,7 +285,10 @@ static int try_candidate(sporf_builder *b, const int32_t *f, const double *w, in
     sporf_sort_values_radix(b->vals + start, b->idx + start, end - start, &b->sort_scratch);
     if (!(b->vals[end - 1] > b->vals[start]))
         return 0;
-    if (b->yr ? scan_cuts_regression(b, start, end, w_node, mean, best) : scan_cuts(b, start, end, w_node, best)) {
+    int changed = b->yr ? scan_cuts_regression(b, start, end, w_node, mean, best)
+                  : b->y ? scan_cuts(b, start, end, w_node, best)
+                         : scan_cuts_unsupervised(b, start, end, best);
+    if (changed) {
         best->len = len;
         memcpy(b->best_proj_feature, f, (size_t)len * sizeof *f);
         memcpy(b->best_proj_weight, w, (size_t)len * sizeof *w);
@@ -363,6 +406,13 @@ int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
             pure = 1; /* a constant response cannot be split usefully */
             for (int64_t i = it.start + 1; i < it.end && pure; i++)
                 pure = b->yr[b->idx[i]] == b->yr[b->idx[it.start]];
+        } else if (!b->y) {
+            /* Unsupervised: a node splits until the size limits, or until
+             * every candidate projection is constant on it. */
+            for (int64_t i = it.start; i < it.end; i++)
+                w_node += b->w[b->idx[i]];
+            imp = 0.0;
+            pure = 0;
         } else {
             for (int64_t i = it.start; i < it.end; i++) {
                 int32_t s = b->idx[i];
@@ -390,6 +440,9 @@ int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
                 double wl, wr, ml, mr;
                 gain = sse - node_sse(b, it.start, it.start + n_left, &wl, &ml) -
                        node_sse(b, it.start + n_left, it.end, &wr, &mr);
+            } else if (!b->y) {
+                gain = vals_sse(b, it.start, it.end) - vals_sse(b, it.start, it.start + n_left) -
+                       vals_sse(b, it.start + n_left, it.end);
             } else {
                 double wl = 0.0, wr = 0.0;
                 for (int32_t k = 0; k < K; k++) {
@@ -410,6 +463,8 @@ int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
             double *lv = b->leaf_values + n_leaves * K;
             if (b->yr)
                 lv[0] = mean;
+            else if (!b->y)
+                lv[0] = w_root > 0.0 ? w_node / w_root : 0.0;
             else
                 for (int32_t k = 0; k < K; k++)
                     lv[k] = w_node > 0.0 ? cnt[k] / w_node : 1.0 / K;

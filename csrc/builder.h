@@ -1,7 +1,8 @@
 /*
- * builder.h -- growing one classification tree (the splitter and the
- * depth-first tree builder). One builder per worker thread; its buffers are
- * sized for the full training set and reused from tree to tree.
+ * builder.h -- growing one tree, classification, regression or unsupervised
+ * (the splitter and the depth-first tree builder). One builder per worker
+ * thread; its buffers are sized for the full training set and reused from
+ * tree to tree.
  */
 #ifndef SPORF_BUILDER_H
 #define SPORF_BUILDER_H
@@ -35,6 +36,7 @@ typedef struct sporf_builder {
 
     /* scratch */
     double *vals;           /* projected values aligned with idx */
+    double *wsorted;        /* unsupervised: weights aligned with sorted vals */
     double *node_counts, *left_counts, *right_counts;
     sporf_sampler sampler;
     sporf_sort_scratch sort_scratch;
@@ -55,8 +57,9 @@ typedef struct sporf_builder {
     int64_t stack_cap;
 } sporf_builder;
 
-/* Exactly one of y (classification, n_classes >= 1) and yr (regression,
- * n_classes == 1) is non-NULL. */
+/* At most one of y (classification, n_classes >= 1) and yr (regression,
+ * n_classes == 1) is non-NULL; with neither the tree is unsupervised
+ * (n_classes == 1, criterion fastbic or twomeans). */
 int sporf_builder_init(sporf_builder *b, const sporf_params *params, const double *Xc,
                        int64_t n, int64_t p, const int32_t *y, const double *yr, int32_t n_classes,
                        sporf_error *err);

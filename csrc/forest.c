@@ -122,17 +122,29 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
     return sporf_builder_estimate_leaves(b, b->idx + n_struct, n_est, n_struct, &c->forest->trees[t], err);
 }
 
+static int is_unsupervised_criterion(int32_t c) { return c == SPORF_CRIT_FASTBIC || c == SPORF_CRIT_TWOMEANS; }
+
 static int check_fit_args(const sporf_params *params, const sporf_matrix *X, const int32_t *y, const double *yr,
                           int32_t n_classes, const double *sw, const double *cw, sporf_error *err)
 {
     int rc;
-    if (!params || (!y && !yr))
-        return sporf_set_error(err, SPORF_E_ARG, "fit: params and y are required");
+    if (!params)
+        return sporf_set_error(err, SPORF_E_ARG, "fit: params are required");
     if ((rc = sporf_check_matrix(X, 0, 1, "X", err)) != SPORF_OK)
         return rc;
     if ((rc = sporf_params_check(params, X->ncol, err)) != SPORF_OK)
         return rc;
-    if (yr) {
+    if (!y && !yr) {
+        if (!is_unsupervised_criterion(params->criterion))
+            return sporf_set_error(err, SPORF_E_ARG, "an unsupervised forest needs criterion 'fastbic' or 'twomeans'");
+        if (params->class_weight_mode != SPORF_CW_NONE)
+            return sporf_set_error(err, SPORF_E_ARG, "class_weight does not apply to an unsupervised forest");
+        if (params->honest_fraction > 0.0)
+            return sporf_set_error(err, SPORF_E_ARG, "honest_fraction does not apply to an unsupervised forest "
+                                                     "(its leaves hold no response to estimate)");
+    } else if (is_unsupervised_criterion(params->criterion)) {
+        return sporf_set_error(err, SPORF_E_ARG, "criteria 'fastbic' and 'twomeans' are for unsupervised forests");
+    } else if (yr) {
         if (params->criterion != SPORF_CRIT_SQUARED_ERROR)
             return sporf_set_error(err, SPORF_E_ARG, "a regression forest needs criterion 'squared_error'");
         if (params->class_weight_mode != SPORF_CW_NONE)
@@ -175,8 +187,8 @@ static int check_fit_args(const sporf_params *params, const sporf_matrix *X, con
     return SPORF_OK;
 }
 
-/* Classification (y) and regression (yr, n_classes 1) share everything but
- * the response. */
+/* Classification (y), regression (yr, n_classes 1) and unsupervised forests
+ * (neither, n_classes 1) share everything but the response. */
 static int fit_forest(const sporf_params *params, const sporf_matrix *X,
                       const int32_t *y, const double *yr, int32_t n_classes,
                       const double *sample_weight, const double *class_weight,
@@ -217,7 +229,7 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     if (!f)
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
     f->params = *params;
-    f->task = yr ? SPORF_TASK_REGRESSION : SPORF_TASK_CLASSIFICATION;
+    f->task = yr ? SPORF_TASK_REGRESSION : y ? SPORF_TASK_CLASSIFICATION : SPORF_TASK_UNSUPERVISED;
     f->n_features = p;
     f->n_classes = n_classes;
     f->n_trees = T;
@@ -338,6 +350,14 @@ int sporf_forest_fit_regression(const sporf_params *params, const sporf_matrix *
     }
     return fit_forest(params, X, NULL, y, 1, sample_weight, NULL, oob_prediction, oob_count,
                       progress, user_data, out, err);
+}
+
+int sporf_forest_fit_unsupervised(const sporf_params *params, const sporf_matrix *X,
+                                  const double *sample_weight,
+                                  sporf_progress_fn progress, void *user_data,
+                                  sporf_forest **out, sporf_error *err)
+{
+    return fit_forest(params, X, NULL, NULL, 1, sample_weight, NULL, NULL, NULL, progress, user_data, out, err);
 }
 
 int sporf_forest_feature_importances(const sporf_forest *f, double *out, sporf_error *err)

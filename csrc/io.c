@@ -428,10 +428,14 @@ int sporf_forest_load(const uint8_t *buf, int64_t len, sporf_forest **out, sporf
     f->task = version >= 3 ? get_i32(&r) : SPORF_TASK_CLASSIFICATION;
     if (r.bad)
         CORRUPT("model is truncated in its parameters");
-    if (f->task != SPORF_TASK_CLASSIFICATION && f->task != SPORF_TASK_REGRESSION)
+    if (f->task != SPORF_TASK_CLASSIFICATION && f->task != SPORF_TASK_REGRESSION &&
+        f->task != SPORF_TASK_UNSUPERVISED)
         CORRUPT("model has an unknown task code %d", f->task);
     if ((f->task == SPORF_TASK_REGRESSION) != (P->criterion == SPORF_CRIT_SQUARED_ERROR) ||
-        (f->task == SPORF_TASK_REGRESSION && f->n_classes != 1))
+        (f->task == SPORF_TASK_UNSUPERVISED) !=
+            (P->criterion == SPORF_CRIT_FASTBIC || P->criterion == SPORF_CRIT_TWOMEANS) ||
+        (f->task != SPORF_TASK_CLASSIFICATION && f->n_classes != 1) ||
+        (f->task == SPORF_TASK_UNSUPERVISED && P->honest_fraction > 0.0))
         CORRUPT("model's task, criterion and number of outputs disagree");
     if (f->n_features < 1 || f->n_features >= INT32_MAX || f->n_classes < 1 || f->n_classes > 100000000)
         CORRUPT("model has impossible sizes (%lld features, %d classes)", (long long)f->n_features, f->n_classes);

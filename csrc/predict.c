@@ -179,6 +179,9 @@ int sporf_forest_predict_proba(const sporf_forest *f, const sporf_matrix *X,
     int rc = check_predict(f, X, out, err);
     if (rc != SPORF_OK)
         return rc;
+    if (f->task == SPORF_TASK_UNSUPERVISED)
+        return sporf_set_error(err, SPORF_E_ARG, "an unsupervised forest predicts no response; "
+                                                 "use apply, neighbors or proximity");
     predict_ctx c;
     memset(&c, 0, sizeof c);
     c.f = f;

@@ -103,13 +103,18 @@ enum {
 enum {
     SPORF_CRIT_GINI = 0,          /* classification */
     SPORF_CRIT_ENTROPY = 1,       /* classification */
-    SPORF_CRIT_SQUARED_ERROR = 2  /* regression (the only regression criterion) */
+    SPORF_CRIT_SQUARED_ERROR = 2, /* regression (the only regression criterion) */
+    SPORF_CRIT_FASTBIC = 3,       /* unsupervised: the URerF paper's Fast-BIC (two Gaussians
+                                     per cut, the better of equal and unequal variances) */
+    SPORF_CRIT_TWOMEANS = 4       /* unsupervised: exact one-dimensional two-means        */
 };
 
 /* What a forest predicts (sporf_forest_info.task). */
 enum {
     SPORF_TASK_CLASSIFICATION = 0, /* leaf values: class distributions (n_classes per leaf) */
-    SPORF_TASK_REGRESSION = 1      /* leaf values: one mean per leaf (n_classes is 1)       */
+    SPORF_TASK_REGRESSION = 1,     /* leaf values: one mean per leaf (n_classes is 1)       */
+    SPORF_TASK_UNSUPERVISED = 2    /* no response (URerF); leaf values: the leaf's share of
+                                      its tree's sample weight (n_classes is 1)             */
 };
 
 /* Honest trees: what a leaf that received no estimation sample predicts. */
@@ -238,6 +243,49 @@ int sporf_forest_fit_regression(const sporf_params *params, const sporf_matrix *
                                 double *oob_prediction, int64_t *oob_count,
                                 sporf_progress_fn progress, void *user_data,
                                 sporf_forest **out, sporf_error *err);
+
+/* Grow an unsupervised forest (URerF): criterion SPORF_CRIT_FASTBIC or
+ * SPORF_CRIT_TWOMEANS, no response, no class weights, not honest. Each split
+ * node draws candidate projections as a supervised forest does (any
+ * projection, including patches) and cuts the candidate whose best cut
+ * scores highest (see unsupervised.h for the scores). A node's stored gain,
+ * read by the importances, is the decrease of the weighted sum of squares of
+ * its projected values. Arguments as sporf_forest_fit. */
+int sporf_forest_fit_unsupervised(const sporf_params *params, const sporf_matrix *X,
+                                  const double *sample_weight,
+                                  sporf_progress_fn progress, void *user_data,
+                                  sporf_forest **out, sporf_error *err);
+
+/* ---- forest proximity (any forest) ----
+ * S(i, j) = (trees that put rows i and j in the same leaf) / (trees that
+ * evaluated both). Every tree evaluates every row passed here (in-bag and
+ * out-of-bag rows alike, as the URerF paper does), so the denominator is the
+ * number of trees. `reference` holds the rows neighbours are taken from
+ * (typically the training data); `query` the rows to find neighbours for, or
+ * NULL for the reference rows themselves, in which case a row is never its
+ * own neighbour.
+ *
+ * sporf_forest_neighbors: each query row's k most similar reference rows,
+ * most similar first (ties: smaller reference index first); rows with fewer
+ * than k rows of positive similarity are completed with similarity-0 rows in
+ * index order. index_out and similarity_out are n_query x k, row-major. Never
+ * materialises an n x n matrix: memory is O((n_ref + n_query) x n_trees) plus
+ * O(n_ref) per thread. k must be in [1, n_ref] (n_ref - 1 when query is
+ * NULL). Progress units are blocks of query rows. */
+int sporf_forest_neighbors(const sporf_forest *forest, const sporf_matrix *reference,
+                           const sporf_matrix *query, int64_t k, int32_t n_jobs,
+                           int64_t *index_out, double *similarity_out,
+                           sporf_progress_fn progress, void *user_data, sporf_error *err);
+
+/* The dense n_query x n_ref proximity matrix (row-major, caller-allocated);
+ * with query NULL it is the symmetric n_ref x n_ref matrix with ones on the
+ * diagonal. The caller checks the size first (sporf_physical_memory). */
+int sporf_forest_proximity_dense(const sporf_forest *forest, const sporf_matrix *reference,
+                                 const sporf_matrix *query, int32_t n_jobs, double *out,
+                                 sporf_progress_fn progress, void *user_data, sporf_error *err);
+
+/* Bytes of physical memory of this machine, or 0 when unknown. */
+int64_t sporf_physical_memory(void);
 
 /* Release a forest; NULL is ignored. */
 void sporf_forest_free(sporf_forest *forest);

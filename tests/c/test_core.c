@@ -7,6 +7,7 @@
 #include "rng.h"
 #include "sort.h"
 #include "traverse.h"
+#include "unsupervised.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -602,6 +603,225 @@ static void test_patch_sampler(void)
           "wrap on an axis of length 1: %s", err.message);
 }
 
+
+static double normal(sporf_rng *rng)
+{
+    double u1 = sporf_rng_uniform(rng), u2 = sporf_rng_uniform(rng);
+    if (u1 <= 0.0) u1 = 1e-300;
+    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+static void sort_plain(double *v, int64_t n)
+{
+    int32_t ids[128];
+    for (int64_t i = 0; i < n; i++) ids[i] = (int32_t)i;
+    sporf_sort_values(v, ids, n);
+}
+
+/* ---- unsupervised splits (URerF) ---- */
+
+/* The BIC of a cut computed directly from its definition (two passes per
+ * side, no running sums): the reference the one-pass scan must match. */
+static double direct_score(int32_t crit, const double *v, const double *w, int64_t n, int64_t nl)
+{
+    double W = 0, S = 0, Wl = 0, Sl = 0, Wr = 0, Sr = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double wi = w ? w[i] : 1.0;
+        W += wi; S += wi * v[i];
+        if (i < nl) { Wl += wi; Sl += wi * v[i]; } else { Wr += wi; Sr += wi * v[i]; }
+    }
+    double m = S / W, ml = Sl / Wl, mr = Sr / Wr, sse = 0, sl = 0, sr = 0;
+    int const_l = 1, const_r = 1;
+    for (int64_t i = 0; i < n; i++) {
+        double wi = w ? w[i] : 1.0;
+        sse += wi * (v[i] - m) * (v[i] - m);
+        if (i < nl) { sl += wi * (v[i] - ml) * (v[i] - ml); const_l &= v[i] == v[0]; }
+        else { sr += wi * (v[i] - mr) * (v[i] - mr); const_r &= v[i] == v[n - 1]; }
+    }
+    if (const_l) sl = 0;
+    if (const_r) sr = 0;
+    if (crit == SPORF_CRIT_TWOMEANS)
+        return 1.0 - (sl + sr) / sse;
+    if (sl + sr == 0)
+        return INFINITY;
+    /* -2 log L of one Gaussian per side by maximum likelihood, dropping the
+     * N log(2 pi) + N every model shares; BIC adds (parameters) x log N. */
+    double mix = -2.0 * (Wl * log(Wl / W) + Wr * log(Wr / W));
+    double same = mix + W * log((sl + sr) / W) + 4 * log(W);
+    double best = same;
+    if (sl > 0 && sr > 0) {
+        double diff = mix + Wl * log(sl / Wl) + Wr * log(sr / Wr) + 5 * log(W);
+        if (diff < best) best = diff;
+    }
+    double one = W * log(sse / W) + 2 * log(W);
+    return one - best;
+}
+
+static void test_unsupervised_cut_separates_clusters(void)
+{
+    double v[40];
+    sporf_rng rng;
+    sporf_rng_seed(&rng, 5, 0);
+    for (int i = 0; i < 40; i++) v[i] = (i < 25 ? 0.0 : 10.0) + sporf_rng_uniform(&rng);
+    sort_plain(v, 40); /* values are already ascending per cluster */
+    for (int32_t crit = SPORF_CRIT_FASTBIC; crit <= SPORF_CRIT_TWOMEANS; crit++) {
+        sporf_unsup_cut cut;
+        sporf_unsup_best_cut(crit, v, NULL, 40, 1, 0.0, &cut);
+        CHECK(cut.found && cut.n_left == 25 && cut.threshold > 1.0 && cut.threshold < 10.0,
+              "criterion %d: the cut lies between the clusters (n_left %lld, threshold %g)", crit,
+              (long long)cut.n_left, cut.threshold);
+    }
+    /* Unequal spreads: a tight cluster next to a wide one. Fast-BIC puts the
+     * cut at the gap; two-means would rather split the wide cluster. */
+    double u[60];
+    for (int i = 0; i < 60; i++)
+        u[i] = i < 20 ? 0.01 * sporf_rng_uniform(&rng) : 1.0 + 30.0 * sporf_rng_uniform(&rng);
+    sort_plain(u, 60);
+    sporf_unsup_cut cut;
+    sporf_unsup_best_cut(SPORF_CRIT_FASTBIC, u, NULL, 60, 1, 0.0, &cut);
+    CHECK(cut.found && cut.n_left == 20, "fastbic: a tight cluster is cut off at the gap (n_left %lld)",
+          (long long)cut.n_left);
+    /* Constant input: no cut. Two point masses: the first cut between them. */
+    double c[6] = {2, 2, 2, 2, 2, 2}, two[6] = {1, 1, 1, 4, 4, 4};
+    sporf_unsup_best_cut(SPORF_CRIT_FASTBIC, c, NULL, 6, 1, 0.0, &cut);
+    CHECK(!cut.found, "a constant projection has no cut");
+    sporf_unsup_best_cut(SPORF_CRIT_FASTBIC, two, NULL, 6, 1, 0.0, &cut);
+    CHECK(cut.found && cut.n_left == 3 && cut.threshold == 2.5 && isinf(cut.score),
+          "two point masses: cut between them with an unbounded score");
+    sporf_unsup_best_cut(SPORF_CRIT_FASTBIC, two, NULL, 6, 4, 0.0, &cut);
+    CHECK(!cut.found, "min_leaf 4 of 6 rows: no cut is allowed");
+}
+
+static void test_unsupervised_cut_matches_direct(void)
+{
+    sporf_rng rng;
+    sporf_rng_seed(&rng, 77, 0);
+    int ok_score = 1, ok_choice = 1;
+    for (int trial = 0; trial < 400; trial++) {
+        int64_t n = 4 + (int64_t)sporf_rng_below(&rng, 40);
+        double v[64], w[64];
+        int ties = trial % 2; /* half the trials have few distinct values: constant sides */
+        for (int64_t i = 0; i < n; i++) {
+            v[i] = ties ? (double)sporf_rng_below(&rng, 5) : 100.0 + normal(&rng) * (1 + trial % 7);
+            w[i] = 1.0 + (double)sporf_rng_below(&rng, 3);
+        }
+        sort_plain(v, n);
+        const double *wp = trial % 3 ? w : NULL;
+        int64_t msl = 1 + (int64_t)(trial % 4 == 0);
+        for (int32_t crit = SPORF_CRIT_FASTBIC; crit <= SPORF_CRIT_TWOMEANS; crit++) {
+            sporf_unsup_cut cut;
+            sporf_unsup_best_cut(crit, v, wp, n, msl, 0.0, &cut);
+            double best = -INFINITY;
+            int any = 0;
+            for (int64_t nl = msl; nl <= n - msl; nl++) {
+                if (!(v[nl] > v[nl - 1])) continue;
+                double s = direct_score(crit, v, wp, n, nl);
+                any = 1;
+                if (s > best) best = s;
+            }
+            if (any != cut.found) { ok_choice = 0; continue; }
+            if (!any) continue;
+            double at = direct_score(crit, v, wp, n, cut.n_left);
+            if (!(at == best || NEAR(at, best, 1e-9 * (1 + fabs(best))))) ok_choice = 0;
+            if (!(cut.score == best || NEAR(cut.score, best, 1e-9 * (1 + fabs(best))))) ok_score = 0;
+        }
+    }
+    CHECK(ok_choice, "the one-pass scan picks a cut whose direct BIC / two-means score is the best");
+    CHECK(ok_score, "the one-pass scores equal the direct computation");
+}
+
+static void test_unsupervised_forest(void)
+{
+    enum { N = 300, P = 6, K = 10 };
+    static double X[N * P];
+    sporf_rng rng;
+    sporf_rng_seed(&rng, 9, 0);
+    /* Three clusters in the first two features, four noise features. */
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < P; j++)
+            X[i * P + j] = normal(&rng) + (j < 2 ? 8.0 * (i % 3) : 0.0);
+    sporf_matrix m = rowmajor(X, N, P);
+    sporf_params p;
+    sporf_params_init(&p);
+    p.criterion = SPORF_CRIT_FASTBIC;
+    p.n_estimators = 30;
+    p.min_samples_split = 18;
+    p.random_state = 3;
+    sporf_error err;
+    sporf_forest *f1 = NULL, *f2 = NULL;
+    p.n_jobs = 1;
+    CHECK(sporf_forest_fit_unsupervised(&p, &m, NULL, NULL, NULL, &f1, &err) == SPORF_OK, "unsupervised fit: %s",
+          err.message);
+    p.n_jobs = 2;
+    CHECK(sporf_forest_fit_unsupervised(&p, &m, NULL, NULL, NULL, &f2, &err) == SPORF_OK, "unsupervised fit, 2 threads");
+    if (!f1 || !f2) return;
+    int64_t l1, l2;
+    uint8_t *b1 = save(f1, &l1), *b2 = save(f2, &l2);
+    CHECK(l1 == l2 && memcmp(b1, b2, (size_t)l1) == 0, "unsupervised: identical bytes for 1 and 2 threads");
+    sporf_forest *g = NULL;
+    CHECK(sporf_forest_load(b1, l1, &g, &err) == SPORF_OK, "unsupervised model loads: %s", err.message);
+    sporf_forest_info info;
+    sporf_forest_get_info(f1, &info, &err);
+    CHECK(info.task == SPORF_TASK_UNSUPERVISED, "task is unsupervised");
+    double dummy[N];
+    CHECK(sporf_forest_predict_proba(f1, &m, 1, dummy, NULL, NULL, &err) == SPORF_E_ARG,
+          "an unsupervised forest refuses predict_proba");
+
+    int64_t *idx = malloc(N * K * sizeof *idx), *idx2 = malloc(N * K * sizeof *idx2);
+    double *sim = malloc(N * K * sizeof *sim), *sim2 = malloc(N * K * sizeof *sim2);
+    double *dense = malloc((size_t)N * N * sizeof *dense);
+    CHECK(sporf_forest_neighbors(f1, &m, NULL, K, 1, idx, sim, NULL, NULL, &err) == SPORF_OK, "neighbors: %s",
+          err.message);
+    CHECK(sporf_forest_neighbors(g, &m, NULL, K, 2, idx2, sim2, NULL, NULL, &err) == SPORF_OK, "neighbors, 2 threads");
+    CHECK(memcmp(idx, idx2, N * K * sizeof *idx) == 0 && memcmp(sim, sim2, N * K * sizeof *sim) == 0,
+          "neighbors do not depend on threads or on a save/load round trip");
+    int same = 0, self = 0, ordered = 1;
+    for (int i = 0; i < N; i++)
+        for (int a = 0; a < K; a++) {
+            same += idx[i * K + a] % 3 == i % 3;
+            self += idx[i * K + a] == i;
+            if (a > 0 && sim[i * K + a] > sim[i * K + a - 1]) ordered = 0;
+        }
+    CHECK(same > 0.95 * N * K, "neighbours share the cluster: %d of %d", same, N * K);
+    CHECK(self == 0 && ordered, "no row is its own neighbour; similarities descend");
+    CHECK(sporf_forest_proximity_dense(f1, &m, NULL, 2, dense, NULL, NULL, &err) == SPORF_OK, "dense proximity");
+    int sym = 1, diag = 1, agree = 1;
+    for (int i = 0; i < N; i++) {
+        diag &= dense[i * N + i] == 1.0;
+        for (int j = 0; j < N; j++) sym &= dense[i * N + j] == dense[j * N + i];
+        for (int a = 0; a < K; a++) agree &= dense[i * N + idx[i * K + a]] == sim[i * K + a];
+        /* the k-th neighbour is at least as similar as any row not listed */
+        for (int j = 0; j < N; j++) {
+            int listed = j == i;
+            for (int a = 0; a < K; a++) listed |= idx[i * K + a] == j;
+            if (!listed && dense[i * N + j] > sim[i * K + K - 1]) agree = 0;
+        }
+    }
+    CHECK(sym && diag && agree, "dense proximity: symmetric, ones on the diagonal, matches the neighbours");
+    /* New rows: the training rows as queries give the self-similarity 1 first. */
+    CHECK(sporf_forest_neighbors(f1, &m, &m, 1, 1, idx2, sim2, NULL, NULL, &err) == SPORF_OK && sim2[0] == 1.0,
+          "query rows equal to reference rows are fully similar to themselves");
+    CHECK(sporf_forest_neighbors(f1, &m, NULL, N, 1, idx2, sim2, NULL, NULL, &err) == SPORF_E_ARG,
+          "k = n (the row itself excluded) is refused: %s", err.message);
+    CHECK(sporf_forest_neighbors(f1, &m, NULL, 0, 1, idx2, sim2, NULL, NULL, &err) == SPORF_E_ARG, "k = 0 is refused");
+    /* Parameters that do not fit an unsupervised forest. */
+    sporf_forest *h = NULL;
+    p.criterion = SPORF_CRIT_GINI;
+    CHECK(sporf_forest_fit_unsupervised(&p, &m, NULL, NULL, NULL, &h, &err) == SPORF_E_ARG && !h,
+          "unsupervised fit with gini is refused");
+    p.criterion = SPORF_CRIT_TWOMEANS;
+    p.honest_fraction = 0.5;
+    CHECK(sporf_forest_fit_unsupervised(&p, &m, NULL, NULL, NULL, &h, &err) == SPORF_E_ARG && !h,
+          "unsupervised honest forest is refused");
+    int32_t y[N] = {0};
+    p.honest_fraction = 0.0;
+    CHECK(sporf_forest_fit(&p, &m, y, 1, NULL, NULL, NULL, NULL, NULL, NULL, &h, &err) == SPORF_E_ARG && !h,
+          "a classifier with criterion twomeans is refused");
+    free(idx); free(idx2); free(sim); free(sim2); free(dense);
+    free(b1); free(b2);
+    sporf_forest_free(f1); sporf_forest_free(f2); sporf_forest_free(g);
+}
+
 int main(void)
 {
     test_criterion();
@@ -615,6 +835,9 @@ int main(void)
     test_traversal_matches_reference();
     test_patch_sampler();
     test_bad_input();
+    test_unsupervised_cut_separates_clusters();
+    test_unsupervised_cut_matches_direct();
+    test_unsupervised_forest();
     printf("%d passed, %d failed\n", n_pass, n_fail);
     return n_fail == 0 ? 0 : 1;
 }
