@@ -6,7 +6,9 @@ R through :meth:`SPORFClassifier.save` / :func:`load`.
 from ._forest import ProjectionImportance, SPORFClassifier, SPORFRegressor
 from ._io import load
 from ._morf import MORFClassifier, MORFRegressor, plot_importance
+from ._urerf import URerF
+from . import metrics
 
 __version__ = "0.1.0"
-__all__ = ["SPORFClassifier", "SPORFRegressor", "MORFClassifier", "MORFRegressor", "ProjectionImportance",
-           "load", "plot_importance", "__version__"]
+__all__ = ["SPORFClassifier", "SPORFRegressor", "MORFClassifier", "MORFRegressor", "URerF", "ProjectionImportance",
+           "load", "metrics", "plot_importance", "__version__"]

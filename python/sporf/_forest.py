@@ -9,7 +9,7 @@ from sklearn.metrics import r2_score
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from . import _params
+from . import _params, _proximity
 from ._core import Progress, check, double_ptr, matrix_view, new_error, progress_args
 from ._io import NativeForest, save_bytes
 from ._sporf_cffi import ffi, lib
@@ -24,8 +24,9 @@ _PARAM_DOC = """
     max_depth : int or None, default=None
         Maximum depth of a tree; None grows until leaves are pure or smaller
         than ``min_samples_split``.
-    min_samples_split : int or float, default=2
-        Minimum number of samples to split a node (a float is a fraction of n).
+    min_samples_split : int, float or "sqrt", default=2
+        Minimum number of samples to split a node (a float is a fraction of
+        n; "sqrt" is ceil(sqrt(n))).
     min_samples_leaf : int or float, default=1
         Minimum number of samples in each child of a split.
     min_weight_fraction_leaf : float, default=0.0
@@ -132,6 +133,18 @@ _CLASSIFIER_ONLY = [
 ]
 
 
+def _drop_param_docs(doc, names):
+    """`doc` without the entries of the named parameters (an entry runs from
+    its "    name :" line to the next line indented by four spaces only)."""
+    lines, out, skipping = doc.split("\n"), [], False
+    for line in lines:
+        if line.startswith("    ") and not line.startswith("     ") and " : " in line:
+            skipping = line.split(" : ")[0].strip() in names
+        if not skipping:
+            out.append(line)
+    return "\n".join(out)
+
+
 def _regressor_doc(doc):
     """The classifier's parameter text adapted to regression."""
     for old, new in _CLASSIFIER_ONLY:
@@ -159,8 +172,9 @@ class _BaseForest(BaseEstimator):
         if sample_weight is not None:
             sw = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
             sw = np.ascontiguousarray(sw)
-        oob = np.zeros((n, n_out), dtype=np.float64) if self.oob_score else None
-        oob_count = np.zeros(n, dtype=np.int64) if self.oob_score else None
+        want_oob = getattr(self, "oob_score", False)  # an unsupervised forest has none
+        oob = np.zeros((n, n_out), dtype=np.float64) if want_oob else None
+        oob_count = np.zeros(n, dtype=np.int64) if want_oob else None
         view, keep = matrix_view(X)
         progress = Progress(verbose=self.verbose, what="trees")
         cb, user, keep_cb = progress_args(progress)
@@ -176,7 +190,7 @@ class _BaseForest(BaseEstimator):
         forest = NativeForest(out[0])
         if hasattr(self, "feature_names_in_"):
             forest.set_strings(lib.SPORF_STR_FEATURE_NAMES, self.feature_names_in_)
-        if self.oob_score and np.any(oob_count == 0):
+        if want_oob and np.any(oob_count == 0):
             warnings.warn(
                 "Some inputs do not have OOB scores. This probably means too few "
                 "trees were used to compute any reliable OOB estimates.",
@@ -222,6 +236,67 @@ class _BaseForest(BaseEstimator):
         del keep
         check(rc, err)
         return out
+
+    # ---- proximity ----
+    def _reference_rows(self):
+        """The rows proximities are taken against by default: None for
+        supervised forests, which do not keep their training data."""
+        return None
+
+    def proximity(self, X=None, reference=None, *, dense=False, n_neighbors=None):
+        """Forest proximity: S(i, j) is the fraction of trees that put rows
+        i and j in the same leaf (every tree evaluates every row).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features) or None
+            Rows to compare with the reference rows; None: the reference rows
+            themselves.
+        reference : array-like of shape (n_reference, n_features) or None
+            Rows to compare with; None: the training rows when the estimator
+            keeps them (:class:`URerF`), otherwise X itself.
+        dense : bool, default=False
+            Return the full matrix (refused when it would take more than half
+            of the machine's memory) instead of each row's ``n_neighbors``
+            most similar reference rows.
+        n_neighbors : int or None
+            Entries kept per row in the sparse result; None: the estimator's
+            ``n_neighbors`` (:class:`URerF`) or 10.
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix or ndarray of shape (n_queries, n_reference)
+            When X is None, row i also stores S(i, i) = 1 and its
+            ``n_neighbors`` most similar other rows.
+
+        Examples
+        --------
+        >>> from sporf import SPORFClassifier
+        >>> from sporf.datasets import make_trunk
+        >>> X, y = make_trunk(200, n_features=5, random_state=0)
+        >>> clf = SPORFClassifier(n_estimators=20, random_state=0).fit(X, y)
+        >>> S = clf.proximity(X, n_neighbors=5)
+        >>> S.shape, S[0, 0]
+        ((200, 200), 1.0)
+        """
+        check_is_fitted(self, "_forest")
+        if reference is None:
+            reference = self._reference_rows()
+            if reference is None:
+                if X is None:
+                    raise ValueError("%s does not keep its training rows: pass the rows to compare as X"
+                                     % type(self).__name__)
+                reference, X = self._check_X(X), None
+        else:
+            reference = self._check_X(reference)
+        query = None if X is None else self._check_X(X)
+        if dense:
+            return _proximity.dense(self._forest, reference, query, self._n_threads())
+        if n_neighbors is None:
+            n_neighbors = getattr(self, "n_neighbors", 10)
+        sim, index = _proximity.neighbors(self._forest, reference, query, n_neighbors, self._n_threads(),
+                                          verbose=self.verbose)
+        return _proximity.sparse_graph(sim, index, reference.shape[0], diagonal=query is None)
 
     @property
     def feature_usage_(self):
@@ -330,7 +405,7 @@ class _BaseForest(BaseEstimator):
     @classmethod
     def _from_native(cls, forest):
         p = forest.params()
-        est = cls(
+        kwargs = dict(
             **cls._projection_kwargs(p),
             **cls._task_kwargs(p),
             n_estimators=int(p.n_estimators),
@@ -348,6 +423,8 @@ class _BaseForest(BaseEstimator):
             honest_prior=_params.HONEST_PRIOR_NAMES[p.honest_prior],
             random_state=int(p.random_state),
         )
+        # Each class takes the parameters it has (an unsupervised forest has no honesty).
+        est = cls(**{k: v for k, v in kwargs.items() if k in cls._get_param_names()})
         info = forest.info()
         est._forest = forest
         est.n_features_in_ = int(info.n_features)

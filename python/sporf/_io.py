@@ -79,9 +79,11 @@ def load(path):
 
     Returns
     -------
-    estimator : SPORFClassifier, SPORFRegressor, MORFClassifier or MORFRegressor
+    estimator : SPORFClassifier, SPORFRegressor, MORFClassifier, MORFRegressor or URerF
         A fitted estimator of the kind that was saved (MORF for a patch
-        forest, a regressor for a regression forest) with the stored
+        forest, a regressor for a regression forest, URerF for an
+        unsupervised forest, which does not keep its training rows in the
+        file) with the stored
         parameters, ``n_features_in_``, ``classes_`` (classifiers) and (when
         stored) ``feature_names_in_``.
         Out-of-bag results are not part of the model file.
@@ -107,10 +109,14 @@ def load(path):
         data = fh.read()
     from ._forest import SPORFClassifier, SPORFRegressor
     from ._morf import MORFClassifier, MORFRegressor
+    from ._urerf import URerF
 
     forest = NativeForest.from_bytes(data)
     patch = forest.params().projection == lib.SPORF_PROJ_PATCH
-    if forest.info().task == lib.SPORF_TASK_REGRESSION:
+    task = forest.info().task
+    if task == lib.SPORF_TASK_UNSUPERVISED:
+        cls = URerF
+    elif task == lib.SPORF_TASK_REGRESSION:
         cls = MORFRegressor if patch else SPORFRegressor
     else:
         cls = MORFClassifier if patch else SPORFClassifier

@@ -17,9 +17,11 @@ PATCH_WEIGHT_NAMES = {v: k for k, v in PATCH_WEIGHTS.items()}
 CRITERIA = {"gini": lib.SPORF_CRIT_GINI, "entropy": lib.SPORF_CRIT_ENTROPY,
             "log_loss": lib.SPORF_CRIT_ENTROPY}
 REGRESSION_CRITERIA = {"squared_error": lib.SPORF_CRIT_SQUARED_ERROR}
+UNSUPERVISED_CRITERIA = {"fastbic": lib.SPORF_CRIT_FASTBIC, "twomeans": lib.SPORF_CRIT_TWOMEANS}
 PROJECTION_NAMES = {v: k for k, v in PROJECTIONS.items()}
 CRITERION_NAMES = {lib.SPORF_CRIT_GINI: "gini", lib.SPORF_CRIT_ENTROPY: "entropy",
-                   lib.SPORF_CRIT_SQUARED_ERROR: "squared_error"}
+                   lib.SPORF_CRIT_SQUARED_ERROR: "squared_error", lib.SPORF_CRIT_FASTBIC: "fastbic",
+                 lib.SPORF_CRIT_TWOMEANS: "twomeans"}
 HONEST_PRIORS = {"empirical": lib.SPORF_HONEST_EMPIRICAL, "uniform": lib.SPORF_HONEST_UNIFORM,
                  "ignore": lib.SPORF_HONEST_IGNORE}
 HONEST_PRIOR_NAMES = {v: k for k, v in HONEST_PRIORS.items()}
@@ -116,9 +118,11 @@ def _set_patch(est, owner, p, dims):
     p.patch_weights = PATCH_WEIGHTS[est.patch_weights]
 
 
-def build(est, n_samples, n_features, data_dims=None, regression=False):
+def build(est, n_samples, n_features, data_dims=None, regression=False, unsupervised=False):
     """Validate `est`'s parameters for data of this shape; return a
-    ffi-owned sporf_params. `data_dims` (resolved) makes it a patch forest."""
+    ffi-owned sporf_params. `data_dims` (resolved) makes it a patch forest.
+    Parameters an estimator does not have (an unsupervised forest has no
+    honesty, OOB or class weights) take the core's defaults."""
     owner = type(est).__name__
     p = ffi.new("sporf_params *")
     lib.sporf_params_init(p)
@@ -158,19 +162,20 @@ def build(est, n_samples, n_features, data_dims=None, regression=False):
     else:
         raise _bad("max_features", owner, "'sqrt', 'log2', None, an int >= 1 or a float > 0", mf)
 
-    criteria = REGRESSION_CRITERIA if regression else CRITERIA
+    criteria = UNSUPERVISED_CRITERIA if unsupervised else REGRESSION_CRITERIA if regression else CRITERIA
     if not isinstance(est.criterion, str) or est.criterion not in criteria:
         raise _bad("criterion", owner, "one of %s" % ", ".join(repr(c) for c in criteria), est.criterion)
     p.criterion = criteria[est.criterion]
 
-    hf = est.honest_fraction
+    hf = getattr(est, "honest_fraction", 0.0)
     if not _is_real(hf) or not (0.0 <= hf < 1.0):
         raise _bad("honest_fraction", owner, "a float in [0, 1)", hf)
     p.honest_fraction = float(hf)
     priors = ("empirical", "ignore") if regression else tuple(HONEST_PRIORS)
-    if not isinstance(est.honest_prior, str) or est.honest_prior not in priors:
-        raise _bad("honest_prior", owner, "one of %s" % ", ".join(repr(c) for c in priors), est.honest_prior)
-    p.honest_prior = HONEST_PRIORS[est.honest_prior]
+    hp = getattr(est, "honest_prior", "empirical")
+    if not isinstance(hp, str) or hp not in priors:
+        raise _bad("honest_prior", owner, "one of %s" % ", ".join(repr(c) for c in priors), hp)
+    p.honest_prior = HONEST_PRIORS[hp]
 
     if est.max_depth is not None:
         if not _is_int(est.max_depth) or est.max_depth < 1:
@@ -178,14 +183,17 @@ def build(est, n_samples, n_features, data_dims=None, regression=False):
         p.max_depth = int(est.max_depth)
 
     mss = est.min_samples_split
+    mss_expected = "an int >= 2, a float in (0, 1] or 'sqrt'"
     if _is_int(mss):
         if mss < 2:
-            raise _bad("min_samples_split", owner, "an int >= 2 or a float in (0, 1]", mss)
+            raise _bad("min_samples_split", owner, mss_expected, mss)
         p.min_samples_split = int(mss)
+    elif isinstance(mss, str) and mss == "sqrt":
+        p.min_samples_split = max(2, int(np.ceil(np.sqrt(n_samples))))
     elif _is_real(mss) and 0.0 < mss <= 1.0:
         p.min_samples_split = max(2, int(np.ceil(mss * n_samples)))
     else:
-        raise _bad("min_samples_split", owner, "an int >= 2 or a float in (0, 1]", mss)
+        raise _bad("min_samples_split", owner, mss_expected, mss)
 
     msl = est.min_samples_leaf
     if _is_int(msl):
@@ -227,9 +235,10 @@ def build(est, n_samples, n_features, data_dims=None, regression=False):
         else:
             raise _bad("max_samples", owner, "None, an int in [1, n_samples] or a float in (0, 1]", ms)
 
-    if not isinstance(est.oob_score, (bool, np.bool_)):
-        raise _bad("oob_score", owner, "a bool", est.oob_score)
-    if est.oob_score and not est.bootstrap:
+    oob = getattr(est, "oob_score", False)
+    if not isinstance(oob, (bool, np.bool_)):
+        raise _bad("oob_score", owner, "a bool", oob)
+    if oob and not est.bootstrap:
         raise ValueError("Out of bag estimation only available if bootstrap=True")
 
     cw = getattr(est, "class_weight", None)

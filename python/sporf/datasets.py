@@ -1,7 +1,9 @@
-"""The SPORF paper's simulated classification problems (Tomita et al., JMLR 2020, §4.2).
+"""Simulated problems of the source papers: SPORF (Tomita et al., JMLR 2020, §4.2),
+MORF, and the URerF manifolds.
 
-Each function returns ``(X, y)`` with X of shape (n_samples, n_features) and
-integer labels y.
+The classification problems return ``(X, y)`` with X of shape (n_samples,
+n_features) and integer labels y; make_manifold returns the data with its true
+latent distances.
 """
 import numpy as np
 from sklearn.utils import check_random_state
@@ -153,3 +155,78 @@ def make_impulse(n_samples, n_steps=100, onset=20, decay=10.0, random_state=None
     signal = np.where(t >= onset, np.exp(-(t - onset) / decay), 0.0)
     X = rng.standard_normal((n_samples, n_steps)) + y[:, None] * signal[None, :]
     return X, y
+
+
+def make_manifold(kind, n_samples=1000, n_noise=0, noise_scale=1.0, random_state=None):
+    """The URerF paper's four manifolds (appendix B): 3 signal dimensions
+    plus ``n_noise`` dimensions of Gaussian noise.
+
+    - "linear": (4t, 6t, 9t), t on an even grid in (0, 1); geodesic distance
+      is the distance along the line.
+    - "helix": (t cos t, t sin t, t), t on an even grid in (2 pi, 9 pi);
+      geodesic distance is the arc length between the points.
+    - "sphere": radius 9, (u, v) on an even grid in (0, 2 pi) x (0, pi);
+      geodesic distance is the great-circle distance.
+    - "gmm": a mixture of N((-3,-3,-3), I), N(0, I) and N((3,3,3), I) with
+      weights 0.3, 0.3, 0.4; the components are the connected parts.
+
+    Parameters
+    ----------
+    kind : {"linear", "helix", "sphere", "gmm"}
+    n_samples : int, default=1000
+    n_noise : int, default=0
+        Noise dimensions appended after the 3 signal dimensions, each
+        N(0, noise_scale^2).
+    noise_scale : float, default=1.0
+    random_state : int, RandomState or None
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, 3 + n_noise)
+    geodesic : ndarray of shape (n_samples, n_samples)
+        True latent distances (for "gmm": Euclidean distances in the signal
+        dimensions, which lie within the components).
+    labels : ndarray of shape (n_samples,)
+        Connected component of each point (all 0 except for "gmm").
+
+    Examples
+    --------
+    >>> X, D, labels = make_manifold("helix", 100, n_noise=2, random_state=0)
+    >>> X.shape, D.shape, bool(np.allclose(D, D.T))
+    ((100, 5), (100, 100), True)
+    """
+    rs = check_random_state(random_state)
+    n = int(n_samples)
+    labels = np.zeros(n, dtype=np.int64)
+    if kind == "linear":
+        t = (np.arange(n) + 0.5) / n
+        S = np.column_stack([4 * t, 6 * t, 9 * t])
+        arc = t * np.sqrt(16 + 36 + 81)
+        D = np.abs(arc[:, None] - arc[None, :])
+    elif kind == "helix":
+        t = 2 * np.pi + 7 * np.pi * (np.arange(n) + 0.5) / n
+        S = np.column_stack([t * np.cos(t), t * np.sin(t), t])
+        # |dp/dt| = sqrt(t^2 + 2), so the arc length from 0 is
+        # t/2 sqrt(t^2 + 2) + log(t + sqrt(t^2 + 2)).
+        r = np.sqrt(t ** 2 + 2)
+        arc = t / 2 * r + np.log(t + r)
+        D = np.abs(arc[:, None] - arc[None, :])
+    elif kind == "sphere":
+        n_u = int(np.ceil(np.sqrt(2 * n)))
+        n_v = int(np.ceil(n / n_u))
+        u = 2 * np.pi * (np.arange(n_u) + 0.5) / n_u
+        v = np.pi * (np.arange(n_v) + 0.5) / n_v
+        uu, vv = (g.ravel()[:n] for g in np.meshgrid(u, v))
+        S = 9.0 * np.column_stack([np.cos(uu) * np.sin(vv), np.sin(uu) * np.sin(vv), np.cos(vv)])
+        cos = np.clip(S @ S.T / 81.0, -1.0, 1.0)
+        D = 9.0 * np.arccos(cos)
+    elif kind == "gmm":
+        labels = rs.choice(3, size=n, p=[0.3, 0.3, 0.4])
+        centres = np.array([[-3.0] * 3, [0.0] * 3, [3.0] * 3])
+        S = centres[labels] + rs.normal(size=(n, 3))
+        D = np.sqrt(np.maximum(((S[:, None, :] - S[None, :, :]) ** 2).sum(-1), 0.0))
+    else:
+        raise ValueError("kind must be 'linear', 'helix', 'sphere' or 'gmm', got %r" % (kind,))
+    np.fill_diagonal(D, 0.0)
+    X = np.hstack([S, noise_scale * rs.normal(size=(n, int(n_noise)))])
+    return X, D, labels

@@ -1,0 +1,212 @@
+"""URerF: unsupervised randomer forests (Fast-BIC or two-means splits on
+sparse oblique, axis or patch projections) and the neighbours they induce."""
+import numpy as np
+from sklearn.base import TransformerMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from . import _params, _proximity
+from ._forest import _PARAM_DOC, _BaseForest, _drop_param_docs
+from ._morf import _PATCH_PARAM_DOC
+from ._sporf_cffi import lib
+
+
+def _urerf_param_doc():
+    """The supervised parameter text, trimmed to what an unsupervised forest has."""
+    doc = _drop_param_docs(_PARAM_DOC, {"n_estimators", "criterion", "honest_fraction", "honest_prior",
+                                        "oob_score", "class_weight"})
+    doc = doc.replace("    Parameters\n    ----------\n", "")
+    doc = doc.replace('    min_samples_split : int, float or "sqrt", default=2',
+                      '    min_samples_split : int, float or "sqrt", default="sqrt"')
+    doc = doc.replace('''    projection : {"sparse", "axis", "frc", "gaussian", "poisson"}, default="sparse"''',
+                      '''    projection : {"sparse", "axis", "frc", "gaussian", "poisson", "patch"}, default="sparse"''')
+    return doc.replace('''"poisson" draws a Poisson number of +1/-1 non-zeros per projection.''',
+                       '''"poisson" draws a Poisson number of +1/-1 non-zeros per projection;
+        "patch" draws MORF's patches of the grid data_dims (see below).''')
+
+
+class URerF(TransformerMixin, _BaseForest):
+    __doc__ = (
+        """Unsupervised randomer forest (URerF) and its proximity.
+
+    Trees are grown without labels: each split node draws candidate
+    projections as :class:`SPORFClassifier` does and cuts the one whose values
+    split best into two clusters -- by Fast-BIC (two Gaussians per cut, fitted
+    by maximum likelihood, the better of the equal- and unequal-variance BIC)
+    or by one-dimensional two-means. Rows that share leaves are similar:
+    S(i, j) is the fraction of trees that put them in the same leaf. The
+    forest keeps its training rows, so it answers neighbour queries against
+    them without ever forming an n x n matrix.
+
+    Parameters
+    ----------
+    n_estimators : int, default=100
+        Number of trees.
+    criterion : {"fastbic", "twomeans"}, default="fastbic"
+        Split score (the URerF paper's Fast-BIC, or exact two-means).
+    n_neighbors : int, default=10
+        Neighbours per row of :meth:`transform` and :meth:`kneighbors`."""
+        + _urerf_param_doc()
+        + _drop_param_docs(_PATCH_PARAM_DOC, {"n_estimators"}).replace("    Parameters\n    ----------\n", "")
+        .replace("None takes X's shape after the sample axis when X has more\n        than 2 dimensions, else (n_features,).",
+                 "Read with projection=\"patch\" only; None is (n_features,).")
+        + """
+    min_samples_split defaults to "sqrt" (ceil(sqrt(n)) rows): clusters, not
+    single rows, should end a branch. A fully grown tree isolates every row,
+    so two rows would share a leaf only by duplicating each other, and the
+    proximity would carry no neighbourhood information; sqrt(n) keeps leaves
+    large enough to hold neighbours at any n while still resolving
+    structure (the URerF authors' choice as well).
+
+    Attributes
+    ----------
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_importances_ : ndarray of shape (n_features_in_,)
+        Share of the projected values' spread removed by splits, by feature.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sporf import URerF
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.vstack([rng.normal(0, 1, (50, 4)), rng.normal(6, 1, (50, 4))])
+    >>> forest = URerF(n_estimators=50, random_state=0).fit(X)
+    >>> similarity, index = forest.kneighbors(n_neighbors=5)
+    >>> bool(np.all((index < 50) == (np.arange(100) < 50)[:, None]))
+    True
+    >>> forest.transform(X[:2]).shape
+    (2, 100)
+    """
+    )
+
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        criterion="fastbic",
+        n_neighbors=10,
+        max_depth=None,
+        min_samples_split="sqrt",
+        min_samples_leaf=1,
+        min_weight_fraction_leaf=0.0,
+        min_impurity_decrease=0.0,
+        max_features="sqrt",
+        feature_combinations=1.5,
+        projection="sparse",
+        data_dims=None,
+        min_patch_dims=None,
+        max_patch_dims=None,
+        boundary="pad",
+        dim_contiguous=None,
+        patch_weights="uniform",
+        bootstrap=True,
+        max_samples=None,
+        n_jobs=None,
+        random_state=None,
+        verbose=0,
+    ):
+        self.n_estimators = n_estimators
+        self.criterion = criterion
+        self.n_neighbors = n_neighbors
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_features = max_features
+        self.feature_combinations = feature_combinations
+        self.projection = projection
+        self.data_dims = data_dims
+        self.min_patch_dims = min_patch_dims
+        self.max_patch_dims = max_patch_dims
+        self.boundary = boundary
+        self.dim_contiguous = dim_contiguous
+        self.patch_weights = patch_weights
+        self.bootstrap = bootstrap
+        self.max_samples = max_samples
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+        self.verbose = verbose
+
+    def fit(self, X, y=None):
+        """Grow the forest on X (y is ignored) and keep X as the reference
+        rows of neighbour queries.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data; converted to float64. NaN and infinity are refused.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : URerF
+        """
+        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2, accept_sparse=False)
+        if self.projection == "patch":
+            dims = _params.resolve_data_dims(self.data_dims, X.shape[1], type(self).__name__)
+        elif self.data_dims is not None:
+            raise ValueError("data_dims applies to projection='patch', not %r" % (self.projection,))
+        else:
+            dims = None
+        _proximity.check_n_neighbors(self.n_neighbors, X.shape[0], self_excluded=True)
+        params = _params.build(self, X.shape[0], X.shape[1], data_dims=dims, unsupervised=True)
+        self._forest, _ = self._fit_native(
+            X, params, lambda p, v, sw, oob, cnt, cb, user, out, err:
+            lib.sporf_forest_fit_unsupervised(p, v, sw, cb, user, out, err), 1, None)
+        self._fit_X = np.ascontiguousarray(X)
+        return self
+
+    def _reference_rows(self):
+        if getattr(self, "_fit_X", None) is None:
+            raise ValueError("this URerF was loaded from a model file, which holds the trees but not the "
+                             "training rows: fit again, or pass them as proximity(X, reference=...)")
+        return self._fit_X
+
+    def transform(self, X):
+        """Similarity of each row of X to its ``n_neighbors`` most similar
+        training rows, as a sparse matrix of shape (n_samples, n_train).
+
+        Rows of X are new rows: a training row passed here finds itself with
+        similarity 1.
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix of shape (n_samples, n_train)
+        """
+        check_is_fitted(self, "_forest")
+        return self.proximity(X)
+
+    def kneighbors(self, X=None, n_neighbors=None):
+        """The most similar training rows of each row.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features) or None
+            Query rows; None: the training rows, none of which is returned as
+            its own neighbour.
+        n_neighbors : int or None
+            Neighbours per row; None: the estimator's ``n_neighbors``.
+
+        Returns
+        -------
+        similarity : ndarray of shape (n_queries, n_neighbors)
+            Forest proximities, most similar first.
+        indices : ndarray of shape (n_queries, n_neighbors)
+            Indices of the neighbours in the training rows (ties: smaller
+            index first; rows with too few similar rows are completed with
+            similarity-0 rows in index order).
+        """
+        check_is_fitted(self, "_forest")
+        reference = self._reference_rows()
+        query = None if X is None else self._check_X(X)
+        k = self.n_neighbors if n_neighbors is None else n_neighbors
+        return _proximity.neighbors(self._forest, reference, query, k, self._n_threads(), verbose=self.verbose)
+
+    @classmethod
+    def _projection_kwargs(cls, p):
+        if p.projection == lib.SPORF_PROJ_PATCH:
+            from ._morf import _MORFMixin
+            return dict(_MORFMixin._projection_kwargs.__func__(cls, p), projection="patch")
+        return super()._projection_kwargs(p)
