@@ -7,7 +7,7 @@ not the same random process as a bootstrap over n weighted rows.
 """
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from sporf import MORFRegressor, SPORFClassifier, SPORFRegressor
+from sporf import MORFRegressor, SPORFClassifier, SPORFRegressor, URerF
 
 EXPECTED_FAILURES = {
     "check_sample_weight_equivalence_on_dense_data": (
@@ -29,6 +29,8 @@ def expected_failed_checks(estimator):
         SPORFRegressor(n_estimators=5, random_state=0),
         SPORFRegressor(n_estimators=5, projection="frc", random_state=0),
         MORFRegressor(n_estimators=5, random_state=0),
+        URerF(n_estimators=5, random_state=0),
+        URerF(n_estimators=5, criterion="twomeans", projection="patch", random_state=0),
     ],
     expected_failed_checks=expected_failed_checks,
 )

@@ -150,7 +150,9 @@ class URerF(TransformerMixin, _BaseForest):
             raise ValueError("data_dims applies to projection='patch', not %r" % (self.projection,))
         else:
             dims = None
-        _proximity.check_n_neighbors(self.n_neighbors, X.shape[0], self_excluded=True)
+        # n_neighbors is checked against the reference rows when a query runs
+        # (as scikit-learn's NearestNeighbors does); here only its type.
+        _proximity.check_n_neighbors(self.n_neighbors, np.inf, self_excluded=False)
         params = _params.build(self, X.shape[0], X.shape[1], data_dims=dims, unsupervised=True)
         self._forest, _ = self._fit_native(
             X, params, lambda p, v, sw, oob, cnt, cb, user, out, err:
