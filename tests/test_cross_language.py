@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import sporf
-from sporf.datasets import make_orthant, make_sparse_parity, make_trunk
+from sporf.datasets import make_manifold, make_orthant, make_sparse_parity, make_trunk
 
 import rpy2.rinterface  # noqa: E402  (a missing rpy2 must fail, not skip)
 import rpy2.robjects as ro  # noqa: E402
@@ -408,3 +408,91 @@ def test_morf_regressor_same_model_in_both_languages(r):
     rm = r["morf"](r["xa"], ro.FloatVector(y), **{k: r_value(v) if not isinstance(v, tuple) else ro.FloatVector(v)
                                                  for k, v in kw.items()})
     assert r_model_bytes(rm) == py.to_bytes()
+
+
+URERF_CASES = [
+    ("defaults", {}),
+    ("twomeans-axis", dict(criterion="twomeans", projection="axis", min_samples_split=6, bootstrap=False)),
+    ("gaussian-maxsamples", dict(projection="gaussian", max_features=4, max_samples=0.6, max_depth=6)),
+    ("patch", dict(projection="patch", data_dims=[4, 4], max_patch_dims=2, boundary="wrap")),
+]
+
+
+def r_urerf(r, X, **params):
+    kwargs = {k: (ro.FloatVector(v) if isinstance(v, list) else r_value(v)) for k, v in params.items()}
+    return r["urerf"](r_matrix(X), **kwargs)
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+@pytest.mark.parametrize("name,params", URERF_CASES, ids=[c[0] for c in URERF_CASES])
+def test_urerf_same_model_and_neighbours_in_both_languages(r, name, params, n_jobs):
+    X, _, _ = make_manifold("sphere", 160, n_noise=13, random_state=4)
+    common = dict(n_estimators=15, random_state=31, n_jobs=n_jobs, **params)
+    py = sporf.URerF(**{k: tuple(v) if isinstance(v, list) else v for k, v in common.items()}).fit(X)
+    rm = r_urerf(r, X, **common)
+    assert r_model_bytes(rm) == py.to_bytes()
+    nb = r["kneighbors"](rm, n_neighbors=6)
+    sim, idx = py.kneighbors(n_neighbors=6)
+    assert np.array_equal(np.array(nb.rx2("index")) - 1, idx)
+    assert np.array_equal(np.array(nb.rx2("similarity")), sim)
+    dense = np.array(r["proximity"](rm, dense=True))
+    assert np.array_equal(dense, py.proximity(dense=True))
+    sparse_r = np.array(r("as.matrix")(r["proximity"](rm, r_matrix(X[:5]), n_neighbors=4)))
+    assert np.array_equal(sparse_r, py.proximity(X[:5], n_neighbors=4).toarray())
+
+
+def test_urerf_defaults_and_names_match(r):
+    import inspect
+
+    py = {k: v.default for k, v in inspect.signature(sporf.URerF).parameters.items()}
+    shown = r("vapply(formals(sporf:::urerf.default), function(v) paste(deparse(v), collapse = ''), '')")
+    rd = dict(zip(shown.names, shown))
+    for name in ("x", "..."):
+        rd.pop(name)
+    assert set(rd) == set(py)
+    for name, default in py.items():
+        got = rd[name]
+        if default is None:
+            assert got == "NULL", name
+        elif isinstance(default, bool):
+            assert got == ("TRUE" if default else "FALSE"), name
+        elif isinstance(default, str):
+            assert got == '"%s"' % default, name
+        else:
+            assert float(got) == default, name
+    assert list(r("names(formals(sporf:::proximity.sporf))")) == ["object", "x", "reference", "dense",
+                                                                   "n_neighbors", "..."]
+    assert list(inspect.signature(sporf.URerF.proximity).parameters) == ["self", "X", "reference", "dense",
+                                                                         "n_neighbors"]
+    assert list(r("names(formals(sporf:::kneighbors.urerf))")) == ["object", "x", "n_neighbors", "..."]
+    assert list(inspect.signature(sporf.URerF.kneighbors).parameters) == ["self", "X", "n_neighbors"]
+
+
+def test_urerf_saved_in_r_loads_in_python(r, tmp_path):
+    X, _, _ = make_manifold("gmm", 120, n_noise=3, random_state=1)
+    rm = r_urerf(r, X, n_estimators=10, random_state=2)
+    path = str(tmp_path / "u.sporf")
+    r["sporf_save"](rm, path)
+    py = sporf.load(path)
+    assert isinstance(py, sporf.URerF) and py.criterion == "fastbic"
+    dense_r = np.array(r["proximity"](rm, dense=True))
+    assert np.array_equal(py.proximity(reference=X, dense=True), dense_r)
+
+
+def test_supervised_proximity_matches(r):
+    X, y = make_trunk(90, 6, random_state=0)
+    py = sporf.SPORFClassifier(n_estimators=10, random_state=4).fit(X, y)
+    rm = r_fit(r, X, y, n_estimators=10, random_state=4)
+    got = np.array(r("as.matrix")(r["proximity"](rm, r_matrix(X), n_neighbors=5)))
+    assert np.array_equal(got, py.proximity(X, n_neighbors=5).toarray())
+
+
+@pytest.mark.parametrize("truth_kind", ["distances", "labels"])
+def test_geodesic_precision_recall_matches(r, truth_kind):
+    X, D, labels = make_manifold("gmm", 80, n_noise=2, random_state=5)
+    truth = D if truth_kind == "distances" else labels
+    S = sporf.URerF(n_estimators=10, random_state=0).fit(X).proximity(dense=True)
+    py = sporf.metrics.geodesic_precision_recall(truth, S, 7)
+    rt = r_matrix(truth) if truth.ndim == 2 else ro.IntVector([int(v) for v in truth])
+    got = np.array(r["geodesic_precision_recall"](rt, r_matrix(S), 7))
+    assert np.allclose(got, py, rtol=0, atol=1e-12)

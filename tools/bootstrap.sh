@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Create the project's virtual environment, first installing from Debian's
 # packages whatever a fresh machine lacks (a C compiler, Python's headers,
-# venv, R with its headers and testthat). Only runs apt-get when something is missing.
+# venv, R with its headers, testthat and Matrix). Only runs apt-get when something is missing.
 set -euo pipefail
 PYTHON=${1:-python3}
 VENV=${2:-.venv}
@@ -20,6 +20,10 @@ command -v R >/dev/null 2>&1 && [ -f "$(R RHOME 2>/dev/null)/include/R.h" -o -f 
   || missing+=(r-base-dev)
 if ! command -v Rscript >/dev/null 2>&1 || ! Rscript -e 'library(testthat)' >/dev/null 2>&1; then
   missing+=(r-cran-testthat)
+fi
+# Matrix: the sparse proximity graphs of urerf() and proximity().
+if ! command -v Rscript >/dev/null 2>&1 || ! Rscript -e 'library(Matrix)' >/dev/null 2>&1; then
+  missing+=(r-cran-matrix)
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "bootstrap: installing Debian packages: ${missing[*]}"

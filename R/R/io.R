@@ -31,8 +31,8 @@ sporf_load <- function(file) {
   info <- .Call(C_sporf_r_info, handle)
   cls <- .Call(C_sporf_r_get_strings, handle, .STR_CLASSES)
   fn <- .Call(C_sporf_r_get_strings, handle, .STR_FEATURE_NAMES)
-  regression <- info$task == 1
-  levels <- if (regression) NULL
+  task <- c("classification", "regression", "unsupervised")[info$task + 1]
+  levels <- if (task != "classification") NULL
             else if (length(cls[[2L]])) .decode_labels(cls[[1L]], cls[[2L]])
             else as.character(seq_len(info$n_classes) - 1L)
   cp <- .Call(C_sporf_r_params, handle)
@@ -44,8 +44,11 @@ sporf_load <- function(file) {
   obj <- .new_sporf(handle, bytes, levels = levels, label_kind = cls[[1L]],
              feature_names = if (length(fn[[2L]])) fn[[2L]] else NULL,
              n_features = info$n_features, n_samples = NA_integer_, args = args, seed = seed,
-             max_features_resolved = .Call(C_sporf_r_check_params, cp, as.numeric(info$n_features)))
-  if (cp$projection == 2) {
+             max_features_resolved = .Call(C_sporf_r_check_params, cp, as.numeric(info$n_features)), task = task)
+  if (task == "unsupervised") {
+    obj$params[c("honest_fraction", "honest_prior", "class_weight")] <- NULL
+    class(obj) <- c("urerf", class(obj))
+  } else if (cp$projection == 2) {
     obj$data_dims <- args$data_dims
     class(obj) <- c("morf", class(obj))
   }

@@ -17,12 +17,16 @@
 print.sporf <- function(x, ...) {
   info <- .Call(C_sporf_r_info, .native(x))
   p <- x$params
-  cat(sprintf("%s %s forest%s\n", if (inherits(x, "morf")) "morf" else "sporf", x$task,
+  kind <- if (inherits(x, "urerf")) "urerf" else if (inherits(x, "morf")) "morf" else "sporf"
+  cat(sprintf("%s %s forest%s\n", kind, x$task,
               if (isTRUE(p$honest_fraction > 0)) sprintf(" (honest, fraction %g)", p$honest_fraction) else ""))
   cat(sprintf("  %d trees, %s\n", as.integer(info$n_trees), .describe_projection(p)))
   cat(sprintf("  max_features = %s (%d candidate projections per node), criterion = %s\n",
               .describe_max_features(p$max_features), as.integer(x$max_features_resolved), p$criterion))
-  if (identical(x$task, "regression")) {
+  if (identical(x$task, "unsupervised")) {
+    cat(sprintf("  %d features, no response; proximity() and kneighbors() give each row's neighbours\n",
+                x$n_features))
+  } else if (identical(x$task, "regression")) {
     cat(sprintf("  %d features, numeric response\n", x$n_features))
     if (!is.null(x$oob_error))
       cat(sprintf("  out-of-bag mean squared error: %.4g, R^2: %.4f\n", x$oob_error, x$oob_score))
@@ -56,7 +60,7 @@ print.summary.sporf <- function(x, ...) {
               .describe_max_features(p$max_features)))
   if (!is.na(x$n_samples)) cat(sprintf("Training samples:  %d\n", as.integer(x$n_samples)))
   cat(sprintf("Features:          %d\n", x$n_features))
-  if (!identical(x$task, "regression")) cat(sprintf("Classes:           %d\n", length(x$classes)))
+  if (identical(x$task, "classification")) cat(sprintf("Classes:           %d\n", length(x$classes)))
   cat(sprintf("Model size:        %s bytes\n", format(x$model_bytes, big.mark = ",")))
   if (!is.null(x$oob_error))
     cat(sprintf("Out-of-bag %s  %.4f\n", if (identical(x$task, "regression")) "MSE:   " else "error: ", x$oob_error))

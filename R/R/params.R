@@ -7,7 +7,8 @@
 .BOUNDARIES <- c(inside = 0L, pad = 1L, wrap = 2L)
 .PATCH_WEIGHTS <- c(uniform = 0L, gaussian = 1L)
 .MAX_DIMS <- 8L
-.CRITERIA <- c(gini = 0L, entropy = 1L, log_loss = 1L, squared_error = 2L)
+.CRITERIA <- c(gini = 0L, entropy = 1L, log_loss = 1L, squared_error = 2L, fastbic = 3L, twomeans = 4L)
+.CRITERION_NAMES <- c("gini", "entropy", "squared_error", "fastbic", "twomeans") # by core code + 1
 .HONEST_PRIORS <- c(empirical = 0L, uniform = 1L, ignore = 2L)
 .MAXF <- c(sqrt = 0L, log2 = 1L, int = 2L, fraction = 3L, all = 4L)
 .CW <- c(none = 0L, balanced = 1L, balanced_subsample = 2L, custom = 3L)
@@ -81,8 +82,12 @@
   out
 }
 
+# A parameter the fitting function may not have (urerf() has no honesty,
+# out-of-bag score or class weights): its value, or the core's default.
+.arg_or <- function(args, name, default) if (name %in% names(args)) args[[name]] else default
+
 # All forest parameters as the core's list, for n rows and p features.
-.build_params <- function(args, n, p, regression = FALSE) {
+.build_params <- function(args, n, p, regression = FALSE, unsupervised = FALSE) {
   out <- list()
   ne <- args$n_estimators
   if (!.is_whole(ne) || ne < 1) .bad_param("n_estimators", "a whole number >= 1", ne)
@@ -123,17 +128,18 @@
   # NULL: the task's criterion ("gini" for classes, "squared_error" for a
   # numeric response), the defaults of Python's classifier and regressor.
   crit <- args$criterion
-  allowed <- if (regression) "squared_error" else c("gini", "entropy", "log_loss")
+  allowed <- if (unsupervised) c("fastbic", "twomeans")
+             else if (regression) "squared_error" else c("gini", "entropy", "log_loss")
   if (is.null(crit)) crit <- allowed[1L]
   if (!is.character(crit) || length(crit) != 1L || !(crit %in% allowed))
     .bad_param("criterion", sprintf("NULL or one of %s%s", paste0("\"", allowed, "\"", collapse = ", "),
                                     if (regression) " (y is numeric: a regression forest)" else ""), crit)
   out$criterion <- .CRITERIA[[crit]]
 
-  hf <- args$honest_fraction
+  hf <- .arg_or(args, "honest_fraction", 0)
   if (!.is_number(hf) || hf < 0 || hf >= 1) .bad_param("honest_fraction", "a number in [0, 1)", hf)
   out$honest_fraction <- hf
-  hp <- args$honest_prior
+  hp <- .arg_or(args, "honest_prior", "empirical")
   priors <- if (regression) c("empirical", "ignore") else names(.HONEST_PRIORS)
   if (!is.character(hp) || length(hp) != 1L || !(hp %in% priors))
     .bad_param("honest_prior", sprintf("one of %s", paste0("\"", priors, "\"", collapse = ", ")), hp)
@@ -148,12 +154,14 @@
   }
 
   mss <- args$min_samples_split
-  if (.is_whole(mss) && mss >= 2) {
+  if (identical(mss, "sqrt")) {
+    out$min_samples_split <- max(2, ceiling(sqrt(n)))
+  } else if (.is_whole(mss) && mss >= 2) {
     out$min_samples_split <- mss
   } else if (.is_number(mss) && mss > 0 && mss < 1) {
     out$min_samples_split <- max(2, ceiling(mss * n))
   } else {
-    .bad_param("min_samples_split", "a whole number >= 2 or a fraction in (0, 1)", mss)
+    .bad_param("min_samples_split", "a whole number >= 2, a fraction in (0, 1) or \"sqrt\"", mss)
   }
 
   msl <- args$min_samples_leaf
@@ -194,8 +202,9 @@
     }
   }
 
-  if (!.is_flag(args$oob_score)) .bad_param("oob_score", "TRUE or FALSE", args$oob_score)
-  if (args$oob_score && !args$bootstrap)
+  oob <- .arg_or(args, "oob_score", FALSE)
+  if (!.is_flag(oob)) .bad_param("oob_score", "TRUE or FALSE", oob)
+  if (oob && !args$bootstrap)
     stop("out-of-bag estimation is only available if bootstrap = TRUE", call. = FALSE)
 
   cw <- args$class_weight
@@ -238,7 +247,7 @@
   }
   c(patch, list(
     n_estimators = cp$n_estimators,
-    criterion = c("gini", "entropy", "squared_error")[cp$criterion + 1],
+    criterion = .CRITERION_NAMES[cp$criterion + 1],
     max_depth = if (cp$max_depth > 0) cp$max_depth else NULL,
     min_samples_split = cp$min_samples_split,
     min_samples_leaf = cp$min_samples_leaf,

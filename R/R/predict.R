@@ -4,7 +4,8 @@ predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, ...) {
   regression <- identical(object$task, "regression")
   # type: "class" (the default) / "prob" / "leaf" for classification;
   # "response" (the default) / "leaf" for regression.
-  types <- if (regression) c("response", "leaf") else c("class", "prob", "leaf")
+  types <- if (identical(object$task, "unsupervised")) "leaf"
+           else if (regression) c("response", "leaf") else c("class", "prob", "leaf")
   if (is.null(type)) type <- types[1L]
   if (!is.character(type) || length(type) != 1L || !(type %in% types))
     stop(sprintf("type must be one of %s for a %s forest", paste0("\"", types, "\"", collapse = ", "),

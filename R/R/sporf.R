@@ -217,12 +217,13 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
 # A sporf object: everything needed lives in `model` (the model file's bytes);
 # the native forest is a cache in an environment, rebuilt after readRDS.
 .new_sporf <- function(handle, model, levels, label_kind, feature_names, n_features, n_samples, args,
-                       seed, max_features_resolved) {
+                       seed, max_features_resolved,
+                       task = if (is.null(levels)) "regression" else "classification") {
   cache <- new.env(parent = emptyenv())
   cache$handle <- handle
   args$random_state <- seed
   structure(list(model = model,
-                 task = if (is.null(levels)) "regression" else "classification",
+                 task = task,
                  classes = levels,
                  label_kind = label_kind,
                  feature_names = feature_names,

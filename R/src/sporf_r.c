@@ -541,6 +541,110 @@ SEXP sporf_r_num_cores(void)
     return Rf_ScalarInteger(sporf_num_cores());
 }
 
+/* fit_unsupervised(x, params, verbose) -> list(handle, interrupted). */
+SEXP sporf_r_fit_unsupervised(SEXP x, SEXP params, SEXP verbose)
+{
+    sporf_params p;
+    params_from_list(params, &p);
+    sporf_matrix m = matrix_view(x);
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
+    SEXP handle = new_handle();
+    SET_VECTOR_ELT(out, 0, handle);
+    SEXP interrupted = Rf_allocVector(LGLSXP, 1);
+    SET_VECTOR_ELT(out, 1, interrupted);
+    LOGICAL(interrupted)[0] = FALSE;
+    progress_state st = {Rf_asInteger(verbose) > 0, 0, 0, -1};
+    sporf_forest *f = NULL;
+    sporf_error err;
+    int rc = sporf_forest_fit_unsupervised(&p, &m, NULL, progress_cb, &st, &f, &err);
+    if (st.drawn)
+        REprintf("\n");
+    if (rc == SPORF_E_INTERRUPTED && st.interrupted) {
+        LOGICAL(interrupted)[0] = TRUE;
+        UNPROTECT(1);
+        return out;
+    }
+    if (rc != SPORF_OK)
+        raise_core_error(&err);
+    R_SetExternalPtrAddr(handle, f);
+    UNPROTECT(1);
+    return out;
+}
+
+/* Ctrl-C during a proximity query: no forest to hand back, so an R error. */
+static void raise_proximity_error(int rc, const progress_state *st, const sporf_error *err)
+{
+    if (rc == SPORF_E_INTERRUPTED && st->interrupted)
+        Rf_error("sporf: the proximity computation was interrupted (Ctrl-C)");
+    raise_core_error(err);
+}
+
+/* neighbors(handle, reference, query or NULL, k, n_jobs) ->
+ * list(index: integer n_query x k, 1-based; similarity: double n_query x k). */
+SEXP sporf_r_neighbors(SEXP handle, SEXP reference, SEXP query, SEXP k, SEXP n_jobs)
+{
+    sporf_forest *f = get_forest(handle);
+    sporf_matrix ref = matrix_view(reference), q;
+    const int self = Rf_isNull(query);
+    if (!self) q = matrix_view(query);
+    const R_xlen_t n = self ? (R_xlen_t)ref.nrow : (R_xlen_t)q.nrow, kk = (R_xlen_t)Rf_asReal(k);
+    if (kk < 1)
+        Rf_error("n_neighbors must be >= 1");
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
+    SEXP index = Rf_allocMatrix(INTSXP, (int)n, (int)kk);
+    SET_VECTOR_ELT(out, 0, index);
+    SEXP sim = Rf_allocMatrix(REALSXP, (int)n, (int)kk);
+    SET_VECTOR_ELT(out, 1, sim);
+    SEXP scratch = PROTECT(Rf_allocVector(RAWSXP, n * kk * (R_xlen_t)(sizeof(int64_t) + sizeof(double))));
+    int64_t *idx = (int64_t *)RAW(scratch);
+    double *s = (double *)(idx + n * kk);
+    progress_state st = {0, 0, 0, -1};
+    sporf_error err;
+    int rc = sporf_forest_neighbors(f, &ref, self ? NULL : &q, (int64_t)kk, Rf_asInteger(n_jobs), idx, s,
+                                    progress_cb, &st, &err);
+    if (rc != SPORF_OK)
+        raise_proximity_error(rc, &st, &err);
+    int *io = INTEGER(index);
+    double *so = REAL(sim);
+    for (R_xlen_t i = 0; i < n; i++)
+        for (R_xlen_t a = 0; a < kk; a++) {
+            io[i + a * n] = (int)idx[i * kk + a] + 1;
+            so[i + a * n] = s[i * kk + a];
+        }
+    UNPROTECT(2);
+    return out;
+}
+
+/* proximity_dense(handle, reference, query or NULL, n_jobs) -> n_query x n_ref matrix. */
+SEXP sporf_r_proximity_dense(SEXP handle, SEXP reference, SEXP query, SEXP n_jobs)
+{
+    sporf_forest *f = get_forest(handle);
+    sporf_matrix ref = matrix_view(reference), q;
+    const int self = Rf_isNull(query);
+    if (!self) q = matrix_view(query);
+    const R_xlen_t n = self ? (R_xlen_t)ref.nrow : (R_xlen_t)q.nrow, m = (R_xlen_t)ref.nrow;
+    SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int)n, (int)m));
+    SEXP scratch = PROTECT(Rf_allocVector(RAWSXP, n * m * (R_xlen_t)sizeof(double)));
+    double *rowmajor = (double *)RAW(scratch);
+    progress_state st = {0, 0, 0, -1};
+    sporf_error err;
+    int rc = sporf_forest_proximity_dense(f, &ref, self ? NULL : &q, Rf_asInteger(n_jobs), rowmajor, progress_cb,
+                                          &st, &err);
+    if (rc != SPORF_OK)
+        raise_proximity_error(rc, &st, &err);
+    double *o = REAL(out);
+    for (R_xlen_t i = 0; i < n; i++)
+        for (R_xlen_t j = 0; j < m; j++)
+            o[i + j * n] = rowmajor[i * m + j];
+    UNPROTECT(2);
+    return out;
+}
+
+SEXP sporf_r_physical_memory(void)
+{
+    return Rf_ScalarReal((double)sporf_physical_memory());
+}
+
 static const R_CallMethodDef call_methods[] = {
     {"sporf_r_fit", (DL_FUNC)&sporf_r_fit, 8},
     {"sporf_r_load", (DL_FUNC)&sporf_r_load, 1},
@@ -557,6 +661,10 @@ static const R_CallMethodDef call_methods[] = {
     {"sporf_r_set_strings", (DL_FUNC)&sporf_r_set_strings, 4},
     {"sporf_r_get_strings", (DL_FUNC)&sporf_r_get_strings, 2},
     {"sporf_r_num_cores", (DL_FUNC)&sporf_r_num_cores, 0},
+    {"sporf_r_fit_unsupervised", (DL_FUNC)&sporf_r_fit_unsupervised, 3},
+    {"sporf_r_neighbors", (DL_FUNC)&sporf_r_neighbors, 5},
+    {"sporf_r_proximity_dense", (DL_FUNC)&sporf_r_proximity_dense, 4},
+    {"sporf_r_physical_memory", (DL_FUNC)&sporf_r_physical_memory, 0},
     {NULL, NULL, 0}};
 
 void attribute_visible R_init_sporf(DllInfo *dll)

@@ -276,7 +276,7 @@ class _BaseForest(BaseEstimator):
         >>> X, y = make_trunk(200, n_features=5, random_state=0)
         >>> clf = SPORFClassifier(n_estimators=20, random_state=0).fit(X, y)
         >>> S = clf.proximity(X, n_neighbors=5)
-        >>> S.shape, S[0, 0]
+        >>> S.shape, float(S[0, 0])
         ((200, 200), 1.0)
         """
         check_is_fitted(self, "_forest")
