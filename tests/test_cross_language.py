@@ -496,3 +496,33 @@ def test_geodesic_precision_recall_matches(r, truth_kind):
     rt = r_matrix(truth) if truth.ndim == 2 else ro.IntVector([int(v) for v in truth])
     got = np.array(r["geodesic_precision_recall"](rt, r_matrix(S), 7))
     assert np.allclose(got, py, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("kind", ["linear", "helix", "sphere", "gmm"])
+def test_r_make_manifold_matches_python(r, kind):
+    """Same arguments and defaults; the grids (linear, helix, sphere) are the
+    same numbers, the mixture the same distribution."""
+    import inspect
+
+    from sporf.datasets import make_manifold as py_fn
+
+    py_defaults = {k: v.default for k, v in inspect.signature(py_fn).parameters.items()}
+    shown = r("vapply(formals(sporf::make_manifold), function(v) paste(deparse(v), collapse = ''), '')")
+    assert list(shown.names) == list(py_defaults)
+    r_defaults = dict(zip(shown.names, shown))
+    for k, v in py_defaults.items():
+        if v is inspect.Parameter.empty:
+            assert r_defaults[k] == "", k
+        elif v is None:
+            assert r_defaults[k] == "NULL", k
+        else:
+            assert float(r_defaults[k]) == v, k
+    X, D, labels = py_fn(kind, 300, n_noise=2, random_state=0)
+    res = r["make_manifold"](kind, 300, n_noise=2, random_state=0)
+    rx, rd, rl = (np.asarray(res.rx2(k)) for k in ("x", "geodesic", "labels"))
+    assert rx.shape == X.shape and rd.shape == D.shape and rl.shape == labels.shape
+    if kind == "gmm":
+        assert abs(np.mean(rl == 2) - 0.4) < 0.1 and set(rl.tolist()) <= {0, 1, 2}
+    else:
+        assert np.allclose(rx[:, :3], X[:, :3], rtol=0, atol=1e-12)
+        assert np.allclose(rd, D, rtol=0, atol=1e-9)

@@ -100,3 +100,45 @@ make_impulse <- function(n_samples, n_steps = 100, onset = 20, decay = 10, rando
     list(x = x, y = y)
   })
 }
+
+# The URerF paper's four manifolds, as Python's sporf.datasets.make_manifold:
+# the signal (and the geodesic distances) of "linear", "helix" and "sphere" are
+# deterministic grids and equal Python's exactly; the noise and the mixture are
+# drawn from R's generator.
+make_manifold <- function(kind, n_samples = 1000, n_noise = 0, noise_scale = 1, random_state = NULL) {
+  .check_n(n_samples)
+  if (!is.character(kind) || length(kind) != 1L || !(kind %in% c("linear", "helix", "sphere", "gmm")))
+    stop("kind must be \"linear\", \"helix\", \"sphere\" or \"gmm\"", call. = FALSE)
+  n <- n_samples
+  .with_seed(random_state, {
+    labels <- rep(0L, n)
+    if (kind == "linear") {
+      t <- (seq_len(n) - 0.5) / n
+      s <- cbind(4 * t, 6 * t, 9 * t)
+      arc <- t * sqrt(16 + 36 + 81)
+      D <- abs(outer(arc, arc, "-"))
+    } else if (kind == "helix") {
+      t <- 2 * pi + 7 * pi * (seq_len(n) - 0.5) / n
+      s <- cbind(t * cos(t), t * sin(t), t)
+      r <- sqrt(t^2 + 2) # |dp/dt|; the arc length from 0 is t/2 r + log(t + r)
+      arc <- t / 2 * r + log(t + r)
+      D <- abs(outer(arc, arc, "-"))
+    } else if (kind == "sphere") {
+      n_u <- ceiling(sqrt(2 * n))
+      n_v <- ceiling(n / n_u)
+      u <- 2 * pi * (seq_len(n_u) - 0.5) / n_u
+      v <- pi * (seq_len(n_v) - 0.5) / n_v
+      uu <- rep(u, times = n_v)[seq_len(n)] # numpy's meshgrid order: u varies fastest
+      vv <- rep(v, each = n_u)[seq_len(n)]
+      s <- 9 * cbind(cos(uu) * sin(vv), sin(uu) * sin(vv), cos(vv))
+      D <- 9 * acos(pmin(pmax(tcrossprod(s) / 81, -1), 1))
+    } else {
+      labels <- sample(0:2, n, replace = TRUE, prob = c(0.3, 0.3, 0.4))
+      s <- 3 * (labels - 1) + matrix(stats::rnorm(n * 3), n, 3)
+      D <- as.matrix(stats::dist(s))
+    }
+    diag(D) <- 0
+    x <- cbind(s, matrix(noise_scale * stats::rnorm(n * n_noise), n, n_noise))
+    list(x = unname(x), geodesic = unname(D), labels = labels)
+  })
+}
