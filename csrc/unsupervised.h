@@ -31,7 +31,9 @@ typedef struct sporf_unsup_cut {
 } sporf_unsup_cut;
 
 /* Best cut of sorted values v[0..n) with weights w[0..n) (w NULL: all 1).
- * Each side keeps at least min_leaf values and min_weight of weight.
+ * Each side keeps at least max(min_leaf, ceil(n / 200)) values and min_weight
+ * of weight (the 0.5% floor stops Fast-BIC from peeling single rows off
+ * structureless nodes; see unsupervised.c).
  * criterion is SPORF_CRIT_FASTBIC or SPORF_CRIT_TWOMEANS. A side whose spread
  * is below 1e-12 of the node's counts as constant (zero variance): it has no
  * unequal-variance fit, so the equal-variance form scores that cut; when both
