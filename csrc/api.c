@@ -229,7 +229,7 @@ int sporf_forest_get_info(const sporf_forest *f, sporf_forest_info *info, sporf_
     info->task = f->task;
     info->n_classes = f->n_classes;
     info->n_trees = f->n_trees;
-    info->format_version = 3;
+    info->format_version = SPORF_MODEL_FORMAT_VERSION;
     for (int64_t t = 0; t < f->n_trees; t++) {
         info->n_nodes += f->trees[t].n_nodes;
         info->n_leaves += f->trees[t].n_leaves;

@@ -64,6 +64,9 @@ struct sporf_forest {
     sporf_strings strings[2];
 };
 
+/* The model format version sporf_forest_save writes (io.c). */
+#define SPORF_MODEL_FORMAT_VERSION 4
+
 /* ---- errors (api.c) ---- */
 int sporf_set_error(sporf_error *err, int code, const char *fmt, ...)
 #if defined(__GNUC__)

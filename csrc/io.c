@@ -1,6 +1,7 @@
 /*
- * io.c -- the model format (version 3; versions 1 (before patch forests)
- * and 2 (before regression and honesty) are still read). Little-endian, explicit widths:
+ * io.c -- the model format (version 4; versions 1 (before patch forests),
+ * 2 (before regression and honesty) and 3 (fixed-width trees) are still
+ * read). Little-endian, explicit widths:
  *
  *   "SPORFMDL"  u32 version  u32 reserved(0)  u64 payload_length
  *   payload:
@@ -16,7 +17,8 @@
  *                 bytes do not depend on the thread count)
  *     i64 n_features, i32 n_classes, i64 n_trees, [version >= 3] i32 task
  *     2 x strings i32 kind, i64 count, i64 length, bytes (classes, feature names)
- *     per tree    i32 n_nodes, i32 n_leaves, i32 n_proj, i32 depth,
+ *     per tree    [version >= 4] the compact encoding of tree_codec.h;
+ *                 [versions 1-3] i32 n_nodes, i32 n_leaves, i32 n_proj, i32 depth,
  *                 n_nodes x (i32 left, i32 right, i32 proj_start, i32 proj_len,
  *                            f64 threshold, f64 gain),
  *                 n_proj x i32 feature, n_proj x f64 weight,
@@ -26,50 +28,24 @@
  *   u64 FNV-1a checksum of every byte before it
  *
  * The loader trusts nothing: it checks the checksum first, every count against
- * the bytes that remain before allocating, and every index and value.
+ * the bytes that remain before allocating, and every index and value. Trees
+ * of every version must have the builder's layout (core.h: preorder, leaf
+ * slots and projection entries numbered in node order), which is what lets
+ * version 4 leave child indices out.
  */
+#include "bytes.h"
 #include "core.h"
+#include "tree_codec.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define FORMAT_VERSION 3u
+#define FORMAT_VERSION ((uint32_t)SPORF_MODEL_FORMAT_VERSION)
 #define HEADER_BYTES 24
 static const char MAGIC[8] = {'S', 'P', 'O', 'R', 'F', 'M', 'D', 'L'};
 
 /* ---- writing ---- */
-typedef struct writer {
-    uint8_t *buf; /* NULL: only count */
-    int64_t pos;
-} writer;
-
-static void put_u64(writer *w, uint64_t v)
-{
-    if (w->buf)
-        for (int i = 0; i < 8; i++) w->buf[w->pos + i] = (uint8_t)(v >> (8 * i));
-    w->pos += 8;
-}
-static void put_u32(writer *w, uint32_t v)
-{
-    if (w->buf)
-        for (int i = 0; i < 4; i++) w->buf[w->pos + i] = (uint8_t)(v >> (8 * i));
-    w->pos += 4;
-}
-static void put_i64(writer *w, int64_t v) { put_u64(w, (uint64_t)v); }
-static void put_i32(writer *w, int32_t v) { put_u32(w, (uint32_t)v); }
-static void put_f64(writer *w, double v)
-{
-    uint64_t u;
-    memcpy(&u, &v, 8);
-    put_u64(w, u);
-}
-static void put_bytes(writer *w, const void *p, int64_t n)
-{
-    if (w->buf && n > 0) memcpy(w->buf + w->pos, p, (size_t)n);
-    w->pos += n;
-}
-
 static uint64_t fnv1a(const uint8_t *p, int64_t n)
 {
     uint64_t h = 0xcbf29ce484222325ULL;
@@ -80,80 +56,61 @@ static uint64_t fnv1a(const uint8_t *p, int64_t n)
     return h;
 }
 
-static void write_model(const sporf_forest *f, writer *w)
+static void write_model(const sporf_forest *f, sporf_writer *w)
 {
     const sporf_params *P = &f->params;
-    put_bytes(w, MAGIC, 8);
-    put_u32(w, FORMAT_VERSION);
-    put_u32(w, 0);
+    sporf_put_bytes(w, MAGIC, 8);
+    sporf_put_u32(w, FORMAT_VERSION);
+    sporf_put_u32(w, 0);
     int64_t len_pos = w->pos;
-    put_u64(w, 0); /* payload length, patched below */
+    sporf_put_u64(w, 0); /* payload length, patched below */
     int64_t payload_start = w->pos;
-    put_i64(w, P->n_estimators);
-    put_i32(w, P->projection);
-    put_f64(w, P->feature_combinations);
-    put_i32(w, P->max_features_mode);
-    put_f64(w, P->max_features_value);
-    put_i32(w, P->criterion);
-    put_i64(w, P->max_depth);
-    put_i64(w, P->min_samples_split);
-    put_i64(w, P->min_samples_leaf);
-    put_f64(w, P->min_impurity_decrease);
-    put_f64(w, P->min_weight_fraction_leaf);
-    put_i32(w, P->bootstrap);
-    put_i64(w, P->max_samples_count);
-    put_f64(w, P->max_samples_fraction);
-    put_i32(w, P->class_weight_mode);
-    put_u64(w, P->random_state);
-    put_i32(w, P->n_dims);
+    sporf_put_i64(w, P->n_estimators);
+    sporf_put_i32(w, P->projection);
+    sporf_put_f64(w, P->feature_combinations);
+    sporf_put_i32(w, P->max_features_mode);
+    sporf_put_f64(w, P->max_features_value);
+    sporf_put_i32(w, P->criterion);
+    sporf_put_i64(w, P->max_depth);
+    sporf_put_i64(w, P->min_samples_split);
+    sporf_put_i64(w, P->min_samples_leaf);
+    sporf_put_f64(w, P->min_impurity_decrease);
+    sporf_put_f64(w, P->min_weight_fraction_leaf);
+    sporf_put_i32(w, P->bootstrap);
+    sporf_put_i64(w, P->max_samples_count);
+    sporf_put_f64(w, P->max_samples_fraction);
+    sporf_put_i32(w, P->class_weight_mode);
+    sporf_put_u64(w, P->random_state);
+    sporf_put_i32(w, P->n_dims);
     for (int k = 0; k < SPORF_MAX_DIMS; k++) {
-        put_i64(w, P->data_dims[k]);
-        put_i64(w, P->min_patch_dims[k]);
-        put_i64(w, P->max_patch_dims[k]);
-        put_i32(w, P->boundary[k]);
-        put_i32(w, P->dim_contiguous[k]);
+        sporf_put_i64(w, P->data_dims[k]);
+        sporf_put_i64(w, P->min_patch_dims[k]);
+        sporf_put_i64(w, P->max_patch_dims[k]);
+        sporf_put_i32(w, P->boundary[k]);
+        sporf_put_i32(w, P->dim_contiguous[k]);
     }
-    put_i32(w, P->patch_weights);
-    put_f64(w, P->honest_fraction);
-    put_i32(w, P->honest_prior);
-    put_i64(w, f->n_features);
-    put_i32(w, f->n_classes);
-    put_i64(w, f->n_trees);
-    put_i32(w, f->task);
+    sporf_put_i32(w, P->patch_weights);
+    sporf_put_f64(w, P->honest_fraction);
+    sporf_put_i32(w, P->honest_prior);
+    sporf_put_i64(w, f->n_features);
+    sporf_put_i32(w, f->n_classes);
+    sporf_put_i64(w, f->n_trees);
+    sporf_put_i32(w, f->task);
     for (int s = 0; s < 2; s++) {
-        put_i32(w, f->strings[s].kind);
-        put_i64(w, f->strings[s].count);
-        put_i64(w, f->strings[s].len);
-        put_bytes(w, f->strings[s].blob, f->strings[s].len);
+        sporf_put_i32(w, f->strings[s].kind);
+        sporf_put_i64(w, f->strings[s].count);
+        sporf_put_i64(w, f->strings[s].len);
+        sporf_put_bytes(w, f->strings[s].blob, f->strings[s].len);
     }
-    const int32_t K = f->n_classes;
     for (int64_t t = 0; t < f->n_trees; t++) {
-        const sporf_tree *tr = &f->trees[t];
-        put_i32(w, tr->n_nodes);
-        put_i32(w, tr->n_leaves);
-        put_i32(w, tr->n_proj);
-        put_i32(w, tr->depth);
-        for (int32_t i = 0; i < tr->n_nodes; i++) {
-            const sporf_node *nd = &tr->nodes[i];
-            put_i32(w, nd->left);
-            put_i32(w, nd->right);
-            put_i32(w, nd->proj_start);
-            put_i32(w, nd->proj_len);
-            put_f64(w, nd->threshold);
-            put_f64(w, nd->gain);
-        }
-        for (int32_t k = 0; k < tr->n_proj; k++) put_i32(w, tr->proj_feature[k]);
-        for (int32_t k = 0; k < tr->n_proj; k++) put_f64(w, tr->proj_weight[k]);
-        for (int64_t k = 0; k < (int64_t)tr->n_leaves * K; k++) put_f64(w, tr->leaf_values[k]);
-        if (P->honest_fraction > 0.0)
-            for (int32_t k = 0; k < K; k++) put_f64(w, tr->prior[k]);
+        sporf_tree_encode(&f->trees[t], f, w);
     }
     int64_t payload_len = w->pos - payload_start;
     if (w->buf) {
-        writer patch = {w->buf, len_pos};
-        put_u64(&patch, (uint64_t)payload_len);
+        sporf_writer patch = {w->buf, len_pos};
+        sporf_put_u64(&patch, (uint64_t)payload_len);
         uint64_t h = fnv1a(w->buf, w->pos);
-        put_u64(w, h);
+        sporf_put_u64(w, h);
     } else {
         w->pos += 8;
     }
@@ -164,78 +121,32 @@ int sporf_forest_save(const sporf_forest *f, uint8_t *buf, int64_t cap, int64_t 
     sporf_clear_error(err);
     if (!f || !size_out)
         return sporf_set_error(err, SPORF_E_ARG, "save: forest and size_out are required");
-    writer count = {NULL, 0};
+    sporf_writer count = {NULL, 0};
     write_model(f, &count);
     *size_out = count.pos;
     if (!buf || cap < count.pos)
         return SPORF_OK;
-    writer w = {buf, 0};
+    sporf_writer w = {buf, 0};
     write_model(f, &w);
     return SPORF_OK;
 }
 
 /* ---- reading ---- */
-typedef struct reader {
-    const uint8_t *p;
-    int64_t len, pos;
-    int bad;
-} reader;
-
-static int need(reader *r, int64_t n)
-{
-    if (r->bad || n < 0 || r->len - r->pos < n) {
-        r->bad = 1;
-        return 0;
-    }
-    return 1;
-}
-static uint64_t get_u64(reader *r)
-{
-    if (!need(r, 8)) return 0;
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++) v |= (uint64_t)r->p[r->pos + i] << (8 * i);
-    r->pos += 8;
-    return v;
-}
-static uint32_t get_u32(reader *r)
-{
-    if (!need(r, 4)) return 0;
-    uint32_t v = 0;
-    for (int i = 0; i < 4; i++) v |= (uint32_t)r->p[r->pos + i] << (8 * i);
-    r->pos += 4;
-    return v;
-}
-static int64_t get_i64(reader *r) { return (int64_t)get_u64(r); }
-static int32_t get_i32(reader *r) { return (int32_t)get_u32(r); }
-static double get_f64(reader *r)
-{
-    uint64_t u = get_u64(r);
-    double d;
-    memcpy(&d, &u, 8);
-    return d;
-}
-
 #define CORRUPT(...) do { rc = sporf_set_error(err, SPORF_E_FORMAT, __VA_ARGS__); goto fail; } while (0)
 
-/* A leaf value or prior: a probability for classification, finite for
- * regression; NaN (a whole leaf) only where honest trees may abstain. */
-static int value_ok(double v, int regression)
-{
-    return regression ? isfinite(v) : (v >= 0.0 && v <= 1.0);
-}
-
-static int read_tree(reader *r, sporf_tree *tr, const sporf_forest *f, int64_t t, sporf_error *err)
+/* A tree of model versions 1-3: fixed-width fields. Its layout must be the
+ * builder's (preorder, leaf slots and projection entries in node order),
+ * checked with the same walk the version 4 decoder uses to rebuild it. */
+static int read_tree_fixed(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, int64_t t, sporf_error *err)
 {
     const int64_t p = f->n_features;
     const int32_t K = f->n_classes;
-    const int regression = f->task == SPORF_TASK_REGRESSION;
-    const int honest = f->params.honest_fraction > 0.0;
-    const int may_abstain = honest && f->params.honest_prior == SPORF_HONEST_IGNORE;
     int rc = SPORF_OK;
-    uint8_t *seen = NULL;
-    int32_t n_nodes = get_i32(r), n_leaves = get_i32(r), n_proj = get_i32(r), depth = get_i32(r);
+    int32_t *open = NULL;
+    int32_t n_nodes = sporf_get_i32(r), n_leaves = sporf_get_i32(r), n_proj = sporf_get_i32(r), depth = sporf_get_i32(r);
     if (r->bad) CORRUPT("model is truncated in tree %lld", (long long)t);
-    if (n_nodes < 1 || n_leaves < 1 || n_leaves > n_nodes || n_proj < 0 || depth < 0 || depth >= n_nodes)
+    if (n_nodes < 1 || n_leaves < 1 || n_nodes != 2 * n_leaves - 1 || n_proj < n_nodes - n_leaves || depth < 0 ||
+        depth >= n_nodes)
         CORRUPT("tree %lld has impossible sizes (nodes %d, leaves %d, non-zeros %d, depth %d)",
                 (long long)t, n_nodes, n_leaves, n_proj, depth);
     /* Every count is checked against the bytes left before anything is allocated. */
@@ -250,93 +161,106 @@ static int read_tree(reader *r, sporf_tree *tr, const sporf_forest *f, int64_t t
     tr->proj_feature = malloc((size_t)(n_proj > 0 ? n_proj : 1) * sizeof(int32_t));
     tr->proj_weight = malloc((size_t)(n_proj > 0 ? n_proj : 1) * sizeof(double));
     tr->leaf_values = malloc((size_t)n_leaves * (size_t)K * sizeof(double));
-    seen = calloc((size_t)n_nodes + (size_t)n_leaves, 1);
-    if (!tr->nodes || !tr->proj_feature || !tr->proj_weight || !tr->leaf_values || !seen) {
+    open = malloc((size_t)n_nodes * 2 * sizeof *open);
+    if (!tr->nodes || !tr->proj_feature || !tr->proj_weight || !tr->leaf_values || !open) {
         rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory loading tree %lld", (long long)t);
         goto fail;
     }
-    uint8_t *has_parent = seen, *leaf_used = seen + n_nodes;
+    int32_t top = 0, leaves = 0, proj = 0, d = 0, max_depth = 0;
     for (int32_t i = 0; i < n_nodes; i++) {
         sporf_node *nd = &tr->nodes[i];
-        nd->left = get_i32(r);
-        nd->right = get_i32(r);
-        nd->proj_start = get_i32(r);
-        nd->proj_len = get_i32(r);
-        nd->threshold = get_f64(r);
-        nd->gain = get_f64(r);
-        if (nd->left == -1) {
-            if (nd->right < 0 || nd->right >= n_leaves || leaf_used[nd->right] || nd->proj_len != 0)
-                CORRUPT("tree %lld, node %d: bad leaf", (long long)t, i);
-            leaf_used[nd->right] = 1;
-        } else {
-            /* Children come after their parent and have exactly one parent: a tree, no cycles. */
-            if (nd->left <= i || nd->right <= i || nd->left >= n_nodes || nd->right >= n_nodes ||
-                nd->left == nd->right || has_parent[nd->left] || has_parent[nd->right])
+        nd->left = sporf_get_i32(r);
+        nd->right = sporf_get_i32(r);
+        nd->proj_start = sporf_get_i32(r);
+        nd->proj_len = sporf_get_i32(r);
+        nd->threshold = sporf_get_f64(r);
+        nd->gain = sporf_get_f64(r);
+        /* Preorder: a node is its predecessor's left child, or else the
+         * right child of the innermost split still waiting for one. */
+        if (i > 0 && tr->nodes[i - 1].left == -1) {
+            if (top == 0 || tr->nodes[open[2 * (top - 1)]].right != i)
                 CORRUPT("tree %lld, node %d: bad child index", (long long)t, i);
-            has_parent[nd->left] = has_parent[nd->right] = 1;
-            if (nd->proj_len < 1 || nd->proj_start < 0 || nd->proj_start > n_proj - nd->proj_len)
+            top--;
+            d = open[2 * top + 1] + 1;
+        } else if (i > 0) {
+            d++;
+        }
+        if (d > max_depth) max_depth = d;
+        if (nd->left == -1) {
+            if (nd->right != leaves || nd->proj_len != 0)
+                CORRUPT("tree %lld, node %d: bad leaf", (long long)t, i);
+            leaves++;
+        } else {
+            if (nd->left != i + 1 || nd->right <= nd->left || nd->right >= n_nodes)
+                CORRUPT("tree %lld, node %d: bad child index", (long long)t, i);
+            if (nd->proj_len < 1 || nd->proj_start != proj || nd->proj_len > n_proj - proj)
                 CORRUPT("tree %lld, node %d: projection out of range", (long long)t, i);
             if (!isfinite(nd->threshold) || !isfinite(nd->gain) || nd->gain < 0.0)
                 CORRUPT("tree %lld, node %d: threshold or gain is not a finite number", (long long)t, i);
+            proj += nd->proj_len;
+            open[2 * top] = i;
+            open[2 * top + 1] = d;
+            top++;
         }
     }
-    for (int32_t i = 1; i < n_nodes; i++)
-        if (!has_parent[i])
-            CORRUPT("tree %lld, node %d is unreachable", (long long)t, i);
-    for (int32_t i = 0; i < n_leaves; i++)
-        if (!leaf_used[i])
-            CORRUPT("tree %lld: leaf slot %d is unused", (long long)t, i);
+    if (r->bad) CORRUPT("model is truncated in tree %lld", (long long)t);
+    if (top != 0 || leaves != n_leaves || proj != n_proj || max_depth != depth)
+        CORRUPT("tree %lld: its nodes do not form the tree its sizes describe", (long long)t);
     for (int32_t k = 0; k < n_proj; k++) {
-        tr->proj_feature[k] = get_i32(r);
+        tr->proj_feature[k] = sporf_get_i32(r);
         if (tr->proj_feature[k] < 0 || tr->proj_feature[k] >= p)
             CORRUPT("tree %lld: feature index %d out of range [0, %lld)", (long long)t,
                     tr->proj_feature[k], (long long)p);
     }
     for (int32_t k = 0; k < n_proj; k++) {
-        tr->proj_weight[k] = get_f64(r);
+        tr->proj_weight[k] = sporf_get_f64(r);
         if (!isfinite(tr->proj_weight[k]))
             CORRUPT("tree %lld: a projection weight is not finite", (long long)t);
     }
     for (int64_t l = 0; l < n_leaves; l++) {
         double *lv = tr->leaf_values + l * K;
-        for (int32_t k = 0; k < K; k++) lv[k] = get_f64(r);
-        const int abstains = may_abstain && isnan(lv[0]);
-        for (int32_t k = 0; k < K; k++)
-            if (abstains ? !isnan(lv[k]) : !value_ok(lv[k], regression))
-                CORRUPT(regression ? "tree %lld: a leaf value is not a finite number"
-                                   : "tree %lld: a leaf probability is outside [0, 1]", (long long)t);
+        for (int32_t k = 0; k < K; k++) lv[k] = sporf_get_f64(r);
+        if (!sporf_leaf_values_ok(lv, f))
+            CORRUPT(f->task == SPORF_TASK_REGRESSION ? "tree %lld: a leaf value is not a finite number"
+                                                     : "tree %lld: a leaf probability is outside [0, 1]",
+                    (long long)t);
     }
-    if (honest) {
+    if (f->params.honest_fraction > 0.0) {
         tr->prior = malloc((size_t)K * sizeof *tr->prior);
         if (!tr->prior) {
             rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory loading tree %lld", (long long)t);
             goto fail;
         }
-        for (int32_t k = 0; k < K; k++) {
-            tr->prior[k] = get_f64(r);
-            if (!value_ok(tr->prior[k], regression))
-                CORRUPT("tree %lld: its honest prior is not valid", (long long)t);
-        }
+        for (int32_t k = 0; k < K; k++) tr->prior[k] = sporf_get_f64(r);
+        if (!sporf_prior_ok(tr->prior, f))
+            CORRUPT("tree %lld: its honest prior is not valid", (long long)t);
     }
     if (r->bad) CORRUPT("model is truncated in tree %lld", (long long)t);
-    if (!sporf_tree_prepare(tr)) {
-        rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory loading tree %lld", (long long)t);
-        goto fail;
-    }
-    free(seen);
+    free(open);
     return SPORF_OK;
 fail:
-    free(seen);
+    free(open);
     return rc;
 }
 
-static int read_strings(reader *r, sporf_strings *s, int64_t want, int allow_empty, const char *what,
+static int read_tree(sporf_reader *r, uint32_t version, sporf_tree *tr, const sporf_forest *f, int64_t t,
+                     sporf_error *err)
+{
+    int rc = version >= 4 ? sporf_tree_decode(r, tr, f, t, err) : read_tree_fixed(r, tr, f, t, err);
+    if (rc != SPORF_OK)
+        return rc;
+    if (!sporf_tree_prepare(tr))
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory loading tree %lld", (long long)t);
+    return SPORF_OK;
+}
+
+static int read_strings(sporf_reader *r, sporf_strings *s, int64_t want, int allow_empty, const char *what,
                         sporf_error *err)
 {
     int rc = SPORF_OK;
-    s->kind = get_i32(r);
-    s->count = get_i64(r);
-    s->len = get_i64(r);
+    s->kind = sporf_get_i32(r);
+    s->count = sporf_get_i64(r);
+    s->len = sporf_get_i64(r);
     if (r->bad || s->len < 0 || s->len > r->len - r->pos)
         CORRUPT("model is truncated in the %s", what);
     if (s->count != want && !(allow_empty && s->count == 0))
@@ -370,10 +294,10 @@ int sporf_forest_load(const uint8_t *buf, int64_t len, sporf_forest **out, sporf
         return sporf_set_error(err, SPORF_E_FORMAT, "not a sporf model: only %lld bytes", (long long)len);
     if (memcmp(buf, MAGIC, 8) != 0)
         return sporf_set_error(err, SPORF_E_FORMAT, "not a sporf model (bad magic bytes)");
-    reader r = {buf, len, 8, 0};
-    uint32_t version = get_u32(&r);
-    (void)get_u32(&r);
-    uint64_t payload_len = get_u64(&r);
+    sporf_reader r = {buf, len, 8, 0};
+    uint32_t version = sporf_get_u32(&r);
+    (void)sporf_get_u32(&r);
+    uint64_t payload_len = sporf_get_u64(&r);
     if (version < 1 || version > FORMAT_VERSION)
         return sporf_set_error(err, SPORF_E_FORMAT, "model format version %u is not supported (this build reads %u)",
                                version, FORMAT_VERSION);
@@ -381,8 +305,8 @@ int sporf_forest_load(const uint8_t *buf, int64_t len, sporf_forest **out, sporf
         return sporf_set_error(err, SPORF_E_FORMAT,
                                "model is truncated or has trailing bytes (%lld bytes, header says %llu)",
                                (long long)len, (unsigned long long)(payload_len + HEADER_BYTES + 8));
-    reader tail = {buf, len, len - 8, 0};
-    if (get_u64(&tail) != fnv1a(buf, len - 8))
+    sporf_reader tail = {buf, len, len - 8, 0};
+    if (sporf_get_u64(&tail) != fnv1a(buf, len - 8))
         return sporf_set_error(err, SPORF_E_FORMAT, "model checksum mismatch: the file is corrupt");
     r.len = len - 8; /* the checksum is not payload */
 
@@ -391,41 +315,41 @@ int sporf_forest_load(const uint8_t *buf, int64_t len, sporf_forest **out, sporf
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
     sporf_params *P = &f->params;
     sporf_params_init(P);
-    P->n_estimators = get_i64(&r);
-    P->projection = get_i32(&r);
-    P->feature_combinations = get_f64(&r);
-    P->max_features_mode = get_i32(&r);
-    P->max_features_value = get_f64(&r);
-    P->criterion = get_i32(&r);
-    P->max_depth = get_i64(&r);
-    P->min_samples_split = get_i64(&r);
-    P->min_samples_leaf = get_i64(&r);
-    P->min_impurity_decrease = get_f64(&r);
-    P->min_weight_fraction_leaf = get_f64(&r);
-    P->bootstrap = get_i32(&r);
-    P->max_samples_count = get_i64(&r);
-    P->max_samples_fraction = get_f64(&r);
-    P->class_weight_mode = get_i32(&r);
-    P->random_state = get_u64(&r);
+    P->n_estimators = sporf_get_i64(&r);
+    P->projection = sporf_get_i32(&r);
+    P->feature_combinations = sporf_get_f64(&r);
+    P->max_features_mode = sporf_get_i32(&r);
+    P->max_features_value = sporf_get_f64(&r);
+    P->criterion = sporf_get_i32(&r);
+    P->max_depth = sporf_get_i64(&r);
+    P->min_samples_split = sporf_get_i64(&r);
+    P->min_samples_leaf = sporf_get_i64(&r);
+    P->min_impurity_decrease = sporf_get_f64(&r);
+    P->min_weight_fraction_leaf = sporf_get_f64(&r);
+    P->bootstrap = sporf_get_i32(&r);
+    P->max_samples_count = sporf_get_i64(&r);
+    P->max_samples_fraction = sporf_get_f64(&r);
+    P->class_weight_mode = sporf_get_i32(&r);
+    P->random_state = sporf_get_u64(&r);
     if (version >= 2) {
-        P->n_dims = get_i32(&r);
+        P->n_dims = sporf_get_i32(&r);
         for (int k = 0; k < SPORF_MAX_DIMS; k++) {
-            P->data_dims[k] = get_i64(&r);
-            P->min_patch_dims[k] = get_i64(&r);
-            P->max_patch_dims[k] = get_i64(&r);
-            P->boundary[k] = get_i32(&r);
-            P->dim_contiguous[k] = get_i32(&r);
+            P->data_dims[k] = sporf_get_i64(&r);
+            P->min_patch_dims[k] = sporf_get_i64(&r);
+            P->max_patch_dims[k] = sporf_get_i64(&r);
+            P->boundary[k] = sporf_get_i32(&r);
+            P->dim_contiguous[k] = sporf_get_i32(&r);
         }
-        P->patch_weights = get_i32(&r);
+        P->patch_weights = sporf_get_i32(&r);
     }
     if (version >= 3) {
-        P->honest_fraction = get_f64(&r);
-        P->honest_prior = get_i32(&r);
+        P->honest_fraction = sporf_get_f64(&r);
+        P->honest_prior = sporf_get_i32(&r);
     }
-    f->n_features = get_i64(&r);
-    f->n_classes = get_i32(&r);
-    int64_t n_trees = get_i64(&r);
-    f->task = version >= 3 ? get_i32(&r) : SPORF_TASK_CLASSIFICATION;
+    f->n_features = sporf_get_i64(&r);
+    f->n_classes = sporf_get_i32(&r);
+    int64_t n_trees = sporf_get_i64(&r);
+    f->task = version >= 3 ? sporf_get_i32(&r) : SPORF_TASK_CLASSIFICATION;
     if (r.bad)
         CORRUPT("model is truncated in its parameters");
     if (f->task != SPORF_TASK_CLASSIFICATION && f->task != SPORF_TASK_REGRESSION &&
@@ -439,8 +363,9 @@ int sporf_forest_load(const uint8_t *buf, int64_t len, sporf_forest **out, sporf
         CORRUPT("model's task, criterion and number of outputs disagree");
     if (f->n_features < 1 || f->n_features >= INT32_MAX || f->n_classes < 1 || f->n_classes > 100000000)
         CORRUPT("model has impossible sizes (%lld features, %d classes)", (long long)f->n_features, f->n_classes);
-    /* Each tree takes at least 16 + 32 + 8 bytes. */
-    if (n_trees < 1 || n_trees > (r.len - r.pos) / 56)
+    /* Each tree takes at least 16 + 32 + 8 bytes (versions 1-3) or 4 (a
+     * one-leaf tree in version 4). */
+    if (n_trees < 1 || n_trees > (r.len - r.pos) / (version >= 4 ? 4 : 56))
         CORRUPT("model claims %lld trees, impossible for its size", (long long)n_trees);
     {
         sporf_error perr;
@@ -458,7 +383,7 @@ int sporf_forest_load(const uint8_t *buf, int64_t len, sporf_forest **out, sporf
     }
     f->n_trees = n_trees;
     for (int64_t t = 0; t < n_trees; t++)
-        if ((rc = read_tree(&r, &f->trees[t], f, t, err)) != SPORF_OK)
+        if ((rc = read_tree(&r, version, &f->trees[t], f, t, err)) != SPORF_OK)
             goto fail;
     if (r.pos != r.len)
         CORRUPT("model has %lld unexpected bytes after the last tree", (long long)(r.len - r.pos));

@@ -205,6 +205,16 @@ def test_golden_python_model_in_python():
     assert refit.to_bytes() == (GOLDEN / "python_model.sporf").read_bytes()
 
 
+@pytest.mark.parametrize("lang", ["python", "r"])
+def test_golden_format_3_models_still_load(lang):
+    """Models saved by format 3 (before the compact trees of format 4) load,
+    predict exactly as before, and re-save as the format 4 golden file."""
+    Xt = _golden("test_x.f64", (-1, 7))
+    old = sporf.load(GOLDEN / ("%s_model_v3.sporf" % lang))
+    np.testing.assert_array_equal(old.predict_proba(Xt), _golden("%s_proba.f64" % lang, (-1, 3)))
+    assert old.to_bytes() == (GOLDEN / ("%s_model.sporf" % lang)).read_bytes()
+
+
 def test_golden_python_model_in_r(r):
     Xt = _golden("test_x.f64", (-1, 7))
     rm = r["sporf_load"](str(GOLDEN / "python_model.sporf"))

@@ -28,6 +28,9 @@ sporf_load <- function(file) {
 # A sporf object from model bytes written by either language.
 .sporf_from_bytes <- function(bytes) {
   handle <- .Call(C_sporf_r_load, bytes)
+  # Keep the bytes of the current model format (an older file is re-encoded),
+  # as Python's to_bytes() does, so both languages hold the same bytes.
+  bytes <- .Call(C_sporf_r_save, handle)
   info <- .Call(C_sporf_r_info, handle)
   cls <- .Call(C_sporf_r_get_strings, handle, .STR_CLASSES)
   fn <- .Call(C_sporf_r_get_strings, handle, .STR_FEATURE_NAMES)

@@ -393,6 +393,158 @@ static void test_forest_determinism_and_format(void)
     sporf_forest_free(f2);
 }
 
+/* ---- model format 4 (tree_codec.c) ---- */
+
+static uint64_t fnv1a_bytes(const uint8_t *p, int64_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (int64_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+/* Re-seal a mutated model so the loader's parser, not its checksum, sees it. */
+static void reseal(uint8_t *b, int64_t len)
+{
+    uint64_t h = fnv1a_bytes(b, len - 8);
+    for (int i = 0; i < 8; i++) b[len - 8 + i] = (uint8_t)(h >> (8 * i));
+}
+
+/* Save, load, save again: identical bytes and identical predictions; then
+ * mutations of the payload (checksum repaired) never crash the loader, and
+ * what it accepts predicts finite values. Returns bytes per node. */
+static double check_format_round_trip(const char *what, sporf_forest *f, const sporf_matrix *m, int32_t outputs)
+{
+    sporf_error err;
+    int64_t len;
+    uint8_t *b = save(f, &len);
+    sporf_forest *g = NULL;
+    CHECK(sporf_forest_load(b, len, &g, &err) == SPORF_OK, "%s: load: %s", what, err.message);
+    if (!g) { free(b); return 0; }
+    int64_t len2;
+    uint8_t *b2 = save(g, &len2);
+    CHECK(len2 == len && memcmp(b, b2, (size_t)len) == 0, "%s: save(load(bytes)) == bytes", what);
+    free(b2);
+    sporf_forest_info info;
+    sporf_forest_get_info(f, &info, &err);
+    CHECK(info.format_version == 4, "%s: format version %d", what, info.format_version);
+    if (outputs > 0) {
+        const int64_t n = m->nrow;
+        double *a = malloc((size_t)(n * outputs) * sizeof *a), *c = malloc((size_t)(n * outputs) * sizeof *c);
+        sporf_forest_predict_proba(f, m, 1, a, NULL, NULL, &err);
+        sporf_forest_predict_proba(g, m, 1, c, NULL, NULL, &err);
+        CHECK(memcmp(a, c, (size_t)(n * outputs) * sizeof *a) == 0, "%s: loaded forest predicts identically", what);
+        free(a);
+        free(c);
+    }
+    sporf_forest_free(g);
+    /* Mutations past the fixed header. */
+    int survived = 1, accepted = 0, tried = 0;
+    uint8_t *mut = malloc((size_t)len);
+    sporf_rng rng;
+    sporf_rng_seed(&rng, 99, 1);
+    for (int trial = 0; trial < 3000; trial++) {
+        memcpy(mut, b, (size_t)len);
+        const int edits = 1 + (int)sporf_rng_below(&rng, 3);
+        for (int e = 0; e < edits; e++) {
+            int64_t pos = 24 + (int64_t)sporf_rng_below(&rng, (uint64_t)(len - 32));
+            mut[pos] = trial % 2 ? (uint8_t)sporf_rng_below(&rng, 256) : (uint8_t)(mut[pos] ^ (1u << (trial / 2 % 8)));
+        }
+        reseal(mut, len);
+        g = NULL;
+        int rc = sporf_forest_load(mut, len, &g, &err);
+        tried++;
+        if (rc == SPORF_OK) {
+            accepted++;
+            if (outputs > 0) {
+                double out[64];
+                sporf_matrix one = *m;
+                one.nrow = 1;
+                if (sporf_forest_predict_proba(g, &one, 1, out, NULL, NULL, &err) == SPORF_OK)
+                    for (int32_t k = 0; k < outputs && k < 64; k++)
+                        if (!isfinite(out[k])) survived = 0;
+            }
+            sporf_forest_free(g);
+        } else if (rc != SPORF_E_FORMAT || g) {
+            survived = 0;
+        }
+    }
+    CHECK(survived, "%s: %d mutated models are refused or load into a working forest (%d loaded)", what, tried,
+          accepted);
+    free(mut);
+    free(b);
+    return (double)len / (double)info.n_nodes;
+}
+
+static void test_model_format(void)
+{
+    enum { N = 300, P = 8, PW = 80 };
+    static double X[N * P], XW[N * PW], yr[N];
+    static int32_t y[N];
+    make_data(X, y, N, P, 21);
+    for (int i = 0; i < N; i++) {
+        for (int j = 0; j < PW; j++) XW[i * PW + j] = X[i * P + j % P] + 0.01 * j;
+        yr[i] = X[i * P] * 2.0 - X[i * P + 1];
+    }
+    sporf_matrix m = rowmajor(X, N, P), mw = rowmajor(XW, N, PW);
+    sporf_params p;
+    sporf_error err;
+    sporf_forest *f = NULL;
+
+    sporf_params_init(&p);
+    p.n_estimators = 6;
+    p.random_state = 5;
+    CHECK(sporf_forest_fit(&p, &m, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_OK, "fit sparse");
+    double per_node = check_format_round_trip("sparse, fully grown", f, &m, 3);
+    CHECK(per_node < 14.0, "a fully grown sparse forest takes %.1f bytes per node (< 14)", per_node);
+    sporf_forest_free(f);
+
+    p.min_samples_leaf = 7; /* mixed leaves: stored as values */
+    p.projection = SPORF_PROJ_GAUSSIAN; /* real weights */
+    CHECK(sporf_forest_fit(&p, &m, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_OK, "fit gaussian");
+    check_format_round_trip("gaussian weights, mixed leaves", f, &m, 3);
+    sporf_forest_free(f);
+
+    sporf_params_init(&p);
+    p.n_estimators = 3;
+    p.random_state = 6;
+    p.feature_combinations = 70.0; /* projections of more than 63 non-zeros: the length escape */
+    p.max_features_mode = SPORF_MAXF_INT;
+    p.max_features_value = 2;
+    CHECK(sporf_forest_fit(&p, &mw, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_OK,
+          "fit long projections: %s", err.message);
+    check_format_round_trip("long projections", f, &mw, 3);
+    sporf_forest_free(f);
+
+    sporf_params_init(&p);
+    p.n_estimators = 5;
+    p.random_state = 7;
+    p.criterion = SPORF_CRIT_SQUARED_ERROR;
+    CHECK(sporf_forest_fit_regression(&p, &m, yr, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_OK, "fit regression");
+    check_format_round_trip("regression", f, &m, 1);
+    sporf_forest_free(f);
+
+    sporf_params_init(&p);
+    p.n_estimators = 5;
+    p.random_state = 8;
+    p.honest_fraction = 0.5;
+    p.honest_prior = SPORF_HONEST_IGNORE;
+    CHECK(sporf_forest_fit(&p, &m, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_OK, "fit honest");
+    check_format_round_trip("honest, abstaining leaves", f, &m, 3);
+    sporf_forest_free(f);
+
+    sporf_params_init(&p);
+    p.n_estimators = 5;
+    p.random_state = 9;
+    p.criterion = SPORF_CRIT_FASTBIC;
+    p.min_samples_split = 20;
+    CHECK(sporf_forest_fit_unsupervised(&p, &m, NULL, NULL, NULL, &f, &err) == SPORF_OK, "fit unsupervised");
+    check_format_round_trip("unsupervised", f, &m, 0);
+    sporf_forest_free(f);
+}
+
 static void test_bad_input(void)
 {
     double X[6] = {1, 2, NAN, 4, 5, 6};
@@ -850,6 +1002,7 @@ int main(void)
     test_sort();
     test_rng();
     test_forest_determinism_and_format();
+    test_model_format();
     test_traversal_matches_reference();
     test_patch_sampler();
     test_bad_input();

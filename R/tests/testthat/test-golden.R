@@ -48,3 +48,15 @@ test_that("the R golden model still loads, predicts and refits identically", {
                  min_samples_leaf = 2, random_state = 4242, n_jobs = 2)
   expect_identical(refit$model, readBin(f, "raw", file.info(f)$size))
 })
+
+test_that("format 3 models (before compact trees) load, predict as before and re-save as format 4", {
+  d <- golden_dir()
+  xt <- read_f64(file.path(d, "test_x.f64"), 7)
+  for (lang in c("python", "r")) {
+    old <- sporf_load(file.path(d, sprintf("%s_model_v3.sporf", lang)))
+    expect_identical(unname(predict(old, xt, type = "prob")),
+                     read_f64(file.path(d, sprintf("%s_proba.f64", lang)), 3))
+    f <- file.path(d, sprintf("%s_model.sporf", lang))
+    expect_identical(old$model, readBin(f, "raw", file.info(f)$size))
+  }
+})

@@ -1,0 +1,257 @@
+/* tree_codec.c -- see tree_codec.h. */
+#include "tree_codec.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+enum { TAG_LEAF_ONEHOT = 0, TAG_LEAF_VALUES = 1, TAG_SPLIT_UNIT = 2, TAG_SPLIT_REAL = 3 };
+#define TAG_LEN_ESCAPE 63
+
+static int is_bits(double v, double want)
+{
+    return memcmp(&v, &want, sizeof v) == 0; /* +0.0 only, never -0.0 */
+}
+
+/* The class of a one-hot distribution, or -1. */
+static int32_t onehot_class(const double *lv, int32_t K)
+{
+    int32_t c = -1;
+    for (int32_t k = 0; k < K; k++) {
+        if (is_bits(lv[k], 1.0) && c < 0)
+            c = k;
+        else if (!is_bits(lv[k], 0.0))
+            return -1;
+    }
+    return c;
+}
+
+static int unit_weights(const double *w, int32_t len)
+{
+    for (int32_t k = 0; k < len; k++)
+        if (!is_bits(w[k], 1.0) && !is_bits(w[k], -1.0))
+            return 0;
+    return 1;
+}
+
+static int onehot_allowed(const sporf_forest *f)
+{
+    return f->task == SPORF_TASK_CLASSIFICATION && f->n_classes <= SPORF_ONEHOT_MAX_CLASSES;
+}
+
+void sporf_tree_encode(const sporf_tree *tr, const sporf_forest *f, sporf_writer *w)
+{
+    const int32_t K = f->n_classes;
+    sporf_put_varint(w, (uint32_t)tr->n_nodes);
+    sporf_put_varint(w, (uint32_t)tr->n_proj);
+    for (int32_t i = 0; i < tr->n_nodes; i++) {
+        const sporf_node *nd = &tr->nodes[i];
+        if (nd->left < 0) {
+            const double *lv = tr->leaf_values + (int64_t)nd->right * K;
+            const int32_t c = onehot_allowed(f) ? onehot_class(lv, K) : -1;
+            if (c >= 0) {
+                sporf_put_u8(w, TAG_LEAF_ONEHOT);
+                sporf_put_varint(w, (uint32_t)c);
+            } else {
+                sporf_put_u8(w, TAG_LEAF_VALUES);
+                for (int32_t k = 0; k < K; k++) sporf_put_f64(w, lv[k]);
+            }
+            continue;
+        }
+        const int32_t len = nd->proj_len;
+        const int32_t *feat = tr->proj_feature + nd->proj_start;
+        const double *wt = tr->proj_weight + nd->proj_start;
+        const int unit = unit_weights(wt, len);
+        const uint8_t kind = unit ? TAG_SPLIT_UNIT : TAG_SPLIT_REAL;
+        if (len < TAG_LEN_ESCAPE) {
+            sporf_put_u8(w, (uint8_t)(kind | (len << 2)));
+        } else {
+            sporf_put_u8(w, (uint8_t)(kind | (TAG_LEN_ESCAPE << 2)));
+            sporf_put_varint(w, (uint32_t)len);
+        }
+        for (int32_t k = 0; k < len; k++) sporf_put_varint(w, (uint32_t)feat[k]);
+        if (unit) {
+            for (int32_t k = 0; k < len; k += 8) {
+                uint8_t signs = 0;
+                for (int32_t b = 0; b < 8 && k + b < len; b++)
+                    if (wt[k + b] < 0.0) signs |= (uint8_t)(1u << b);
+                sporf_put_u8(w, signs);
+            }
+        } else {
+            for (int32_t k = 0; k < len; k++) sporf_put_f64(w, wt[k]);
+        }
+        sporf_put_f64(w, nd->threshold);
+        sporf_put_f64(w, nd->gain);
+    }
+    if (f->params.honest_fraction > 0.0)
+        for (int32_t k = 0; k < K; k++) sporf_put_f64(w, tr->prior[k]);
+}
+
+static int value_ok(double v, int probability)
+{
+    return probability ? (v >= 0.0 && v <= 1.0) : isfinite(v);
+}
+
+int sporf_leaf_values_ok(const double *lv, const sporf_forest *f)
+{
+    const int32_t K = f->n_classes;
+    const int probability = f->task != SPORF_TASK_REGRESSION;
+    const int may_abstain = f->params.honest_fraction > 0.0 && f->params.honest_prior == SPORF_HONEST_IGNORE;
+    const int abstains = may_abstain && isnan(lv[0]);
+    for (int32_t k = 0; k < K; k++)
+        if (abstains ? !isnan(lv[k]) : !value_ok(lv[k], probability))
+            return 0;
+    return 1;
+}
+
+int sporf_prior_ok(const double *prior, const sporf_forest *f)
+{
+    for (int32_t k = 0; k < f->n_classes; k++)
+        if (!value_ok(prior[k], f->task != SPORF_TASK_REGRESSION))
+            return 0;
+    return 1;
+}
+
+#define CORRUPT(...) do { rc = sporf_set_error(err, SPORF_E_FORMAT, __VA_ARGS__); goto fail; } while (0)
+
+/* A split waiting for its right child while its left subtree is read. */
+typedef struct open_split {
+    int32_t node;
+    int32_t depth;
+} open_split;
+
+int sporf_tree_decode(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, int64_t t, sporf_error *err)
+{
+    const int64_t p = f->n_features;
+    const int32_t K = f->n_classes;
+    int rc = SPORF_OK;
+    open_split *open = NULL;
+    const int32_t n_nodes = sporf_get_varint(r), n_proj = sporf_get_varint(r);
+    if (r->bad) CORRUPT("model is truncated in tree %lld", (long long)t);
+    const int32_t n_leaves = (n_nodes + 1) / 2, n_splits = n_nodes - n_leaves;
+    /* A full binary tree has an odd node count; each split has a non-zero. */
+    if (n_nodes < 1 || n_nodes % 2 == 0 || n_proj < n_splits)
+        CORRUPT("tree %lld has impossible sizes (%d nodes, %d non-zeros)", (long long)t, n_nodes, n_proj);
+    /* Every count is checked against the bytes left before anything is
+     * allocated: a split takes at least 19 bytes plus one per further
+     * non-zero, a leaf at least 2 (one-hot) and its values at most
+     * SPORF_ONEHOT_MAX_CLASSES / 2 doubles per byte. */
+    const double left = (double)(r->len - r->pos);
+    const double least = 19.0 * n_splits + (double)(n_proj - n_splits) + 2.0 * n_leaves;
+    if (least > left || (double)n_leaves * (double)K > (SPORF_ONEHOT_MAX_CLASSES / 2.0) * left)
+        CORRUPT("model is truncated in tree %lld (its sizes need more bytes than remain)", (long long)t);
+    tr->n_nodes = n_nodes;
+    tr->n_leaves = n_leaves;
+    tr->n_proj = n_proj;
+    tr->nodes = calloc((size_t)n_nodes, sizeof *tr->nodes);
+    tr->proj_feature = malloc((size_t)(n_proj > 0 ? n_proj : 1) * sizeof(int32_t));
+    tr->proj_weight = malloc((size_t)(n_proj > 0 ? n_proj : 1) * sizeof(double));
+    tr->leaf_values = malloc((size_t)n_leaves * (size_t)K * sizeof(double));
+    open = malloc((size_t)(n_splits > 0 ? n_splits : 1) * sizeof *open);
+    if (!tr->nodes || !tr->proj_feature || !tr->proj_weight || !tr->leaf_values || !open) {
+        rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory loading tree %lld", (long long)t);
+        goto fail;
+    }
+    int32_t top = 0, leaves = 0, proj = 0, depth = 0, max_depth = 0;
+    for (int32_t i = 0; i < n_nodes; i++) {
+        /* Preorder: a node follows its parent's split as the left child, or
+         * else is the right child of the innermost open split. */
+        if (i > 0 && tr->nodes[i - 1].left < 0) {
+            if (top == 0) CORRUPT("tree %lld: nodes continue after the tree is complete", (long long)t);
+            const open_split o = open[--top];
+            tr->nodes[o.node].right = i;
+            depth = o.depth + 1;
+        } else if (i > 0) {
+            depth++;
+        }
+        if (depth > max_depth) max_depth = depth;
+        sporf_node *nd = &tr->nodes[i];
+        const uint8_t tag = sporf_get_u8(r);
+        const int kind = tag & 3;
+        if (r->bad) CORRUPT("model is truncated in tree %lld", (long long)t);
+        if (kind == TAG_LEAF_ONEHOT || kind == TAG_LEAF_VALUES) {
+            if (tag >> 2) CORRUPT("tree %lld, node %d: bad leaf tag", (long long)t, i);
+            if (leaves >= n_leaves) CORRUPT("tree %lld has more leaves than its size allows", (long long)t);
+            double *lv = tr->leaf_values + (int64_t)leaves * K;
+            if (kind == TAG_LEAF_ONEHOT) {
+                const int32_t c = sporf_get_varint(r);
+                if (r->bad || !onehot_allowed(f) || c >= K)
+                    CORRUPT("tree %lld, node %d: bad one-hot leaf", (long long)t, i);
+                for (int32_t k = 0; k < K; k++) lv[k] = k == c ? 1.0 : 0.0;
+            } else {
+                for (int32_t k = 0; k < K; k++) lv[k] = sporf_get_f64(r);
+                if (r->bad) CORRUPT("model is truncated in tree %lld", (long long)t);
+                if (!sporf_leaf_values_ok(lv, f))
+                    CORRUPT(f->task == SPORF_TASK_REGRESSION
+                                ? "tree %lld: a leaf value is not a finite number"
+                                : "tree %lld: a leaf probability is outside [0, 1]", (long long)t);
+            }
+            nd->left = -1;
+            nd->right = leaves++;
+            continue;
+        }
+        int32_t len = tag >> 2;
+        if (len == TAG_LEN_ESCAPE) {
+            len = sporf_get_varint(r);
+            if (!r->bad && len < TAG_LEN_ESCAPE) r->bad = 1; /* one byte form per length */
+        }
+        if (r->bad || len < 1 || len > n_proj - proj || i == n_nodes - 1 || top >= n_splits)
+            CORRUPT("tree %lld, node %d: bad split", (long long)t, i);
+        for (int32_t k = 0; k < len; k++) {
+            const int32_t fk = sporf_get_varint(r);
+            if (r->bad || fk >= p)
+                CORRUPT("tree %lld: feature index out of range [0, %lld)", (long long)t, (long long)p);
+            tr->proj_feature[proj + k] = fk;
+        }
+        if (kind == TAG_SPLIT_UNIT) {
+            for (int32_t k = 0; k < len; k += 8) {
+                const uint8_t signs = sporf_get_u8(r);
+                const int32_t in_byte = len - k < 8 ? len - k : 8;
+                if (in_byte < 8 && (signs >> in_byte))
+                    CORRUPT("tree %lld, node %d: stray sign bits", (long long)t, i);
+                for (int32_t b = 0; b < in_byte; b++)
+                    tr->proj_weight[proj + k + b] = (signs >> b) & 1 ? -1.0 : 1.0;
+            }
+        } else {
+            for (int32_t k = 0; k < len; k++) {
+                const double wk = sporf_get_f64(r);
+                if (!isfinite(wk) && !r->bad)
+                    CORRUPT("tree %lld: a projection weight is not finite", (long long)t);
+                tr->proj_weight[proj + k] = wk;
+            }
+            /* The encoder writes +-1 weights as signs: one form per forest. */
+            if (!r->bad && unit_weights(tr->proj_weight + proj, len))
+                CORRUPT("tree %lld, node %d: unit weights stored as numbers", (long long)t, i);
+        }
+        nd->threshold = sporf_get_f64(r);
+        nd->gain = sporf_get_f64(r);
+        if (r->bad) CORRUPT("model is truncated in tree %lld", (long long)t);
+        if (!isfinite(nd->threshold) || !isfinite(nd->gain) || nd->gain < 0.0)
+            CORRUPT("tree %lld, node %d: threshold or gain is not a finite number", (long long)t, i);
+        nd->left = i + 1;
+        nd->proj_start = proj;
+        nd->proj_len = len;
+        proj += len;
+        open[top].node = i;
+        open[top].depth = depth;
+        top++;
+    }
+    if (top != 0 || leaves != n_leaves || proj != n_proj)
+        CORRUPT("tree %lld ends before its last subtree (%d open splits)", (long long)t, top);
+    tr->depth = max_depth;
+    if (f->params.honest_fraction > 0.0) {
+        tr->prior = malloc((size_t)K * sizeof *tr->prior);
+        if (!tr->prior) {
+            rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory loading tree %lld", (long long)t);
+            goto fail;
+        }
+        for (int32_t k = 0; k < K; k++) tr->prior[k] = sporf_get_f64(r);
+        if (r->bad) CORRUPT("model is truncated in tree %lld", (long long)t);
+        if (!sporf_prior_ok(tr->prior, f))
+            CORRUPT("tree %lld: its honest prior is not valid", (long long)t);
+    }
+    free(open);
+    return SPORF_OK;
+fail:
+    free(open);
+    return rc;
+}
