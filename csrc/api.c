@@ -1,5 +1,6 @@
 /* api.c -- errors, parameters, and the forest handle's simple accessors. */
 #include "core.h"
+#include "packed.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -215,6 +216,7 @@ void sporf_forest_free(sporf_forest *f)
     if (f->trees)
         for (int64_t t = 0; t < f->n_trees; t++) sporf_tree_release(&f->trees[t]);
     free(f->trees);
+    sporf_packed_free(f->packed);
     for (int i = 0; i < 2; i++) free(f->strings[i].blob);
     free(f);
 }

@@ -515,10 +515,6 @@ int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
     tree->n_leaves = (int32_t)n_leaves;
     tree->n_proj = (int32_t)n_proj;
     tree->depth = max_depth_seen;
-    if (!sporf_tree_prepare(tree)) {
-        sporf_tree_release(tree);
-        goto nomem;
-    }
     return SPORF_OK;
 nomem:
     return sporf_set_error(err, SPORF_E_NOMEM, "out of memory while growing a tree");
@@ -550,7 +546,9 @@ int sporf_builder_estimate_leaves(sporf_builder *b, const int32_t *est, int64_t 
     double *acc = calloc((size_t)(L * K), sizeof *acc);
     double *wsum = calloc((size_t)L, sizeof *wsum);
     tree->prior = malloc((size_t)K * sizeof *tree->prior);
-    if (!acc || !wsum || !tree->prior) {
+    /* The tree's own prediction nodes route the estimation rows (the
+     * forest's packed layout does not exist yet); freed below. */
+    if (!acc || !wsum || !tree->prior || !sporf_tree_prepare(tree)) {
         free(acc);
         free(wsum);
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory estimating honest leaves");
@@ -581,5 +579,6 @@ int sporf_builder_estimate_leaves(sporf_builder *b, const int32_t *est, int64_t 
     }
     free(acc);
     free(wsum);
+    sporf_tree_unprepare(tree);
     return SPORF_OK;
 }

@@ -21,13 +21,20 @@ typedef struct sporf_node {
     double gain;         /* weighted impurity decrease W_t*i_t - W_l*i_l - W_r*i_r */
 } sporf_node;
 
-/* The node as prediction reads it; see traverse.h. */
+/* The node as prediction reads it; see traverse.h and packed.h. */
 typedef struct sporf_pnode {
     int32_t left;        /* left child; a leaf points to itself */
     int32_t right;       /* right child; a leaf points to itself */
-    int32_t f[3];        /* inlined features, or f[0] = first side-buffer entry, f[1] = count */
+    int32_t f[3];        /* inlined features, or f[0] = first side-buffer entry, f[1] = count;
+                            0 for a leaf (stepping from a leaf reads feature 0 harmlessly) */
     int32_t kind;        /* coefficient code, SPORF_PN_GENERAL, or -(slot + 1) for a leaf */
-    double threshold;
+    union {
+        double threshold;     /* a split's */
+        struct {
+            int32_t node;     /* a leaf's index in its tree's stored nodes (what apply returns) */
+            int32_t onehot;   /* the class of a one-hot leaf, or -1: read leaf_values */
+        } leaf;
+    } u;                 /* a leaf's bits, compared as a threshold, choose between equal children */
 } sporf_pnode;
 
 static inline int32_t sporf_pnode_leaf_slot(const sporf_pnode *nd) { return -nd->kind - 1; }
@@ -44,7 +51,9 @@ typedef struct sporf_tree {
                               regression means; NaN rows: honest leaves that abstain */
     double *prior;         /* honest trees: n_classes values (the estimation sample's class
                               distribution or mean); NULL otherwise */
-    sporf_pnode *pnodes;   /* derived: see sporf_tree_prepare */
+    sporf_pnode *pnodes;   /* derived, while a tree grows (honest leaf estimation) and in
+                              tests: see sporf_tree_prepare; prediction reads the
+                              forest's packed layout instead */
 } sporf_tree;
 
 typedef struct sporf_strings {
@@ -62,6 +71,7 @@ struct sporf_forest {
     int64_t n_trees;
     sporf_tree *trees;
     sporf_strings strings[2];
+    struct sporf_packed *packed; /* derived prediction layout (packed.h); NULL until packed */
 };
 
 /* The model format version sporf_forest_save writes (io.c). */
@@ -80,7 +90,11 @@ void sporf_tree_release(sporf_tree *tree);
 sporf_forest *sporf_forest_alloc(void);
 
 /* ---- prediction layout (traverse.c) ---- */
+/* The prediction node of stored node i (children still tree indices). */
+void sporf_pnode_from_node(const sporf_tree *tree, int32_t i, sporf_pnode *q);
 /* Build tree->pnodes from the stored nodes; 0 on allocation failure. */
 int sporf_tree_prepare(sporf_tree *tree);
+/* Free tree->pnodes (a grown tree keeps only the forest's packed layout). */
+void sporf_tree_unprepare(sporf_tree *tree);
 
 #endif

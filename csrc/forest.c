@@ -1,6 +1,7 @@
 /* forest.c -- growing a forest: argument checks, bagging, class weights,
  * parallel tree growth, the OOB pass, and impurity importances. */
 #include "forest.h"
+#include "packed.h"
 
 #include "builder.h"
 #include "pool.h"
@@ -286,6 +287,8 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
 
     rc = sporf_pool_run(n_threads, T, grow_one_tree, &c, progress, user_data, err);
     if (rc != SPORF_OK)
+        goto done;
+    if ((rc = sporf_forest_pack(f, err)) != SPORF_OK)
         goto done;
     if (c.inbag) {
         /* The OOB pass runs on the rows of X as given (not the copy). */

@@ -35,6 +35,7 @@
  */
 #include "bytes.h"
 #include "core.h"
+#include "packed.h"
 #include "tree_codec.h"
 
 #include <math.h>
@@ -246,12 +247,7 @@ fail:
 static int read_tree(sporf_reader *r, uint32_t version, sporf_tree *tr, const sporf_forest *f, int64_t t,
                      sporf_error *err)
 {
-    int rc = version >= 4 ? sporf_tree_decode(r, tr, f, t, err) : read_tree_fixed(r, tr, f, t, err);
-    if (rc != SPORF_OK)
-        return rc;
-    if (!sporf_tree_prepare(tr))
-        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory loading tree %lld", (long long)t);
-    return SPORF_OK;
+    return version >= 4 ? sporf_tree_decode(r, tr, f, t, err) : read_tree_fixed(r, tr, f, t, err);
 }
 
 static int read_strings(sporf_reader *r, sporf_strings *s, int64_t want, int allow_empty, const char *what,
@@ -387,6 +383,8 @@ int sporf_forest_load(const uint8_t *buf, int64_t len, sporf_forest **out, sporf
             goto fail;
     if (r.pos != r.len)
         CORRUPT("model has %lld unexpected bytes after the last tree", (long long)(r.len - r.pos));
+    if ((rc = sporf_forest_pack(f, err)) != SPORF_OK)
+        goto fail;
     *out = f;
     return SPORF_OK;
 fail:

@@ -1,8 +1,11 @@
 /* predict.c -- batch prediction: class probabilities, leaf indices and the
- * out-of-bag pass. Work is split into blocks of rows; within a block the
- * trees are visited in order (tree-outer, row-inner keeps one tree's nodes
- * hot in cache), so sums are reduced in a fixed order for any thread count. */
+ * out-of-bag pass, on the forest's packed layout (packed.h). Work is split
+ * into blocks of rows; within a block the trees are visited in order (bin by
+ * bin, tree-outer and row-inner, which keeps a bin's shared top levels and
+ * one tree's walk in cache), so each row's sum is reduced in tree order for
+ * any thread count. */
 #include "forest.h"
+#include "packed.h"
 
 #include "pool.h"
 #include "traverse.h"
@@ -35,10 +38,14 @@ static int forest_abstains(const sporf_forest *f)
     return f->params.honest_fraction > 0.0 && f->params.honest_prior == SPORF_HONEST_IGNORE;
 }
 
-/* Add a leaf's values to o unless the tree abstains there; 1 if added. */
-static inline int add_leaf(double *o, const sporf_tree *tr, int32_t node, int32_t K)
+/* Add a packed leaf's values to o unless the tree abstains there; 1 if added. */
+static inline int add_leaf(double *o, const sporf_tree *tr, const sporf_pnode *lf, int32_t K)
 {
-    const double *lv = tr->leaf_values + (int64_t)sporf_pnode_leaf_slot(&tr->pnodes[node]) * K;
+    if (lf->u.leaf.onehot >= 0) {
+        o[lf->u.leaf.onehot] += 1.0; /* the other values are zeros */
+        return 1;
+    }
+    const double *lv = sporf_packed_leaf_values(tr, lf, K);
     if (isnan(lv[0]))
         return 0;
     for (int32_t k = 0; k < K; k++)
@@ -66,36 +73,31 @@ static int proba_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
     (void)worker; (void)ctl; (void)err;
     predict_ctx *c = vctx;
     const sporf_forest *f = c->f;
+    const sporf_packed *P = f->packed;
     const int32_t K = f->n_classes;
     const int64_t r0 = blk * ROW_BLOCK;
     int64_t r1 = r0 + ROW_BLOCK;
     if (r1 > c->X->nrow) r1 = c->X->nrow;
     const int64_t n = r1 - r0;
     int32_t leaf[ROW_BLOCK];
+    int64_t votes[ROW_BLOCK];
     double *out = c->proba + r0 * K;
     memset(out, 0, (size_t)(n * K) * sizeof *out);
-    if (forest_abstains(f)) {
-        int64_t cnt[ROW_BLOCK];
-        memset(cnt, 0, sizeof cnt);
-        for (int64_t t = 0; t < f->n_trees; t++) {
+    memset(votes, 0, (size_t)n * sizeof *votes);
+    for (int64_t b = 0; b < P->n_bins; b++) {
+        const sporf_pnode *base = sporf_packed_bin_nodes(P, b);
+        for (int64_t t = P->bin_first_tree[b]; t < P->bin_first_tree[b + 1]; t++) {
             const sporf_tree *tr = &f->trees[t];
-            sporf_tree_find_leaves(tr, row_ptr(c->X, r0), c->X->row_stride, c->X->col_stride, n, leaf);
+            sporf_nodes_find_leaves(base, P->root[t], tr, row_ptr(c->X, r0), c->X->row_stride, c->X->col_stride,
+                                    n, leaf);
             for (int64_t r = 0; r < n; r++)
-                cnt[r] += add_leaf(out + r * K, tr, leaf[r], K);
+                votes[r] += add_leaf(out + r * K, tr, &base[leaf[r]], K);
         }
-        for (int64_t r = 0; r < n; r++)
-            finish_row(f, out + r * K, cnt[r]);
-        return SPORF_OK;
     }
-    for (int64_t t = 0; t < f->n_trees; t++) {
-        const sporf_tree *tr = &f->trees[t];
-        sporf_tree_find_leaves(tr, row_ptr(c->X, r0), c->X->row_stride, c->X->col_stride, n, leaf);
-        for (int64_t r = 0; r < n; r++) {
-            const double *lv = tr->leaf_values + (int64_t)sporf_pnode_leaf_slot(&tr->pnodes[leaf[r]]) * K;
-            double *o = out + r * K;
-            for (int32_t k = 0; k < K; k++)
-                o[k] += lv[k];
-        }
+    if (forest_abstains(f)) {
+        for (int64_t r = 0; r < n; r++)
+            finish_row(f, out + r * K, votes[r]);
+        return SPORF_OK;
     }
     const double inv = 1.0 / (double)f->n_trees;
     for (int64_t i = 0; i < n * K; i++)
@@ -108,16 +110,21 @@ static int apply_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
     (void)worker; (void)ctl; (void)err;
     predict_ctx *c = vctx;
     const sporf_forest *f = c->f;
+    const sporf_packed *P = f->packed;
     const int64_t T = f->n_trees;
     const int64_t r0 = blk * ROW_BLOCK;
     int64_t r1 = r0 + ROW_BLOCK;
     if (r1 > c->X->nrow) r1 = c->X->nrow;
     const int64_t n = r1 - r0;
     int32_t leaf[ROW_BLOCK];
-    for (int64_t t = 0; t < T; t++) {
-        sporf_tree_find_leaves(&f->trees[t], row_ptr(c->X, r0), c->X->row_stride, c->X->col_stride, n, leaf);
-        for (int64_t r = 0; r < n; r++)
-            c->leaves[(r0 + r) * T + t] = leaf[r];
+    for (int64_t b = 0; b < P->n_bins; b++) {
+        const sporf_pnode *base = sporf_packed_bin_nodes(P, b);
+        for (int64_t t = P->bin_first_tree[b]; t < P->bin_first_tree[b + 1]; t++) {
+            sporf_nodes_find_leaves(base, P->root[t], &f->trees[t], row_ptr(c->X, r0), c->X->row_stride,
+                                    c->X->col_stride, n, leaf);
+            for (int64_t r = 0; r < n; r++)
+                c->leaves[(r0 + r) * T + t] = base[leaf[r]].u.leaf.node;
+        }
     }
     return SPORF_OK;
 }
@@ -127,6 +134,7 @@ static int oob_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *ct
     (void)worker; (void)ctl;
     predict_ctx *c = vctx;
     const sporf_forest *f = c->f;
+    const sporf_packed *P = f->packed;
     const int32_t K = f->n_classes;
     const int64_t r0 = blk * ROW_BLOCK;
     int64_t r1 = r0 + ROW_BLOCK;
@@ -139,13 +147,14 @@ static int oob_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *ct
     memset(out + r0 * K, 0, (size_t)((r1 - r0) * K) * sizeof *out);
     for (int64_t t = 0; t < f->n_trees; t++) {
         const sporf_tree *tr = &f->trees[t];
+        const sporf_pnode *base = sporf_packed_bin_nodes(P, P->tree_bin[t]);
         const uint8_t *bits = c->inbag + t * c->bitmap_bytes;
         for (int64_t r = r0; r < r1; r++) {
             if (bits[r >> 3] & (1u << (r & 7)))
                 continue;
-            const int32_t leaf = sporf_tree_find_leaf(tr, row_ptr(c->X, r), c->X->col_stride);
+            const int32_t leaf = sporf_nodes_find_leaf(base, P->root[t], tr, row_ptr(c->X, r), c->X->col_stride);
             cnt[r - r0]++;
-            votes[r - r0] += add_leaf(out + r * K, tr, leaf, K);
+            votes[r - r0] += add_leaf(out + r * K, tr, &base[leaf], K);
         }
     }
     for (int64_t r = r0; r < r1; r++) {

@@ -15,8 +15,7 @@
  * projections read the side buffer in the fit's arithmetic order.
  *
  * A leaf points to itself with features 0 and coefficients 0, so stepping from
- * a leaf is harmless: a block of rows walks down together, branch-free, until
- * every row has reached its leaf.
+ * a leaf is harmless.
  */
 #ifndef SPORF_TRAVERSE_H
 #define SPORF_TRAVERSE_H
@@ -45,14 +44,16 @@ static inline double sporf_pnode_project(const sporf_tree *tree, const sporf_pno
     return s;
 }
 
-/* Index of the leaf reached by row x (column stride cs). */
-static inline int32_t sporf_tree_find_leaf(const sporf_tree *tree, const double *x, int64_t cs)
+/* Index in nodes of the leaf reached by row x (column stride cs), walking
+ * from node root. nodes is a tree's own pnodes (root 0) or a bin of the
+ * forest's packed layout; tree supplies the projection side buffer. */
+static inline int32_t sporf_nodes_find_leaf(const sporf_pnode *nodes, int32_t root, const sporf_tree *tree,
+                                            const double *x, int64_t cs)
 {
-    const sporf_pnode *nodes = tree->pnodes;
-    int32_t i = 0;
+    int32_t i = root;
     while (nodes[i].kind >= 0) {
         const sporf_pnode *nd = &nodes[i];
-        i = sporf_pnode_project(tree, nd, x, cs) <= nd->threshold ? nd->left : nd->right;
+        i = sporf_pnode_project(tree, nd, x, cs) <= nd->u.threshold ? nd->left : nd->right;
     }
     return i;
 }
@@ -61,35 +62,72 @@ static inline int32_t sporf_tree_find_leaf(const sporf_tree *tree, const double 
  * latency of the dependent node loads. */
 #define SPORF_LANES 8
 
-/* Leaf of each row base + r*rs (r = 0 .. n-1) into leaf[r]. */
-static inline void sporf_tree_find_leaves(const sporf_tree *tree, const double *base, int64_t rs, int64_t cs,
-                                          int64_t n, int32_t *leaf)
+/* Leaf (index in nodes) of each row x0 + r*rs (r = 0 .. n-1) into leaf[r].
+ * SPORF_LANES rows are in flight; a lane whose row reaches a leaf takes the
+ * next row at once, so no lane idles while a deeper row finishes (leaf
+ * depths vary a lot in fully grown trees). */
+static inline void sporf_nodes_find_leaves_cs(const sporf_pnode *nodes, int32_t root, const sporf_tree *tree,
+                                              const double *x0, int64_t rs, int64_t cs, int64_t n,
+                                              int32_t *leaf)
 {
-    const sporf_pnode *nodes = tree->pnodes;
-    int64_t r = 0;
-    for (; r + SPORF_LANES <= n; r += SPORF_LANES) {
-        int32_t at[SPORF_LANES];
-        for (int j = 0; j < SPORF_LANES; j++)
-            at[j] = 0;
-        const double *x0 = base + r * rs;
-        int active = 1;
-        while (active) {
-            active = 0;
-            for (int j = 0; j < SPORF_LANES; j++) {
-                const sporf_pnode *nd = &nodes[at[j]];
-                const double s = sporf_pnode_project(tree, nd, x0 + j * rs, cs);
-                /* select by mask, not by branch: the branch is a coin flip */
-                const int32_t go_right = -(int32_t)(s > nd->threshold);
-                const int32_t next = nd->left ^ ((nd->left ^ nd->right) & go_right);
-                at[j] = next;
-                active |= nodes[next].kind >= 0;
-            }
-        }
-        for (int j = 0; j < SPORF_LANES; j++)
-            leaf[r + j] = at[j];
+    if (n < SPORF_LANES || nodes[root].kind < 0) {
+        for (int64_t r = 0; r < n; r++)
+            leaf[r] = sporf_nodes_find_leaf(nodes, root, tree, x0 + r * rs, cs);
+        return;
     }
-    for (; r < n; r++)
-        leaf[r] = sporf_tree_find_leaf(tree, base + r * rs, cs);
+    int32_t at[SPORF_LANES];
+    int64_t row[SPORF_LANES];
+    const double *x[SPORF_LANES];
+    for (int j = 0; j < SPORF_LANES; j++) {
+        at[j] = root;
+        row[j] = j;
+        x[j] = x0 + j * rs;
+    }
+    int64_t next_row = SPORF_LANES;
+    int live = SPORF_LANES;
+    /* A fixed lane count (retired lanes are skipped, not compacted) lets the
+     * compiler unroll the lane loop; measured faster than compaction. */
+    while (live > 0) {
+        for (int j = 0; j < SPORF_LANES; j++) {
+            if (row[j] < 0)
+                continue;
+            const sporf_pnode *nd = &nodes[at[j]];
+            if (nd->kind < 0) {
+                leaf[row[j]] = at[j];
+                if (next_row < n) {
+                    row[j] = next_row;
+                    x[j] = x0 + next_row * rs;
+                    next_row++;
+                    at[j] = root;
+                } else {
+                    row[j] = -1;
+                    live--;
+                }
+                continue;
+            }
+            const double s = sporf_pnode_project(tree, nd, x[j], cs);
+            /* select by mask, not by branch: the branch is a coin flip */
+            const int32_t go_right = -(int32_t)(s > nd->u.threshold);
+            at[j] = nd->left ^ ((nd->left ^ nd->right) & go_right);
+        }
+    }
+}
+
+static inline void sporf_nodes_find_leaves(const sporf_pnode *nodes, int32_t root, const sporf_tree *tree,
+                                           const double *x0, int64_t rs, int64_t cs, int64_t n, int32_t *leaf)
+{
+    /* Row-major input (column stride 1) is the common case: a literal stride
+     * lets the compiler drop a multiply per feature read. */
+    if (cs == 1)
+        sporf_nodes_find_leaves_cs(nodes, root, tree, x0, rs, 1, n, leaf);
+    else
+        sporf_nodes_find_leaves_cs(nodes, root, tree, x0, rs, cs, n, leaf);
+}
+
+/* The same on a tree's own pnodes (sporf_tree_prepare): the plain layout. */
+static inline int32_t sporf_tree_find_leaf(const sporf_tree *tree, const double *x, int64_t cs)
+{
+    return sporf_nodes_find_leaf(tree->pnodes, 0, tree, x, cs);
 }
 
 #endif

@@ -8,6 +8,7 @@
 #include "sort.h"
 #include "traverse.h"
 #include "unsupervised.h"
+#include "packed.h"
 
 #include <assert.h>
 
@@ -629,19 +630,48 @@ static void test_traversal_matches_reference(void)
             CHECK(0, "fit: %s", err.message);
             continue;
         }
+        const sporf_packed *pk = f->packed;
+        /* The plain proba: reference leaves, summed in tree order. */
+        double *want_proba = calloc((size_t)M * 3, sizeof(double)), *got_proba = malloc(sizeof(double) * M * 3);
+        int64_t *got_apply = malloc(sizeof(int64_t) * M * (size_t)f->n_trees);
         for (int64_t t = 0; t < f->n_trees; t++) {
-            const sporf_tree *tr = &f->trees[t];
+            sporf_tree *tr = &f->trees[t];
+            ok &= tr->pnodes == NULL; /* a grown tree keeps only the packed layout */
+            sporf_tree_prepare(tr);   /* the plain layout, for comparison */
             for (int32_t i = 0; i < tr->n_nodes; i++) {
                 const sporf_pnode *q = &tr->pnodes[i];
                 if (q->kind >= 0)
                     kinds_seen[q->kind == SPORF_PN_GENERAL ? 2 : (q->kind != 0)]++;
             }
-            sporf_tree_find_leaves(tr, T, P, 1, M, leaf);
+            const sporf_pnode *base = pk->nodes + pk->bin_offset[pk->tree_bin[t]];
+            sporf_nodes_find_leaves(tr->pnodes, 0, tr, T, P, 1, M, leaf);
             for (int i = 0; i < M; i++) {
                 const int32_t want = reference_leaf(tr, T + i * P);
                 ok &= leaf[i] == want && sporf_tree_find_leaf(tr, T + i * P, 1) == want;
+                ok &= base[sporf_nodes_find_leaf(base, pk->root[t], tr, T + i * P, 1)].u.leaf.node == want;
+                for (int k = 0; k < 3; k++)
+                    want_proba[i * 3 + k] += tr->leaf_values[(int64_t)tr->nodes[want].right * 3 + k];
             }
+            sporf_nodes_find_leaves(base, pk->root[t], tr, T, P, 1, M, leaf);
+            for (int i = 0; i < M; i++)
+                ok &= base[leaf[i]].u.leaf.node == reference_leaf(tr, T + i * P);
+            sporf_tree_unprepare(tr);
         }
+        for (int i = 0; i < M * 3; i++) want_proba[i] *= 1.0 / (double)f->n_trees;
+        sporf_matrix mt = rowmajor(T, M, P);
+        CHECK(sporf_forest_predict_proba(f, &mt, 2, got_proba, NULL, NULL, &err) == SPORF_OK, "predict");
+        CHECK(memcmp(got_proba, want_proba, sizeof(double) * M * 3) == 0,
+              "packed predict_proba equals the plain traversal's sums bit for bit");
+        CHECK(sporf_forest_apply(f, &mt, 2, got_apply, NULL, NULL, &err) == SPORF_OK, "apply");
+        int apply_ok = 1;
+        for (int i = 0; i < M; i++)
+            for (int64_t t = 0; t < f->n_trees; t++)
+                apply_ok &= got_apply[i * f->n_trees + t] == reference_leaf(&f->trees[t], T + i * P);
+        CHECK(apply_ok, "packed apply returns the reference leaves");
+        CHECK(pk->n_bins == (f->n_trees + SPORF_BIN_TREES - 1) / SPORF_BIN_TREES, "%lld bins", (long long)pk->n_bins);
+        free(want_proba);
+        free(got_proba);
+        free(got_apply);
         sporf_forest_free(f);
     }
     CHECK(ok, "inlined and lockstep traversal reach the reference leaf, ties included");

@@ -1,0 +1,59 @@
+/*
+ * packed.h -- the forest's prediction layout (forest packing, Browne et al.,
+ * SDM 2019).
+ *
+ * Trees are grouped in bins of up to SPORF_BIN_TREES consecutive trees, and
+ * each bin's prediction nodes (sporf_pnode, traverse.h) live in one
+ * contiguous block:
+ *   - first the top SPORF_TOP_LEVELS levels of all the bin's trees,
+ *     interleaved level by level (every row visits them, so they share a
+ *     few kilobytes of cache across the bin's trees);
+ *   - then, tree by tree, the subtrees below, depth first with the heavier
+ *     child (more leaves below it: more training rows reached it) right
+ *     after its parent, so most steps of a walk read the next node in memory.
+ * Child indices are relative to the bin's first node. A leaf keeps its slot
+ * (kind), its index in the tree's stored nodes (for apply) and, for a leaf
+ * whose class distribution is exactly one class, that class, so prediction
+ * adds 1 to it without reading leaf_values (identical sums: the stored
+ * distribution is that 1 and zeros).
+ *
+ * The layout is derived: built after fit and after load, never saved, and
+ * results are identical to walking each tree's own nodes (tested).
+ */
+#ifndef SPORF_PACKED_H
+#define SPORF_PACKED_H
+
+#include "core.h"
+#include "traverse.h"
+
+#define SPORF_BIN_TREES 8
+#define SPORF_TOP_LEVELS 4
+
+typedef struct sporf_packed {
+    int64_t n_bins;
+    int64_t *bin_first_tree; /* n_bins + 1 */
+    int64_t *bin_offset;     /* n_bins + 1: first node of each bin in nodes */
+    int32_t *root;           /* n_trees: each tree's root within its bin */
+    int64_t *tree_bin;       /* n_trees: the bin holding each tree */
+    sporf_pnode *nodes;
+} sporf_packed;
+
+/* Build f->packed from the trees' stored nodes (replacing any previous
+ * layout). Returns SPORF_OK or SPORF_E_NOMEM (f->packed is then NULL). */
+int sporf_forest_pack(sporf_forest *f, sporf_error *err);
+
+void sporf_packed_free(sporf_packed *p);
+
+/* The nodes of a bin. */
+static inline const sporf_pnode *sporf_packed_bin_nodes(const sporf_packed *p, int64_t bin)
+{
+    return p->nodes + p->bin_offset[bin];
+}
+
+/* The leaf values tree tr's packed leaf lf stands for. */
+static inline const double *sporf_packed_leaf_values(const sporf_tree *tr, const sporf_pnode *lf, int32_t K)
+{
+    return tr->leaf_values + (int64_t)sporf_pnode_leaf_slot(lf) * K;
+}
+
+#endif
