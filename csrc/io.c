@@ -226,17 +226,9 @@ static int read_tree_fixed(sporf_reader *r, sporf_tree *tr, const sporf_forest *
                                                      : "tree %lld: a leaf probability is outside [0, 1]",
                     (long long)t);
     }
-    if (f->params.honest_fraction > 0.0) {
-        tr->prior = malloc((size_t)K * sizeof *tr->prior);
-        if (!tr->prior) {
-            rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory loading tree %lld", (long long)t);
-            goto fail;
-        }
-        for (int32_t k = 0; k < K; k++) tr->prior[k] = sporf_get_f64(r);
-        if (!sporf_prior_ok(tr->prior, f))
-            CORRUPT("tree %lld: its honest prior is not valid", (long long)t);
-    }
     if (r->bad) CORRUPT("model is truncated in tree %lld", (long long)t);
+    if ((rc = sporf_read_prior(r, tr, f, t, err)) != SPORF_OK)
+        goto fail;
     free(open);
     return SPORF_OK;
 fail:

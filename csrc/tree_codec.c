@@ -103,12 +103,21 @@ int sporf_leaf_values_ok(const double *lv, const sporf_forest *f)
     return 1;
 }
 
-int sporf_prior_ok(const double *prior, const sporf_forest *f)
+int sporf_read_prior(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, int64_t t, sporf_error *err)
 {
-    for (int32_t k = 0; k < f->n_classes; k++)
-        if (!value_ok(prior[k], f->task != SPORF_TASK_REGRESSION))
-            return 0;
-    return 1;
+    if (!(f->params.honest_fraction > 0.0))
+        return SPORF_OK;
+    const int32_t K = f->n_classes;
+    tr->prior = malloc((size_t)K * sizeof *tr->prior);
+    if (!tr->prior)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory loading tree %lld", (long long)t);
+    for (int32_t k = 0; k < K; k++) tr->prior[k] = sporf_get_f64(r);
+    if (r->bad)
+        return sporf_set_error(err, SPORF_E_FORMAT, "model is truncated in tree %lld", (long long)t);
+    for (int32_t k = 0; k < K; k++)
+        if (!value_ok(tr->prior[k], f->task != SPORF_TASK_REGRESSION))
+            return sporf_set_error(err, SPORF_E_FORMAT, "tree %lld: its honest prior is not valid", (long long)t);
+    return SPORF_OK;
 }
 
 #define CORRUPT(...) do { rc = sporf_set_error(err, SPORF_E_FORMAT, __VA_ARGS__); goto fail; } while (0)
@@ -238,17 +247,8 @@ int sporf_tree_decode(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, in
     if (top != 0 || leaves != n_leaves || proj != n_proj)
         CORRUPT("tree %lld ends before its last subtree (%d open splits)", (long long)t, top);
     tr->depth = max_depth;
-    if (f->params.honest_fraction > 0.0) {
-        tr->prior = malloc((size_t)K * sizeof *tr->prior);
-        if (!tr->prior) {
-            rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory loading tree %lld", (long long)t);
-            goto fail;
-        }
-        for (int32_t k = 0; k < K; k++) tr->prior[k] = sporf_get_f64(r);
-        if (r->bad) CORRUPT("model is truncated in tree %lld", (long long)t);
-        if (!sporf_prior_ok(tr->prior, f))
-            CORRUPT("tree %lld: its honest prior is not valid", (long long)t);
-    }
+    if ((rc = sporf_read_prior(r, tr, f, t, err)) != SPORF_OK)
+        goto fail;
     free(open);
     return SPORF_OK;
 fail:

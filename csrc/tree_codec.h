@@ -50,7 +50,8 @@ int sporf_tree_decode(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, in
  * honest leaf that abstains (honest_prior "ignore"). */
 int sporf_leaf_values_ok(const double *lv, const sporf_forest *f);
 
-/* 1 if an honest prior's values are valid for forest f. */
-int sporf_prior_ok(const double *prior, const sporf_forest *f);
+/* Honest forests (any model version): read and check tree t's prior of
+ * n_classes values into tr->prior (owned by tr). Nothing for other forests. */
+int sporf_read_prior(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, int64_t t, sporf_error *err);
 
 #endif
