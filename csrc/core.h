@@ -94,6 +94,10 @@ sporf_forest *sporf_forest_alloc(void);
 void sporf_pnode_from_node(const sporf_tree *tree, int32_t i, sporf_pnode *q);
 /* Build tree->pnodes from the stored nodes; 0 on allocation failure. */
 int sporf_tree_prepare(sporf_tree *tree);
+/* The class of a leaf whose K values are, bit for bit, one 1.0 and +0.0
+ * elsewhere (so adding 1 to that class sums exactly as adding the values),
+ * or -1. Used by the prediction layout and the model format. */
+int32_t sporf_leaf_onehot_class(const double *lv, int32_t K);
 /* Free tree->pnodes (a grown tree keeps only the forest's packed layout). */
 void sporf_tree_unprepare(sporf_tree *tree);
 

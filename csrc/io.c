@@ -143,7 +143,8 @@ static int read_tree_fixed(sporf_reader *r, sporf_tree *tr, const sporf_forest *
     const int64_t p = f->n_features;
     const int32_t K = f->n_classes;
     int rc = SPORF_OK;
-    int32_t *open = NULL;
+    sporf_preorder walk;
+    memset(&walk, 0, sizeof walk);
     int32_t n_nodes = sporf_get_i32(r), n_leaves = sporf_get_i32(r), n_proj = sporf_get_i32(r), depth = sporf_get_i32(r);
     if (r->bad) CORRUPT("model is truncated in tree %lld", (long long)t);
     if (n_nodes < 1 || n_leaves < 1 || n_nodes != 2 * n_leaves - 1 || n_proj < n_nodes - n_leaves || depth < 0 ||
@@ -162,12 +163,12 @@ static int read_tree_fixed(sporf_reader *r, sporf_tree *tr, const sporf_forest *
     tr->proj_feature = malloc((size_t)(n_proj > 0 ? n_proj : 1) * sizeof(int32_t));
     tr->proj_weight = malloc((size_t)(n_proj > 0 ? n_proj : 1) * sizeof(double));
     tr->leaf_values = malloc((size_t)n_leaves * (size_t)K * sizeof(double));
-    open = malloc((size_t)n_nodes * 2 * sizeof *open);
-    if (!tr->nodes || !tr->proj_feature || !tr->proj_weight || !tr->leaf_values || !open) {
+    if (!sporf_preorder_init(&walk, n_nodes) || !tr->nodes || !tr->proj_feature || !tr->proj_weight ||
+        !tr->leaf_values) {
         rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory loading tree %lld", (long long)t);
         goto fail;
     }
-    int32_t top = 0, leaves = 0, proj = 0, d = 0, max_depth = 0;
+    int32_t leaves = 0, proj = 0;
     for (int32_t i = 0; i < n_nodes; i++) {
         sporf_node *nd = &tr->nodes[i];
         nd->left = sporf_get_i32(r);
@@ -176,17 +177,9 @@ static int read_tree_fixed(sporf_reader *r, sporf_tree *tr, const sporf_forest *
         nd->proj_len = sporf_get_i32(r);
         nd->threshold = sporf_get_f64(r);
         nd->gain = sporf_get_f64(r);
-        /* Preorder: a node is its predecessor's left child, or else the
-         * right child of the innermost split still waiting for one. */
-        if (i > 0 && tr->nodes[i - 1].left == -1) {
-            if (top == 0 || tr->nodes[open[2 * (top - 1)]].right != i)
-                CORRUPT("tree %lld, node %d: bad child index", (long long)t, i);
-            top--;
-            d = open[2 * top + 1] + 1;
-        } else if (i > 0) {
-            d++;
-        }
-        if (d > max_depth) max_depth = d;
+        const int32_t parent = sporf_preorder_enter(&walk, i, i > 0 && tr->nodes[i - 1].left == -1);
+        if (parent == -2 || (parent >= 0 && tr->nodes[parent].right != i))
+            CORRUPT("tree %lld, node %d: bad child index", (long long)t, i);
         if (nd->left == -1) {
             if (nd->right != leaves || nd->proj_len != 0)
                 CORRUPT("tree %lld, node %d: bad leaf", (long long)t, i);
@@ -199,13 +192,11 @@ static int read_tree_fixed(sporf_reader *r, sporf_tree *tr, const sporf_forest *
             if (!isfinite(nd->threshold) || !isfinite(nd->gain) || nd->gain < 0.0)
                 CORRUPT("tree %lld, node %d: threshold or gain is not a finite number", (long long)t, i);
             proj += nd->proj_len;
-            open[2 * top] = i;
-            open[2 * top + 1] = d;
-            top++;
+            sporf_preorder_open(&walk, i); /* cap n_nodes: always room */
         }
     }
     if (r->bad) CORRUPT("model is truncated in tree %lld", (long long)t);
-    if (top != 0 || leaves != n_leaves || proj != n_proj || max_depth != depth)
+    if (walk.top != 0 || leaves != n_leaves || proj != n_proj || walk.max_depth != depth)
         CORRUPT("tree %lld: its nodes do not form the tree its sizes describe", (long long)t);
     for (int32_t k = 0; k < n_proj; k++) {
         tr->proj_feature[k] = sporf_get_i32(r);
@@ -229,10 +220,10 @@ static int read_tree_fixed(sporf_reader *r, sporf_tree *tr, const sporf_forest *
     if (r->bad) CORRUPT("model is truncated in tree %lld", (long long)t);
     if ((rc = sporf_read_prior(r, tr, f, t, err)) != SPORF_OK)
         goto fail;
-    free(open);
+    sporf_preorder_free(&walk);
     return SPORF_OK;
 fail:
-    free(open);
+    sporf_preorder_free(&walk);
     return rc;
 }
 

@@ -15,17 +15,6 @@ void sporf_packed_free(sporf_packed *p)
     free(p);
 }
 
-/* The class of a leaf whose values are exactly one 1 and zeros, or -1. */
-static int32_t onehot_class(const double *lv, int32_t K)
-{
-    int32_t c = -1;
-    for (int32_t k = 0; k < K; k++) {
-        if (lv[k] == 1.0 && c < 0) c = k;
-        else if (lv[k] != 0.0) return -1;
-    }
-    return c;
-}
-
 /* Scratch for one tree: leaves below each node, depth, and new position. */
 typedef struct tree_scratch {
     int32_t *weight, *depth, *pos, *stack;
@@ -152,7 +141,7 @@ int sporf_forest_pack(sporf_forest *f, sporf_error *err)
                 q.left = ts->pos[q.left];
                 q.right = ts->pos[q.right];
                 if (q.kind < 0 && f->task == SPORF_TASK_CLASSIFICATION)
-                    q.u.leaf.onehot = onehot_class(tr->leaf_values + (int64_t)tr->nodes[i].right * K, K);
+                    q.u.leaf.onehot = sporf_leaf_onehot_class(tr->leaf_values + (int64_t)tr->nodes[i].right * K, K);
                 base[ts->pos[i]] = q;
             }
         }

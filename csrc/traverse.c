@@ -73,3 +73,16 @@ void sporf_tree_unprepare(sporf_tree *tree)
     free(tree->pnodes);
     tree->pnodes = NULL;
 }
+
+int32_t sporf_leaf_onehot_class(const double *lv, int32_t K)
+{
+    static const double one = 1.0, zero = 0.0;
+    int32_t c = -1;
+    for (int32_t k = 0; k < K; k++) {
+        if (memcmp(&lv[k], &one, sizeof one) == 0 && c < 0)
+            c = k;
+        else if (memcmp(&lv[k], &zero, sizeof zero) != 0) /* +0.0 only */
+            return -1;
+    }
+    return c;
+}

@@ -12,19 +12,6 @@ static int is_bits(double v, double want)
     return memcmp(&v, &want, sizeof v) == 0; /* +0.0 only, never -0.0 */
 }
 
-/* The class of a one-hot distribution, or -1. */
-static int32_t onehot_class(const double *lv, int32_t K)
-{
-    int32_t c = -1;
-    for (int32_t k = 0; k < K; k++) {
-        if (is_bits(lv[k], 1.0) && c < 0)
-            c = k;
-        else if (!is_bits(lv[k], 0.0))
-            return -1;
-    }
-    return c;
-}
-
 static int unit_weights(const double *w, int32_t len)
 {
     for (int32_t k = 0; k < len; k++)
@@ -47,7 +34,7 @@ void sporf_tree_encode(const sporf_tree *tr, const sporf_forest *f, sporf_writer
         const sporf_node *nd = &tr->nodes[i];
         if (nd->left < 0) {
             const double *lv = tr->leaf_values + (int64_t)nd->right * K;
-            const int32_t c = onehot_allowed(f) ? onehot_class(lv, K) : -1;
+            const int32_t c = onehot_allowed(f) ? sporf_leaf_onehot_class(lv, K) : -1;
             if (c >= 0) {
                 sporf_put_u8(w, TAG_LEAF_ONEHOT);
                 sporf_put_varint(w, (uint32_t)c);
@@ -120,20 +107,58 @@ int sporf_read_prior(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, int
     return SPORF_OK;
 }
 
-#define CORRUPT(...) do { rc = sporf_set_error(err, SPORF_E_FORMAT, __VA_ARGS__); goto fail; } while (0)
+int sporf_preorder_init(sporf_preorder *w, int32_t cap)
+{
+    memset(w, 0, sizeof *w);
+    w->cap = cap;
+    w->open_node = malloc((size_t)(cap > 0 ? cap : 1) * sizeof *w->open_node);
+    w->open_depth = malloc((size_t)(cap > 0 ? cap : 1) * sizeof *w->open_depth);
+    return w->open_node && w->open_depth;
+}
 
-/* A split waiting for its right child while its left subtree is read. */
-typedef struct open_split {
-    int32_t node;
-    int32_t depth;
-} open_split;
+void sporf_preorder_free(sporf_preorder *w)
+{
+    free(w->open_node);
+    free(w->open_depth);
+    w->open_node = w->open_depth = NULL;
+}
+
+int32_t sporf_preorder_enter(sporf_preorder *w, int32_t i, int prev_is_leaf)
+{
+    int32_t parent = -1;
+    if (i > 0 && prev_is_leaf) {
+        /* After a leaf comes the right child of the innermost open split. */
+        if (w->top == 0)
+            return -2;
+        w->top--;
+        parent = w->open_node[w->top];
+        w->depth = w->open_depth[w->top] + 1;
+    } else if (i > 0) {
+        w->depth++; /* the left child of node i - 1 */
+    }
+    if (w->depth > w->max_depth) w->max_depth = w->depth;
+    return parent;
+}
+
+int sporf_preorder_open(sporf_preorder *w, int32_t i)
+{
+    if (w->top >= w->cap)
+        return 0;
+    w->open_node[w->top] = i;
+    w->open_depth[w->top] = w->depth;
+    w->top++;
+    return 1;
+}
+
+#define CORRUPT(...) do { rc = sporf_set_error(err, SPORF_E_FORMAT, __VA_ARGS__); goto fail; } while (0)
 
 int sporf_tree_decode(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, int64_t t, sporf_error *err)
 {
     const int64_t p = f->n_features;
     const int32_t K = f->n_classes;
     int rc = SPORF_OK;
-    open_split *open = NULL;
+    sporf_preorder walk;
+    memset(&walk, 0, sizeof walk);
     const int32_t n_nodes = sporf_get_varint(r), n_proj = sporf_get_varint(r);
     if (r->bad) CORRUPT("model is truncated in tree %lld", (long long)t);
     const int32_t n_leaves = (n_nodes + 1) / 2, n_splits = n_nodes - n_leaves;
@@ -155,24 +180,16 @@ int sporf_tree_decode(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, in
     tr->proj_feature = malloc((size_t)(n_proj > 0 ? n_proj : 1) * sizeof(int32_t));
     tr->proj_weight = malloc((size_t)(n_proj > 0 ? n_proj : 1) * sizeof(double));
     tr->leaf_values = malloc((size_t)n_leaves * (size_t)K * sizeof(double));
-    open = malloc((size_t)(n_splits > 0 ? n_splits : 1) * sizeof *open);
-    if (!tr->nodes || !tr->proj_feature || !tr->proj_weight || !tr->leaf_values || !open) {
+    if (!sporf_preorder_init(&walk, n_splits) || !tr->nodes || !tr->proj_feature || !tr->proj_weight ||
+        !tr->leaf_values) {
         rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory loading tree %lld", (long long)t);
         goto fail;
     }
-    int32_t top = 0, leaves = 0, proj = 0, depth = 0, max_depth = 0;
+    int32_t leaves = 0, proj = 0;
     for (int32_t i = 0; i < n_nodes; i++) {
-        /* Preorder: a node follows its parent's split as the left child, or
-         * else is the right child of the innermost open split. */
-        if (i > 0 && tr->nodes[i - 1].left < 0) {
-            if (top == 0) CORRUPT("tree %lld: nodes continue after the tree is complete", (long long)t);
-            const open_split o = open[--top];
-            tr->nodes[o.node].right = i;
-            depth = o.depth + 1;
-        } else if (i > 0) {
-            depth++;
-        }
-        if (depth > max_depth) max_depth = depth;
+        const int32_t parent = sporf_preorder_enter(&walk, i, i > 0 && tr->nodes[i - 1].left < 0);
+        if (parent == -2) CORRUPT("tree %lld: nodes continue after the tree is complete", (long long)t);
+        if (parent >= 0) tr->nodes[parent].right = i;
         sporf_node *nd = &tr->nodes[i];
         const uint8_t tag = sporf_get_u8(r);
         const int kind = tag & 3;
@@ -203,7 +220,7 @@ int sporf_tree_decode(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, in
             len = sporf_get_varint(r);
             if (!r->bad && len < TAG_LEN_ESCAPE) r->bad = 1; /* one byte form per length */
         }
-        if (r->bad || len < 1 || len > n_proj - proj || i == n_nodes - 1 || top >= n_splits)
+        if (r->bad || len < 1 || len > n_proj - proj || i == n_nodes - 1 || !sporf_preorder_open(&walk, i))
             CORRUPT("tree %lld, node %d: bad split", (long long)t, i);
         for (int32_t k = 0; k < len; k++) {
             const int32_t fk = sporf_get_varint(r);
@@ -240,18 +257,15 @@ int sporf_tree_decode(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, in
         nd->proj_start = proj;
         nd->proj_len = len;
         proj += len;
-        open[top].node = i;
-        open[top].depth = depth;
-        top++;
     }
-    if (top != 0 || leaves != n_leaves || proj != n_proj)
-        CORRUPT("tree %lld ends before its last subtree (%d open splits)", (long long)t, top);
-    tr->depth = max_depth;
+    if (walk.top != 0 || leaves != n_leaves || proj != n_proj)
+        CORRUPT("tree %lld ends before its last subtree (%d open splits)", (long long)t, walk.top);
+    tr->depth = walk.max_depth;
     if ((rc = sporf_read_prior(r, tr, f, t, err)) != SPORF_OK)
         goto fail;
-    free(open);
+    sporf_preorder_free(&walk);
     return SPORF_OK;
 fail:
-    free(open);
+    sporf_preorder_free(&walk);
     return rc;
 }

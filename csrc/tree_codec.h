@@ -35,6 +35,25 @@
  * the decoder's allocation within a fixed multiple of the bytes read. */
 #define SPORF_ONEHOT_MAX_CLASSES 2048
 
+/* A walk over a tree's nodes in preorder, the builder's layout, as a loader
+ * reads them one by one: it says which split each node is the right child
+ * of and how deep it is, so format 4 can rebuild child indices and formats
+ * 1-3 can check theirs. */
+typedef struct sporf_preorder {
+    int32_t *open_node;  /* splits still waiting for their right child */
+    int32_t *open_depth;
+    int32_t cap, top, depth, max_depth;
+} sporf_preorder;
+
+/* Room for cap open splits; 0 on allocation failure. */
+int sporf_preorder_init(sporf_preorder *w, int32_t cap);
+void sporf_preorder_free(sporf_preorder *w);
+/* Enter node i (prev_is_leaf: whether node i - 1 is a leaf). Returns the
+ * split node i is the right child of; -1 for the root or a left child (of
+ * node i - 1); -2 if the tree was already complete. Sets w->depth. */
+int32_t sporf_preorder_enter(sporf_preorder *w, int32_t i, int prev_is_leaf);
+/* The entered node i is a split; 0 if more than cap splits are open. */
+int sporf_preorder_open(sporf_preorder *w, int32_t i);
 /* Append tree tr of forest f (for its task, classes and honesty) to w. */
 void sporf_tree_encode(const sporf_tree *tr, const sporf_forest *f, sporf_writer *w);
 

@@ -74,6 +74,24 @@ def r_proba(r, model, X, n_jobs=1):
     return np.array(p).reshape(X.shape[0], -1, order="F")
 
 
+def assert_same_numeric_defaults(r, py_fn, r_name):
+    """The R function has py_fn's arguments, in order, with the same defaults
+    (none, NULL or the same number)."""
+    import inspect
+
+    py_defaults = {k: v.default for k, v in inspect.signature(py_fn).parameters.items()}
+    shown = r("vapply(formals(sporf::%s), function(v) paste(deparse(v), collapse = ''), '')" % r_name)
+    assert list(shown.names) == list(py_defaults)
+    r_defaults = dict(zip(shown.names, shown))
+    for k, v in py_defaults.items():
+        if v is inspect.Parameter.empty:
+            assert r_defaults[k] == "", k
+        elif v is None:
+            assert r_defaults[k] == "NULL", k
+        else:
+            assert float(r_defaults[k]) == v, k
+
+
 def weights_for(n):
     return np.linspace(0.2, 2.0, n)
 
@@ -312,22 +330,10 @@ DATASETS = ["make_sparse_parity", "make_orthant", "make_trunk", "make_circle_seg
 def test_r_datasets_match_python(r, name):
     """Same arguments and defaults, the same shapes and the same distribution
     (the draws differ: R and numpy have different generators)."""
-    import inspect
-
     from sporf import datasets
 
     fn = getattr(datasets, name)
-    py_defaults = {k: v.default for k, v in inspect.signature(fn).parameters.items()}
-    shown = r("vapply(formals(sporf::%s), function(v) paste(deparse(v), collapse = ''), '')" % name)
-    r_defaults = dict(zip(shown.names, shown))
-    assert list(r_defaults) == list(py_defaults)
-    for k, v in py_defaults.items():
-        if v is inspect.Parameter.empty:
-            assert r_defaults[k] == "", k
-        elif v is None:
-            assert r_defaults[k] == "NULL", k
-        else:
-            assert float(r_defaults[k]) == v, k
+    assert_same_numeric_defaults(r, fn, name)
     n = 4000
     X, y = fn(n, random_state=0)
     res = r[name](n, random_state=0)
@@ -512,21 +518,9 @@ def test_geodesic_precision_recall_matches(r, truth_kind):
 def test_r_make_manifold_matches_python(r, kind):
     """Same arguments and defaults; the grids (linear, helix, sphere) are the
     same numbers, the mixture the same distribution."""
-    import inspect
-
     from sporf.datasets import make_manifold as py_fn
 
-    py_defaults = {k: v.default for k, v in inspect.signature(py_fn).parameters.items()}
-    shown = r("vapply(formals(sporf::make_manifold), function(v) paste(deparse(v), collapse = ''), '')")
-    assert list(shown.names) == list(py_defaults)
-    r_defaults = dict(zip(shown.names, shown))
-    for k, v in py_defaults.items():
-        if v is inspect.Parameter.empty:
-            assert r_defaults[k] == "", k
-        elif v is None:
-            assert r_defaults[k] == "NULL", k
-        else:
-            assert float(r_defaults[k]) == v, k
+    assert_same_numeric_defaults(r, py_fn, "make_manifold")
     X, D, labels = py_fn(kind, 300, n_noise=2, random_state=0)
     res = r["make_manifold"](kind, 300, n_noise=2, random_state=0)
     rx, rd, rl = (np.asarray(res.rx2(k)) for k in ("x", "geodesic", "labels"))
