@@ -124,6 +124,9 @@ int sporf_params_check(const sporf_params *p, int64_t n_features, sporf_error *e
         return sporf_set_error(err, SPORF_E_ARG, "n_estimators must be >= 1, got %lld", (long long)p->n_estimators);
     if (p->n_estimators > 100000000)
         return sporf_set_error(err, SPORF_E_ARG, "n_estimators = %lld is too large", (long long)p->n_estimators);
+    if (p->first_tree < 0 || p->first_tree > ((int64_t)1 << 53))
+        return sporf_set_error(err, SPORF_E_ARG, "first_tree must be an integer in [0, 2^53], got %lld",
+                               (long long)p->first_tree);
     if (p->projection < SPORF_PROJ_AXIS || p->projection > SPORF_PROJ_POISSON)
         return sporf_set_error(err, SPORF_E_ARG,
                                "projection must be 'sparse', 'axis', 'patch', 'frc', 'gaussian' or 'poisson' "

@@ -75,7 +75,7 @@ struct sporf_forest {
 };
 
 /* The model format version sporf_forest_save writes (io.c). */
-#define SPORF_MODEL_FORMAT_VERSION 4
+#define SPORF_MODEL_FORMAT_VERSION 5
 
 /* ---- errors (api.c) ---- */
 int sporf_set_error(sporf_error *err, int code, const char *fmt, ...)

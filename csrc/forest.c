@@ -55,6 +55,25 @@ typedef struct fit_ctx {
     double **balanced_scratch;   /* per worker K doubles (balanced_subsample) */
 } fit_ctx;
 
+/* Tree t of this fit is tree first_tree + t of the seed's forest. */
+static void seed_tree(sporf_rng *rng, const sporf_params *params, int64_t t)
+{
+    sporf_rng_seed(rng, params->random_state, (uint64_t)(params->first_tree + t));
+}
+
+/* Rows drawn per tree (with repeats) when bootstrapping n rows. */
+static int64_t bag_draws(const sporf_params *params, int64_t n)
+{
+    int64_t d = n;
+    if (params->bootstrap && params->max_samples_count > 0)
+        d = params->max_samples_count;
+    else if (params->bootstrap && params->max_samples_fraction > 0.0) {
+        d = (int64_t)round(params->max_samples_fraction * (double)n);
+        if (d < 1) d = 1;
+    }
+    return d;
+}
+
 static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
 {
     fit_ctx *c = vctx;
@@ -62,9 +81,11 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
     const int64_t n = c->n;
     const int32_t K = c->forest->n_classes;
     sporf_rng rng;
-    sporf_rng_seed(&rng, c->params->random_state, (uint64_t)t);
+    seed_tree(&rng, c->params, t);
 
-    /* Bagging: w[i] = number of times row i is drawn (or 1 without bootstrap). */
+    /* Bagging: w[i] = number of times row i is drawn (or 1 without bootstrap).
+     * The draws come first in the tree's stream: sporf_forest_oob_predict
+     * regenerates them. */
     double *w = b->w;
     if (c->params->bootstrap) {
         memset(w, 0, (size_t)n * sizeof *w);
@@ -214,13 +235,7 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     c.yr = yr;
     c.sample_weight = sample_weight;
     c.n = n;
-    c.n_draws = n;
-    if (params->bootstrap && params->max_samples_count > 0)
-        c.n_draws = params->max_samples_count;
-    else if (params->bootstrap && params->max_samples_fraction > 0.0) {
-        c.n_draws = (int64_t)round(params->max_samples_fraction * (double)n);
-        if (c.n_draws < 1) c.n_draws = 1;
-    }
+    c.n_draws = bag_draws(params, n);
     if (params->bootstrap && c.n_draws > n)
         return sporf_set_error(err, SPORF_E_ARG, "max_samples = %lld exceeds the number of rows (%lld)",
                                (long long)c.n_draws, (long long)n);
@@ -361,6 +376,41 @@ int sporf_forest_fit_unsupervised(const sporf_params *params, const sporf_matrix
                                   sporf_forest **out, sporf_error *err)
 {
     return fit_forest(params, X, NULL, NULL, 1, sample_weight, NULL, NULL, NULL, progress, user_data, out, err);
+}
+
+int sporf_forest_oob_predict(const sporf_forest *f, const sporf_matrix *X, int32_t n_jobs,
+                             double *out, int64_t *count, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !out)
+        return sporf_set_error(err, SPORF_E_ARG, "oob_predict: forest and out are required");
+    if (f->task == SPORF_TASK_UNSUPERVISED)
+        return sporf_set_error(err, SPORF_E_ARG, "an unsupervised forest has no out-of-bag predictions");
+    if (!f->params.bootstrap)
+        return sporf_set_error(err, SPORF_E_ARG, "out-of-bag predictions need a forest grown with bootstrap=True");
+    int rc = sporf_check_matrix(X, f->n_features, 1, "X", err);
+    if (rc != SPORF_OK)
+        return rc;
+    const int64_t n = X->nrow, draws = bag_draws(&f->params, n);
+    if (draws > n)
+        return sporf_set_error(err, SPORF_E_ARG, "X has %lld rows, fewer than the %lld the forest drew per tree: "
+                                                 "it is not the training data", (long long)n, (long long)draws);
+    const int64_t bitmap_bytes = (n + 7) / 8;
+    uint8_t *inbag = calloc((size_t)f->n_trees, (size_t)bitmap_bytes);
+    if (!inbag)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory for the out-of-bag bookkeeping");
+    for (int64_t t = 0; t < f->n_trees; t++) {
+        sporf_rng rng;
+        seed_tree(&rng, &f->params, t);
+        uint8_t *bits = inbag + t * bitmap_bytes;
+        for (int64_t k = 0; k < draws; k++) {
+            const uint64_t i = sporf_rng_below(&rng, (uint64_t)n);
+            bits[i >> 3] |= (uint8_t)(1u << (i & 7));
+        }
+    }
+    rc = sporf_forest_oob(f, X, inbag, sporf_pool_threads(n_jobs, n), out, count, err);
+    free(inbag);
+    return rc;
 }
 
 int sporf_forest_feature_importances(const sporf_forest *f, double *out, sporf_error *err)

@@ -1,7 +1,7 @@
 /*
- * io.c -- the model format (version 4; versions 1 (before patch forests),
- * 2 (before regression and honesty) and 3 (fixed-width trees) are still
- * read). Little-endian, explicit widths:
+ * io.c -- the model format (version 5; versions 1 (before patch forests),
+ * 2 (before regression and honesty), 3 (fixed-width trees) and 4 (before
+ * shards) are still read). Little-endian, explicit widths:
  *
  *   "SPORFMDL"  u32 version  u32 reserved(0)  u64 payload_length
  *   payload:
@@ -12,7 +12,8 @@
  *                 f64 max_samples_fraction, i32 class_weight_mode, u64 random_state,
  *                 [version >= 2] i32 n_dims, 8 x (i64 data_dims, i64 min_patch_dims,
  *                 i64 max_patch_dims, i32 boundary, i32 dim_contiguous), i32 patch_weights,
- *                 [version >= 3] f64 honest_fraction, i32 honest_prior
+ *                 [version >= 3] f64 honest_fraction, i32 honest_prior,
+ *                 [version >= 5] i64 first_tree
  *                 (n_jobs is a run-time choice and is not stored, so a model's
  *                 bytes do not depend on the thread count)
  *     i64 n_features, i32 n_classes, i64 n_trees, [version >= 3] i32 task
@@ -93,6 +94,7 @@ static void write_model(const sporf_forest *f, sporf_writer *w)
     sporf_put_i32(w, P->patch_weights);
     sporf_put_f64(w, P->honest_fraction);
     sporf_put_i32(w, P->honest_prior);
+    sporf_put_i64(w, P->first_tree);
     sporf_put_i64(w, f->n_features);
     sporf_put_i32(w, f->n_classes);
     sporf_put_i64(w, f->n_trees);
@@ -325,6 +327,8 @@ int sporf_forest_load(const uint8_t *buf, int64_t len, sporf_forest **out, sporf
         P->honest_fraction = sporf_get_f64(&r);
         P->honest_prior = sporf_get_i32(&r);
     }
+    if (version >= 5)
+        P->first_tree = sporf_get_i64(&r);
     f->n_features = sporf_get_i64(&r);
     f->n_classes = sporf_get_i32(&r);
     int64_t n_trees = sporf_get_i64(&r);

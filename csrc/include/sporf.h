@@ -176,6 +176,12 @@ typedef struct sporf_params {
      * estimation part only. */
     double honest_fraction;        /* in [0, 1); 0 (default) = not honest                   */
     int32_t honest_prior;          /* SPORF_HONEST_*; default empirical                     */
+    /* Sharding: a fit grows trees first_tree .. first_tree + n_estimators - 1
+     * of the forest seeded by random_state (tree t draws from the stream
+     * (random_state, t)), so shards grown separately -- on other threads,
+     * processes or machines -- are exactly those trees of one big fit, and
+     * sporf_forest_merge joins them into it. */
+    int64_t first_tree;            /* >= 0; default 0                                       */
 } sporf_params;
 
 /* Fill *params with the defaults listed above. Never fails. */
@@ -286,6 +292,27 @@ int sporf_forest_proximity_dense(const sporf_forest *forest, const sporf_matrix 
 
 /* Bytes of physical memory of this machine, or 0 when unknown. */
 int64_t sporf_physical_memory(void);
+
+/* ---- shards ----
+ * sporf_forest_merge: one forest made of copies of the trees of forests[0 ..
+ * n_forests - 1], which must have the same task, features, classes, labels,
+ * feature names and parameters apart from the tree range (first_tree,
+ * n_estimators) and n_jobs; their tree ranges must tile one range without
+ * gap or overlap (they may come in any order). The result is the forest a
+ * single fit of that range grows: same trees in the same order, same model
+ * bytes. The inputs are not modified; the caller owns *out. */
+int sporf_forest_merge(const sporf_forest *const *forests, int64_t n_forests,
+                       sporf_forest **out, sporf_error *err);
+
+/* Out-of-bag predictions of a fitted forest for its training rows, for a
+ * forest grown in shards (whose OOB pass saw only its own trees): the trees'
+ * bootstrap draws are regenerated from the seed, so X must be the training
+ * data, all rows in their fit order (only its row count is checked). out
+ * is n x n_classes (row-major) and count n, as sporf_forest_fit fills them:
+ * bit for bit what a single fit with oob_decision would return. Needs a
+ * forest grown with bootstrap; not for unsupervised forests. */
+int sporf_forest_oob_predict(const sporf_forest *forest, const sporf_matrix *X, int32_t n_jobs,
+                             double *out, int64_t *count, sporf_error *err);
 
 /* Release a forest; NULL is ignored. */
 void sporf_forest_free(sporf_forest *forest);

@@ -1,0 +1,246 @@
+/* C tests of sharded fits through the public API only: shards of every
+ * forest kind merge into the single fit's exact bytes, merging refuses
+ * incompatible forests with a message, and the regenerated out-of-bag
+ * predictions equal the fit's own. Run with `meson test`. */
+#include "sporf.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int n_pass = 0, n_fail = 0;
+#define CHECK(cond, ...) do { \
+    if (cond) n_pass++; \
+    else { n_fail++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } \
+} while (0)
+
+enum { N = 240, P = 6, K = 3 };
+static double X[N * P];
+static int32_t y[N];
+static double yr[N];
+
+/* A fixed, reproducible data set (a linear congruential sequence). */
+static void make_data(void)
+{
+    uint64_t s = 12345;
+    for (int i = 0; i < N; i++) {
+        double sum = 0.0;
+        for (int j = 0; j < P; j++) {
+            s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+            X[i * P + j] = (double)(s >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+            if (j < 2) sum += X[i * P + j];
+        }
+        y[i] = sum < -0.3 ? 0 : sum < 0.3 ? 1 : 2;
+        yr[i] = sum * sum + X[i * P + 2];
+    }
+}
+
+enum { KIND_CLASS, KIND_REGRESSION, KIND_PATCH, KIND_UNSUPERVISED, KIND_HONEST };
+
+static sporf_params kind_params(int kind)
+{
+    sporf_params p;
+    sporf_params_init(&p);
+    p.random_state = 77;
+    p.max_depth = 6;
+    if (kind == KIND_REGRESSION) p.criterion = SPORF_CRIT_SQUARED_ERROR;
+    if (kind == KIND_UNSUPERVISED) p.criterion = SPORF_CRIT_FASTBIC;
+    if (kind == KIND_HONEST) { p.honest_fraction = 0.5; p.honest_prior = SPORF_HONEST_IGNORE; }
+    if (kind == KIND_PATCH) {
+        p.projection = SPORF_PROJ_PATCH;
+        p.n_dims = 2;
+        p.data_dims[0] = 2; p.data_dims[1] = 3;
+        p.min_patch_dims[0] = 1; p.min_patch_dims[1] = 1;
+        p.max_patch_dims[0] = 2; p.max_patch_dims[1] = 2;
+        p.dim_contiguous[0] = p.dim_contiguous[1] = 1;
+    }
+    return p;
+}
+
+static sporf_forest *fit(int kind, sporf_params p, int64_t first, int64_t count)
+{
+    sporf_matrix m = {X, N, P, P, 1};
+    sporf_error err;
+    sporf_forest *f = NULL;
+    p.first_tree = first;
+    p.n_estimators = count;
+    int rc;
+    if (kind == KIND_REGRESSION)
+        rc = sporf_forest_fit_regression(&p, &m, yr, NULL, NULL, NULL, NULL, NULL, &f, &err);
+    else if (kind == KIND_UNSUPERVISED)
+        rc = sporf_forest_fit_unsupervised(&p, &m, NULL, NULL, NULL, &f, &err);
+    else
+        rc = sporf_forest_fit(&p, &m, y, K, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err);
+    CHECK(rc == SPORF_OK, "fit kind %d trees %lld+%lld: %s", kind, (long long)first, (long long)count, err.message);
+    return f;
+}
+
+static uint8_t *save(const sporf_forest *f, int64_t *len)
+{
+    sporf_forest_save(f, NULL, 0, len, NULL);
+    uint8_t *buf = malloc((size_t)*len);
+    sporf_forest_save(f, buf, *len, len, NULL);
+    return buf;
+}
+
+static int same_bytes(const sporf_forest *a, const sporf_forest *b)
+{
+    int64_t la, lb;
+    uint8_t *ba = save(a, &la), *bb = save(b, &lb);
+    int same = la == lb && memcmp(ba, bb, (size_t)la) == 0;
+    free(ba);
+    free(bb);
+    return same;
+}
+
+static void test_shards_merge_to_the_single_fit(void)
+{
+    for (int kind = KIND_CLASS; kind <= KIND_HONEST; kind++) {
+        sporf_params p = kind_params(kind);
+        sporf_forest *whole = fit(kind, p, 0, 10);
+        /* Out of order and uneven: trees 7-9, 0-2, 3-6. */
+        sporf_forest *shards[3] = {fit(kind, p, 7, 3), fit(kind, p, 0, 3), fit(kind, p, 3, 4)};
+        sporf_forest *merged = NULL;
+        sporf_error err;
+        int rc = sporf_forest_merge((const sporf_forest *const *)shards, 3, &merged, &err);
+        CHECK(rc == SPORF_OK && merged, "merge kind %d: %s", kind, err.message);
+        if (merged && whole)
+            CHECK(same_bytes(merged, whole), "kind %d: merged shards are the single fit, byte for byte", kind);
+        /* A merged part (trees 3-9) merges again with the rest. */
+        const sporf_forest *tail[2] = {shards[2], shards[0]};
+        sporf_forest *t39 = NULL, *again = NULL;
+        CHECK(sporf_forest_merge(tail, 2, &t39, &err) == SPORF_OK, "merge 3-9: %s", err.message);
+        const sporf_forest *two[2] = {t39, shards[1]};
+        CHECK(sporf_forest_merge(two, 2, &again, &err) == SPORF_OK, "merge 0-2 + 3-9: %s", err.message);
+        if (again && whole)
+            CHECK(same_bytes(again, whole), "kind %d: merging in two steps gives the same forest", kind);
+        sporf_forest_free(t39);
+        sporf_forest_free(again);
+        sporf_forest_free(merged);
+        sporf_forest_free(whole);
+        for (int i = 0; i < 3; i++) sporf_forest_free(shards[i]);
+    }
+}
+
+static int refused(const sporf_forest *a, const sporf_forest *b, const char *needle)
+{
+    const sporf_forest *two[2] = {a, b};
+    sporf_forest *m = (sporf_forest *)&m; /* must come back NULL */
+    sporf_error err;
+    int rc = sporf_forest_merge(two, 2, &m, &err);
+    int ok = rc == SPORF_E_ARG && m == NULL && strstr(err.message, needle) != NULL;
+    if (!ok)
+        printf("  merge gave rc %d, message \"%s\" (wanted \"%s\")\n", rc, err.message, needle);
+    return ok;
+}
+
+static void test_merge_refuses_incompatible_forests(void)
+{
+    sporf_params p = kind_params(KIND_CLASS);
+    sporf_forest *a = fit(KIND_CLASS, p, 0, 3);
+    sporf_forest *overlap = fit(KIND_CLASS, p, 2, 3);
+    sporf_forest *gap = fit(KIND_CLASS, p, 4, 3);
+    CHECK(refused(a, overlap, "both hold trees 2-2"), "overlapping ranges are refused");
+    CHECK(refused(a, a, "both hold trees 0-2"), "a forest merged with itself is refused");
+    CHECK(refused(a, gap, "no forest holds trees 3-3"), "a gap between ranges is refused");
+
+    sporf_params q = p;
+    q.random_state = 78;
+    sporf_forest *seed = fit(KIND_CLASS, q, 3, 3);
+    CHECK(refused(a, seed, "random_state"), "another seed is refused");
+    q = p;
+    q.max_depth = 5;
+    sporf_forest *depth = fit(KIND_CLASS, q, 3, 3);
+    CHECK(refused(a, depth, "max_depth"), "another max_depth is refused");
+    sporf_forest *reg = fit(KIND_REGRESSION, kind_params(KIND_REGRESSION), 3, 3);
+    CHECK(refused(a, reg, "another kind"), "a regression forest is refused");
+
+    /* Other classes (labels), other features. */
+    sporf_forest *labels = fit(KIND_CLASS, p, 3, 3);
+    const char blob[] = "a\0b\0c";
+    sporf_forest_set_strings(labels, SPORF_STR_CLASSES, 0, blob, sizeof blob, 3, NULL);
+    CHECK(refused(a, labels, "other classes"), "other class labels are refused");
+    sporf_matrix m = {X, N, P - 1, P, 1};
+    sporf_forest *narrow = NULL;
+    p.first_tree = 3;
+    p.n_estimators = 3;
+    sporf_forest_fit(&p, &m, y, K, NULL, NULL, NULL, NULL, NULL, NULL, &narrow, NULL);
+    CHECK(narrow && refused(a, narrow, "features"), "another feature count is refused");
+
+    sporf_forest *out = NULL;
+    CHECK(sporf_forest_merge(NULL, 0, &out, NULL) == SPORF_E_ARG && !out, "no forests is refused");
+    const sporf_forest *with_null[2] = {a, NULL};
+    CHECK(sporf_forest_merge(with_null, 2, &out, NULL) == SPORF_E_ARG && !out, "a NULL forest is refused");
+
+    sporf_params bad;
+    sporf_params_init(&bad);
+    bad.first_tree = -1;
+    CHECK(sporf_params_check(&bad, P, NULL) == SPORF_E_ARG, "negative first_tree is refused");
+
+    sporf_forest *all[] = {a, overlap, gap, seed, depth, reg, labels, narrow};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) sporf_forest_free(all[i]);
+}
+
+static void test_oob_regenerated(void)
+{
+    sporf_params p = kind_params(KIND_CLASS);
+    p.n_estimators = 15;
+    p.max_samples_fraction = 0.7;
+    sporf_matrix m = {X, N, P, P, 1};
+    static double want[N * K], got[N * K], got_merged[N * K];
+    static int64_t want_c[N], got_c[N], got_mc[N];
+    sporf_forest *f = NULL;
+    sporf_error err;
+    CHECK(sporf_forest_fit(&p, &m, y, K, NULL, NULL, want, want_c, NULL, NULL, &f, &err) == SPORF_OK, "fit");
+    CHECK(sporf_forest_oob_predict(f, &m, 2, got, got_c, &err) == SPORF_OK, "oob_predict: %s", err.message);
+    CHECK(memcmp(want, got, sizeof want) == 0 && memcmp(want_c, got_c, sizeof want_c) == 0,
+          "regenerated OOB equals the fit's, bit for bit");
+
+    sporf_forest *s1 = fit(KIND_CLASS, p, 0, 6), *s2 = fit(KIND_CLASS, p, 6, 9), *merged = NULL;
+    const sporf_forest *two[2] = {s1, s2};
+    sporf_forest_merge(two, 2, &merged, NULL);
+    CHECK(merged && sporf_forest_oob_predict(merged, &m, 1, got_merged, got_mc, &err) == SPORF_OK,
+          "oob_predict on merged shards");
+    CHECK(memcmp(want, got_merged, sizeof want) == 0 && memcmp(want_c, got_mc, sizeof want_c) == 0,
+          "merged shards' OOB equals the single fit's");
+
+    /* Regression: OOB means. */
+    sporf_params r = kind_params(KIND_REGRESSION);
+    r.n_estimators = 8;
+    sporf_forest *fr = NULL;
+    static double wr[N], gr[N];
+    CHECK(sporf_forest_fit_regression(&r, &m, yr, NULL, wr, want_c, NULL, NULL, &fr, &err) == SPORF_OK, "fit reg");
+    CHECK(sporf_forest_oob_predict(fr, &m, 1, gr, NULL, &err) == SPORF_OK && memcmp(wr, gr, sizeof wr) == 0,
+          "regression OOB regenerated bit for bit");
+
+    /* Refusals: fewer rows than each tree drew, no bootstrap, unsupervised, wrong width. */
+    sporf_params drawn = kind_params(KIND_CLASS);
+    drawn.max_samples_count = 200;
+    sporf_forest *f200 = fit(KIND_CLASS, drawn, 0, 2);
+    sporf_matrix few = {X, 100, P, P, 1};
+    CHECK(sporf_forest_oob_predict(f200, &few, 1, got, got_c, &err) == SPORF_E_ARG && strstr(err.message, "training"),
+          "fewer rows than drawn is refused: %s", err.message);
+    sporf_matrix narrow = {X, N, P - 1, P, 1};
+    CHECK(sporf_forest_oob_predict(f, &narrow, 1, got, got_c, &err) == SPORF_E_ARG, "wrong width is refused");
+    sporf_params nb = kind_params(KIND_CLASS);
+    nb.bootstrap = 0;
+    sporf_forest *fnb = fit(KIND_CLASS, nb, 0, 2);
+    CHECK(sporf_forest_oob_predict(fnb, &m, 1, got, got_c, &err) == SPORF_E_ARG && strstr(err.message, "bootstrap"),
+          "no bootstrap is refused");
+    sporf_forest *fu = fit(KIND_UNSUPERVISED, kind_params(KIND_UNSUPERVISED), 0, 2);
+    CHECK(sporf_forest_oob_predict(fu, &m, 1, got, got_c, &err) == SPORF_E_ARG, "unsupervised is refused");
+
+    sporf_forest *all[] = {f, s1, s2, merged, fr, fnb, fu, f200};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) sporf_forest_free(all[i]);
+}
+
+int main(void)
+{
+    make_data();
+    test_shards_merge_to_the_single_fit();
+    test_merge_refuses_incompatible_forests();
+    test_oob_regenerated();
+    printf("%d passed, %d failed\n", n_pass, n_fail);
+    return n_fail == 0 ? 0 : 1;
+}
