@@ -50,26 +50,24 @@ static int same_strings(const sporf_strings *a, const sporf_strings *b)
            (a->len == 0 || memcmp(a->blob, b->blob, (size_t)a->len) == 0);
 }
 
-static int check_compatible(const sporf_forest *a, const sporf_forest *b, int64_t ib, sporf_error *err)
+static int check_compatible(const sporf_forest *a, const sporf_forest *b, sporf_error *err)
 {
     if (a->task != b->task)
-        return sporf_set_error(err, SPORF_E_ARG, "cannot merge: forest %lld is of another kind (task %d vs %d)",
-                               (long long)ib, b->task, a->task);
+        return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests are of different kinds "
+                                                 "(classification, regression or unsupervised)");
     if (a->n_features != b->n_features)
-        return sporf_set_error(err, SPORF_E_ARG, "cannot merge: forest %lld was fitted on %lld features, forest 0 on %lld",
-                               (long long)ib, (long long)b->n_features, (long long)a->n_features);
+        return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests were fitted on different numbers of features (%lld and %lld)",
+                               (long long)a->n_features, (long long)b->n_features);
     if (a->n_classes != b->n_classes || !same_strings(&a->strings[SPORF_STR_CLASSES], &b->strings[SPORF_STR_CLASSES]))
-        return sporf_set_error(err, SPORF_E_ARG, "cannot merge: forest %lld has other classes than forest 0",
-                               (long long)ib);
+        return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests have different classes");
     if (!same_strings(&a->strings[SPORF_STR_FEATURE_NAMES], &b->strings[SPORF_STR_FEATURE_NAMES]))
-        return sporf_set_error(err, SPORF_E_ARG, "cannot merge: forest %lld has other feature names than forest 0",
-                               (long long)ib);
+        return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests have different feature names");
     const char *p = differing_param(&a->params, &b->params);
     if (p)
         return sporf_set_error(err, SPORF_E_ARG,
-                               "cannot merge: forest %lld was grown with another %s than forest 0 "
+                               "cannot merge: the forests were grown with different %s "
                                "(shards of one forest share every parameter but the tree range)",
-                               (long long)ib, p);
+                               p);
     return SPORF_OK;
 }
 
@@ -119,7 +117,7 @@ int sporf_forest_merge(const sporf_forest *const *forests, int64_t n_forests, sp
     for (int64_t i = 0; i < n_forests; i++) {
         if (!forests[i])
             return sporf_set_error(err, SPORF_E_ARG, "merge: forest %lld is NULL", (long long)i);
-        int rc = check_compatible(forests[0], forests[i], i, err);
+        int rc = check_compatible(forests[0], forests[i], err);
         if (rc != SPORF_OK)
             return rc;
     }
@@ -145,9 +143,9 @@ int sporf_forest_merge(const sporf_forest *const *forests, int64_t n_forests, sp
             int rc = SPORF_OK;
             if (start < end)
                 rc = sporf_set_error(err, SPORF_E_ARG,
-                                     "cannot merge: forests %lld and %lld both hold trees %lld-%lld "
+                                     "cannot merge: two of the forests both hold trees %lld-%lld "
                                      "(shards must have disjoint tree ranges)",
-                                     (long long)order[k - 1], (long long)order[k], (long long)start,
+                                     (long long)start,
                                      (long long)(end < start + f->n_trees ? end : start + f->n_trees) - 1);
             else if (start > end)
                 rc = sporf_set_error(err, SPORF_E_ARG,

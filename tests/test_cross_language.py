@@ -223,12 +223,14 @@ def test_golden_python_model_in_python():
     assert refit.to_bytes() == (GOLDEN / "python_model.sporf").read_bytes()
 
 
+@pytest.mark.parametrize("version", [3, 4])
 @pytest.mark.parametrize("lang", ["python", "r"])
-def test_golden_format_3_models_still_load(lang):
-    """Models saved by format 3 (before the compact trees of format 4) load,
-    predict exactly as before, and re-save as the format 4 golden file."""
+def test_golden_older_format_models_still_load(lang, version):
+    """Models saved by format 3 (before the compact trees of format 4) and
+    format 4 (before tree ranges) load, predict exactly as before, and
+    re-save as the current golden file."""
     Xt = _golden("test_x.f64", (-1, 7))
-    old = sporf.load(GOLDEN / ("%s_model_v3.sporf" % lang))
+    old = sporf.load(GOLDEN / ("%s_model_v%d.sporf" % (lang, version)))
     np.testing.assert_array_equal(old.predict_proba(Xt), _golden("%s_proba.f64" % lang, (-1, 3)))
     assert old.to_bytes() == (GOLDEN / ("%s_model.sporf" % lang)).read_bytes()
 
@@ -530,3 +532,36 @@ def test_r_make_manifold_matches_python(r, kind):
     else:
         assert np.allclose(rx[:, :3], X[:, :3], rtol=0, atol=1e-12)
         assert np.allclose(rd, D, rtol=0, atol=1e-9)
+
+
+def test_shards_from_both_languages_merge_into_one_forest(r, tmp_path):
+    """Trees 0-4 grown in R and 5-11 in Python are the forest either language
+    grows in one fit; each language merges them to those exact bytes."""
+    X, y = make_trunk(300, n_features=6, random_state=2)
+    params = dict(n_estimators=12, max_features=3, random_state=31)
+    whole = sporf.SPORFClassifier(**params).fit(X, y)
+    r_shard = r_fit(r, X, y, **dict(params, n_estimators=5, first_tree=0))
+    py_shard = sporf.SPORFClassifier(**dict(params, n_estimators=7, first_tree=5)).fit(X, y)
+    r["sporf_save"](r_shard, str(tmp_path / "r_shard.sporf"))
+    py_shard.save(tmp_path / "py_shard.sporf")
+
+    in_python = sporf.merge_forests([sporf.load(tmp_path / "r_shard.sporf"), py_shard])
+    assert in_python.to_bytes() == whole.to_bytes()
+    in_r = r["merge_forests"](r["sporf_load"](str(tmp_path / "py_shard.sporf")), r_shard)
+    assert r_model_bytes(in_r) == whole.to_bytes()
+    assert r_model_bytes(r_fit(r, X, y, **params)) == whole.to_bytes()
+
+    from rpy2.rinterface_lib.embedded import RRuntimeError
+
+    other_seed = r_fit(r, X, y, **dict(params, n_estimators=7, first_tree=5, random_state=32))
+    with pytest.raises(RRuntimeError, match="different random_state"):
+        r["merge_forests"](r_shard, other_seed)
+
+
+def test_merge_forests_exists_in_both_languages(r):
+    import inspect
+
+    assert list(inspect.signature(sporf.merge_forests).parameters) == ["forests"]
+    assert list(r("names(formals(sporf::merge_forests))")) == ["..."]
+    for fn in ("sporf.default", "morf.default", "urerf.default"):
+        assert r("formals(sporf:::%s)$first_tree" % fn)[0] == 0

@@ -223,6 +223,9 @@
 
   out$n_jobs <- .resolve_n_jobs(args$n_jobs)
   out$random_state <- .resolve_seed(args$random_state)
+  ft <- .arg_or(args, "first_tree", 0)
+  if (!.is_whole(ft) || ft < 0 || ft > 2^53) .bad_param("first_tree", "a whole number in [0, 2^53]", ft)
+  out$first_tree <- ft
   out <- c(lapply(out, as.numeric), .patch_params(args, p))
   # The core checks everything again and resolves max_features to a count.
   attr(out, "max_features_resolved") <- .Call(C_sporf_r_check_params, out, as.numeric(p))
@@ -262,6 +265,7 @@
     honest_fraction = cp$honest_fraction,
     honest_prior = names(.HONEST_PRIORS)[cp$honest_prior + 1],
     class_weight = cw,
-    random_state = cp$random_state
+    random_state = cp$random_state,
+    first_tree = cp$first_tree
   ))
 }

@@ -23,6 +23,7 @@ sporf.default <- function(x, y,
                           sample_weight = NULL,
                           n_jobs = NULL,
                           random_state = NULL,
+                          first_tree = 0,
                           verbose = 0,
                           ...) {
   .no_unknown_args(list(...))

@@ -26,6 +26,7 @@ urerf.default <- function(x,
                           max_samples = NULL,
                           n_jobs = NULL,
                           random_state = NULL,
+                          first_tree = 0,
                           verbose = 0,
                           ...) {
   .no_unknown_args(list(...))

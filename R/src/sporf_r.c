@@ -143,6 +143,10 @@ static void params_from_list(SEXP list, sporf_params *p)
     if (!(seed >= 0 && seed <= 9007199254740992.0) || seed != (double)(int64_t)seed)
         Rf_error("random_state must be a whole number in [0, 2^53]");
     p->random_state = (uint64_t)seed;
+    double first = num(list, "first_tree");
+    if (!(first >= 0 && first <= 9007199254740992.0) || first != (double)(int64_t)first)
+        Rf_error("first_tree must be a whole number in [0, 2^53]");
+    p->first_tree = (int64_t)first;
 }
 
 static SEXP params_to_list(const sporf_params *p)
@@ -151,13 +155,13 @@ static SEXP params_to_list(const sporf_params *p)
                            "max_features_value", "criterion", "max_depth", "min_samples_split",
                            "min_samples_leaf", "min_impurity_decrease", "min_weight_fraction_leaf",
                            "bootstrap", "max_samples_count", "max_samples_fraction", "class_weight_mode",
-                           "n_jobs", "random_state", "honest_fraction", "honest_prior"};
+                           "n_jobs", "random_state", "honest_fraction", "honest_prior", "first_tree"};
     double values[] = {(double)p->n_estimators, p->projection, p->feature_combinations,
                        p->max_features_mode, p->max_features_value, p->criterion, (double)p->max_depth,
                        (double)p->min_samples_split, (double)p->min_samples_leaf, p->min_impurity_decrease,
                        p->min_weight_fraction_leaf, p->bootstrap, (double)p->max_samples_count,
                        p->max_samples_fraction, p->class_weight_mode, p->n_jobs, (double)p->random_state,
-                       p->honest_fraction, p->honest_prior};
+                       p->honest_fraction, p->honest_prior, (double)p->first_tree};
     const int n = (int)(sizeof values / sizeof values[0]);
     const char *vec_names[] = {"data_dims", "min_patch_dims", "max_patch_dims", "boundary", "dim_contiguous"};
     SEXP out = PROTECT(Rf_allocVector(VECSXP, n + 7));
@@ -329,6 +333,26 @@ SEXP sporf_r_load(SEXP bytes)
     sporf_forest *f = NULL;
     sporf_error err;
     if (sporf_forest_load(RAW(bytes), (int64_t)XLENGTH(bytes), &f, &err) != SPORF_OK)
+        raise_core_error(&err);
+    R_SetExternalPtrAddr(handle, f);
+    UNPROTECT(1);
+    return handle;
+}
+
+/* merge(list of handles) -> handle: the forests' trees as one forest
+ * (sporf_forest_merge checks that they are shards of one fit). */
+SEXP sporf_r_merge(SEXP handles)
+{
+    if (TYPEOF(handles) != VECSXP || XLENGTH(handles) < 1)
+        Rf_error("internal: merge needs a non-empty list of forest handles");
+    const R_xlen_t n = XLENGTH(handles);
+    const sporf_forest **forests = (const sporf_forest **)R_alloc((size_t)n, sizeof *forests);
+    for (R_xlen_t i = 0; i < n; i++)
+        forests[i] = get_forest(VECTOR_ELT(handles, i));
+    SEXP handle = PROTECT(new_handle());
+    sporf_forest *f = NULL;
+    sporf_error err;
+    if (sporf_forest_merge(forests, (int64_t)n, &f, &err) != SPORF_OK)
         raise_core_error(&err);
     R_SetExternalPtrAddr(handle, f);
     UNPROTECT(1);
@@ -649,6 +673,7 @@ static const R_CallMethodDef call_methods[] = {
     {"sporf_r_fit", (DL_FUNC)&sporf_r_fit, 8},
     {"sporf_r_load", (DL_FUNC)&sporf_r_load, 1},
     {"sporf_r_save", (DL_FUNC)&sporf_r_save, 1},
+    {"sporf_r_merge", (DL_FUNC)&sporf_r_merge, 1},
     {"sporf_r_is_valid", (DL_FUNC)&sporf_r_is_valid, 1},
     {"sporf_r_predict_proba", (DL_FUNC)&sporf_r_predict_proba, 3},
     {"sporf_r_apply", (DL_FUNC)&sporf_r_apply, 3},

@@ -1,14 +1,17 @@
 """sporf: sparse oblique randomer forests with one C99 core for Python and R.
 
 Estimators follow scikit-learn's API; models are portable between Python and
-R through :meth:`SPORFClassifier.save` / :func:`load`.
+R through :meth:`SPORFClassifier.save` / :func:`load`. Forests grown in
+shards (``first_tree``) join with :func:`merge_forests`;
+:mod:`sporf.distributed` grows one on a Dask cluster.
 """
 from ._forest import ProjectionImportance, SPORFClassifier, SPORFRegressor
 from ._io import load
+from ._merge import merge_forests
 from ._morf import MORFClassifier, MORFRegressor, plot_importance
 from ._urerf import URerF
 from . import metrics
 
 __version__ = "0.1.0"
 __all__ = ["SPORFClassifier", "SPORFRegressor", "MORFClassifier", "MORFRegressor", "URerF", "ProjectionImportance",
-           "load", "metrics", "plot_importance", "__version__"]
+           "load", "merge_forests", "metrics", "plot_importance", "__version__"]

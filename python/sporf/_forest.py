@@ -79,9 +79,25 @@ _PARAM_DOC = """
     random_state : int, RandomState instance or None, default=None
         Seed. An int is used as the core's master seed directly, so the same
         int gives the same forest in Python and in R, on any thread count.
+    first_tree : int, default=0
+        Grow trees ``first_tree`` to ``first_tree + n_estimators - 1`` of the
+        forest that ``random_state`` seeds (tree t always draws from the
+        stream (seed, t)). Shards grown with disjoint ranges -- on other
+        machines, or in R -- join with :func:`sporf.merge_forests` into
+        exactly the forest one fit of the whole range grows;
+        :func:`sporf.distributed.fit` does this on a Dask cluster.
     verbose : int, default=0
         Print progress to stderr during fit when > 0.
 """
+
+
+def _warn_missing_oob(oob_count):
+    if np.any(oob_count == 0):
+        warnings.warn(
+            "Some inputs do not have OOB scores. This probably means too few "
+            "trees were used to compute any reliable OOB estimates.",
+            UserWarning,
+        )
 
 
 def _max_features_from_core(p):
@@ -190,13 +206,24 @@ class _BaseForest(BaseEstimator):
         forest = NativeForest(out[0])
         if hasattr(self, "feature_names_in_"):
             forest.set_strings(lib.SPORF_STR_FEATURE_NAMES, self.feature_names_in_)
-        if want_oob and np.any(oob_count == 0):
-            warnings.warn(
-                "Some inputs do not have OOB scores. This probably means too few "
-                "trees were used to compute any reliable OOB estimates.",
-                UserWarning,
-            )
+        if want_oob:
+            _warn_missing_oob(oob_count)
         return forest, oob
+
+    def _oob_from_forest(self, X, n_out):
+        """Out-of-bag values of the fitted forest for its training rows X,
+        from the trees' regenerated bootstrap draws (a forest merged from
+        shards: each shard saw only its own trees' out-of-bag rows)."""
+        out = np.zeros((X.shape[0], n_out), dtype=np.float64)
+        count = np.zeros(X.shape[0], dtype=np.int64)
+        view, keep = matrix_view(X)
+        err = new_error()
+        rc = lib.sporf_forest_oob_predict(self._forest.ptr, view, self._n_threads(),
+                                          ffi.from_buffer("double[]", out), ffi.from_buffer("int64_t[]", count), err)
+        del keep
+        check(rc, err)
+        _warn_missing_oob(count)
+        return out
 
     # ---- prediction ----
     def _check_X(self, X):
@@ -431,6 +458,7 @@ class _BaseForest(BaseEstimator):
             honest_fraction=float(p.honest_fraction),
             honest_prior=_params.HONEST_PRIOR_NAMES[p.honest_prior],
             random_state=int(p.random_state),
+            first_tree=int(p.first_tree),
         )
         # Each class takes the parameters it has (an unsupervised forest has no honesty).
         est = cls(**{k: v for k, v in kwargs.items() if k in cls._get_param_names()})
@@ -514,6 +542,7 @@ class SPORFClassifier(ClassifierMixin, _BaseForest):
         class_weight=None,
         n_jobs=None,
         random_state=None,
+        first_tree=0,
         verbose=0,
     ):
         self.n_estimators = n_estimators
@@ -534,6 +563,7 @@ class SPORFClassifier(ClassifierMixin, _BaseForest):
         self.class_weight = class_weight
         self.n_jobs = n_jobs
         self.random_state = random_state
+        self.first_tree = first_tree
         self.verbose = verbose
 
     def fit(self, X, y, sample_weight=None):
@@ -588,9 +618,12 @@ class SPORFClassifier(ClassifierMixin, _BaseForest):
         self.classes_ = classes
         self.n_classes_ = K
         if self.oob_score:
-            self.oob_decision_function_ = oob
-            self.oob_score_ = float(np.mean(classes[np.argmax(oob, axis=1)] == y))
+            self._set_oob(oob, y)
         return self
+
+    def _set_oob(self, oob, y):
+        self.oob_decision_function_ = oob
+        self.oob_score_ = float(np.mean(self.classes_[np.argmax(oob, axis=1)] == y))
 
     def predict_proba(self, X):
         """Class probabilities: the mean of the trees' leaf class distributions.
@@ -691,6 +724,7 @@ class SPORFRegressor(RegressorMixin, _BaseForest):
         oob_score=False,
         n_jobs=None,
         random_state=None,
+        first_tree=0,
         verbose=0,
     ):
         self.n_estimators = n_estimators
@@ -710,6 +744,7 @@ class SPORFRegressor(RegressorMixin, _BaseForest):
         self.oob_score = oob_score
         self.n_jobs = n_jobs
         self.random_state = random_state
+        self.first_tree = first_tree
         self.verbose = verbose
 
     def fit(self, X, y, sample_weight=None):
@@ -745,9 +780,12 @@ class SPORFRegressor(RegressorMixin, _BaseForest):
         forest, oob = self._fit_native(X, params, fit_call, 1, sample_weight)
         self._forest = forest
         if self.oob_score:
-            self.oob_prediction_ = oob[:, 0]
-            self.oob_score_ = float(r2_score(y, self.oob_prediction_))
+            self._set_oob(oob, y)
         return self
+
+    def _set_oob(self, oob, y):
+        self.oob_prediction_ = oob[:, 0]
+        self.oob_score_ = float(r2_score(y, self.oob_prediction_))
 
     def predict(self, X):
         """Predicted response: the mean of the trees' leaf means.

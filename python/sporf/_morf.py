@@ -186,6 +186,7 @@ class MORFClassifier(_MORFMixin, SPORFClassifier):
         class_weight=None,
         n_jobs=None,
         random_state=None,
+        first_tree=0,
         verbose=0,
     ):
         self.n_estimators = n_estimators
@@ -210,6 +211,7 @@ class MORFClassifier(_MORFMixin, SPORFClassifier):
         self.class_weight = class_weight
         self.n_jobs = n_jobs
         self.random_state = random_state
+        self.first_tree = first_tree
         self.verbose = verbose
 
 
@@ -271,6 +273,7 @@ class MORFRegressor(_MORFMixin, SPORFRegressor):
         oob_score=False,
         n_jobs=None,
         random_state=None,
+        first_tree=0,
         verbose=0,
     ):
         self.n_estimators = n_estimators
@@ -294,6 +297,7 @@ class MORFRegressor(_MORFMixin, SPORFRegressor):
         self.oob_score = oob_score
         self.n_jobs = n_jobs
         self.random_state = random_state
+        self.first_tree = first_tree
         self.verbose = verbose
 
 

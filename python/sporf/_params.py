@@ -258,6 +258,10 @@ def build(est, n_samples, n_features, data_dims=None, regression=False, unsuperv
 
     p.n_jobs = resolve_n_jobs(est.n_jobs)
     p.random_state = resolve_seed(est.random_state)
+    ft = getattr(est, "first_tree", 0)
+    if not _is_int(ft) or ft < 0 or ft > 2 ** 53:
+        raise _bad("first_tree", owner, "an int in [0, 2**53]", ft)
+    p.first_tree = int(ft)
 
     err = ffi.new("sporf_error *")
     rc = lib.sporf_params_check(p, n_features, err)

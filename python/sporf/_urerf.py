@@ -111,6 +111,7 @@ class URerF(TransformerMixin, _BaseForest):
         max_samples=None,
         n_jobs=None,
         random_state=None,
+        first_tree=0,
         verbose=0,
     ):
         self.n_estimators = n_estimators
@@ -134,6 +135,7 @@ class URerF(TransformerMixin, _BaseForest):
         self.max_samples = max_samples
         self.n_jobs = n_jobs
         self.random_state = random_state
+        self.first_tree = first_tree
         self.verbose = verbose
 
     def fit(self, X, y=None):

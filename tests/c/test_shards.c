@@ -154,13 +154,13 @@ static void test_merge_refuses_incompatible_forests(void)
     sporf_forest *depth = fit(KIND_CLASS, q, 3, 3);
     CHECK(refused(a, depth, "max_depth"), "another max_depth is refused");
     sporf_forest *reg = fit(KIND_REGRESSION, kind_params(KIND_REGRESSION), 3, 3);
-    CHECK(refused(a, reg, "another kind"), "a regression forest is refused");
+    CHECK(refused(a, reg, "different kinds"), "a regression forest is refused");
 
     /* Other classes (labels), other features. */
     sporf_forest *labels = fit(KIND_CLASS, p, 3, 3);
     const char blob[] = "a\0b\0c";
     sporf_forest_set_strings(labels, SPORF_STR_CLASSES, 0, blob, sizeof blob, 3, NULL);
-    CHECK(refused(a, labels, "other classes"), "other class labels are refused");
+    CHECK(refused(a, labels, "different classes"), "other class labels are refused");
     sporf_matrix m = {X, N, P - 1, P, 1};
     sporf_forest *narrow = NULL;
     p.first_tree = 3;

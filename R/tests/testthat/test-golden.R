@@ -49,11 +49,12 @@ test_that("the R golden model still loads, predicts and refits identically", {
   expect_identical(refit$model, readBin(f, "raw", file.info(f)$size))
 })
 
-test_that("format 3 models (before compact trees) load, predict as before and re-save as format 4", {
+test_that("format 3 and 4 models (before compact trees, before tree ranges) load, predict as before and re-save as the current format", {
   d <- golden_dir()
   xt <- read_f64(file.path(d, "test_x.f64"), 7)
-  for (lang in c("python", "r")) {
-    old <- sporf_load(file.path(d, sprintf("%s_model_v3.sporf", lang)))
+  for (old_file in sprintf("%s_model_v%d.sporf", rep(c("python", "r"), 2), rep(3:4, each = 2))) {
+    lang <- sub("_model.*", "", old_file)
+    old <- sporf_load(file.path(d, old_file))
     expect_identical(unname(predict(old, xt, type = "prob")),
                      read_f64(file.path(d, sprintf("%s_proba.f64", lang)), 3))
     f <- file.path(d, sprintf("%s_model.sporf", lang))

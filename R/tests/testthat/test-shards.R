@@ -1,0 +1,83 @@
+# Shards of one forest (first_tree) and merge_forests(): every kind of forest
+# merges into the single fit's exact bytes; anything that is not a shard of
+# the same forest is refused with a message.
+
+shard_data <- function() {
+  set.seed(11)
+  x <- matrix(rnorm(300 * 6), 300, 6)
+  list(x = x, y = factor(ifelse(x[, 1] + x[, 2] > 0, "a", "b")), yr = x[, 1]^2 + x[, 3])
+}
+
+test_that("shards of every kind merge into the single fit, in any order", {
+  d <- shard_data()
+  grids <- array(rnorm(120 * 4 * 5), c(120, 4, 5))
+  ygrid <- factor(grids[, 2, 3] > 0)
+  fits <- list(
+    classifier = function(n, first) sporf(d$x, d$y, n_estimators = n, first_tree = first, random_state = 5,
+                                          max_depth = 6),
+    honest = function(n, first) sporf(d$x, d$y, n_estimators = n, first_tree = first, random_state = 5,
+                                      projection = "axis", honest_fraction = 0.4, honest_prior = "ignore"),
+    regression = function(n, first) sporf(d$x, d$yr, n_estimators = n, first_tree = first, random_state = 5),
+    morf = function(n, first) morf(grids, ygrid, n_estimators = n, first_tree = first, random_state = 5,
+                                   max_patch_dims = 2),
+    urerf = function(n, first) urerf(d$x, n_estimators = n, first_tree = first, random_state = 5, max_depth = 6)
+  )
+  for (kind in names(fits)) {
+    f <- fits[[kind]]
+    whole <- f(11, 0)
+    merged <- merge_forests(f(5, 6), f(2, 0), f(4, 2))
+    expect_identical(merged$model, whole$model, info = kind)
+    expect_identical(class(merged), class(whole), info = kind)
+    expect_equal(merged$params$n_estimators, 11, info = kind)
+    expect_equal(merged$params$first_tree, 0, info = kind)
+  }
+  # a merged urerf keeps the shared training rows: neighbours work at once
+  u <- merge_forests(list(fits$urerf(3, 0), fits$urerf(3, 3)))
+  expect_identical(kneighbors(u, n_neighbors = 3)$index, kneighbors(fits$urerf(6, 0), n_neighbors = 3)$index)
+})
+
+test_that("a shard is those trees of the full fit", {
+  d <- shard_data()
+  whole <- sporf(d$x, d$y, n_estimators = 8, random_state = 2)
+  part <- sporf(d$x, d$y, n_estimators = 3, first_tree = 4, random_state = 2)
+  expect_identical(predict(part, d$x[1:40, ], type = "leaf"), predict(whole, d$x[1:40, ], type = "leaf")[, 5:7])
+})
+
+test_that("shards grown in parallel R processes merge into the single fit", {
+  skip_on_os("windows")
+  d <- shard_data()
+  shards <- parallel::mclapply(c(0, 4, 8), function(first)
+    sporf(d$x, d$y, n_estimators = 4, first_tree = first, random_state = 9), mc.cores = 2L)
+  expect_identical(merge_forests(shards)$model, sporf(d$x, d$y, n_estimators = 12, random_state = 9)$model)
+})
+
+test_that("merging refuses what is not one forest", {
+  d <- shard_data()
+  a <- sporf(d$x, d$y, n_estimators = 3, random_state = 1)
+  shard <- function(first = 3, ...) sporf(d$x, d$y, n_estimators = 3, first_tree = first, ...)
+  expect_error(merge_forests(a, a), "both hold trees 0-2")
+  expect_error(merge_forests(a, shard(2, random_state = 1)), "both hold trees 2-2")
+  expect_error(merge_forests(a, shard(5, random_state = 1)), "no forest holds trees 3-4")
+  expect_error(merge_forests(a, shard(random_state = 2)), "different random_state")
+  expect_error(merge_forests(a, shard(random_state = 1, max_features = 3)), "different max_features")
+  expect_error(merge_forests(a, sporf(d$x[, 1:5], d$y, n_estimators = 3, first_tree = 3, random_state = 1)),
+               "different numbers of features")
+  expect_error(merge_forests(a, sporf(d$x, factor(d$y, labels = c("p", "q")), n_estimators = 3,
+                                      first_tree = 3, random_state = 1)), "different classes")
+  expect_error(merge_forests(a, urerf(d$x, n_estimators = 3, first_tree = 3, random_state = 1)), "of one kind")
+  expect_error(merge_forests(a, "forest"), "takes sporf forests")
+  expect_error(merge_forests(), "at least one")
+  for (bad in list(-1, 1.5, "0", NA, 2^60))
+    expect_error(sporf(d$x, d$y, n_estimators = 2, first_tree = bad), "first_tree")
+})
+
+test_that("a forest reloaded from saveRDS merges (its handle is rebuilt)", {
+  d <- shard_data()
+  a <- sporf(d$x, d$y, n_estimators = 3, random_state = 1)
+  f <- tempfile(fileext = ".rds")
+  saveRDS(a, f)
+  a2 <- readRDS(f)
+  unlink(f)
+  b <- sporf(d$x, d$y, n_estimators = 3, first_tree = 3, random_state = 1)
+  expect_identical(merge_forests(a2, b)$model, sporf(d$x, d$y, n_estimators = 6, random_state = 1)$model)
+})

@@ -1,0 +1,82 @@
+"""merge_forests: join forests grown as shards of one fit (see first_tree)."""
+import numpy as np
+from sklearn.utils.validation import check_is_fitted
+
+from ._core import check, new_error
+from ._io import NativeForest
+from ._sporf_cffi import ffi, lib
+
+
+def merge_native(natives):
+    """One NativeForest from a sequence of NativeForests (core checks)."""
+    ptrs = ffi.new("sporf_forest *[]", [f.ptr for f in natives])
+    out = ffi.new("sporf_forest **")
+    err = new_error()
+    check(lib.sporf_forest_merge(ptrs, len(natives), out, err), err)
+    return NativeForest(out[0])
+
+
+def merge_forests(forests):
+    """Join forests grown as shards of one forest into that forest.
+
+    A fit with ``first_tree=a, n_estimators=m`` grows trees a .. a+m-1 of the
+    forest its ``random_state`` seeds. Shards whose tree ranges join without
+    gap or overlap -- grown on other machines, at other times, or in R
+    (``sporf_load`` their files first) -- merge into exactly the forest a
+    single fit of the whole range grows: the same trees in the same order,
+    the same model bytes, the same predictions.
+
+    Parameters
+    ----------
+    forests : sequence of fitted estimators of one class
+        Shards, in any order. They must have the same features (and feature
+        names), classes and parameters, except ``n_estimators``,
+        ``first_tree``, ``n_jobs`` and ``verbose``.
+
+    Returns
+    -------
+    estimator
+        A new fitted estimator of the shards' class. Out-of-bag attributes
+        are not merged (each shard saw only its own trees' out-of-bag rows):
+        :func:`sporf.distributed.fit` computes them for the whole forest.
+        A merged :class:`URerF` keeps the training rows when every shard
+        holds the same ones.
+
+    Raises
+    ------
+    ValueError
+        If the shards differ in features, classes or parameters, or their
+        tree ranges overlap or leave a gap (the message says which).
+    TypeError
+        If the estimators are of different classes or not sporf forests.
+
+    Examples
+    --------
+    >>> import sporf
+    >>> from sporf.datasets import make_trunk
+    >>> X, y = make_trunk(300, n_features=8, random_state=0)
+    >>> a = sporf.SPORFClassifier(n_estimators=30, random_state=1).fit(X, y)
+    >>> b = sporf.SPORFClassifier(n_estimators=30, first_tree=30, random_state=1).fit(X, y)
+    >>> both = sporf.merge_forests([a, b])
+    >>> whole = sporf.SPORFClassifier(n_estimators=60, random_state=1).fit(X, y)
+    >>> both.to_bytes() == whole.to_bytes()
+    True
+    """
+    from ._forest import _BaseForest
+
+    forests = list(forests)
+    if not forests:
+        raise ValueError("merge_forests needs at least one forest")
+    cls = type(forests[0])
+    for i, est in enumerate(forests):
+        if not isinstance(est, _BaseForest):
+            raise TypeError("merge_forests takes sporf estimators; item %d is a %s" % (i, type(est).__name__))
+        if type(est) is not cls:
+            raise TypeError("merge_forests: item %d is a %s, item 0 a %s; shards of one forest are of one class"
+                            % (i, type(est).__name__, cls.__name__))
+        check_is_fitted(est, "_forest")
+    merged = cls._from_native(merge_native([est._forest for est in forests]))
+    rows = [getattr(est, "_fit_X", None) for est in forests]
+    if rows[0] is not None and all(r is not None and np.array_equal(r, rows[0]) for r in rows[1:]):
+        merged._fit_X = rows[0]
+    return merged

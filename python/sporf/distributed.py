@@ -1,0 +1,180 @@
+"""Growing one forest on a Dask cluster.
+
+Trees are seeded by their index in the forest (tree t draws from the stream
+(random_state, t)), so a forest splits into shards of consecutive trees that
+any machine can grow (``first_tree``, ``n_estimators``), and the shards merge
+into exactly the forest one machine would have grown. :func:`fit` does this
+on a ``dask.distributed`` cluster: the data go to the workers once, shards
+are grown as Dask tasks (a worker runs as many at once as it has threads),
+and the shards are merged on the client.
+
+Dask is optional: ``pip install sporf[dask]``.
+"""
+import numpy as np
+
+from . import _params
+from ._core import Progress
+from ._io import NativeForest
+from ._merge import merge_native
+
+__all__ = ["fit"]
+
+
+def _import_distributed():
+    try:
+        import distributed
+    except ImportError as exc:  # pragma: no cover - exercised only without Dask
+        raise ImportError("sporf.distributed needs Dask's distributed scheduler: "
+                          "pip install 'sporf[dask]' (or dask[distributed])") from exc
+    return distributed
+
+
+def _grow_shard(cls, params, first, count, X, y, sample_weight):
+    """Runs on a worker: trees first .. first+count-1; returns the model bytes."""
+    est = cls(**dict(params, first_tree=first, n_estimators=count))
+    if y is None:
+        est.fit(X)
+    else:
+        est.fit(X, y, sample_weight=sample_weight)
+    return est.to_bytes()
+
+
+def _shard_ranges(first, n_trees, n_shards):
+    """n_shards runs of consecutive tree indices covering first .. first+n_trees-1."""
+    bounds = np.linspace(0, n_trees, n_shards + 1).round().astype(np.int64)
+    return [(first + int(a), int(b - a)) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+
+
+def fit(estimator, X, y=None, *, sample_weight=None, client=None, n_shards=None, progress=None):
+    """Fit a sporf estimator on a Dask cluster; the forest is the one
+    ``estimator.fit`` would grow on one machine, byte for byte.
+
+    Parameters
+    ----------
+    estimator : SPORFClassifier, SPORFRegressor, MORFClassifier, MORFRegressor or URerF
+        Fitted in place, as ``estimator.fit(X, y)`` would be. Its
+        ``n_estimators`` trees (from ``first_tree``) are split into shards.
+        ``n_jobs`` is not used: each shard is one Dask task on one thread,
+        and a worker grows as many shards at once as it has threads.
+    X : array-like of shape (n_samples, n_features)
+        Training data (images or grids for MORF, as ``fit`` takes them).
+        Sent to every worker once.
+    y : array-like of shape (n_samples,) or None
+        Labels or responses; None for :class:`URerF`.
+    sample_weight : array-like of shape (n_samples,) or None
+        As in ``fit`` (not for URerF).
+    client : distributed.Client or None
+        The cluster; None uses the current default client.
+    n_shards : int or None
+        Number of shards; default four per worker thread (at most one per
+        tree), so the cluster stays balanced and progress moves steadily.
+        The forest does not depend on it.
+    progress : callable or None
+        Called as ``progress(trees_done, n_estimators)`` on the client each
+        time a shard finishes. With ``estimator.verbose > 0`` progress is
+        also printed to stderr.
+
+    Returns
+    -------
+    estimator
+        The fitted estimator. With ``oob_score=True`` the out-of-bag results
+        are computed on the client for the whole forest, from the trees'
+        regenerated bootstrap draws: they equal a single machine's.
+
+    Raises
+    ------
+    RuntimeError
+        If the cluster loses the work of a shard for good (Dask retries a
+        task whose worker died, up to ``distributed.scheduler.allowed-failures``
+        times): no partial forest is ever returned.
+    ValueError, TypeError
+        Bad parameters or data, as ``fit`` raises them.
+
+    Examples
+    --------
+    >>> from distributed import Client, LocalCluster        # doctest: +SKIP
+    >>> import sporf, sporf.distributed                      # doctest: +SKIP
+    >>> with LocalCluster(n_workers=2, threads_per_worker=1) as cluster, Client(cluster) as client:
+    ...     clf = sporf.SPORFClassifier(n_estimators=200, random_state=0)
+    ...     sporf.distributed.fit(clf, X, y, client=client)   # doctest: +SKIP
+    """
+    from ._forest import _BaseForest
+    from ._urerf import URerF
+
+    distributed = _import_distributed()
+    if not isinstance(estimator, _BaseForest):
+        raise TypeError("sporf.distributed.fit takes a sporf estimator, got %s" % type(estimator).__name__)
+    unsupervised = isinstance(estimator, URerF)
+    if unsupervised and (y is not None or sample_weight is not None):
+        raise TypeError("URerF is unsupervised: pass X only (no y or sample_weight)")
+    if not unsupervised and y is None:
+        raise ValueError("%s needs y" % type(estimator).__name__)
+    owner = type(estimator).__name__
+    n_trees, first = estimator.n_estimators, estimator.first_tree
+    if not _params._is_int(n_trees) or n_trees < 1:
+        raise _params._bad("n_estimators", owner, "an int >= 1", n_trees)
+    if not _params._is_int(first) or first < 0:
+        raise _params._bad("first_tree", owner, "an int >= 0", first)
+    if client is None:
+        client = distributed.get_client()
+    threads = sum(w["nthreads"] for w in client.scheduler_info()["workers"].values())
+    if threads < 1:
+        raise RuntimeError("the Dask cluster has no workers")
+    if n_shards is None:
+        n_shards = 4 * threads
+    if not _params._is_int(n_shards) or n_shards < 1:
+        raise ValueError("n_shards must be an int >= 1, got %r" % (n_shards,))
+    ranges = _shard_ranges(int(first), int(n_trees), min(int(n_shards), int(n_trees)))
+
+    # One seed for every shard: a random_state that is not an int is drawn
+    # from here, once, as a local fit would.
+    params = estimator.get_params(deep=False)
+    params.update(random_state=_params.resolve_seed(estimator.random_state), n_jobs=1, verbose=0)
+    if "oob_score" in params:
+        params["oob_score"] = False  # computed below, for the whole forest
+    data = [X] + ([] if unsupervised else [y]) + ([sample_weight] if sample_weight is not None else [])
+    scattered = client.scatter(data, broadcast=True, hash=False)  # keys of our own, released below
+    X_f = scattered[0]
+    y_f = None if unsupervised else scattered[1]
+    sw_f = scattered[2] if sample_weight is not None else None
+
+    cls = type(estimator)
+    futures = {client.submit(_grow_shard, cls, params, a, m, X_f, y_f, sw_f, pure=False): (a, m) for a, m in ranges}
+    printer = Progress(verbose=estimator.verbose, what="trees")
+    shards, done = {}, 0
+    try:
+        for future in distributed.as_completed(list(futures)):
+            a, m = futures[future]
+            try:
+                shards[a] = NativeForest.from_bytes(future.result())
+            except (ValueError, TypeError, MemoryError):
+                raise  # the estimator's own complaint about parameters or data
+            except Exception as exc:
+                raise RuntimeError("sporf.distributed.fit: the cluster failed to grow trees %d-%d (%s: %s); "
+                                   "no forest was returned" % (a, a + m - 1, type(exc).__name__, exc)) from exc
+            done += m
+            printer.update(done, n_trees)
+            if progress is not None:
+                progress(done, n_trees)
+    finally:
+        for future in futures:
+            future.cancel()
+        client.cancel(scattered)
+    if sorted(shards) != [a for a, _ in ranges]:  # never merge a partial forest
+        raise RuntimeError("sporf.distributed.fit: shards are missing; no forest was returned")
+    fitted = cls._from_native(merge_native([shards[a] for a, _ in ranges]))
+
+    # The estimator takes the merged forest's fitted state, as fit would set it.
+    for name in [k for k in vars(estimator) if k.endswith("_") and not k.startswith("__")]:
+        delattr(estimator, name)
+    for name, value in vars(fitted).items():
+        if name == "_forest" or (name.endswith("_") and not name.startswith("__")):
+            setattr(estimator, name, value)
+    if unsupervised or getattr(estimator, "oob_score", False):
+        Xv = estimator._check_X(X)
+        if unsupervised:
+            estimator._fit_X = np.ascontiguousarray(Xv)
+        else:
+            n_out = estimator.n_classes_ if hasattr(estimator, "classes_") else 1
+            estimator._set_oob(estimator._oob_from_forest(Xv, n_out), np.asarray(y))
+    return estimator

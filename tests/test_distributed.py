@@ -1,0 +1,146 @@
+"""sporf.distributed.fit on a LocalCluster of 2 worker processes: the forest
+is the single-machine fit byte for byte for every estimator kind (out-of-bag
+results included), a worker killed mid-fit never yields a partial forest."""
+import os
+import signal
+import time
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+
+import sporf
+from sporf.datasets import make_impulse, make_trunk
+
+if os.environ.get("CI"):
+    import distributed  # CI installs Dask: a missing one must fail, not skip
+else:
+    distributed = pytest.importorskip("distributed")
+import sporf.distributed as sd  # noqa: E402
+
+
+def _cluster(**config):
+    import dask
+
+    with dask.config.set(config):
+        return distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                        dashboard_address=None, silence_logs=50)
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = _cluster()
+    c = distributed.Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+def _local(est, X, y):
+    est = clone(est)
+    return est.fit(X) if y is None else est.fit(X, y)
+
+
+def _cases():
+    X, y = make_trunk(400, n_features=8, random_state=0)
+    Xi, yi = make_impulse(150, n_steps=30, random_state=1)
+    return [
+        (sporf.SPORFClassifier(n_estimators=20, oob_score=True, random_state=3), X, y),
+        (sporf.SPORFRegressor(n_estimators=20, oob_score=True, max_samples=0.8, random_state=3), X,
+         X[:, 0] + X[:, 1] ** 2),
+        (sporf.MORFClassifier(n_estimators=12, max_patch_dims=6, random_state=3), Xi, yi),
+        (sporf.MORFRegressor(n_estimators=12, max_patch_dims=6, random_state=3), Xi, yi.astype(float)),
+        (sporf.URerF(n_estimators=12, random_state=3), X, None),
+        (sporf.SPORFClassifier(n_estimators=14, projection="axis", honest_fraction=0.3, random_state=9,
+                               first_tree=100), X, y),
+    ]
+
+
+@pytest.mark.parametrize("est, X, y", _cases(), ids=lambda v: type(v).__name__ if hasattr(v, "fit") else "")
+def test_dask_fit_is_the_single_machine_fit(client, est, X, y):
+    local = _local(est, X, y)
+    seen = []
+    got = sd.fit(est, X, y, client=client, progress=lambda done, total: seen.append((done, total)))
+    assert got is est
+    assert est.to_bytes() == local.to_bytes()
+    assert seen[-1] == (est.n_estimators, est.n_estimators) and len(seen) > 1
+    if getattr(est, "oob_score", False):
+        name = "oob_decision_function_" if hasattr(est, "classes_") else "oob_prediction_"
+        np.testing.assert_array_equal(getattr(est, name), getattr(local, name))
+        assert est.oob_score_ == local.oob_score_
+    if y is None:
+        np.testing.assert_array_equal(est.kneighbors(n_neighbors=4)[1], local.kneighbors(n_neighbors=4)[1])
+    else:
+        np.testing.assert_array_equal(est.predict(X[:50]), local.predict(X[:50]))
+
+
+def test_random_state_none_draws_one_seed_for_all_shards(client):
+    X, y = make_trunk(200, n_features=6, random_state=0)
+    est = sporf.SPORFClassifier(n_estimators=8)
+    sd.fit(est, X, y, client=client, n_shards=4)
+    seed = est._forest.params().random_state
+    again = sporf.SPORFClassifier(n_estimators=8, random_state=int(seed)).fit(X, y)
+    assert est.to_bytes() == again.to_bytes()
+
+
+def test_sample_weight_and_bad_input(client):
+    X, y = make_trunk(200, n_features=6, random_state=0)
+    w = np.linspace(0.1, 2.0, len(y))
+    est = sporf.SPORFClassifier(n_estimators=6, random_state=1)
+    sd.fit(est, X, y, sample_weight=w, client=client)
+    assert est.to_bytes() == sporf.SPORFClassifier(n_estimators=6, random_state=1).fit(
+        X, y, sample_weight=w).to_bytes()
+    with pytest.raises(ValueError, match="max_depth"):
+        sd.fit(sporf.SPORFClassifier(n_estimators=4, max_depth=-2), X, y, client=client)
+    with pytest.raises(ValueError, match="NaN"):
+        Xn = X.copy()
+        Xn[3, 2] = np.nan
+        sd.fit(sporf.SPORFClassifier(n_estimators=4), Xn, y, client=client)
+    with pytest.raises(ValueError, match="needs y"):
+        sd.fit(sporf.SPORFClassifier(), X, client=client)
+    with pytest.raises(TypeError, match="unsupervised"):
+        sd.fit(sporf.URerF(), X, y, client=client)
+    with pytest.raises(TypeError, match="sporf estimator"):
+        sd.fit(object(), X, y, client=client)
+    with pytest.raises(ValueError, match="n_shards"):
+        sd.fit(sporf.SPORFClassifier(n_estimators=4), X, y, client=client, n_shards=0)
+
+
+def _worker_pids(client):
+    return set(client.run(os.getpid).values())
+
+
+def _kill_workers_on_first_shard(client, which):
+    """A progress callback that kills worker processes once the first shard is
+    in (the others are running or queued then)."""
+    state = {"killed": set()}
+
+    def progress(done, total):
+        if not state["killed"]:
+            pids = sorted(_worker_pids(client))
+            for pid in pids[:which]:
+                os.kill(pid, signal.SIGKILL)
+            state["killed"] = set(pids[:which])
+
+    return progress, state
+
+
+def test_a_worker_lost_mid_fit_is_retried_and_the_forest_is_whole():
+    X, y = make_trunk(3000, n_features=10, random_state=0)
+    est = sporf.SPORFClassifier(n_estimators=32, random_state=4)
+    local = _local(est, X, y)
+    with _cluster() as cluster, distributed.Client(cluster) as c:
+        progress, state = _kill_workers_on_first_shard(c, which=1)
+        sd.fit(est, X, y, client=c, n_shards=16, progress=progress)
+        assert state["killed"] and not (state["killed"] & _worker_pids(c))  # a worker did die
+    assert est.to_bytes() == local.to_bytes()
+
+
+def test_work_lost_for_good_fails_clearly():
+    X, y = make_trunk(3000, n_features=10, random_state=0)
+    est = sporf.SPORFClassifier(n_estimators=32, random_state=4)
+    with _cluster(**{"distributed.scheduler.allowed-failures": 0}) as cluster, distributed.Client(cluster) as c:
+        progress, _ = _kill_workers_on_first_shard(c, which=2)
+        with pytest.raises(RuntimeError, match="no forest was returned"):
+            sd.fit(est, X, y, client=c, n_shards=16, progress=progress)
+    assert not hasattr(est, "_forest")  # nothing partial was attached
