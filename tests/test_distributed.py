@@ -24,7 +24,12 @@ def _cluster(**config):
 
     with dask.config.set(config):
         return distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                        dashboard_address=None, silence_logs=50)
+                                        dashboard_address=":0", silence_logs=50)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _python_subprocesses_need_their_own_libraries(clean_subprocess_env):
+    yield
 
 
 @pytest.fixture(scope="module")
