@@ -15,12 +15,12 @@ export SPORF_GOLDEN_DIR := $(CURDIR)/tests/golden
 # testthat runs its "not on CRAN" tests (Ctrl-C) only with this set.
 export NOT_CRAN := true
 
-.PHONY: demo test test-c test-python test-r r-install setup install bench golden clean
+.PHONY: demo test test-c test-python test-r r-install setup install bench golden clean vignettes vignettes-fast
 
 demo: install
 	$(PY) examples/demo.py
 
-test: install test-c test-r test-python
+test: install test-c test-r test-python vignettes-fast
 
 # System packages (only what is missing), the virtual environment and the
 # build and test dependencies.
@@ -52,6 +52,16 @@ r-install: setup
 	cd build-r && R CMD build ../R
 	R CMD INSTALL --library=$(RLIB) build-r/sporf_*.tar.gz
 
+# The vignettes (vignettes/README.md): Python and R documents rendered to
+# Markdown, HTML and PNG figures. `make vignettes` runs them at full size
+# (several minutes); `make test` renders the small variant, so a broken
+# vignette fails CI.
+vignettes: install r-install
+	$(PY) tools/render_vignettes.py build-vignettes
+
+vignettes-fast: install r-install
+	$(PY) tools/render_vignettes.py build-vignettes-fast --fast
+
 # R CMD check of the built tarball (its tests include the golden files);
 # a WARNING or ERROR fails the target. --no-manual: no LaTeX for the PDF manual.
 test-r: r-install
@@ -67,4 +77,4 @@ bench: install
 	$(PY) benchmarks/bench_vs_sklearn.py
 
 clean:
-	rm -rf build build-c build-py build-r .pytest_cache .rlib
+	rm -rf build build-c build-py build-r build-vignettes build-vignettes-fast .pytest_cache .rlib

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Create the project's virtual environment, first installing from Debian's
 # packages whatever a fresh machine lacks (a C compiler, Python's headers,
-# venv, R with its headers, testthat and Matrix). Only runs apt-get when something is missing.
+# venv, R with its headers, testthat and Matrix, and what renders the vignettes).
+# Only runs apt-get when something is missing.
 set -euo pipefail
 PYTHON=${1:-python3}
 VENV=${2:-.venv}
@@ -25,6 +26,15 @@ fi
 if ! command -v Rscript >/dev/null 2>&1 || ! Rscript -e 'library(Matrix)' >/dev/null 2>&1; then
   missing+=(r-cran-matrix)
 fi
+# The vignettes (make vignettes; make test renders a small variant): knitr and
+# rmarkdown with pandoc render the R documents, randomForest is the R peer in
+# their figures.
+for pkg in knitr rmarkdown randomForest; do
+  if ! command -v Rscript >/dev/null 2>&1 || ! Rscript -e "library($pkg)" >/dev/null 2>&1; then
+    missing+=("r-cran-$(echo "$pkg" | tr '[:upper:]' '[:lower:]')")
+  fi
+done
+command -v pandoc >/dev/null 2>&1 || missing+=(pandoc)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "bootstrap: installing Debian packages: ${missing[*]}"
   SUDO=""

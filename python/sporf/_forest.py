@@ -114,9 +114,24 @@ def _max_features_from_core(p):
 
 
 ProjectionImportance = namedtuple("ProjectionImportance", ["features", "weights", "importance"])
-ProjectionImportance.__doc__ = """One distinct split projection and its share of the forest's impurity
-decrease: ``features`` (ascending column indices), ``weights`` (the first
-positive), ``importance`` (fractions summing to 1 over all projections)."""
+ProjectionImportance.__doc__ = """One distinct split projection and its importance, as returned by
+:meth:`SPORFClassifier.projection_importances`.
+
+Attributes
+----------
+features : ndarray of int64
+    The projection's features (0-based, ascending).
+weights : ndarray of float64
+    Their weights; the first is positive (a projection and its negation are one).
+importance : float
+    The share of the forest's impurity decrease made by splits on it.
+
+Examples
+--------
+>>> pi = ProjectionImportance(np.array([0, 2]), np.array([1.0, -1.0]), 0.25)
+>>> pi.features.tolist(), pi.importance
+([0, 2], 0.25)
+"""
 
 _CLASSIFIER_ONLY = [
     ('''    criterion : {"gini", "entropy", "log_loss"}, default="gini"
@@ -258,9 +273,22 @@ class _BaseForest(BaseEstimator):
     def apply(self, X):
         """Leaf reached in each tree: node index within its tree (root = 0).
 
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
         Returns
         -------
         leaves : ndarray of shape (n_samples, n_estimators), dtype int64
+
+        Examples
+        --------
+        >>> from sporf import SPORFClassifier
+        >>> from sporf.datasets import make_trunk
+        >>> X, y = make_trunk(100, n_features=4, random_state=0)
+        >>> clf = SPORFClassifier(n_estimators=5, random_state=0).fit(X, y)
+        >>> clf.apply(X[:2]).shape
+        (2, 5)
         """
         X = self._check_X(X)
         T = self._forest.info().n_trees
@@ -406,12 +434,44 @@ class _BaseForest(BaseEstimator):
 
         The file is readable by :func:`sporf.load` and by R's ``sporf_load``.
         Same data, parameters and ``random_state`` give byte-identical files.
+        The file is written next to `path` and renamed, so a failed write
+        never leaves a truncated model behind.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+
+        Examples
+        --------
+        >>> import os, tempfile, sporf
+        >>> from sporf.datasets import make_trunk
+        >>> X, y = make_trunk(100, n_features=4, random_state=0)
+        >>> clf = sporf.SPORFClassifier(n_estimators=5, random_state=0).fit(X, y)
+        >>> path = os.path.join(tempfile.mkdtemp(), "trunk.sporf")
+        >>> clf.save(path)
+        >>> sporf.load(path).to_bytes() == clf.to_bytes()
+        True
         """
         check_is_fitted(self, "_forest")
         save_bytes(path, self._forest.to_bytes())
 
     def to_bytes(self):
-        """The model file's bytes (see :meth:`save`)."""
+        """The model file's bytes (see :meth:`save`); pickling uses them too.
+
+        Returns
+        -------
+        bytes
+
+        Examples
+        --------
+        >>> from sporf import SPORFClassifier
+        >>> from sporf.datasets import make_trunk
+        >>> X, y = make_trunk(100, n_features=4, random_state=0)
+        >>> a = SPORFClassifier(n_estimators=5, random_state=3).fit(X, y).to_bytes()
+        >>> b = SPORFClassifier(n_estimators=5, random_state=3, n_jobs=2).fit(X, y).to_bytes()
+        >>> a[:8], a == b
+        (b'SPORFMDL', True)
+        """
         check_is_fitted(self, "_forest")
         return self._forest.to_bytes()
 

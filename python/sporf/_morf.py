@@ -92,6 +92,15 @@ class _MORFMixin:
         Returns
         -------
         ndarray of shape data_dims_
+
+        Examples
+        --------
+        >>> from sporf import MORFClassifier
+        >>> from sporf.datasets import make_bars
+        >>> X, y = make_bars(60, size=12, random_state=0)
+        >>> clf = MORFClassifier(n_estimators=10, max_patch_dims=(2, 6), random_state=0).fit(X, y)
+        >>> clf.importance_map().shape
+        (12, 12)
         """
         check_is_fitted(self, "_forest")
         if kind == "impurity":
@@ -318,6 +327,18 @@ def plot_importance(estimator, kind="impurity", ax=None, cmap="viridis", **kwarg
     Returns
     -------
     ax : matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from sporf import MORFClassifier, plot_importance
+    >>> from sporf.datasets import make_bars
+    >>> X, y = make_bars(60, size=12, random_state=0)
+    >>> clf = MORFClassifier(n_estimators=10, max_patch_dims=(2, 6), random_state=0).fit(X, y)
+    >>> ax = plot_importance(clf, kind="usage")
+    >>> ax.get_title()
+    'usage importance'
     """
     try:
         import matplotlib.pyplot as plt

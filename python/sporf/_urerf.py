@@ -183,9 +183,23 @@ class URerF(TransformerMixin, _BaseForest):
         Rows of X are new rows: a training row passed here finds itself with
         similarity 1.
 
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
         Returns
         -------
         scipy.sparse.csr_matrix of shape (n_samples, n_train)
+
+        Examples
+        --------
+        >>> from sporf import URerF
+        >>> from sporf.datasets import make_manifold
+        >>> X, _, _ = make_manifold("helix", 200, random_state=0)
+        >>> forest = URerF(n_estimators=20, n_neighbors=5, random_state=0).fit(X)
+        >>> S = forest.transform(X[:3])
+        >>> S.shape, S.getnnz(axis=1).tolist()
+        ((3, 200), [5, 5, 5])
         """
         check_is_fitted(self, "_forest")
         return self.proximity(X)
@@ -209,6 +223,15 @@ class URerF(TransformerMixin, _BaseForest):
             Indices of the neighbours in the training rows (ties: smaller
             index first; rows with too few similar rows are completed with
             similarity-0 rows in index order).
+
+        Examples
+        --------
+        >>> from sporf import URerF
+        >>> from sporf.datasets import make_manifold
+        >>> X, _, _ = make_manifold("linear", 100, random_state=0)
+        >>> similarity, index = URerF(n_estimators=20, random_state=0).fit(X).kneighbors(n_neighbors=3)
+        >>> index.shape, bool((index[:, 0] != range(100)).all())  # never a row itself
+        ((100, 3), True)
         """
         check_is_fitted(self, "_forest")
         reference = self._reference_rows()

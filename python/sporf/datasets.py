@@ -16,6 +16,24 @@ def make_sparse_parity(n_samples, n_features=20, n_relevant=3, random_state=None
     ``n_relevant`` coordinates are positive, else 0. No single feature, nor
     any subset of fewer than ``n_relevant`` features, carries information.
 
+    Parameters
+    ----------
+    n_samples : int
+        Number of samples.
+    n_features : int, default=20
+        Number of features p.
+    n_relevant : int, default=3
+        Number of features whose signs set the label.
+    random_state : int, RandomState instance or None, default=None
+        Seed of numpy's generator. (R's ``make_sparse_parity()`` draws from the same
+        distribution with R's generator.)
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,), dtype int64
+        0 or 1.
+
     Examples
     --------
     >>> X, y = make_sparse_parity(4, random_state=0)
@@ -36,6 +54,22 @@ def make_orthant(n_samples, n_features=6, random_state=None):
     All optimal splits are axis-aligned; every feature is equally and
     strongly informative.
 
+    Parameters
+    ----------
+    n_samples : int
+        Number of samples.
+    n_features : int, default=6
+        Number of features p.
+    random_state : int, RandomState instance or None, default=None
+        Seed of numpy's generator. (R's ``make_orthant()`` draws from the same
+        distribution with R's generator.)
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,), dtype int64
+        The orthant, 0 .. 2**p - 1.
+
     Examples
     --------
     >>> X, y = make_orthant(5, n_features=3, random_state=0)
@@ -49,7 +83,22 @@ def make_orthant(n_samples, n_features=6, random_state=None):
 
 
 def trunk_mean(n_features):
-    """Class-1 mean of Trunk: (1, 1/sqrt(2), ..., 1/sqrt(p)); class 0 has the negative."""
+    """Class-1 mean of Trunk: (1, 1/sqrt(2), ..., 1/sqrt(p)); class 0 has the negative.
+
+    Parameters
+    ----------
+    n_features : int
+        Number of features p.
+
+    Returns
+    -------
+    ndarray of shape (n_features,)
+
+    Examples
+    --------
+    >>> trunk_mean(4).round(3).tolist()
+    [1.0, 0.707, 0.577, 0.5]
+    """
     return 1.0 / np.sqrt(np.arange(1, n_features + 1))
 
 
@@ -58,6 +107,22 @@ def make_trunk(n_samples, n_features=10, random_state=None):
     covariance, means +-(1, 1/sqrt(2), ..., 1/sqrt(p)). Every dimension is
     informative, each less than the one before; the Bayes boundary is the
     hyperplane through the origin orthogonal to the mean.
+
+    Parameters
+    ----------
+    n_samples : int
+        Number of samples.
+    n_features : int, default=10
+        Number of features p.
+    random_state : int, RandomState instance or None, default=None
+        Seed of numpy's generator. (R's ``make_trunk()`` draws from the same
+        distribution with R's generator.)
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,), dtype int64
+        0 or 1, balanced.
 
     Examples
     --------
@@ -83,6 +148,22 @@ def make_circle_segments(n_samples, n_features=100, random_state=None):
     length 6. Segments sit at uniformly random positions, may wrap around the
     circle, and neither overlap nor touch. The total mass is 10 in both
     classes, so only the segments' structure on the circle separates them.
+
+    Parameters
+    ----------
+    n_samples : int
+        Number of samples.
+    n_features : int, default=100
+        Cells on the circle (at least 14).
+    random_state : int, RandomState instance or None, default=None
+        Seed of numpy's generator. (R's ``make_circle_segments()`` draws from the same
+        distribution with R's generator.)
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,), dtype int64
+        0 (two runs of 5) or 1 (runs of 4 and 6).
 
     Examples
     --------
@@ -117,6 +198,24 @@ def make_bars(n_samples, size=28, mean_bars=10, random_state=None):
     Class 1 is class 0 rotated by 90 degrees: every pixel has the same
     distribution in both, so a classifier must learn the bars' structure.
 
+    Parameters
+    ----------
+    n_samples : int
+        Number of samples.
+    size : int, default=28
+        Image side.
+    mean_bars : float, default=10
+        Mean number of bars per image.
+    random_state : int, RandomState instance or None, default=None
+        Seed of numpy's generator. (R's ``make_bars()`` draws from the same
+        distribution with R's generator.)
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, size, size)
+    y : ndarray of shape (n_samples,), dtype int64
+        0 (horizontal bars) or 1 (vertical).
+
     Examples
     --------
     >>> X, y = make_bars(3, random_state=0)
@@ -142,6 +241,26 @@ def make_impulse(n_samples, n_steps=100, onset=20, decay=10.0, random_state=None
     """White noise (class 0) against white noise plus an exponentially
     decaying unit step (class 1): x_t = u(t - onset) exp(-(t - onset) / decay)
     + e_t, e_t ~ N(0, 1), t = 0 .. n_steps - 1.
+
+    Parameters
+    ----------
+    n_samples : int
+        Number of samples.
+    n_steps : int, default=100
+        Length of each series.
+    onset : int, default=20
+        Step at which class 1's impulse starts.
+    decay : float, default=10.0
+        Time constant of the impulse's exponential decay.
+    random_state : int, RandomState instance or None, default=None
+        Seed of numpy's generator. (R's ``make_impulse()`` draws from the same
+        distribution with R's generator.)
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_steps)
+    y : ndarray of shape (n_samples,), dtype int64
+        0 (noise) or 1 (noise plus the impulse).
 
     Examples
     --------

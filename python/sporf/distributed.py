@@ -92,11 +92,18 @@ def fit(estimator, X, y=None, *, sample_weight=None, client=None, n_shards=None,
 
     Examples
     --------
-    >>> from distributed import Client, LocalCluster        # doctest: +SKIP
-    >>> import sporf, sporf.distributed                      # doctest: +SKIP
-    >>> with LocalCluster(n_workers=2, threads_per_worker=1) as cluster, Client(cluster) as client:
-    ...     clf = sporf.SPORFClassifier(n_estimators=200, random_state=0)
-    ...     sporf.distributed.fit(clf, X, y, client=client)   # doctest: +SKIP
+    A cluster in this process (threads); a real one is ``Client("host:8786")``.
+
+    >>> from distributed import Client, LocalCluster
+    >>> import sporf, sporf.distributed
+    >>> from sporf.datasets import make_trunk
+    >>> X, y = make_trunk(400, n_features=6, random_state=0)
+    >>> with LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+    ...                   dashboard_address=":0") as cluster, Client(cluster) as client:
+    ...     clf = sporf.distributed.fit(sporf.SPORFClassifier(n_estimators=40, random_state=0),
+    ...                                 X, y, client=client)
+    >>> clf.to_bytes() == sporf.SPORFClassifier(n_estimators=40, random_state=0).fit(X, y).to_bytes()
+    True
     """
     from ._forest import _BaseForest
     from ._urerf import URerF
