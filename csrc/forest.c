@@ -28,13 +28,21 @@ int sporf_check_matrix(const sporf_matrix *X, int64_t want_ncol, int check_finit
     if ((X->nrow > 1 && X->row_stride == 0) || (X->ncol > 1 && X->col_stride == 0))
         return sporf_set_error(err, SPORF_E_ARG, "%s has a zero stride", what);
     if (check_finite) {
+        const double limit = check_finite == SPORF_CHECK_FIT ? SPORF_MAX_ABS_VALUE : HUGE_VAL;
         for (int64_t i = 0; i < X->nrow; i++) {
             const double *row = X->data + i * X->row_stride;
-            for (int64_t j = 0; j < X->ncol; j++)
-                if (!isfinite(row[j * X->col_stride]))
+            for (int64_t j = 0; j < X->ncol; j++) {
+                const double v = row[j * X->col_stride];
+                if (!isfinite(v))
                     return sporf_set_error(err, SPORF_E_ARG,
                                            "%s contains NaN or infinity (row %lld, column %lld)",
                                            what, (long long)i, (long long)j);
+                if (fabs(v) > limit)
+                    return sporf_set_error(err, SPORF_E_ARG,
+                                           "%s[%lld, %lld] = %g is too large: fitting takes values up to 1e100 in "
+                                           "magnitude (squared sums would overflow); rescale the data",
+                                           what, (long long)i, (long long)j, v);
+            }
         }
     }
     return SPORF_OK;
@@ -152,7 +160,7 @@ static int check_fit_args(const sporf_params *params, const sporf_matrix *X, con
     int rc;
     if (!params)
         return sporf_set_error(err, SPORF_E_ARG, "fit: params are required");
-    if ((rc = sporf_check_matrix(X, 0, 1, "X", err)) != SPORF_OK)
+    if ((rc = sporf_check_matrix(X, 0, SPORF_CHECK_FIT, "X", err)) != SPORF_OK)
         return rc;
     if ((rc = sporf_params_check(params, X->ncol, err)) != SPORF_OK)
         return rc;
@@ -174,6 +182,9 @@ static int check_fit_args(const sporf_params *params, const sporf_matrix *X, con
         for (int64_t i = 0; i < X->nrow; i++)
             if (!isfinite(yr[i]))
                 return sporf_set_error(err, SPORF_E_ARG, "y contains NaN or infinity (row %lld)", (long long)i);
+            else if (fabs(yr[i]) > SPORF_MAX_ABS_VALUE)
+                return sporf_set_error(err, SPORF_E_ARG, "y[%lld] = %g is too large: fitting takes values up to "
+                                                         "1e100 in magnitude; rescale y", (long long)i, yr[i]);
     } else {
         if (params->criterion == SPORF_CRIT_SQUARED_ERROR)
             return sporf_set_error(err, SPORF_E_ARG,
@@ -188,9 +199,9 @@ static int check_fit_args(const sporf_params *params, const sporf_matrix *X, con
     if (sw) {
         double total = 0.0;
         for (int64_t i = 0; i < X->nrow; i++) {
-            if (!isfinite(sw[i]) || sw[i] < 0.0)
+            if (!isfinite(sw[i]) || sw[i] < 0.0 || sw[i] > SPORF_MAX_ABS_VALUE)
                 return sporf_set_error(err, SPORF_E_ARG,
-                                       "sample_weight[%lld] = %g; weights must be finite and non-negative",
+                                       "sample_weight[%lld] = %g; weights must be finite, non-negative and at most 1e100",
                                        (long long)i, sw[i]);
             total += sw[i];
         }
@@ -201,9 +212,9 @@ static int check_fit_args(const sporf_params *params, const sporf_matrix *X, con
         if (!cw)
             return sporf_set_error(err, SPORF_E_ARG, "class_weight: custom mode needs one weight per class");
         for (int32_t k = 0; k < n_classes; k++)
-            if (!isfinite(cw[k]) || cw[k] < 0.0)
+            if (!isfinite(cw[k]) || cw[k] < 0.0 || cw[k] > SPORF_MAX_ABS_VALUE)
                 return sporf_set_error(err, SPORF_E_ARG,
-                                       "class_weight[%d] = %g; class weights must be finite and non-negative",
+                                       "class_weight[%d] = %g; class weights must be finite, non-negative and at most 1e100",
                                        k, cw[k]);
     }
     return SPORF_OK;

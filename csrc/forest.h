@@ -6,6 +6,15 @@
 
 #include "core.h"
 
+/* Largest magnitude fit accepts in X, y and weights: squares and weighted sums
+ * of such values over 2^31 rows stay finite, so every gain and threshold a
+ * fit stores is a finite number (which the model loader requires). */
+#define SPORF_MAX_ABS_VALUE 1e100
+
+/* check_finite: 0 no value check, 1 every value finite (prediction), or
+ * SPORF_CHECK_FIT finite and at most SPORF_MAX_ABS_VALUE in magnitude. */
+#define SPORF_CHECK_FIT 2
+
 /* Check a matrix view: shape, strides, and (when check_finite) every value. */
 int sporf_check_matrix(const sporf_matrix *X, int64_t want_ncol, int check_finite,
                        const char *what, sporf_error *err);

@@ -149,7 +149,8 @@ static int read_tree_fixed(sporf_reader *r, sporf_tree *tr, const sporf_forest *
     memset(&walk, 0, sizeof walk);
     int32_t n_nodes = sporf_get_i32(r), n_leaves = sporf_get_i32(r), n_proj = sporf_get_i32(r), depth = sporf_get_i32(r);
     if (r->bad) CORRUPT("model is truncated in tree %lld", (long long)t);
-    if (n_nodes < 1 || n_leaves < 1 || n_nodes != 2 * n_leaves - 1 || n_proj < n_nodes - n_leaves || depth < 0 ||
+    if (n_nodes < 1 || n_leaves < 1 || (int64_t)n_nodes != 2 * (int64_t)n_leaves - 1 || n_proj < n_nodes - n_leaves ||
+        depth < 0 ||
         depth >= n_nodes)
         CORRUPT("tree %lld has impossible sizes (nodes %d, leaves %d, non-zeros %d, depth %d)",
                 (long long)t, n_nodes, n_leaves, n_proj, depth);

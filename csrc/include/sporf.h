@@ -218,10 +218,12 @@ typedef struct sporf_forest_info {
 } sporf_forest_info;
 
 /* Grow a classification forest.
- *  X            n x p view, finite values (checked; NaN/Inf give SPORF_E_ARG).
+ *  X            n x p view of finite values at most 1e100 in magnitude (checked:
+ *               NaN, infinity or larger values give SPORF_E_ARG; squared sums of
+ *               larger ones could overflow).
  *  y            n class codes in [0, n_classes).
  *  n_classes    >= 1 (the binding decides what a single class means).
- *  sample_weight  n non-negative finite weights, or NULL for all ones.
+ *  sample_weight  n weights in [0, 1e100], or NULL for all ones.
  *  class_weight   n_classes positive weights when params->class_weight_mode is
  *                 SPORF_CW_CUSTOM, else NULL.
  *  oob_decision  NULL, or an n x n_classes row-major buffer that receives the
@@ -240,7 +242,8 @@ int sporf_forest_fit(const sporf_params *params, const sporf_matrix *X,
                      sporf_forest **out, sporf_error *err);
 
 /* Grow a regression forest (criterion SPORF_CRIT_SQUARED_ERROR). As
- * sporf_forest_fit, with y n finite doubles and no classes or class weights;
+ * sporf_forest_fit, with y n finite doubles of magnitude at most 1e100 and no
+ * classes or class weights;
  * oob_prediction (NULL or n doubles) receives the out-of-bag mean prediction
  * (0 where oob_count is 0). The forest's "probabilities" are the leaf means:
  * sporf_forest_predict_proba with one output column gives the prediction. */

@@ -30,18 +30,21 @@ NOISE = [0, 10] if FAST else [0, 10, 100, 1000]
 
 # %% [markdown]
 # `make_manifold` draws the paper's four shapes (a line, a helix, a sphere and
-# a mixture of Gaussians) in a few dimensions, appends `n_noise` Gaussian noise
-# dimensions, and returns the geodesic distances too. One helix, with and
-# without 100 noise dimensions, in its first three coordinates:
+# a mixture of Gaussians) in three dimensions, appends `n_noise` Gaussian noise
+# dimensions, and returns the geodesic distances too. Why noise hurts
+# Euclidean neighbours: on the helix, the Euclidean distance from one point to
+# the others against their geodesic distance, without and with 100 noise
+# dimensions.
 
 # %%
-fig = plt.figure(figsize=(9, 3.6))
-for i, noise in enumerate([0, 100]):
+fig, axes = plt.subplots(1, 2, figsize=(9, 3.4))
+for ax, noise in zip(axes, [0, 100]):
     X, D, _ = make_manifold("helix", 600, n_noise=noise, random_state=0)
-    ax = fig.add_subplot(1, 2, i + 1, projection="3d")
-    t = np.argsort(D[0])  # colour by geodesic distance from the first point
-    ax.scatter(X[:, 0], X[:, 1], X[:, 2], c=np.argsort(t), s=5, cmap="viridis")
+    ax.scatter(D[0], np.sqrt(((X - X[0]) ** 2).sum(1)), s=4)
+    ax.set_xlabel("geodesic distance from point 0")
+    ax.set_ylabel("Euclidean distance")
     ax.set_title("helix, %d noise dimensions" % noise)
+fig.tight_layout()
 
 # %% [markdown]
 # ## Precision at k against the number of noise dimensions
@@ -85,10 +88,12 @@ axes[0].legend()
 fig.tight_layout()
 
 # %% [markdown]
-# Without noise, Euclidean distance is the right answer on most shapes and
-# URerF comes close. As noise dimensions are added, Euclidean precision falls
-# towards chance while URerF's holds: its cuts follow directions along which
-# the data split into clusters, and pure noise offers none.
+# Without noise, Euclidean distance is the right answer on the line, the
+# sphere and the mixture, and URerF comes close. As noise dimensions are added,
+# Euclidean precision collapses (on the line: from 1.0 to about 0.2 with 10
+# noise dimensions) while URerF's falls slowly, and from 100 noise dimensions
+# on it is the higher of the two on every shape: its cuts follow directions
+# along which the data split into clusters, and pure noise offers none.
 #
 # ## Using the neighbours
 #

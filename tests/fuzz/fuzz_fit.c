@@ -1,0 +1,148 @@
+/* libFuzzer target: fit with fuzzed small data and parameters, then every
+ * call a fitted forest offers. Build and run with tools/fuzz.sh.
+ *
+ * The input is read as a parameter block followed by data: any parameter
+ * value (valid or not), 1-48 rows of 1-9 features whose values may be NaN,
+ * infinite, huge or repeated, labels, weights and the task. Errors are fine;
+ * crashes, sanitizer reports, a forest from a failed fit, or a fitted forest
+ * that cannot predict or round-trip through the model format are not. */
+#include "sporf.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REQUIRE(cond) do { if (!(cond)) abort(); } while (0)
+
+typedef struct {
+    const uint8_t *p;
+    size_t n, i;
+} bytes;
+
+static uint8_t next(bytes *b) { return b->i < b->n ? b->p[b->i++] : 0; }
+
+static double value(bytes *b)
+{
+    const uint8_t c = next(b);
+    switch (c) {
+    case 255: return NAN;
+    case 254: return INFINITY;
+    case 253: return -1e300;
+    case 252: return 5e-324;
+    default: return ((double)c - 128.0) / 8.0;
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    bytes b = {data, size, 0};
+    sporf_params p;
+    sporf_params_init(&p);
+    p.n_estimators = 1 + next(&b) % 4;
+    p.projection = next(&b) % 7 - 1;             /* includes invalid codes */
+    p.feature_combinations = (double)next(&b) / 16.0;
+    p.max_features_mode = next(&b) % 6;
+    p.max_features_value = (double)next(&b) / 8.0;
+    const uint8_t task = next(&b) % 3;           /* classification, regression, unsupervised */
+    const uint8_t crit = next(&b);
+    p.criterion = task == 1 ? SPORF_CRIT_SQUARED_ERROR : task == 2 ? SPORF_CRIT_FASTBIC + crit % 2 : crit % 3;
+    p.max_depth = (int64_t)(next(&b) % 10) - 1;
+    p.min_samples_split = next(&b) % 8;
+    p.min_samples_leaf = next(&b) % 5;
+    p.min_impurity_decrease = (double)(next(&b) % 4) / 10.0;
+    p.min_weight_fraction_leaf = (double)(next(&b) % 8) / 10.0;
+    p.bootstrap = next(&b) % 3;
+    p.max_samples_fraction = (double)(next(&b) % 12) / 10.0;
+    p.class_weight_mode = next(&b) % 4;
+    p.honest_fraction = (double)(next(&b) % 11) / 10.0;
+    p.honest_prior = next(&b) % 4;
+    p.random_state = next(&b);
+    p.first_tree = next(&b) % 3;
+    p.n_jobs = 1 + next(&b) % 2;
+    const uint8_t patch = next(&b);
+    const int64_t n = 1 + next(&b) % 48, d = 1 + next(&b) % 9;
+    if (patch % 4 == 0) { /* a patch forest on a grid of d features */
+        p.projection = SPORF_PROJ_PATCH;
+        p.n_dims = 1 + patch / 4 % 2;
+        p.data_dims[0] = p.n_dims == 1 ? d : 1;
+        p.data_dims[1] = d;
+        for (int k = 0; k < p.n_dims; k++) {
+            p.min_patch_dims[k] = 1 + next(&b) % 2;
+            p.max_patch_dims[k] = 1 + next(&b) % 4;
+            p.boundary[k] = next(&b) % 4;
+            p.dim_contiguous[k] = next(&b) % 2;
+        }
+    }
+    const int32_t K = 1 + next(&b) % 4;
+    double *X = malloc((size_t)(n * d) * sizeof *X), *yr = malloc((size_t)n * sizeof *yr);
+    double *w = malloc((size_t)n * sizeof *w), *cw = malloc((size_t)K * sizeof *cw);
+    int32_t *y = malloc((size_t)n * sizeof *y);
+    if (!X || !yr || !w || !cw || !y)
+        goto done;
+    for (int64_t i = 0; i < n * d; i++) X[i] = value(&b);
+    for (int64_t i = 0; i < n; i++) {
+        const uint8_t c = next(&b);
+        y[i] = (int32_t)(c % (K + 1)) - (c == 7); /* occasionally out of range */
+        yr[i] = value(&b);
+        w[i] = (double)(next(&b) % 4);
+    }
+    for (int32_t k = 0; k < K; k++) cw[k] = (double)(next(&b) % 3);
+    const int use_w = next(&b) % 2;
+    const int fortran = next(&b) % 2;
+    sporf_matrix m = fortran ? (sporf_matrix){X, n, d, 1, n} : (sporf_matrix){X, n, d, d, 1};
+
+    sporf_forest *f = (sporf_forest *)&f;
+    sporf_error err;
+    double *oob = malloc((size_t)(n * K) * sizeof *oob);
+    int64_t *cnt = malloc((size_t)n * sizeof *cnt);
+    int rc;
+    if (task == 0)
+        rc = sporf_forest_fit(&p, &m, y, K, use_w ? w : NULL, cw, oob, cnt, NULL, NULL, &f, &err);
+    else if (task == 1)
+        rc = sporf_forest_fit_regression(&p, &m, yr, use_w ? w : NULL, oob, cnt, NULL, NULL, &f, &err);
+    else
+        rc = sporf_forest_fit_unsupervised(&p, &m, use_w ? w : NULL, NULL, NULL, &f, &err);
+    if (rc != SPORF_OK) {
+        REQUIRE(f == NULL && err.message[0] != '\0');
+    } else {
+        sporf_forest_info info;
+        REQUIRE(sporf_forest_get_info(f, &info, NULL) == SPORF_OK);
+        double *proba = malloc((size_t)(n * info.n_classes) * sizeof *proba);
+        int64_t *leaves = malloc((size_t)(n * info.n_trees) * sizeof *leaves);
+        if (proba && leaves) {
+            if (task != 2 && sporf_forest_predict_proba(f, &m, 2, proba, NULL, NULL, NULL) == SPORF_OK && task == 0)
+                for (int64_t i = 0; i < n * info.n_classes; i++) REQUIRE(proba[i] >= 0.0 && proba[i] <= 1.0 + 1e-12);
+            sporf_forest_apply(f, &m, 1, leaves, NULL, NULL, NULL);
+            if (task != 2 && p.bootstrap)
+                sporf_forest_oob_predict(f, &m, 1, proba, NULL, NULL);
+        }
+        free(proba);
+        free(leaves);
+        int64_t *idx = malloc((size_t)n * sizeof *idx);
+        double *sim = malloc((size_t)n * sizeof *sim);
+        if (idx && sim && n > 1)
+            sporf_forest_neighbors(f, &m, NULL, 1, 1, idx, sim, NULL, NULL, NULL);
+        free(idx);
+        free(sim);
+        int64_t len = 0;
+        sporf_forest_save(f, NULL, 0, &len, NULL);
+        uint8_t *buf = malloc((size_t)len);
+        if (buf) {
+            REQUIRE(sporf_forest_save(f, buf, len, &len, NULL) == SPORF_OK);
+            sporf_forest *g = NULL;
+            REQUIRE(sporf_forest_load(buf, len, &g, &err) == SPORF_OK);
+            sporf_forest_free(g);
+        }
+        free(buf);
+        sporf_forest_free(f);
+    }
+    free(oob);
+    free(cnt);
+done:
+    free(X);
+    free(yr);
+    free(w);
+    free(cw);
+    free(y);
+    return 0;
+}

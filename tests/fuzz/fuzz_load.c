@@ -1,0 +1,101 @@
+/* libFuzzer target: the model loader (sporf_forest_load) and everything a
+ * loaded forest offers. Build and run with tools/fuzz.sh.
+ *
+ * A random mutation almost never keeps the checksum and the header's payload
+ * length right, and the loader rejects it at once; so the target repairs
+ * both before loading (the checks themselves are covered by the unit tests)
+ * and the fuzzer reaches the parser: counts, indices, varints, trees, leaf
+ * values, strings. A forest that loads must then predict, apply, report and
+ * re-save, and what it saves must load again and re-save identically. */
+#include "sporf.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t fnv1a(const uint8_t *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+static void put_u64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Crash on a broken invariant, so the fuzzer records the input. */
+#define REQUIRE(cond) do { if (!(cond)) abort(); } while (0)
+
+static void exercise(sporf_forest *f)
+{
+    sporf_forest_info info;
+    REQUIRE(sporf_forest_get_info(f, &info, NULL) == SPORF_OK);
+    const int64_t p = info.n_features, K = info.n_classes, n = 3;
+    if (p > 4096 || info.n_trees > 256) /* keep each run short; the parse was the point */
+        return;
+    double *X = malloc((size_t)(n * p) * sizeof *X);
+    double *proba = malloc((size_t)(n * K) * sizeof *proba);
+    int64_t *leaves = malloc((size_t)(n * info.n_trees) * sizeof *leaves);
+    double *imp = malloc((size_t)p * sizeof *imp);
+    if (X && proba && leaves && imp) {
+        for (int64_t i = 0; i < n * p; i++) X[i] = (double)((i * 7919) % 13) - 6.0;
+        sporf_matrix m = {X, n, p, p, 1};
+        if (info.task != SPORF_TASK_UNSUPERVISED && sporf_forest_predict_proba(f, &m, 1, proba, NULL, NULL, NULL) == SPORF_OK)
+            for (int64_t i = 0; i < n * K; i++) REQUIRE(!isinf(proba[i]));
+        if (sporf_forest_apply(f, &m, 2, leaves, NULL, NULL, NULL) == SPORF_OK)
+            for (int64_t i = 0; i < n * info.n_trees; i++) REQUIRE(leaves[i] >= 0);
+        sporf_forest_feature_importances(f, imp, NULL);
+        sporf_forest_feature_usage(f, imp, NULL);
+        int64_t np = 0, nnz = 0;
+        sporf_forest_projection_importances(f, &np, &nnz, NULL, NULL, NULL, NULL, NULL);
+    }
+    free(X);
+    free(proba);
+    free(leaves);
+    free(imp);
+
+    int64_t len = 0;
+    REQUIRE(sporf_forest_save(f, NULL, 0, &len, NULL) == SPORF_OK);
+    uint8_t *buf = malloc((size_t)len), *again = malloc((size_t)len);
+    if (buf && again) {
+        REQUIRE(sporf_forest_save(f, buf, len, &len, NULL) == SPORF_OK);
+        sporf_forest *g = NULL;
+        REQUIRE(sporf_forest_load(buf, len, &g, NULL) == SPORF_OK);
+        int64_t len2 = 0;
+        REQUIRE(sporf_forest_save(g, again, len, &len2, NULL) == SPORF_OK && len2 == len);
+        REQUIRE(memcmp(buf, again, (size_t)len) == 0);
+        const sporf_forest *both[2] = {f, g};
+        sporf_forest *m = NULL;
+        REQUIRE(sporf_forest_merge(both, 2, &m, NULL) == SPORF_E_ARG && m == NULL); /* the same trees twice */
+        sporf_forest_free(g);
+    }
+    free(buf);
+    free(again);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 32)
+        return 0;
+    uint8_t *copy = malloc(size);
+    if (!copy)
+        return 0;
+    memcpy(copy, data, size);
+    put_u64(copy + 16, (uint64_t)(size - 32));       /* payload length */
+    put_u64(copy + size - 8, fnv1a(copy, size - 8)); /* checksum */
+    sporf_forest *f = NULL;
+    sporf_error err;
+    if (sporf_forest_load(copy, (int64_t)size, &f, &err) == SPORF_OK) {
+        exercise(f);
+        sporf_forest_free(f);
+    } else {
+        REQUIRE(f == NULL && err.message[0] != '\0');
+    }
+    free(copy);
+    return 0;
+}

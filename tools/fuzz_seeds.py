@@ -1,0 +1,44 @@
+"""Seed corpus for the model-loader fuzzer (tools/fuzz.sh): small models of
+every kind and every model format, so mutations start from valid files.
+
+    python tools/fuzz_seeds.py OUT_DIR
+"""
+import pathlib
+import shutil
+import sys
+
+import numpy as np
+
+import sporf
+from sporf.datasets import make_bars, make_trunk
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+
+
+def main(out):
+    out = pathlib.Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    X, y = make_trunk(60, n_features=4, random_state=0)
+    Xb, yb = make_bars(40, size=6, random_state=0)
+    models = {
+        "sparse": sporf.SPORFClassifier(n_estimators=2, max_depth=4, random_state=0).fit(X, y),
+        "axis-3class": sporf.SPORFClassifier(n_estimators=2, projection="axis", random_state=0)
+        .fit(X, np.arange(60) % 3),
+        "gaussian-labels": sporf.SPORFClassifier(n_estimators=2, projection="gaussian", max_depth=3, random_state=0)
+        .fit(X, np.where(y == 1, "yes", "no")),
+        "regression": sporf.SPORFRegressor(n_estimators=2, max_depth=4, random_state=0).fit(X, X[:, 0]),
+        "honest-ignore": sporf.SPORFClassifier(n_estimators=2, honest_fraction=0.5, honest_prior="ignore",
+                                               random_state=0).fit(X, y),
+        "morf": sporf.MORFClassifier(n_estimators=2, max_depth=4, max_patch_dims=(2, 3), random_state=0).fit(Xb, yb),
+        "urerf": sporf.URerF(n_estimators=2, max_depth=4, random_state=0).fit(X),
+        "shard": sporf.SPORFClassifier(n_estimators=1, first_tree=5, max_depth=3, random_state=0).fit(X, y),
+    }
+    for name, model in models.items():
+        model.save(out / ("%s.sporf" % name))
+    for golden in sorted((REPO / "tests" / "golden").glob("*.sporf")):  # formats 3, 4 and the current one
+        shutil.copy(golden, out / ("golden-" + golden.name))
+    print("wrote %d seeds to %s" % (len(models) + len(list((REPO / "tests" / "golden").glob("*.sporf"))), out))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
