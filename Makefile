@@ -15,12 +15,12 @@ export SPORF_GOLDEN_DIR := $(CURDIR)/tests/golden
 # testthat runs its "not on CRAN" tests (Ctrl-C) only with this set.
 export NOT_CRAN := true
 
-.PHONY: demo test test-c test-python test-r r-install setup install bench golden clean vignettes vignettes-fast
+.PHONY: demo test test-c test-python test-r test-sanitize r-install setup install bench golden clean vignettes vignettes-fast
 
 demo: install
 	$(PY) examples/demo.py
 
-test: install test-c test-r test-python vignettes-fast
+test: install test-c test-r test-python vignettes-fast test-sanitize
 
 # System packages (only what is missing), the virtual environment and the
 # build and test dependencies.
@@ -52,6 +52,29 @@ r-install: setup
 	cd build-r && R CMD build ../R
 	R CMD INSTALL --library=$(RLIB) build-r/sporf_*.tar.gz
 
+# AddressSanitizer + UndefinedBehaviorSanitizer: the C tests on a sanitized
+# build, valgrind memcheck on the plain one, then the whole Python suite
+# against a sanitized build of the extension (installed into build-san-py and
+# put first on PYTHONPATH; the interpreter preloads the sanitizer runtimes).
+# Python's own allocations are not leak-checked there; the C tests are.
+SAN_RT  = $(shell gcc -print-file-name=libasan.so):$(shell gcc -print-file-name=libubsan.so)
+SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+SAN_PY  = PYTHONPATH=$(CURDIR)/build-san-py/site LD_PRELOAD=$(SAN_RT) \
+          ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+test-sanitize: install r-install test-c
+	$(VENV)/bin/meson setup build-san -Dpython=false -Db_sanitize=address,undefined -Db_lundef=false \
+	  --buildtype=debugoptimized --reconfigure >/dev/null \
+	  || $(VENV)/bin/meson setup build-san -Dpython=false -Db_sanitize=address,undefined -Db_lundef=false \
+	  --buildtype=debugoptimized >/dev/null
+	$(SAN_ENV) $(VENV)/bin/meson test -C build-san --print-errorlogs
+	$(VENV)/bin/meson test -C build-c --print-errorlogs --timeout-multiplier=10 \
+	  --wrap='valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect -q'
+	rm -rf build-san-py/site
+	$(PIP) install --quiet --no-build-isolation --no-deps --target build-san-py/site -Cbuild-dir=build-san-py/build \
+	  -Csetup-args=-Db_sanitize=address,undefined -Csetup-args=-Db_lundef=false .
+	$(SAN_PY) $(PY) -c "import sporf, sys; sys.exit(0 if 'build-san-py' in sporf.__file__ else 'not the sanitized build: ' + sporf.__file__)"
+	$(SAN_PY) $(PY) -m pytest -q tests
+
 # The vignettes (vignettes/README.md): Python and R documents rendered to
 # Markdown, HTML and PNG figures. `make vignettes` runs them at full size
 # (several minutes); `make test` renders the small variant, so a broken
@@ -77,4 +100,4 @@ bench: install
 	$(PY) benchmarks/bench_vs_sklearn.py
 
 clean:
-	rm -rf build build-c build-py build-r build-vignettes build-vignettes-fast .pytest_cache .rlib
+	rm -rf build build-c build-py build-r build-san build-san-py build-fuzz build-vignettes build-vignettes-fast .pytest_cache .rlib

@@ -35,6 +35,8 @@ for pkg in knitr rmarkdown randomForest; do
   fi
 done
 command -v pandoc >/dev/null 2>&1 || missing+=(pandoc)
+# make test-sanitize: valgrind memcheck of the C tests.
+command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "bootstrap: installing Debian packages: ${missing[*]}"
   SUDO=""
