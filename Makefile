@@ -57,7 +57,11 @@ r-install: setup
 # against a sanitized build of the extension (installed into build-san-py and
 # put first on PYTHONPATH; the interpreter preloads the sanitizer runtimes).
 # Python's own allocations are not leak-checked there; the C tests are.
-SAN_RT  = $(shell gcc -print-file-name=libasan.so):$(shell gcc -print-file-name=libubsan.so)
+# libtirpc comes right after ASan's runtime: ASan intercepts the XDR functions
+# and binds them when it starts, and R (embedded by the cross-language tests)
+# takes them from libtirpc, which would otherwise be loaded too late.
+SAN_TIRPC = $(shell ldd "$$(R RHOME)/lib/libR.so" 2>/dev/null | awk '/libtirpc/ {print $$3}')
+SAN_RT  = $(shell gcc -print-file-name=libasan.so)$(if $(SAN_TIRPC),:$(SAN_TIRPC)):$(shell gcc -print-file-name=libubsan.so)
 SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 SAN_PY  = PYTHONPATH=$(CURDIR)/build-san-py/site LD_PRELOAD=$(SAN_RT) \
           ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

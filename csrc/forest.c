@@ -152,6 +152,38 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
     return sporf_builder_estimate_leaves(b, b->idx + n_struct, n_est, n_struct, &c->forest->trees[t], err);
 }
 
+/* Refuse at once a fit whose forest could not fit in this machine's memory
+ * even at a typical size, rather than fail (or swap) hours later. A tree has
+ * at most about one leaf per distinct row it grows on (min_samples_leaf rows
+ * each, at most 2^max_depth leaves); each node costs its stored form, its
+ * packed prediction form and its projection, each leaf its values. */
+static int check_forest_fits_memory(const sporf_params *params, int64_t n, int64_t n_draws, int32_t K,
+                                    sporf_error *err)
+{
+    const int64_t mem = sporf_physical_memory();
+    if (mem <= 0)
+        return SPORF_OK;
+    double rows = (double)n;
+    if (params->bootstrap && n > 1) /* expected distinct rows among n_draws draws */
+        rows = (double)n * -expm1((double)n_draws * log1p(-1.0 / (double)n));
+    rows *= 1.0 - params->honest_fraction;
+    double leaves = rows / (double)params->min_samples_leaf;
+    if (params->max_depth > 0 && params->max_depth < 60)
+        leaves = fmin(leaves, ldexp(1.0, (int)params->max_depth));
+    if (leaves < 1.0)
+        leaves = 1.0;
+    const double per_tree = (2.0 * leaves - 1.0) * (double)(sizeof(sporf_node) + sizeof(sporf_pnode) + 20) +
+                            leaves * (double)K * 8.0;
+    const double total = per_tree * (double)params->n_estimators;
+    if (total > (double)mem)
+        return sporf_set_error(err, SPORF_E_NOMEM,
+                               "%lld trees of about %.0f leaves each would need about %.3g GB, more than this "
+                               "machine's %.3g GB of memory: grow fewer trees, or smaller ones (max_depth, "
+                               "min_samples_leaf, max_samples)",
+                               (long long)params->n_estimators, leaves, total / 1e9, (double)mem / 1e9);
+    return SPORF_OK;
+}
+
 static int is_unsupervised_criterion(int32_t c) { return c == SPORF_CRIT_FASTBIC || c == SPORF_CRIT_TWOMEANS; }
 
 static int check_fit_args(const sporf_params *params, const sporf_matrix *X, const int32_t *y, const double *yr,
@@ -250,6 +282,8 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     if (params->bootstrap && c.n_draws > n)
         return sporf_set_error(err, SPORF_E_ARG, "max_samples = %lld exceeds the number of rows (%lld)",
                                (long long)c.n_draws, (long long)n);
+    if ((rc = check_forest_fits_memory(params, n, c.n_draws, n_classes, err)) != SPORF_OK)
+        return rc;
 
     double *Xc = NULL, *cw_balanced = NULL;
     sporf_forest *f = sporf_forest_alloc();

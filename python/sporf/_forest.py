@@ -11,6 +11,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from . import _params, _proximity
 from ._core import Progress, check, double_ptr, matrix_view, new_error, progress_args
+from ._exclusive import exclusive_fit
 from ._io import NativeForest, save_bytes
 from ._sporf_cffi import ffi, lib
 
@@ -626,6 +627,7 @@ class SPORFClassifier(ClassifierMixin, _BaseForest):
         self.first_tree = first_tree
         self.verbose = verbose
 
+    @exclusive_fit
     def fit(self, X, y, sample_weight=None):
         """Grow the forest from training data.
 
@@ -807,6 +809,7 @@ class SPORFRegressor(RegressorMixin, _BaseForest):
         self.first_tree = first_tree
         self.verbose = verbose
 
+    @exclusive_fit
     def fit(self, X, y, sample_weight=None):
         """Grow the forest from training data.
 

@@ -5,6 +5,7 @@ from sklearn.base import TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _params, _proximity
+from ._exclusive import exclusive_fit
 from ._forest import _PARAM_DOC, _BaseForest, _drop_param_docs
 from ._morf import _PATCH_PARAM_DOC
 from ._sporf_cffi import lib
@@ -138,6 +139,7 @@ class URerF(TransformerMixin, _BaseForest):
         self.first_tree = first_tree
         self.verbose = verbose
 
+    @exclusive_fit
     def fit(self, X, y=None):
         """Grow the forest on X (y is ignored) and keep X as the reference
         rows of neighbour queries.

@@ -5,8 +5,15 @@ The classification problems return ``(X, y)`` with X of shape (n_samples,
 n_features) and integer labels y; make_manifold returns the data with its true
 latent distances.
 """
+import numbers
+
 import numpy as np
 from sklearn.utils import check_random_state
+
+
+def _check_n(n_samples):
+    if not isinstance(n_samples, numbers.Integral) or isinstance(n_samples, bool) or n_samples < 1:
+        raise ValueError("n_samples must be an int >= 1, got %r" % (n_samples,))
 
 
 def make_sparse_parity(n_samples, n_features=20, n_relevant=3, random_state=None):
@@ -40,6 +47,7 @@ def make_sparse_parity(n_samples, n_features=20, n_relevant=3, random_state=None
     >>> X.shape, sorted(set(y.tolist())) <= [0, 1]
     ((4, 20), True)
     """
+    _check_n(n_samples)
     if n_relevant > n_features:
         raise ValueError("n_relevant (%d) cannot exceed n_features (%d)" % (n_relevant, n_features))
     rng = check_random_state(random_state)
@@ -76,6 +84,7 @@ def make_orthant(n_samples, n_features=6, random_state=None):
     >>> int(y.max()) < 8
     True
     """
+    _check_n(n_samples)
     rng = check_random_state(random_state)
     X = rng.uniform(-1.0, 1.0, size=(n_samples, n_features))
     y = ((X > 0).astype(np.int64) << np.arange(n_features)).sum(axis=1)
@@ -130,6 +139,7 @@ def make_trunk(n_samples, n_features=10, random_state=None):
     >>> int(y.sum())
     3
     """
+    _check_n(n_samples)
     rng = check_random_state(random_state)
     y = np.zeros(n_samples, dtype=np.int64)
     y[: n_samples // 2] = 1
@@ -171,6 +181,7 @@ def make_circle_segments(n_samples, n_features=100, random_state=None):
     >>> X.shape, X.sum(axis=1).tolist()
     ((4, 100), [10.0, 10.0, 10.0, 10.0])
     """
+    _check_n(n_samples)
     if n_features < 14:
         raise ValueError("n_features must be >= 14 to hold two separated segments")
     rng = check_random_state(random_state)
@@ -222,6 +233,7 @@ def make_bars(n_samples, size=28, mean_bars=10, random_state=None):
     >>> X.shape
     (3, 28, 28)
     """
+    _check_n(n_samples)
     rng = check_random_state(random_state)
     y = rng.randint(0, 2, size=n_samples).astype(np.int64)
     X = np.zeros((n_samples, size, size))
@@ -268,6 +280,7 @@ def make_impulse(n_samples, n_steps=100, onset=20, decay=10.0, random_state=None
     >>> X.shape
     (5, 100)
     """
+    _check_n(n_samples)
     rng = check_random_state(random_state)
     y = rng.randint(0, 2, size=n_samples).astype(np.int64)
     t = np.arange(n_steps)
@@ -314,6 +327,7 @@ def make_manifold(kind, n_samples=1000, n_noise=0, noise_scale=1.0, random_state
     >>> X.shape, D.shape, bool(np.allclose(D, D.T))
     ((100, 5), (100, 100), True)
     """
+    _check_n(n_samples)
     rs = check_random_state(random_state)
     n = int(n_samples)
     labels = np.zeros(n, dtype=np.int64)

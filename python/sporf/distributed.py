@@ -14,6 +14,7 @@ import numpy as np
 
 from . import _params
 from ._core import Progress
+from ._exclusive import fitting
 from ._io import NativeForest
 from ._merge import merge_native
 
@@ -139,13 +140,19 @@ def fit(estimator, X, y=None, *, sample_weight=None, client=None, n_shards=None,
     params.update(random_state=_params.resolve_seed(estimator.random_state), n_jobs=1, verbose=0)
     if "oob_score" in params:
         params["oob_score"] = False  # computed below, for the whole forest
+    with fitting(estimator):
+        return _fit_on_cluster(distributed, client, estimator, params, ranges, X, y, sample_weight, unsupervised,
+                               n_trees, progress)
+
+
+def _fit_on_cluster(distributed, client, estimator, params, ranges, X, y, sample_weight, unsupervised, n_trees,
+                    progress):
+    cls = type(estimator)
     data = [X] + ([] if unsupervised else [y]) + ([sample_weight] if sample_weight is not None else [])
     scattered = client.scatter(data, broadcast=True, hash=False)  # keys of our own, released below
     X_f = scattered[0]
     y_f = None if unsupervised else scattered[1]
     sw_f = scattered[2] if sample_weight is not None else None
-
-    cls = type(estimator)
     futures = {client.submit(_grow_shard, cls, params, a, m, X_f, y_f, sw_f, pure=False): (a, m) for a, m in ranges}
     printer = Progress(verbose=estimator.verbose, what="trees")
     shards, done = {}, 0

@@ -69,3 +69,61 @@ test_that("corrupt model files are refused and the session goes on", {
   expect_error(sporf_load(f), "no such file")
   expect_length(predict(m, x), 50L)
 })
+
+# The bad-input table: every exported function, given bad input, stops with a
+# message naming the problem (sporf() parameters above; merge_forests() in
+# test-shards.R; the model loader in test-persistence.R and the C fuzzers).
+test_that("every exported function refuses bad input with a message", {
+  d <- sporf::make_trunk(60, 4, random_state = 0)
+  fit <- sporf(d$x, factor(d$y), n_estimators = 3, random_state = 0)
+  reg <- sporf(d$x, d$x[, 1], n_estimators = 3, random_state = 0)
+  b <- sporf::make_bars(40, size = 6, random_state = 0)
+  mf <- morf(b$x, factor(b$y), n_estimators = 3, random_state = 0)
+  uf <- urerf(d$x, n_estimators = 3, random_state = 0)
+  huge <- d$x
+  huge[60, ] <- 1e200
+  table <- list(
+    list(quote(sporf(huge, factor(d$y))), "too large"),
+    list(quote(sporf(d$x, c(1e200, d$x[-1, 1]))), "too large"),
+    list(quote(sporf(d$x, factor(d$y), sample_weight = rep(1e200, 60))), "sample_weight"),
+    list(quote(sporf(d$x, factor(d$y), first_tree = -1)), "first_tree"),
+    list(quote(sporf(d$x, d$x[, 1], honest_fraction = 0.5, honest_prior = "uniform")), "honest_prior"),
+    list(quote(morf(d$x, factor(d$y), data_dims = c(3, 3))), "data_dims"),
+    list(quote(morf(b$x, factor(b$y), boundary = "mirror")), "boundary"),
+    list(quote(morf(b$x, factor(b$y), min_patch_dims = 0)), "min_patch_dims"),
+    list(quote(urerf(d$x[1, , drop = FALSE])), "at least 2 rows"),
+    list(quote(urerf(d$x, criterion = "gini")), "criterion"),
+    list(quote(urerf(d$x, n_neighbors = 0)), "n_neighbors"),
+    list(quote(urerf(d$x, n_trees = 3)), "unknown parameter"),
+    list(quote(predict(fit, d$x[, 1:3])), "3 columns"),
+    list(quote(predict(reg, d$x, type = "prob")), "type must be one of"),
+    list(quote(predict(mf, array(0, c(2, 5, 5)))), "columns|dimensions|data_dims"),
+    list(quote(predict(uf, d$x)), "predicts no response"),
+    list(quote(proximity(fit)), "training rows|reference"),
+    list(quote(proximity(fit, d$x, reference = d$x[, 1:3])), "3 columns"),
+    list(quote(kneighbors(uf, n_neighbors = 100)), "n_neighbors"),
+    list(quote(projection_importances(fit, top = 0)), "top"),
+    list(quote(importance_map(mf, kind = "bad")), "should be one of|kind"),
+    list(quote(plot_importance(mf, kind = "bad")), "should be one of|kind"),
+    list(quote(importance(fit, kind = "bad")), "should be one of|kind"),
+    list(quote(oob_error(fit)), "oob_score"),
+    list(quote(sporf_save(fit, "/nonexistent/dir/x.sporf")), "cannot open|could not write"),
+    list(quote(sporf_save(d$x, tempfile())), "needs a sporf forest"),
+    list(quote(sporf_load(c("a", "b"))), "single path"),
+    list(quote(geodesic_precision_recall(matrix(0, 5, 5), matrix(0, 5, 5), 0)), "k"),
+    list(quote(geodesic_precision_recall(matrix(0, 5, 5), matrix(0, 4, 4), 1)), "5 x 5"),
+    list(quote(geodesic_precision_recall(matrix(NaN, 5, 5), matrix(0, 5, 5), 1)), "NA, NaN"),
+    list(quote(sporf::make_sparse_parity(10, n_features = 2, n_relevant = 3)), "n_relevant"),
+    list(quote(sporf::make_trunk(0)), "n_samples"),
+    list(quote(sporf::make_orthant(-3)), "n_samples"),
+    list(quote(sporf::make_impulse(2.5)), "n_samples"),
+    list(quote(sporf::make_circle_segments(0)), "n_samples"),
+    list(quote(sporf::make_bars("ten")), "n_samples"),
+    list(quote(sporf::make_manifold("torus")), "kind")
+  )
+  for (row in table) {
+    expect_error(suppressWarnings(eval(row[[1]])), row[[2]], info = deparse(row[[1]]))
+  }
+  # and everything still works afterwards
+  expect_identical(predict(fit, d$x), predict(sporf(d$x, factor(d$y), n_estimators = 3, random_state = 0), d$x))
+})
