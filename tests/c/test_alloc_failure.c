@@ -1,0 +1,223 @@
+/* Allocation failure, everywhere: the core's malloc, calloc and realloc are
+ * wrapped (linked with -Wl,--wrap=...) so that the k-th allocation of a call
+ * fails, for every k until the call needs no more. Each call must then return
+ * SPORF_E_NOMEM (never crash, never hand out a half-built forest) or succeed;
+ * run under AddressSanitizer's leak checker or valgrind (make test-sanitize),
+ * nothing may leak either. Covers fit (every task, 1 and 2 threads, OOB),
+ * load, predict, apply, OOB regeneration, neighbours, merge and save. */
+#include "sporf.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t size);
+
+static long fail_at = -1; /* the allocation (0-based) that fails; -1: none */
+static long count = 0;    /* allocations seen since arming */
+static int armed = 0;
+
+static int should_fail(void)
+{
+    if (!__atomic_load_n(&armed, __ATOMIC_SEQ_CST))
+        return 0;
+    return __atomic_fetch_add(&count, 1, __ATOMIC_SEQ_CST) == fail_at;
+}
+
+void *__wrap_malloc(size_t size) { return should_fail() ? NULL : __real_malloc(size); }
+void *__wrap_calloc(size_t n, size_t size) { return should_fail() ? NULL : __real_calloc(n, size); }
+void *__wrap_realloc(void *p, size_t size) { return should_fail() ? NULL : __real_realloc(p, size); }
+
+static void arm(long k)
+{
+    count = 0;
+    fail_at = k;
+    __atomic_store_n(&armed, 1, __ATOMIC_SEQ_CST);
+}
+
+static long disarm(void)
+{
+    __atomic_store_n(&armed, 0, __ATOMIC_SEQ_CST);
+    return count;
+}
+
+static int n_pass = 0, n_fail = 0;
+#define CHECK(cond, ...) do { \
+    if (cond) n_pass++; \
+    else { n_fail++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } \
+} while (0)
+
+enum { N = 80, P = 5, K = 3 };
+static double X[N * P], yr[N];
+static int32_t y[N];
+
+typedef int (*call_fn)(void *ctx);
+
+/* Run call with the k-th allocation failing, for k = 0, 1, ... until a run
+ * makes fewer than k + 1 allocations (so none failed) and succeeds. */
+static void every_failure(const char *what, call_fn call, void *ctx)
+{
+    int ok = 1;
+    long k;
+    for (k = 0; k < 100000; k++) {
+        arm(k);
+        int rc = call(ctx);
+        long made = disarm();
+        if (made <= k) { /* nothing failed this time: the call must have worked */
+            if (rc != SPORF_OK) {
+                printf("  %s: failed with rc %d without an allocation failure\n", what, rc);
+                ok = 0;
+            }
+            break;
+        }
+        if (rc != SPORF_OK && rc != SPORF_E_NOMEM) {
+            printf("  %s: allocation %ld failed, rc %d (wanted SPORF_E_NOMEM)\n", what, k, rc);
+            ok = 0;
+        }
+    }
+    CHECK(ok, "%s: every one of %ld allocation failures handled", what, k);
+    if (getenv("SPORF_TEST_VERBOSE")) printf("  %s: %ld allocations\n", what, k);
+}
+
+typedef struct {
+    sporf_params p;
+    int task; /* 0 classification with OOB, 1 regression, 2 unsupervised */
+} fit_ctx;
+
+static int do_fit(void *vctx)
+{
+    fit_ctx *c = vctx;
+    sporf_matrix m = {X, N, P, P, 1};
+    sporf_forest *f = (sporf_forest *)&f;
+    static double oob[N * K];
+    static int64_t cnt[N];
+    int rc;
+    if (c->task == 0)
+        rc = sporf_forest_fit(&c->p, &m, y, K, NULL, NULL, oob, cnt, NULL, NULL, &f, NULL);
+    else if (c->task == 1)
+        rc = sporf_forest_fit_regression(&c->p, &m, yr, NULL, NULL, NULL, NULL, NULL, &f, NULL);
+    else
+        rc = sporf_forest_fit_unsupervised(&c->p, &m, NULL, NULL, NULL, &f, NULL);
+    if (rc != SPORF_OK && f != NULL)
+        return -100; /* a failed fit must not hand out a forest */
+    sporf_forest_free(f);
+    return rc;
+}
+
+typedef struct {
+    const uint8_t *bytes;
+    int64_t len;
+    const sporf_forest *forest;
+} model_ctx;
+
+static int do_load(void *vctx)
+{
+    model_ctx *c = vctx;
+    sporf_forest *f = (sporf_forest *)&f;
+    int rc = sporf_forest_load(c->bytes, c->len, &f, NULL);
+    if (rc != SPORF_OK && f != NULL)
+        return -100;
+    sporf_forest_free(f);
+    return rc;
+}
+
+static int do_predict(void *vctx)
+{
+    model_ctx *c = vctx;
+    sporf_matrix m = {X, N, P, P, 1};
+    static double out[N * K];
+    static int64_t leaves[N * 64];
+    static int64_t idx[N * 3];
+    static double sim[N * 3];
+    int rc = sporf_forest_predict_proba(c->forest, &m, 2, out, NULL, NULL, NULL);
+    if (rc == SPORF_OK) rc = sporf_forest_apply(c->forest, &m, 2, leaves, NULL, NULL, NULL);
+    if (rc == SPORF_OK) rc = sporf_forest_oob_predict(c->forest, &m, 2, out, NULL, NULL);
+    if (rc == SPORF_OK) rc = sporf_forest_neighbors(c->forest, &m, NULL, 3, 2, idx, sim, NULL, NULL, NULL);
+    if (rc == SPORF_OK) {
+        int64_t n = 0, nnz = 0;
+        rc = sporf_forest_projection_importances(c->forest, &n, &nnz, NULL, NULL, NULL, NULL, NULL);
+    }
+    return rc;
+}
+
+static int do_merge(void *vctx)
+{
+    const sporf_forest *const *two = vctx;
+    sporf_forest *m = (sporf_forest *)&m;
+    int rc = sporf_forest_merge(two, 2, &m, NULL);
+    if (rc != SPORF_OK && m != NULL)
+        return -100;
+    sporf_forest_free(m);
+    return rc;
+}
+
+int main(void)
+{
+    uint64_t s = 99;
+    for (int i = 0; i < N; i++) {
+        double sum = 0;
+        for (int j = 0; j < P; j++) {
+            s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+            X[i * P + j] = (double)(s >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+            if (j < 2) sum += X[i * P + j];
+        }
+        y[i] = sum < -0.3 ? 0 : sum < 0.3 ? 1 : 2;
+        yr[i] = sum;
+    }
+
+    fit_ctx fc;
+    sporf_params_init(&fc.p);
+    fc.p.n_estimators = 3;
+    fc.p.random_state = 5;
+    fc.task = 0;
+    every_failure("fit, 1 thread, OOB", do_fit, &fc);
+    fc.p.n_jobs = 2;
+    every_failure("fit, 2 threads, OOB", do_fit, &fc);
+    fc.p.honest_fraction = 0.5;
+    every_failure("honest fit", do_fit, &fc);
+    fc.p.honest_fraction = 0.0;
+    fc.p.projection = SPORF_PROJ_PATCH;
+    fc.p.n_dims = 1;
+    fc.p.data_dims[0] = P;
+    fc.p.min_patch_dims[0] = 1;
+    fc.p.max_patch_dims[0] = 3;
+    fc.p.dim_contiguous[0] = 1;
+    every_failure("patch fit", do_fit, &fc);
+    sporf_params_init(&fc.p);
+    fc.p.n_estimators = 3;
+    fc.p.criterion = SPORF_CRIT_SQUARED_ERROR;
+    fc.task = 1;
+    every_failure("regression fit", do_fit, &fc);
+    fc.p.criterion = SPORF_CRIT_FASTBIC;
+    fc.task = 2;
+    every_failure("unsupervised fit", do_fit, &fc);
+
+    /* A forest and its bytes, made without failures. */
+    sporf_params p;
+    sporf_params_init(&p);
+    p.n_estimators = 4;
+    p.random_state = 1;
+    sporf_matrix m = {X, N, P, P, 1};
+    sporf_forest *f = NULL, *shard = NULL;
+    sporf_forest_fit(&p, &m, y, K, NULL, NULL, NULL, NULL, NULL, NULL, &f, NULL);
+    p.first_tree = 4;
+    sporf_forest_fit(&p, &m, y, K, NULL, NULL, NULL, NULL, NULL, NULL, &shard, NULL);
+    int64_t len = 0;
+    sporf_forest_save(f, NULL, 0, &len, NULL);
+    uint8_t *bytes = malloc((size_t)len);
+    sporf_forest_save(f, bytes, len, &len, NULL);
+    model_ctx mc = {bytes, len, f};
+    every_failure("load", do_load, &mc);
+    every_failure("predict, apply, OOB, neighbours, projection importances", do_predict, &mc);
+    const sporf_forest *two[2] = {f, shard};
+    every_failure("merge", do_merge, (void *)two);
+    free(bytes);
+    sporf_forest_free(f);
+    sporf_forest_free(shard);
+
+    printf("%d passed, %d failed\n", n_pass, n_fail);
+    return n_fail == 0 ? 0 : 1;
+}
