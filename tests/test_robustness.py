@@ -139,3 +139,25 @@ def test_out_of_memory_is_a_memory_error_and_the_process_goes_on():
     assert done.returncode == 0, done.stderr + done.stdout
     assert "MemoryError: out of memory" in done.stdout
     assert "after: True" in done.stdout
+
+
+def test_unaligned_arrays_are_read_safely(data):
+    """numpy arrays on buffers that are not 8-byte aligned (as deserialized
+    data can be) give the same forest and predictions as aligned ones."""
+    X, y = data
+
+    def unaligned(a):
+        raw = np.zeros(a.nbytes + 1, dtype=np.uint8)
+        view = raw[1:].view(a.dtype).reshape(a.shape)
+        view[...] = a
+        assert not view.flags.aligned
+        return view
+
+    Xu, yu, wu = unaligned(X), unaligned(X[:, 0].copy()), unaligned(np.linspace(0.5, 1.5, len(y)))
+    clf = sporf.SPORFClassifier(n_estimators=5, random_state=0)
+    assert clf.fit(Xu, y, sample_weight=wu).to_bytes() == \
+        sporf.SPORFClassifier(n_estimators=5, random_state=0).fit(X, y, sample_weight=np.array(wu)).to_bytes()
+    np.testing.assert_array_equal(clf.predict_proba(Xu), clf.predict_proba(X))
+    reg = sporf.SPORFRegressor(n_estimators=5, random_state=0)
+    assert reg.fit(X, yu).to_bytes() == sporf.SPORFRegressor(n_estimators=5, random_state=0).fit(
+        X, np.array(yu)).to_bytes()

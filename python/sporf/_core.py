@@ -40,8 +40,10 @@ def matrix_view(X):
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2:
         raise ValueError("expected a 2-D array, got %d dimensions" % X.ndim)
-    if not (X.flags.c_contiguous or X.flags.f_contiguous):
-        X = np.ascontiguousarray(X)
+    # The core reads doubles through aligned pointers: an array on a buffer
+    # that is not 8-byte aligned (as deserialized data can be) is copied.
+    if not (X.flags.c_contiguous or X.flags.f_contiguous) or not X.flags.aligned:
+        X = np.array(X, order="C")
     # The buffer protocol only hands out C-contiguous memory, so take the
     # address directly (X is kept alive by the caller through `keepalive`).
     buf = ffi.cast("const double *", X.ctypes.data)
@@ -56,6 +58,9 @@ def matrix_view(X):
 
 
 def double_ptr(a):
+    """A const double* over a 1-D float64 array, copied first when it is not
+    contiguous and aligned (the cdata keeps the array it points into alive)."""
+    a = np.require(a, dtype=np.float64, requirements=["C", "A"])
     return ffi.from_buffer("double[]", a, require_writable=False)
 
 
