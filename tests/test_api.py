@@ -107,7 +107,9 @@ def test_verbose_reports_progress(capsys):
 
 def test_ctrl_c_cancels_fit_quickly():
     X, y = make_sparse_parity(20_000, n_features=20, random_state=0)
-    clf = sporf.SPORFClassifier(n_estimators=10_000, max_features=400, random_state=0)
+    # Shallow trees: a long fit whose forest would still fit in memory (the core
+    # refuses at once one that could not).
+    clf = sporf.SPORFClassifier(n_estimators=10_000, max_features=400, max_depth=10, random_state=0)
     timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
     t0 = time.perf_counter()

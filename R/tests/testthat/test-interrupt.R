@@ -12,7 +12,7 @@ test_that("Ctrl-C cancels a fit and the session stays usable", {
     "set.seed(1); x <- matrix(rnorm(20000 * 20), ncol = 20); y <- factor(x[, 1] > 0)",
     sprintf("writeLines(as.character(Sys.getpid()), %s)", deparse(pidfile)),
     "t0 <- Sys.time()",
-    "r <- tryCatch(sporf(x, y, n_estimators = 100000, n_jobs = 1), interrupt = function(e) 'INTERRUPTED')",
+    "r <- tryCatch(sporf(x, y, n_estimators = 100000, max_depth = 8, n_jobs = 1), interrupt = function(e) 'INTERRUPTED')",
     "cat(r, as.numeric(Sys.time() - t0, units = 'secs'), '\\n')",
     "m <- sporf(x[1:100, ], y[1:100], n_estimators = 3, random_state = 1)",
     "cat('SESSION OK', length(predict(m, x[1:4, ])), '\\n')"), script)
