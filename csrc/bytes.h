@@ -23,6 +23,29 @@ typedef struct sporf_reader {
     int bad;
 } sporf_reader;
 
+/* The model file's checksum: 64-bit FNV-1a of n bytes. */
+static inline uint64_t sporf_fnv1a(const uint8_t *p, int64_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (int64_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+/* Make a model's header length and checksum match its bytes (len >= 32):
+ * what the unit tests and the fuzzer do to mutated models so the parser, not
+ * the checksum, sees them. */
+static inline void sporf_reseal(uint8_t *b, int64_t len)
+{
+    const uint64_t payload = (uint64_t)(len - 32), h = sporf_fnv1a(b, len - 8);
+    for (int i = 0; i < 8; i++) {
+        b[16 + i] = (uint8_t)(payload >> (8 * i));
+        b[len - 8 + i] = (uint8_t)(h >> (8 * i));
+    }
+}
+
 static inline void sporf_put_u8(sporf_writer *w, uint8_t v)
 {
     if (w->buf) w->buf[w->pos] = v;

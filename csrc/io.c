@@ -48,16 +48,6 @@
 static const char MAGIC[8] = {'S', 'P', 'O', 'R', 'F', 'M', 'D', 'L'};
 
 /* ---- writing ---- */
-static uint64_t fnv1a(const uint8_t *p, int64_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (int64_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
 static void write_model(const sporf_forest *f, sporf_writer *w)
 {
     const sporf_params *P = &f->params;
@@ -112,7 +102,7 @@ static void write_model(const sporf_forest *f, sporf_writer *w)
     if (w->buf) {
         sporf_writer patch = {w->buf, len_pos};
         sporf_put_u64(&patch, (uint64_t)payload_len);
-        uint64_t h = fnv1a(w->buf, w->pos);
+        uint64_t h = sporf_fnv1a(w->buf, w->pos);
         sporf_put_u64(w, h);
     } else {
         w->pos += 8;
@@ -288,7 +278,7 @@ int sporf_forest_load(const uint8_t *buf, int64_t len, sporf_forest **out, sporf
                                "model is truncated or has trailing bytes (%lld bytes, header says %llu)",
                                (long long)len, (unsigned long long)(payload_len + HEADER_BYTES + 8));
     sporf_reader tail = {buf, len, len - 8, 0};
-    if (sporf_get_u64(&tail) != fnv1a(buf, len - 8))
+    if (sporf_get_u64(&tail) != sporf_fnv1a(buf, len - 8))
         return sporf_set_error(err, SPORF_E_FORMAT, "model checksum mismatch: the file is corrupt");
     r.len = len - 8; /* the checksum is not payload */
 

@@ -6,6 +6,7 @@
  * nothing may leak either. Covers fit (every task, 1 and 2 threads, OOB),
  * load, predict, apply, OOB regeneration, neighbours, merge and save. */
 #include "sporf.h"
+#include "test_data.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -156,17 +157,7 @@ static int do_merge(void *vctx)
 
 int main(void)
 {
-    uint64_t s = 99;
-    for (int i = 0; i < N; i++) {
-        double sum = 0;
-        for (int j = 0; j < P; j++) {
-            s = s * 6364136223846793005ULL + 1442695040888963407ULL;
-            X[i * P + j] = (double)(s >> 11) / 9007199254740992.0 * 2.0 - 1.0;
-            if (j < 2) sum += X[i * P + j];
-        }
-        y[i] = sum < -0.3 ? 0 : sum < 0.3 ? 1 : 2;
-        yr[i] = sum;
-    }
+    test_data(X, y, yr, N, P, 99);
 
     fit_ctx fc;
     sporf_params_init(&fc.p);

@@ -1,6 +1,7 @@
 /* C unit tests of the sporf core: criterion arithmetic, the split search,
  * the projection samplers, sorting, determinism, the model format and error
  * handling. Run with `meson test` (prints "N passed, N failed"). */
+#include "bytes.h"
 #include "core.h"
 #include "projection.h"
 #include "criterion.h"
@@ -396,22 +397,8 @@ static void test_forest_determinism_and_format(void)
 
 /* ---- model format 4 (tree_codec.c) ---- */
 
-static uint64_t fnv1a_bytes(const uint8_t *p, int64_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (int64_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
 /* Re-seal a mutated model so the loader's parser, not its checksum, sees it. */
-static void reseal(uint8_t *b, int64_t len)
-{
-    uint64_t h = fnv1a_bytes(b, len - 8);
-    for (int i = 0; i < 8; i++) b[len - 8 + i] = (uint8_t)(h >> (8 * i));
-}
+static void reseal(uint8_t *b, int64_t len) { sporf_reseal(b, len); }
 
 /* Save, load, save again: identical bytes and identical predictions; then
  * mutations of the payload (checksum repaired) never crash the loader, and

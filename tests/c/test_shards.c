@@ -3,6 +3,7 @@
  * incompatible forests with a message, and the regenerated out-of-bag
  * predictions equal the fit's own. Run with `meson test`. */
 #include "sporf.h"
+#include "test_data.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,21 +21,6 @@ static double X[N * P];
 static int32_t y[N];
 static double yr[N];
 
-/* A fixed, reproducible data set (a linear congruential sequence). */
-static void make_data(void)
-{
-    uint64_t s = 12345;
-    for (int i = 0; i < N; i++) {
-        double sum = 0.0;
-        for (int j = 0; j < P; j++) {
-            s = s * 6364136223846793005ULL + 1442695040888963407ULL;
-            X[i * P + j] = (double)(s >> 11) / 9007199254740992.0 * 2.0 - 1.0;
-            if (j < 2) sum += X[i * P + j];
-        }
-        y[i] = sum < -0.3 ? 0 : sum < 0.3 ? 1 : 2;
-        yr[i] = sum * sum + X[i * P + 2];
-    }
-}
 
 enum { KIND_CLASS, KIND_REGRESSION, KIND_PATCH, KIND_UNSUPERVISED, KIND_HONEST };
 
@@ -237,7 +223,7 @@ static void test_oob_regenerated(void)
 
 int main(void)
 {
-    make_data();
+    test_data(X, y, yr, N, P, 12345);
     test_shards_merge_to_the_single_fit();
     test_merge_refuses_incompatible_forests();
     test_oob_regenerated();

@@ -7,26 +7,12 @@
  * and the fuzzer reaches the parser: counts, indices, varints, trees, leaf
  * values, strings. A forest that loads must then predict, apply, report and
  * re-save, and what it saves must load again and re-save identically. */
+#include "bytes.h"
 #include "sporf.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static uint64_t fnv1a(const uint8_t *p, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
-static void put_u64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
 
 /* Crash on a broken invariant, so the fuzzer records the input. */
 #define REQUIRE(cond) do { if (!(cond)) abort(); } while (0)
@@ -86,8 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!copy)
         return 0;
     memcpy(copy, data, size);
-    put_u64(copy + 16, (uint64_t)(size - 32));       /* payload length */
-    put_u64(copy + size - 8, fnv1a(copy, size - 8)); /* checksum */
+    sporf_reseal(copy, (int64_t)size); /* payload length and checksum */
     sporf_forest *f = NULL;
     sporf_error err;
     if (sporf_forest_load(copy, (int64_t)size, &f, &err) == SPORF_OK) {

@@ -82,6 +82,7 @@ for ax, (name, (_, _, sizes, _)) in zip(axes, PROBLEMS.items()):
     ax.set_xticks(sizes)
     ax.set_xticklabels([str(n) for n in sizes])
     ax.minorticks_off()
+    ax.set_ylim(bottom=0)
     ax.set_title(name)
     ax.set_xlabel("training samples")
     ax.set_ylabel("test error")
