@@ -196,6 +196,18 @@ int sporf_params_check(const sporf_params *p, int64_t n_features, sporf_error *e
     return SPORF_OK;
 }
 
+int sporf_tree_alloc(sporf_tree *tree, int32_t n_nodes, int32_t n_leaves, int32_t n_proj, int32_t K)
+{
+    tree->n_nodes = n_nodes;
+    tree->n_leaves = n_leaves;
+    tree->n_proj = n_proj;
+    tree->nodes = calloc((size_t)n_nodes, sizeof *tree->nodes);
+    tree->proj_feature = malloc((size_t)(n_proj > 0 ? n_proj : 1) * sizeof *tree->proj_feature);
+    tree->proj_weight = malloc((size_t)(n_proj > 0 ? n_proj : 1) * sizeof *tree->proj_weight);
+    tree->leaf_values = malloc((size_t)n_leaves * (size_t)K * sizeof *tree->leaf_values);
+    return tree->nodes && tree->proj_feature && tree->proj_weight && tree->leaf_values;
+}
+
 void sporf_tree_release(sporf_tree *tree)
 {
     if (!tree) return;

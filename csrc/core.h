@@ -87,6 +87,12 @@ void sporf_clear_error(sporf_error *err);
 
 /* ---- trees and forests (api.c) ---- */
 void sporf_tree_release(sporf_tree *tree);
+
+/* Set a tree's sizes and allocate its arrays for n_nodes nodes (zeroed),
+ * n_proj projection entries and n_leaves x K leaf values, as the model
+ * readers fill them. Returns 1, or 0 when out of memory (what was allocated
+ * stays in the tree for sporf_tree_release). */
+int sporf_tree_alloc(sporf_tree *tree, int32_t n_nodes, int32_t n_leaves, int32_t n_proj, int32_t K);
 sporf_forest *sporf_forest_alloc(void);
 
 /* ---- prediction layout (traverse.c) ---- */

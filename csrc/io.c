@@ -148,16 +148,8 @@ static int read_tree_fixed(sporf_reader *r, sporf_tree *tr, const sporf_forest *
     double bytes = (double)n_nodes * 32.0 + (double)n_proj * 12.0 + (double)n_leaves * (double)K * 8.0;
     if (bytes > (double)(r->len - r->pos))
         CORRUPT("model is truncated in tree %lld (needs %.0f more bytes)", (long long)t, bytes);
-    tr->n_nodes = n_nodes;
-    tr->n_leaves = n_leaves;
-    tr->n_proj = n_proj;
     tr->depth = depth;
-    tr->nodes = malloc((size_t)n_nodes * sizeof *tr->nodes);
-    tr->proj_feature = malloc((size_t)(n_proj > 0 ? n_proj : 1) * sizeof(int32_t));
-    tr->proj_weight = malloc((size_t)(n_proj > 0 ? n_proj : 1) * sizeof(double));
-    tr->leaf_values = malloc((size_t)n_leaves * (size_t)K * sizeof(double));
-    if (!sporf_preorder_init(&walk, n_nodes) || !tr->nodes || !tr->proj_feature || !tr->proj_weight ||
-        !tr->leaf_values) {
+    if (!sporf_preorder_init(&walk, n_nodes) || !sporf_tree_alloc(tr, n_nodes, n_leaves, n_proj, K)) {
         rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory loading tree %lld", (long long)t);
         goto fail;
     }

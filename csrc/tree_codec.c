@@ -173,15 +173,7 @@ int sporf_tree_decode(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, in
     const double least = 19.0 * n_splits + (double)(n_proj - n_splits) + 2.0 * n_leaves;
     if (least > left || (double)n_leaves * (double)K > (SPORF_ONEHOT_MAX_CLASSES / 2.0) * left)
         CORRUPT("model is truncated in tree %lld (its sizes need more bytes than remain)", (long long)t);
-    tr->n_nodes = n_nodes;
-    tr->n_leaves = n_leaves;
-    tr->n_proj = n_proj;
-    tr->nodes = calloc((size_t)n_nodes, sizeof *tr->nodes);
-    tr->proj_feature = malloc((size_t)(n_proj > 0 ? n_proj : 1) * sizeof(int32_t));
-    tr->proj_weight = malloc((size_t)(n_proj > 0 ? n_proj : 1) * sizeof(double));
-    tr->leaf_values = malloc((size_t)n_leaves * (size_t)K * sizeof(double));
-    if (!sporf_preorder_init(&walk, n_splits) || !tr->nodes || !tr->proj_feature || !tr->proj_weight ||
-        !tr->leaf_values) {
+    if (!sporf_preorder_init(&walk, n_splits) || !sporf_tree_alloc(tr, n_nodes, n_leaves, n_proj, K)) {
         rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory loading tree %lld", (long long)t);
         goto fail;
     }
