@@ -21,23 +21,38 @@ typedef struct sporf_node {
     double gain;         /* weighted impurity decrease W_t*i_t - W_l*i_l - W_r*i_r */
 } sporf_node;
 
-/* The node as prediction reads it; see traverse.h and packed.h. */
+/* The node as prediction reads it: 16 bytes, so a tree's hot nodes take
+ * half the cache of the stored nodes; see traverse.h and packed.h. A split
+ * that needs more than one feature, or that names its near child
+ * explicitly, is followed by an extension slot (u.ext, and head = the near
+ * child when explicit). */
 typedef struct sporf_pnode {
-    int32_t left;        /* left child; a leaf points to itself */
-    int32_t right;       /* right child; a leaf points to itself */
-    int32_t f[3];        /* inlined features, or f[0] = first side-buffer entry, f[1] = count;
-                            0 for a leaf (stepping from a leaf reads feature 0 harmlessly) */
-    int32_t kind;        /* coefficient code, SPORF_PN_GENERAL, or -(slot + 1) for a leaf */
     union {
         double threshold;     /* a split's */
         struct {
             int32_t node;     /* a leaf's index in its tree's stored nodes (what apply returns) */
             int32_t onehot;   /* the class of a one-hot leaf, or -1: read leaf_values */
         } leaf;
-    } u;                 /* a leaf's bits, compared as a threshold, choose between equal children */
+        struct {
+            int32_t f1, f2;   /* extension slot: 2nd and 3rd feature (0 when absent), or for a
+                                 general split the side-buffer start and count */
+        } ext;
+    } u;
+    uint32_t head;   /* kind << 28 | first feature; 0 for a leaf */
+    uint32_t link;   /* split: near child is right << 31 | near child explicit << 30 | far child;
+                        leaf: its leaf slot (row of leaf_values) */
 } sporf_pnode;
 
-static inline int32_t sporf_pnode_leaf_slot(const sporf_pnode *nd) { return -nd->kind - 1; }
+#define SPORF_PN_KIND_SHIFT 28
+#define SPORF_PN_FEATURE_MASK 0x0FFFFFFFu /* features < 2^28 */
+#define SPORF_PN_NEAR_RIGHT 0x80000000u
+#define SPORF_PN_EXPLICIT 0x40000000u
+#define SPORF_PN_FAR_MASK 0x3FFFFFFFu     /* slots of a bin < 2^30 */
+/* Limits those fields put on fitted and loaded forests. */
+#define SPORF_MAX_FEATURES ((int64_t)SPORF_PN_FEATURE_MASK)
+#define SPORF_MAX_TREE_NODES ((int32_t)1 << 29)
+
+static inline int32_t sporf_pnode_leaf_slot(const sporf_pnode *nd) { return (int32_t)nd->link; }
 
 typedef struct sporf_tree {
     int32_t n_nodes;
@@ -96,9 +111,18 @@ int sporf_tree_alloc(sporf_tree *tree, int32_t n_nodes, int32_t n_leaves, int32_
 sporf_forest *sporf_forest_alloc(void);
 
 /* ---- prediction layout (traverse.c) ---- */
-/* The prediction node of stored node i (children still tree indices). */
-void sporf_pnode_from_node(const sporf_tree *tree, int32_t i, sporf_pnode *q);
-/* Build tree->pnodes from the stored nodes; 0 on allocation failure. */
+/* Prediction slots stored node i takes: 1, or 2 with an extension slot
+ * (needed by a split of several features or not of weight +-1, and by one
+ * whose near child is named explicitly). */
+int32_t sporf_pnode_slots(const sporf_tree *tree, int32_t i, int explicit_near);
+/* Write stored node i at out (1 or 2 slots, as sporf_pnode_slots says).
+ * pos maps stored node indices to positions in the layout; unless
+ * explicit_near, one child must sit right after node i's slots. onehot is
+ * the leaf's one-hot class or -1. */
+void sporf_pnode_write(const sporf_tree *tree, int32_t i, const int32_t *pos, int explicit_near, int32_t onehot,
+                       sporf_pnode *out);
+/* Build tree->pnodes (the tree alone, depth first, heavier child next; the
+ * root at 0) from the stored nodes; 0 on allocation failure (packed.c). */
 int sporf_tree_prepare(sporf_tree *tree);
 /* The class of a leaf whose K values are, bit for bit, one 1.0 and +0.0
  * elsewhere (so adding 1 to that class sums exactly as adding the values),

@@ -23,8 +23,8 @@ int sporf_check_matrix(const sporf_matrix *X, int64_t want_ncol, int check_finit
     if (want_ncol > 0 && X->ncol != want_ncol)
         return sporf_set_error(err, SPORF_E_ARG, "%s has %lld columns but the forest was fitted with %lld",
                                what, (long long)X->ncol, (long long)want_ncol);
-    if (X->nrow >= INT32_MAX || X->ncol >= INT32_MAX)
-        return sporf_set_error(err, SPORF_E_ARG, "%s is too large (rows and columns must be < 2^31)", what);
+    if (X->nrow >= INT32_MAX || X->ncol > SPORF_MAX_FEATURES)
+        return sporf_set_error(err, SPORF_E_ARG, "%s is too large (rows must be < 2^31 and columns < 2^28)", what);
     if ((X->nrow > 1 && X->row_stride == 0) || (X->ncol > 1 && X->col_stride == 0))
         return sporf_set_error(err, SPORF_E_ARG, "%s has a zero stride", what);
     if (check_finite) {
@@ -172,7 +172,7 @@ static int check_forest_fits_memory(const sporf_params *params, int64_t n, int64
         leaves = fmin(leaves, ldexp(1.0, (int)params->max_depth));
     if (leaves < 1.0)
         leaves = 1.0;
-    const double per_tree = (2.0 * leaves - 1.0) * (double)(sizeof(sporf_node) + sizeof(sporf_pnode) + 20) +
+    const double per_tree = (2.0 * leaves - 1.0) * (double)(sizeof(sporf_node) + 2 * sizeof(sporf_pnode) + 20) +
                             leaves * (double)K * 8.0;
     const double total = per_tree * (double)params->n_estimators;
     if (total > (double)mem)

@@ -327,7 +327,7 @@ int sporf_forest_load(const uint8_t *buf, int64_t len, sporf_forest **out, sporf
         (f->task != SPORF_TASK_CLASSIFICATION && f->n_classes != 1) ||
         (f->task == SPORF_TASK_UNSUPERVISED && P->honest_fraction > 0.0))
         CORRUPT("model's task, criterion and number of outputs disagree");
-    if (f->n_features < 1 || f->n_features >= INT32_MAX || f->n_classes < 1 || f->n_classes > 100000000)
+    if (f->n_features < 1 || f->n_features > SPORF_MAX_FEATURES || f->n_classes < 1 || f->n_classes > 100000000)
         CORRUPT("model has impossible sizes (%lld features, %d classes)", (long long)f->n_features, f->n_classes);
     /* Each tree takes at least 16 + 32 + 8 bytes (versions 1-3) or 4 (a
      * one-leaf tree in version 4). */

@@ -3,19 +3,21 @@
  * SDM 2019).
  *
  * Trees are grouped in bins of up to SPORF_BIN_TREES consecutive trees, and
- * each bin's prediction nodes (sporf_pnode, traverse.h) live in one
- * contiguous block:
+ * each bin's prediction nodes (16-byte sporf_pnode slots, core.h and
+ * traverse.h) live in one contiguous block:
  *   - first the top SPORF_TOP_LEVELS levels of all the bin's trees,
  *     interleaved level by level (every row visits them, so they share a
- *     few kilobytes of cache across the bin's trees);
+ *     few kilobytes of cache across the bin's trees); these name both
+ *     children;
  *   - then, tree by tree, the subtrees below, depth first with the heavier
  *     child (more leaves below it: more training rows reached it) right
- *     after its parent, so most steps of a walk read the next node in memory.
- * Child indices are relative to the bin's first node. A leaf keeps its slot
- * (kind), its index in the tree's stored nodes (for apply) and, for a leaf
- * whose class distribution is exactly one class, that class, so prediction
- * adds 1 to it without reading leaf_values (identical sums: the stored
- * distribution is that 1 and zeros).
+ *     after its parent, so most steps of a walk read the next slots in
+ *     memory and a node stores only its other ("far") child.
+ * Child indices are relative to the bin's first slot. A leaf keeps its slot
+ * in leaf_values, its index in the tree's stored nodes (for apply) and, for
+ * a leaf whose class distribution is exactly one class, that class, so
+ * prediction adds 1 to it without reading leaf_values (identical sums: the
+ * stored distribution is that 1 and zeros).
  *
  * The layout is derived: built after fit and after load, never saved, and
  * results are identical to walking each tree's own nodes (tested).
@@ -35,11 +37,13 @@ typedef struct sporf_packed {
     int64_t *bin_offset;     /* n_bins + 1: first node of each bin in nodes */
     int32_t *root;           /* n_trees: each tree's root within its bin */
     int64_t *tree_bin;       /* n_trees: the bin holding each tree */
+    int single_only;         /* no split reads more than one feature: a simpler step */
     sporf_pnode *nodes;
 } sporf_packed;
 
 /* Build f->packed from the trees' stored nodes (replacing any previous
- * layout). Returns SPORF_OK or SPORF_E_NOMEM (f->packed is then NULL). */
+ * layout). Returns SPORF_OK, SPORF_E_NOMEM, or SPORF_E_ARG for a tree of
+ * SPORF_MAX_TREE_NODES nodes or more (f->packed is then NULL). */
 int sporf_forest_pack(sporf_forest *f, sporf_error *err);
 
 void sporf_packed_free(sporf_packed *p);

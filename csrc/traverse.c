@@ -5,67 +5,85 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Row 0: c1, row 1: c2, indexed by kind & 15 with kind = c1 code + 3 * c2 code.
- * GENERAL never reads the table; a leaf's negative kind masks to any entry,
- * which is harmless because both its children are itself. */
+/* Row 0: c1, row 1: c2, indexed by kind = 1 + c1 code + 3 * c2 code
+ * (codes 0 -> absent, 1 -> +1, 2 -> -1); 0 for leaves and general splits. */
 const double sporf_pn_coef[2][16] = {
-    {0, 1, -1, 0, 1, -1, 0, 1, -1, 0, 0, 0, 0, 0, 0, 0},
-    {0, 0, 0, 1, 1, 1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0},
+    {0, 0, 1, -1, 0, 1, -1, 0, 1, -1, 0, 0, 0, 0, 0, 0},
+    {0, 0, 0, 0, 1, 1, 1, -1, -1, -1, 0, 0, 0, 0, 0, 0},
 };
+
+const sporf_pnode sporf_pn_no_ext = {{0}, 0, 0};
 
 static int unit(double w) { return w == 1.0 || w == -1.0; }
 
-void sporf_pnode_from_node(const sporf_tree *tree, int32_t i, sporf_pnode *q)
+/* Can split i be inlined (at most 3 non-zeros, all of weight +-1)? */
+static int inlinable(const sporf_tree *tree, const sporf_node *nd)
+{
+    if (nd->proj_len < 1 || nd->proj_len > 3)
+        return 0;
+    for (int32_t k = 0; k < nd->proj_len; k++)
+        if (!unit(tree->proj_weight[nd->proj_start + k]))
+            return 0;
+    return 1;
+}
+
+int32_t sporf_pnode_slots(const sporf_tree *tree, int32_t i, int explicit_near)
 {
     const sporf_node *nd = &tree->nodes[i];
-    memset(q, 0, sizeof *q);
+    if (nd->left < 0)
+        return 1;
+    return explicit_near || !inlinable(tree, nd) || nd->proj_len > 1 ? 2 : 1;
+}
+
+void sporf_pnode_write(const sporf_tree *tree, int32_t i, const int32_t *pos, int explicit_near, int32_t onehot,
+                       sporf_pnode *out)
+{
+    const sporf_node *nd = &tree->nodes[i];
+    memset(out, 0, sizeof *out);
     if (nd->left < 0) {
-        q->left = q->right = i;
-        q->kind = -nd->right - 1;
-        q->u.leaf.node = i;
-        q->u.leaf.onehot = -1;
+        out->link = (uint32_t)nd->right;
+        out->u.leaf.node = i;
+        out->u.leaf.onehot = onehot;
         return;
     }
+    const int32_t nslots = sporf_pnode_slots(tree, i, explicit_near);
+    sporf_pnode *ext = &out[1];
+    if (nslots == 2)
+        memset(ext, 0, sizeof *ext);
     const int32_t *f = tree->proj_feature + nd->proj_start;
     const double *w = tree->proj_weight + nd->proj_start;
     const int32_t len = nd->proj_len;
-    q->left = nd->left;
-    q->right = nd->right;
-    q->u.threshold = nd->threshold;
-    int inline_ok = len >= 1 && len <= 3;
-    for (int32_t k = 0; k < len && inline_ok; k++)
-        inline_ok = unit(w[k]);
-    if (!inline_ok) {
-        q->kind = SPORF_PN_GENERAL;
-        q->f[0] = nd->proj_start;
-        q->f[1] = len;
-        return;
+    int32_t left = nd->left, right = nd->right;
+    out->u.threshold = nd->threshold;
+    if (!inlinable(tree, nd)) {
+        out->head = (uint32_t)SPORF_PN_GENERAL << SPORF_PN_KIND_SHIFT;
+        ext->u.ext.f1 = nd->proj_start;
+        ext->u.ext.f2 = len;
+    } else {
+        /* 0 + w0 x0 + w1 x1 + w2 x2 = w0 * ((x0 + (w1/w0) x1) + (w2/w0) x2) exactly;
+         * absent terms read feature 0 with coefficient 0. */
+        int32_t code[2] = {0, 0};
+        for (int32_t k = 1; k < len; k++)
+            code[k - 1] = w[k] == w[0] ? 1 : 2;
+        out->head = ((uint32_t)(1 + code[0] + 3 * code[1]) << SPORF_PN_KIND_SHIFT) | (uint32_t)f[0];
+        if (len > 1) ext->u.ext.f1 = f[1];
+        if (len > 2) ext->u.ext.f2 = f[2];
+        if (w[0] < 0) {
+            /* -s <= t  <=>  s >= -t  <=>  NOT s <= nextafter(-t, -inf) */
+            out->u.threshold = nextafter(-nd->threshold, -HUGE_VAL);
+            left = nd->right;
+            right = nd->left;
+        }
     }
-    /* 0 + w0 x0 + w1 x1 + w2 x2 = w0 * ((x0 + (w1/w0) x1) + (w2/w0) x2) exactly;
-     * absent terms use feature f0 with coefficient 0. */
-    int32_t code[2] = {0, 0};
-    for (int32_t k = 0; k < 3; k++)
-        q->f[k] = f[k < len ? k : 0];
-    for (int32_t k = 1; k < len; k++)
-        code[k - 1] = w[k] == w[0] ? 1 : 2;
-    q->kind = code[0] + 3 * code[1];
-    if (w[0] < 0) {
-        /* -s <= t  <=>  s >= -t  <=>  NOT s <= nextafter(-t, -inf) */
-        q->u.threshold = nextafter(-nd->threshold, -HUGE_VAL);
-        q->left = nd->right;
-        q->right = nd->left;
+    if (explicit_near) {
+        ext->head = (uint32_t)pos[left];
+        out->link = SPORF_PN_EXPLICIT | (uint32_t)pos[right];
+    } else if (pos[left] == pos[i] + nslots) {
+        out->link = (uint32_t)pos[right];
+    } else {
+        /* the layout put the right child next (packed.c guarantees one of them) */
+        out->link = SPORF_PN_NEAR_RIGHT | (uint32_t)pos[left];
     }
-}
-
-int sporf_tree_prepare(sporf_tree *tree)
-{
-    free(tree->pnodes);
-    tree->pnodes = malloc((size_t)tree->n_nodes * sizeof *tree->pnodes);
-    if (!tree->pnodes)
-        return 0;
-    for (int32_t i = 0; i < tree->n_nodes; i++)
-        sporf_pnode_from_node(tree, i, &tree->pnodes[i]);
-    return 1;
 }
 
 void sporf_tree_unprepare(sporf_tree *tree)

@@ -1,47 +1,86 @@
 /*
  * traverse.h -- walking rows down a tree for prediction.
  *
- * Prediction reads sporf_pnode, a 32-byte node built from the stored nodes by
- * sporf_tree_prepare (traverse.c). Projections with at most three non-zeros of
- * weight ±1 -- every axis-aligned split and nearly all sparse-oblique ones --
- * are inlined in the node as
+ * Prediction reads sporf_pnode (core.h), 16-byte nodes built from the stored
+ * nodes (traverse.c) and laid out depth first with one child -- the "near"
+ * one, normally the heavier -- right after its parent (packed.c). A split
+ * keeps its first feature and its far child; projections with at most three
+ * non-zeros of weight +-1 -- every axis-aligned split and nearly all
+ * sparse-oblique ones -- are inlined as
  *
  *     go left iff  x[f0] + c1 * x[f1] + c2 * x[f2] <= threshold,   c1, c2 in {0, 1, -1}
  *
- * with the sign of the first weight folded into the threshold and children.
- * Every rewrite is exact in IEEE arithmetic (negation is exact, adding a zero
- * changes nothing a comparison sees, and s >= -t is NOT s <= nextafter(-t, -inf)),
- * so a row follows exactly the path it followed when the tree was grown. Other
- * projections read the side buffer in the fit's arithmetic order.
- *
- * A leaf points to itself with features 0 and coefficients 0, so stepping from
- * a leaf is harmless.
+ * with f1, f2 in an extension slot after the node when present, and the sign
+ * of the first weight folded into the threshold and children. Every rewrite
+ * is exact in IEEE arithmetic (negation is exact, adding a zero changes
+ * nothing a comparison sees, and s >= -t is NOT s <= nextafter(-t, -inf)),
+ * so a row follows exactly the path it followed when the tree was grown.
+ * Other projections read the side buffer in the fit's arithmetic order.
  */
 #ifndef SPORF_TRAVERSE_H
 #define SPORF_TRAVERSE_H
 
 #include "core.h"
 
-/* kind of a split pnode: c1 code + 3 * c2 code, codes 0 -> 0, 1 -> +1, 2 -> -1 */
-#define SPORF_PN_GENERAL 9
+#include <stdint.h>
 
-/* coefficient of code k; a leaf's negative kind also maps into the table */
+/* kinds (head >> 28): a leaf, inlined splits 1 + c1 code + 3 * c2 code
+ * (codes 0 -> absent, 1 -> +1, 2 -> -1), and a side-buffer split */
+#define SPORF_PN_LEAF 0
+#define SPORF_PN_SINGLE 1
+#define SPORF_PN_GENERAL 10
+
+/* coefficients c1, c2 of each kind (0 for the others) */
 extern const double sporf_pn_coef[2][16];
+/* The extension a single-feature split without one reads: features 0 with
+ * coefficients 0, so every split is evaluated by the same instructions. */
+extern const sporf_pnode sporf_pn_no_ext;
 
-static inline double sporf_pnode_project(const sporf_tree *tree, const sporf_pnode *nd, const double *x,
-                                         int64_t cs)
+static inline uint32_t sporf_pnode_kind(const sporf_pnode *nd) { return nd->head >> SPORF_PN_KIND_SHIFT; }
+
+static inline int sporf_pnode_is_leaf(const sporf_pnode *nd) { return nd->head == 0; }
+
+static inline double sporf_pnode_general(const sporf_tree *tree, const sporf_pnode *ext, const double *x, int64_t cs)
 {
-    if (nd->kind != SPORF_PN_GENERAL) {
-        const int32_t code = nd->kind & 15;
-        return (x[(int64_t)nd->f[0] * cs] + sporf_pn_coef[0][code] * x[(int64_t)nd->f[1] * cs]) +
-               sporf_pn_coef[1][code] * x[(int64_t)nd->f[2] * cs];
-    }
-    const int32_t *f = tree->proj_feature + nd->f[0];
-    const double *w = tree->proj_weight + nd->f[0];
+    const int32_t *f = tree->proj_feature + ext->u.ext.f1;
+    const double *w = tree->proj_weight + ext->u.ext.f1;
     double s = 0.0;
-    for (int32_t k = 0; k < nd->f[1]; k++)
+    for (int32_t k = 0; k < ext->u.ext.f2; k++)
         s += w[k] * x[(int64_t)f[k] * cs];
     return s;
+}
+
+/* One step from split `at`: the index of the child row x goes to. With
+ * single_only (a forest of single-feature splits only, e.g. axis-aligned),
+ * the projection is just x[f0]. */
+static inline int32_t sporf_pnode_step(const sporf_pnode *nodes, int32_t at, const sporf_tree *tree, const double *x,
+                                       int64_t cs, const int single_only)
+{
+    const sporf_pnode *nd = &nodes[at];
+    const uint32_t head = nd->head, link = nd->link;
+    const uint32_t kind = head >> SPORF_PN_KIND_SHIFT;
+    const uint32_t has_ext = (kind != SPORF_PN_SINGLE) | ((link >> 30) & 1);
+    /* Selects by mask, not branches (the compiler turns ?: on pointers and
+     * loads into jumps): successive nodes' kinds are a coin flip. */
+    const uintptr_t ext_mask = (uintptr_t)0 - has_ext;
+    const sporf_pnode *e =
+        (const sporf_pnode *)(((uintptr_t)(nd + 1) & ext_mask) | ((uintptr_t)&sporf_pn_no_ext & ~ext_mask));
+    double s;
+    if (single_only)
+        s = x[(int64_t)(head & SPORF_PN_FEATURE_MASK) * cs];
+    else if (kind != SPORF_PN_GENERAL)
+        s = (x[(int64_t)(head & SPORF_PN_FEATURE_MASK) * cs] + sporf_pn_coef[0][kind] * x[(int64_t)e->u.ext.f1 * cs]) +
+            sporf_pn_coef[1][kind] * x[(int64_t)e->u.ext.f2 * cs];
+    else
+        s = sporf_pnode_general(tree, e, x, cs);
+    const int32_t explicit_mask = -(int32_t)((link >> 30) & 1);
+    const int32_t next = at + 1 + (int32_t)has_ext;
+    const int32_t near = next ^ ((next ^ (int32_t)e->head) & explicit_mask);
+    const int32_t far = (int32_t)(link & SPORF_PN_FAR_MASK);
+    /* near when the row goes to the side the near child is on */
+    const uint32_t go_right = s > nd->u.threshold;
+    const int32_t to_far = -(int32_t)(go_right ^ (link >> 31));
+    return near ^ ((near ^ far) & to_far);
 }
 
 /* Index in nodes of the leaf reached by row x (column stride cs), walking
@@ -51,10 +90,8 @@ static inline int32_t sporf_nodes_find_leaf(const sporf_pnode *nodes, int32_t ro
                                             const double *x, int64_t cs)
 {
     int32_t i = root;
-    while (nodes[i].kind >= 0) {
-        const sporf_pnode *nd = &nodes[i];
-        i = sporf_pnode_project(tree, nd, x, cs) <= nd->u.threshold ? nd->left : nd->right;
-    }
+    while (!sporf_pnode_is_leaf(&nodes[i]))
+        i = sporf_pnode_step(nodes, i, tree, x, cs, 0);
     return i;
 }
 
@@ -66,11 +103,11 @@ static inline int32_t sporf_nodes_find_leaf(const sporf_pnode *nodes, int32_t ro
  * SPORF_LANES rows are in flight; a lane whose row reaches a leaf takes the
  * next row at once, so no lane idles while a deeper row finishes (leaf
  * depths vary a lot in fully grown trees). */
-static inline void sporf_nodes_find_leaves_cs(const sporf_pnode *nodes, int32_t root, const sporf_tree *tree,
-                                              const double *x0, int64_t rs, int64_t cs, int64_t n,
-                                              int32_t *leaf)
+static inline void sporf_nodes_find_leaves_k(const sporf_pnode *nodes, int32_t root, const sporf_tree *tree,
+                                             const double *x0, int64_t rs, int64_t cs, int64_t n, int32_t *leaf,
+                                             const int single_only)
 {
-    if (n < SPORF_LANES || nodes[root].kind < 0) {
+    if (n < SPORF_LANES || sporf_pnode_is_leaf(&nodes[root])) {
         for (int64_t r = 0; r < n; r++)
             leaf[r] = sporf_nodes_find_leaf(nodes, root, tree, x0 + r * rs, cs);
         return;
@@ -91,8 +128,7 @@ static inline void sporf_nodes_find_leaves_cs(const sporf_pnode *nodes, int32_t 
         for (int j = 0; j < SPORF_LANES; j++) {
             if (row[j] < 0)
                 continue;
-            const sporf_pnode *nd = &nodes[at[j]];
-            if (nd->kind < 0) {
+            if (sporf_pnode_is_leaf(&nodes[at[j]])) {
                 leaf[row[j]] = at[j];
                 if (next_row < n) {
                     row[j] = next_row;
@@ -105,23 +141,28 @@ static inline void sporf_nodes_find_leaves_cs(const sporf_pnode *nodes, int32_t 
                 }
                 continue;
             }
-            const double s = sporf_pnode_project(tree, nd, x[j], cs);
-            /* select by mask, not by branch: the branch is a coin flip */
-            const int32_t go_right = -(int32_t)(s > nd->u.threshold);
-            at[j] = nd->left ^ ((nd->left ^ nd->right) & go_right);
+            at[j] = sporf_pnode_step(nodes, at[j], tree, x[j], cs, single_only);
         }
     }
 }
 
+/* The same, specialised: row-major input (column stride 1, the common case:
+ * a literal stride drops a multiply per feature read) and forests of
+ * single-feature splits. */
 static inline void sporf_nodes_find_leaves(const sporf_pnode *nodes, int32_t root, const sporf_tree *tree,
-                                           const double *x0, int64_t rs, int64_t cs, int64_t n, int32_t *leaf)
+                                           const double *x0, int64_t rs, int64_t cs, int64_t n, int32_t *leaf,
+                                           int single_only)
 {
-    /* Row-major input (column stride 1) is the common case: a literal stride
-     * lets the compiler drop a multiply per feature read. */
-    if (cs == 1)
-        sporf_nodes_find_leaves_cs(nodes, root, tree, x0, rs, 1, n, leaf);
-    else
-        sporf_nodes_find_leaves_cs(nodes, root, tree, x0, rs, cs, n, leaf);
+    if (cs == 1) {
+        if (single_only)
+            sporf_nodes_find_leaves_k(nodes, root, tree, x0, rs, 1, n, leaf, 1);
+        else
+            sporf_nodes_find_leaves_k(nodes, root, tree, x0, rs, 1, n, leaf, 0);
+    } else if (single_only) {
+        sporf_nodes_find_leaves_k(nodes, root, tree, x0, rs, cs, n, leaf, 1);
+    } else {
+        sporf_nodes_find_leaves_k(nodes, root, tree, x0, rs, cs, n, leaf, 0);
+    }
 }
 
 /* The same on a tree's own pnodes (sporf_tree_prepare): the plain layout. */

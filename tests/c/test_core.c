@@ -625,23 +625,34 @@ static void test_traversal_matches_reference(void)
             sporf_tree *tr = &f->trees[t];
             ok &= tr->pnodes == NULL; /* a grown tree keeps only the packed layout */
             sporf_tree_prepare(tr);   /* the plain layout, for comparison */
-            for (int32_t i = 0; i < tr->n_nodes; i++) {
-                const sporf_pnode *q = &tr->pnodes[i];
-                if (q->kind >= 0)
-                    kinds_seen[q->kind == SPORF_PN_GENERAL ? 2 : (q->kind != 0)]++;
-            }
             const sporf_pnode *base = pk->nodes + pk->bin_offset[pk->tree_bin[t]];
-            sporf_nodes_find_leaves(tr->pnodes, 0, tr, T, P, 1, M, leaf);
+            for (int64_t i = pk->bin_offset[pk->tree_bin[t]]; i < pk->bin_offset[pk->tree_bin[t] + 1]; i++) {
+                const sporf_pnode *q = &pk->nodes[i];
+                const uint32_t kind = sporf_pnode_kind(q);
+                /* a slot after a node with an extension is not a node: skip it */
+                if (kind != SPORF_PN_LEAF &&
+                    (kind != SPORF_PN_SINGLE || (q->link & SPORF_PN_EXPLICIT))) {
+                    kinds_seen[kind == SPORF_PN_GENERAL ? 2 : kind != SPORF_PN_SINGLE]++;
+                    i++;
+                } else if (kind == SPORF_PN_SINGLE) {
+                    kinds_seen[0]++;
+                }
+            }
+            sporf_nodes_find_leaves(tr->pnodes, 0, tr, T, P, 1, M, leaf, 0);
             for (int i = 0; i < M; i++) {
                 const int32_t want = reference_leaf(tr, T + i * P);
-                ok &= leaf[i] == want && sporf_tree_find_leaf(tr, T + i * P, 1) == want;
+                ok &= tr->pnodes[leaf[i]].u.leaf.node == want;
+                ok &= tr->pnodes[sporf_tree_find_leaf(tr, T + i * P, 1)].u.leaf.node == want;
+                ok &= sporf_pnode_leaf_slot(&tr->pnodes[leaf[i]]) == tr->nodes[want].right;
                 ok &= base[sporf_nodes_find_leaf(base, pk->root[t], tr, T + i * P, 1)].u.leaf.node == want;
                 for (int k = 0; k < 3; k++)
                     want_proba[i * 3 + k] += tr->leaf_values[(int64_t)tr->nodes[want].right * 3 + k];
             }
-            sporf_nodes_find_leaves(base, pk->root[t], tr, T, P, 1, M, leaf);
-            for (int i = 0; i < M; i++)
-                ok &= base[leaf[i]].u.leaf.node == reference_leaf(tr, T + i * P);
+            for (int single = 0; single <= pk->single_only; single++) {
+                sporf_nodes_find_leaves(base, pk->root[t], tr, T, P, 1, M, leaf, single);
+                for (int i = 0; i < M; i++)
+                    ok &= base[leaf[i]].u.leaf.node == reference_leaf(tr, T + i * P);
+            }
             sporf_tree_unprepare(tr);
         }
         for (int i = 0; i < M * 3; i++) want_proba[i] *= 1.0 / (double)f->n_trees;
@@ -656,6 +667,7 @@ static void test_traversal_matches_reference(void)
                 apply_ok &= got_apply[i * f->n_trees + t] == reference_leaf(&f->trees[t], T + i * P);
         CHECK(apply_ok, "packed apply returns the reference leaves");
         CHECK(pk->n_bins == (f->n_trees + SPORF_BIN_TREES - 1) / SPORF_BIN_TREES, "%lld bins", (long long)pk->n_bins);
+        CHECK(pk->single_only == !proj, "an axis forest (only) takes the single-feature step");
         free(want_proba);
         free(got_proba);
         free(got_apply);
