@@ -29,7 +29,8 @@ typedef struct predict_ctx {
     const sporf_forest *f;
     const sporf_matrix *X;
     int64_t block;             /* rows per block */
-    int32_t *leaf_scratch;     /* block per worker */
+    int32_t *leaf_scratch;     /* leaf_stride per worker */
+    int64_t leaf_stride;
     int64_t *vote_scratch;     /* 2 * block per worker */
     double *proba;             /* n x K */
     int64_t *leaves;           /* n x T */
@@ -97,14 +98,25 @@ static int proba_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
     const int32_t K = f->n_classes;
     int64_t r0;
     const int64_t n = block_rows(c, blk, &r0);
-    int32_t *leaf = c->leaf_scratch + worker * c->block;
+    int32_t *leaf = c->leaf_scratch + worker * c->leaf_stride;
     int64_t *votes = c->vote_scratch + 2 * worker * c->block;
     double *out = c->proba + r0 * K;
     memset(out, 0, (size_t)(n * K) * sizeof *out);
     memset(votes, 0, (size_t)n * sizeof *votes);
     for (int64_t b = 0; b < P->n_bins; b++) {
         const sporf_pnode *base = sporf_packed_bin_nodes(P, b);
-        for (int64_t t = P->bin_first_tree[b]; t < P->bin_first_tree[b + 1]; t++) {
+        const int64_t t0 = P->bin_first_tree[b];
+        const int32_t nt = (int32_t)(P->bin_first_tree[b + 1] - t0);
+        if (n < SPORF_LANES) {
+            /* too few rows to fill the lanes with one tree: walk the bin's trees together */
+            sporf_bin_find_leaves(base, P->root + t0, f->trees + t0, nt, row_ptr(c->X, r0), c->X->row_stride,
+                                  c->X->col_stride, n, leaf, P->single_only);
+            for (int64_t r = 0; r < n; r++)
+                for (int32_t j = 0; j < nt; j++) /* tree order, as below */
+                    votes[r] += add_leaf(out + r * K, &f->trees[t0 + j], &base[leaf[r * nt + j]], K);
+            continue;
+        }
+        for (int64_t t = t0; t < t0 + nt; t++) {
             const sporf_tree *tr = &f->trees[t];
             sporf_nodes_find_leaves(base, P->root[t], tr, row_ptr(c->X, r0), c->X->row_stride, c->X->col_stride,
                                     n, leaf, P->single_only);
@@ -132,10 +144,20 @@ static int apply_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
     const int64_t T = f->n_trees;
     int64_t r0;
     const int64_t n = block_rows(c, blk, &r0);
-    int32_t *leaf = c->leaf_scratch + worker * c->block;
+    int32_t *leaf = c->leaf_scratch + worker * c->leaf_stride;
     for (int64_t b = 0; b < P->n_bins; b++) {
         const sporf_pnode *base = sporf_packed_bin_nodes(P, b);
-        for (int64_t t = P->bin_first_tree[b]; t < P->bin_first_tree[b + 1]; t++) {
+        const int64_t t0 = P->bin_first_tree[b];
+        const int32_t nt = (int32_t)(P->bin_first_tree[b + 1] - t0);
+        if (n < SPORF_LANES) {
+            sporf_bin_find_leaves(base, P->root + t0, f->trees + t0, nt, row_ptr(c->X, r0), c->X->row_stride,
+                                  c->X->col_stride, n, leaf, P->single_only);
+            for (int64_t r = 0; r < n; r++)
+                for (int32_t j = 0; j < nt; j++)
+                    c->leaves[(r0 + r) * T + t0 + j] = base[leaf[r * nt + j]].u.leaf.node;
+            continue;
+        }
+        for (int64_t t = t0; t < t0 + nt; t++) {
             sporf_nodes_find_leaves(base, P->root[t], &f->trees[t], row_ptr(c->X, r0), c->X->row_stride,
                                     c->X->col_stride, n, leaf, P->single_only);
             for (int64_t r = 0; r < n; r++)
@@ -198,6 +220,7 @@ static int64_t choose_block(const sporf_matrix *X, int32_t n_jobs)
     int64_t b = BLOCK_BYTES / row_bytes;
     if (b < MIN_BLOCK) b = MIN_BLOCK;
     if (b > MAX_BLOCK) b = MAX_BLOCK;
+    if (b > X->nrow) b = X->nrow; /* scratch for the rows there are (one-row calls stay cheap) */
     const int32_t threads = sporf_pool_threads(n_jobs, X->nrow);
     if (threads > 1) {
         const int64_t even = (X->nrow + 2 * threads - 1) / (2 * threads);
@@ -213,7 +236,9 @@ static int run_blocks(predict_ctx *c, int32_t n_jobs, sporf_unit_fn unit, sporf_
     c->block = choose_block(c->X, n_jobs);
     const int64_t nb = (c->X->nrow + c->block - 1) / c->block;
     const int32_t threads = sporf_pool_threads(n_jobs, nb);
-    c->leaf_scratch = malloc((size_t)(threads * c->block) * sizeof *c->leaf_scratch);
+    /* a block of fewer than SPORF_LANES rows stores a leaf per (row, tree of a bin) */
+    c->leaf_stride = c->block > SPORF_LANES * SPORF_BIN_TREES ? c->block : SPORF_LANES * SPORF_BIN_TREES;
+    c->leaf_scratch = malloc((size_t)(threads * c->leaf_stride) * sizeof *c->leaf_scratch);
     c->vote_scratch = malloc((size_t)(2 * threads * c->block) * sizeof *c->vote_scratch);
     int rc = c->leaf_scratch && c->vote_scratch
                  ? sporf_pool_run(threads, nb, unit, c, progress, user_data, err)

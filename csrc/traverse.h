@@ -165,6 +165,47 @@ static inline void sporf_nodes_find_leaves(const sporf_pnode *nodes, int32_t roo
     }
 }
 
+/* Leaves of a few rows in every tree of one bin: leaf[r * nt + j] for row
+ * x0 + r*rs (r < n) and the bin's tree j (roots[j], trees[j], j < nt). The
+ * lanes take (row, tree) pairs, so a single row still has SPORF_LANES
+ * independent walks in flight: one-row prediction waits for the memory
+ * latency of one tree's path per lane group, not of every tree's in turn. */
+static inline void sporf_bin_find_leaves(const sporf_pnode *nodes, const int32_t *roots, const sporf_tree *trees,
+                                         int32_t nt, const double *x0, int64_t rs, int64_t cs, int64_t n,
+                                         int32_t *leaf, int single_only)
+{
+    const int64_t pairs = n * nt;
+    int32_t at[SPORF_LANES];
+    int64_t pair[SPORF_LANES];
+    for (int j = 0; j < SPORF_LANES; j++) {
+        pair[j] = j < pairs ? j : -1;
+        at[j] = j < pairs ? roots[j % nt] : 0;
+    }
+    int64_t next_pair = SPORF_LANES;
+    int live = pairs < SPORF_LANES ? (int)pairs : SPORF_LANES;
+    while (live > 0) {
+        for (int j = 0; j < SPORF_LANES; j++) {
+            const int64_t q = pair[j];
+            if (q < 0)
+                continue;
+            if (sporf_pnode_is_leaf(&nodes[at[j]])) {
+                leaf[q] = at[j];
+                if (next_pair < pairs) {
+                    pair[j] = next_pair;
+                    at[j] = roots[next_pair % nt];
+                    next_pair++;
+                } else {
+                    pair[j] = -1;
+                    live--;
+                }
+                continue;
+            }
+            const int64_t r = q / nt;
+            at[j] = sporf_pnode_step(nodes, at[j], &trees[q - r * nt], x0 + r * rs, cs, single_only);
+        }
+    }
+}
+
 /* The same on a tree's own pnodes (sporf_tree_prepare): the plain layout. */
 static inline int32_t sporf_tree_find_leaf(const sporf_tree *tree, const double *x, int64_t cs)
 {

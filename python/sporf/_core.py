@@ -42,18 +42,26 @@ def matrix_view(X):
         raise ValueError("expected a 2-D array, got %d dimensions" % X.ndim)
     # The core reads doubles through aligned pointers: an array on a buffer
     # that is not 8-byte aligned (as deserialized data can be) is copied.
-    if not (X.flags.c_contiguous or X.flags.f_contiguous) or not X.flags.aligned:
+    flags = X.flags
+    if not (flags.c_contiguous or flags.f_contiguous) or not flags.aligned:
         X = np.array(X, order="C")
-    # The buffer protocol only hands out C-contiguous memory, so take the
-    # address directly (X is kept alive by the caller through `keepalive`).
-    buf = ffi.cast("const double *", X.ctypes.data)
+        flags = X.flags
     view = ffi.new("sporf_matrix *")
-    view.data = buf
     view.nrow, view.ncol = X.shape
-    if X.flags.c_contiguous:
+    if flags.c_contiguous and X.size:
+        # The cheap way to the address (one-row prediction is dominated by
+        # per-call overhead); the buffer protocol serves C-contiguous memory.
+        buf = ffi.from_buffer("double[]", X, require_writable=False)
         view.row_stride, view.col_stride = X.shape[1], 1
     else:
-        view.row_stride, view.col_stride = 1, X.shape[0]
+        # F-ordered (or empty): take the address directly (X is kept alive by
+        # the caller through `keepalive`).
+        buf = ffi.cast("const double *", X.ctypes.data)
+        if flags.c_contiguous:
+            view.row_stride, view.col_stride = X.shape[1], 1
+        else:
+            view.row_stride, view.col_stride = 1, X.shape[0]
+    view.data = buf
     return view, (X, buf)
 
 

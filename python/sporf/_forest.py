@@ -699,7 +699,9 @@ class SPORFClassifier(ClassifierMixin, _BaseForest):
         proba : ndarray of shape (n_samples, n_classes)
             Columns follow ``classes_``.
         """
-        check_is_fitted(self, "_forest")
+        # _check_X (in _leaf_means) raises NotFittedError before n_classes_ is read
+        if "_forest" not in self.__dict__:
+            check_is_fitted(self, "_forest")
         return self._leaf_means(X, self.n_classes_)
 
     def predict_log_proba(self, X):

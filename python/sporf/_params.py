@@ -45,6 +45,8 @@ def resolve_n_jobs(n_jobs):
     """joblib's convention: None -> 1, -1 -> all cores, -2 -> all but one..."""
     if n_jobs is None:
         return 1
+    if type(n_jobs) is int and n_jobs > 0:  # the common case, without the ABC checks
+        return n_jobs
     if not _is_int(n_jobs) or n_jobs == 0:
         raise ValueError("n_jobs must be a non-zero integer or None, got %r" % (n_jobs,))
     if n_jobs < 0:

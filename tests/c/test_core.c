@@ -660,6 +660,18 @@ static void test_traversal_matches_reference(void)
         CHECK(sporf_forest_predict_proba(f, &mt, 2, got_proba, NULL, NULL, &err) == SPORF_OK, "predict");
         CHECK(memcmp(got_proba, want_proba, sizeof(double) * M * 3) == 0,
               "packed predict_proba equals the plain traversal's sums bit for bit");
+        /* 1-7 rows take the kernel that walks a bin's trees together */
+        int small_ok = 1;
+        for (int64_t nr = 1; nr < 8; nr++) {
+            sporf_matrix ms = rowmajor(T + 5 * P, nr, P);
+            small_ok &= sporf_forest_predict_proba(f, &ms, 1, got_proba, NULL, NULL, &err) == SPORF_OK &&
+                        memcmp(got_proba, want_proba + 5 * 3, sizeof(double) * (size_t)nr * 3) == 0;
+            small_ok &= sporf_forest_apply(f, &ms, 1, got_apply, NULL, NULL, &err) == SPORF_OK;
+            for (int64_t i = 0; i < nr; i++)
+                for (int64_t t = 0; t < f->n_trees; t++)
+                    small_ok &= got_apply[i * f->n_trees + t] == reference_leaf(&f->trees[t], T + (5 + i) * P);
+        }
+        CHECK(small_ok, "1 to 7 rows: predict_proba and apply equal the plain traversal's");
         CHECK(sporf_forest_apply(f, &mt, 2, got_apply, NULL, NULL, &err) == SPORF_OK, "apply");
         int apply_ok = 1;
         for (int i = 0; i < M; i++)
