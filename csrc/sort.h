@@ -1,9 +1,10 @@
 /*
  * sort.h -- sorting a node's projected values together with its sample ids.
- * This is the innermost loop of training, so it is tuned: introsort with
- * median-of-three pivots and three-way partitioning (many ties are common in
- * real data and in +-1 projections of discrete features), insertion sort for
- * short runs, heapsort when recursion gets too deep.
+ * This is the innermost loop of training, so it is tuned by size: an
+ * introsort with median-of-three pivots and three-way partitioning (many
+ * ties are common in real data and in +-1 projections of discrete features)
+ * for short inputs, and sorts of (float key, position) records with an exact
+ * fix-up for longer ones (sporf_sort_values_radix, what the builder uses).
  */
 #ifndef SPORF_SORT_H
 #define SPORF_SORT_H
@@ -25,10 +26,12 @@ typedef struct sporf_sort_scratch {
 int sporf_sort_scratch_init(sporf_sort_scratch *s, int64_t n);
 void sporf_sort_scratch_free(sporf_sort_scratch *s);
 
-/* The same result as sporf_sort_values, faster on large inputs: an LSD
- * radix sort on the values rounded to float (rounding is monotone, so only
- * values with equal float keys can be out of order afterwards), then an
- * insertion pass on the exact doubles fixes those short runs. */
+/* The same as sporf_sort_values (ties in an unspecified but deterministic
+ * order), faster: from 64 elements, records (value rounded to float,
+ * position) are sorted -- by an LSD radix sort from 384 elements, by a
+ * branch-free quicksort below -- and, as rounding is monotone, only values
+ * with equal float keys can be out of order afterwards: an insertion pass on
+ * the exact doubles fixes those short runs. */
 void sporf_sort_values_radix(double *v, int32_t *ids, int64_t n, sporf_sort_scratch *s);
 
 #endif

@@ -252,6 +252,33 @@ static void test_sort(void)
         free(v); free(orig); free(id);
     }
     CHECK(ok, "sort orders values and carries ids");
+
+    /* The builder's sort: every size path (introsort, quicksort, radix),
+     * ties, values closer than float precision, negative and positive. */
+    int ok_radix = 1;
+    for (int trial = 0; trial < 400 && ok_radix; trial++) {
+        int n = trial < 100 ? trial + 1 : (int)sporf_rng_below(&rng, 3000) + 1;
+        int kind = trial % 3;
+        sporf_sort_scratch sc;
+        sporf_sort_scratch_init(&sc, n);
+        double *v = malloc(n * sizeof *v), *orig = malloc(n * sizeof *orig);
+        int32_t *id = malloc(n * sizeof *id);
+        for (int i = 0; i < n; i++) {
+            const double u = sporf_rng_uniform(&rng);
+            orig[i] = v[i] = kind == 0 ? (double)sporf_rng_below(&rng, 7) - 3.0   /* many ties */
+                           : kind == 1 ? 1.0 + 1e-12 * (double)sporf_rng_below(&rng, 50) /* one float key */
+                                       : (u - 0.5) * 1e6;
+            id[i] = i;
+        }
+        sporf_sort_values_radix(v, id, n, &sc);
+        for (int i = 0; i < n; i++) {
+            if (orig[id[i]] != v[i]) ok_radix = 0;
+            if (i > 0 && v[i - 1] > v[i]) ok_radix = 0;
+        }
+        free(v); free(orig); free(id);
+        sporf_sort_scratch_free(&sc);
+    }
+    CHECK(ok_radix, "the builder's sort orders values and carries ids on every size path");
 }
 
 static void test_rng(void)
