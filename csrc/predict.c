@@ -89,6 +89,34 @@ static int64_t block_rows(const predict_ctx *c, int64_t blk, int64_t *r0)
     return (r1 < c->X->nrow ? r1 : c->X->nrow) - *r0;
 }
 
+/* The packed leaves of bin b's trees for the block's rows [r0, r0 + n): the
+ * leaf of row r in the bin's j-th tree is leaf[r * *rs + j * *ts]. A block
+ * that fills the lanes walks one tree after another (each tree's nodes stay
+ * hot for all rows); fewer rows than lanes walk the bin's trees together so
+ * a single row still keeps every lane busy. */
+static void bin_leaves(const predict_ctx *c, int64_t b, int64_t r0, int64_t n, int32_t *leaf, int64_t *rs,
+                       int64_t *ts)
+{
+    const sporf_forest *f = c->f;
+    const sporf_packed *P = f->packed;
+    const sporf_pnode *base = sporf_packed_bin_nodes(P, b);
+    const int64_t t0 = P->bin_first_tree[b];
+    const int32_t nt = (int32_t)(P->bin_first_tree[b + 1] - t0);
+    const double *x = row_ptr(c->X, r0);
+    if (n < SPORF_LANES) {
+        sporf_bin_find_leaves(base, P->root + t0, f->trees + t0, nt, x, c->X->row_stride, c->X->col_stride, n,
+                              leaf, P->single_only);
+        *rs = nt;
+        *ts = 1;
+        return;
+    }
+    for (int32_t j = 0; j < nt; j++)
+        sporf_nodes_find_leaves(base, P->root[t0 + j], &f->trees[t0 + j], x, c->X->row_stride, c->X->col_stride,
+                                n, leaf + j * n, P->single_only);
+    *rs = 1;
+    *ts = n;
+}
+
 static int proba_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
 {
     (void)ctl; (void)err;
@@ -107,22 +135,11 @@ static int proba_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
         const sporf_pnode *base = sporf_packed_bin_nodes(P, b);
         const int64_t t0 = P->bin_first_tree[b];
         const int32_t nt = (int32_t)(P->bin_first_tree[b + 1] - t0);
-        if (n < SPORF_LANES) {
-            /* too few rows to fill the lanes with one tree: walk the bin's trees together */
-            sporf_bin_find_leaves(base, P->root + t0, f->trees + t0, nt, row_ptr(c->X, r0), c->X->row_stride,
-                                  c->X->col_stride, n, leaf, P->single_only);
-            for (int64_t r = 0; r < n; r++)
-                for (int32_t j = 0; j < nt; j++) /* tree order, as below */
-                    votes[r] += add_leaf(out + r * K, &f->trees[t0 + j], &base[leaf[r * nt + j]], K);
-            continue;
-        }
-        for (int64_t t = t0; t < t0 + nt; t++) {
-            const sporf_tree *tr = &f->trees[t];
-            sporf_nodes_find_leaves(base, P->root[t], tr, row_ptr(c->X, r0), c->X->row_stride, c->X->col_stride,
-                                    n, leaf, P->single_only);
-            for (int64_t r = 0; r < n; r++)
-                votes[r] += add_leaf(out + r * K, tr, &base[leaf[r]], K);
-        }
+        int64_t rs, ts;
+        bin_leaves(c, b, r0, n, leaf, &rs, &ts);
+        for (int64_t r = 0; r < n; r++)
+            for (int32_t j = 0; j < nt; j++) /* tree order, for any block size */
+                votes[r] += add_leaf(out + r * K, &f->trees[t0 + j], &base[leaf[r * rs + j * ts]], K);
     }
     if (forest_abstains(f)) {
         for (int64_t r = 0; r < n; r++)
@@ -149,20 +166,11 @@ static int apply_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
         const sporf_pnode *base = sporf_packed_bin_nodes(P, b);
         const int64_t t0 = P->bin_first_tree[b];
         const int32_t nt = (int32_t)(P->bin_first_tree[b + 1] - t0);
-        if (n < SPORF_LANES) {
-            sporf_bin_find_leaves(base, P->root + t0, f->trees + t0, nt, row_ptr(c->X, r0), c->X->row_stride,
-                                  c->X->col_stride, n, leaf, P->single_only);
-            for (int64_t r = 0; r < n; r++)
-                for (int32_t j = 0; j < nt; j++)
-                    c->leaves[(r0 + r) * T + t0 + j] = base[leaf[r * nt + j]].u.leaf.node;
-            continue;
-        }
-        for (int64_t t = t0; t < t0 + nt; t++) {
-            sporf_nodes_find_leaves(base, P->root[t], &f->trees[t], row_ptr(c->X, r0), c->X->row_stride,
-                                    c->X->col_stride, n, leaf, P->single_only);
-            for (int64_t r = 0; r < n; r++)
-                c->leaves[(r0 + r) * T + t] = base[leaf[r]].u.leaf.node;
-        }
+        int64_t rs, ts;
+        bin_leaves(c, b, r0, n, leaf, &rs, &ts);
+        for (int64_t r = 0; r < n; r++)
+            for (int32_t j = 0; j < nt; j++)
+                c->leaves[(r0 + r) * T + t0 + j] = base[leaf[r * rs + j * ts]].u.leaf.node;
     }
     return SPORF_OK;
 }
@@ -236,8 +244,8 @@ static int run_blocks(predict_ctx *c, int32_t n_jobs, sporf_unit_fn unit, sporf_
     c->block = choose_block(c->X, n_jobs);
     const int64_t nb = (c->X->nrow + c->block - 1) / c->block;
     const int32_t threads = sporf_pool_threads(n_jobs, nb);
-    /* a block of fewer than SPORF_LANES rows stores a leaf per (row, tree of a bin) */
-    c->leaf_stride = c->block > SPORF_LANES * SPORF_BIN_TREES ? c->block : SPORF_LANES * SPORF_BIN_TREES;
+    /* a leaf per (row of the block, tree of a bin) */
+    c->leaf_stride = c->block * SPORF_BIN_TREES;
     c->leaf_scratch = malloc((size_t)(threads * c->leaf_stride) * sizeof *c->leaf_scratch);
     c->vote_scratch = malloc((size_t)(2 * threads * c->block) * sizeof *c->vote_scratch);
     int rc = c->leaf_scratch && c->vote_scratch
