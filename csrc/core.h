@@ -111,11 +111,12 @@ int sporf_tree_alloc(sporf_tree *tree, int32_t n_nodes, int32_t n_leaves, int32_
 sporf_forest *sporf_forest_alloc(void);
 
 /* ---- prediction layout (traverse.c) ---- */
-/* Prediction slots stored node i takes: 1, or 2 with an extension slot
+/* Prediction slots stored node i takes: 1, 2 with an extension slot
  * (needed by a split of several features or not of weight +-1, and by one
- * whose near child is named explicitly). */
+ * whose near child is named explicitly), or 3 for a wide split (4 or 5
+ * features of weight +-1: two extension slots, traverse.h). */
 int32_t sporf_pnode_slots(const sporf_tree *tree, int32_t i, int explicit_near);
-/* Write stored node i at out (1 or 2 slots, as sporf_pnode_slots says).
+/* Write stored node i at out (1 to 3 slots, as sporf_pnode_slots says).
  * pos maps stored node indices to positions in the layout; unless
  * explicit_near, one child must sit right after node i's slots. onehot is
  * the leaf's one-hot class or -1. */

@@ -11,7 +11,13 @@
  *     go left iff  x[f0] + c1 * x[f1] + c2 * x[f2] <= threshold,   c1, c2 in {0, 1, -1}
  *
  * with f1, f2 in an extension slot after the node when present, and the sign
- * of the first weight folded into the threshold and children. Every rewrite
+ * of the first weight folded into the threshold and children. Projections of
+ * four or five such non-zeros ("wide") add a second extension slot holding
+ * f3, f4 and the four coefficients' codes, and are evaluated as
+ *
+ *     (((x[f0] + c1 * x[f1]) + c2 * x[f2]) + c3 * x[f3]) + c4 * x[f4],
+ *
+ * the fit's order of summation, without a loop. Every rewrite
  * is exact in IEEE arithmetic (negation is exact, adding a zero changes
  * nothing a comparison sees, and s >= -t is NOT s <= nextafter(-t, -inf)),
  * so a row follows exactly the path it followed when the tree was grown.
@@ -25,10 +31,12 @@
 #include <stdint.h>
 
 /* kinds (head >> 28): a leaf, inlined splits 1 + c1 code + 3 * c2 code
- * (codes 0 -> absent, 1 -> +1, 2 -> -1), and a side-buffer split */
+ * (codes 0 -> absent, 1 -> +1, 2 -> -1), a side-buffer split and a wide
+ * split (its second extension's head: the codes of c1..c4, 2 bits each) */
 #define SPORF_PN_LEAF 0
 #define SPORF_PN_SINGLE 1
 #define SPORF_PN_GENERAL 10
+#define SPORF_PN_WIDE 11
 
 /* coefficients c1, c2 of each kind (0 for the others) */
 extern const double sporf_pn_coef[2][16];
@@ -50,6 +58,22 @@ static inline double sporf_pnode_general(const sporf_tree *tree, const sporf_pno
     return s;
 }
 
+/* coefficient of code 0, 1, 2 (absent, +1, -1) */
+extern const double sporf_pn_unit[4];
+
+/* A wide split's projection (nd the split, nd + 1 and nd + 2 its extensions). */
+static inline double sporf_pnode_wide(const sporf_pnode *nd, const double *x, int64_t cs)
+{
+    const sporf_pnode *e1 = nd + 1, *e2 = nd + 2;
+    const uint32_t codes = e2->head;
+    double s = x[(int64_t)(nd->head & SPORF_PN_FEATURE_MASK) * cs];
+    s += sporf_pn_unit[codes & 3] * x[(int64_t)e1->u.ext.f1 * cs];
+    s += sporf_pn_unit[(codes >> 2) & 3] * x[(int64_t)e1->u.ext.f2 * cs];
+    s += sporf_pn_unit[(codes >> 4) & 3] * x[(int64_t)e2->u.ext.f1 * cs];
+    s += sporf_pn_unit[(codes >> 6) & 3] * x[(int64_t)e2->u.ext.f2 * cs];
+    return s;
+}
+
 /* One step from split `at`: the index of the child row x goes to. With
  * single_only (a forest of single-feature splits only, e.g. axis-aligned),
  * the projection is just x[f0]. */
@@ -68,13 +92,15 @@ static inline int32_t sporf_pnode_step(const sporf_pnode *nodes, int32_t at, con
     double s;
     if (single_only)
         s = x[(int64_t)(head & SPORF_PN_FEATURE_MASK) * cs];
-    else if (kind != SPORF_PN_GENERAL)
+    else if (kind < SPORF_PN_GENERAL)
         s = (x[(int64_t)(head & SPORF_PN_FEATURE_MASK) * cs] + sporf_pn_coef[0][kind] * x[(int64_t)e->u.ext.f1 * cs]) +
             sporf_pn_coef[1][kind] * x[(int64_t)e->u.ext.f2 * cs];
+    else if (kind == SPORF_PN_WIDE)
+        s = sporf_pnode_wide(nd, x, cs);
     else
         s = sporf_pnode_general(tree, e, x, cs);
     const int32_t explicit_mask = -(int32_t)((link >> 30) & 1);
-    const int32_t next = at + 1 + (int32_t)has_ext;
+    const int32_t next = at + 1 + (int32_t)has_ext + (kind == SPORF_PN_WIDE);
     const int32_t near = next ^ ((next ^ (int32_t)e->head) & explicit_mask);
     const int32_t far = (int32_t)(link & SPORF_PN_FAR_MASK);
     /* near when the row goes to the side the near child is on */

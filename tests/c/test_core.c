@@ -629,13 +629,15 @@ static void test_traversal_matches_reference(void)
     }
     for (int i = 0; i < M * P; i++)
         T[i] = 0.5 * (double)sporf_rng_below(&r, 8) - 0.5;
-    int ok = 1, kinds_seen[3] = {0, 0, 0};
-    for (int proj = 0; proj < 2; proj++) {
+    int ok = 1, kinds_seen[4] = {0, 0, 0, 0};
+    /* axis; sparse with 1-6 non-zeros per projection; sparse and near dense
+     * (6 of 6 features: side-buffer splits) */
+    for (int proj = 0; proj < 3; proj++) {
         sporf_params p;
         sporf_params_init(&p);
         p.n_estimators = 20;
         p.projection = proj ? SPORF_PROJ_SPARSE : SPORF_PROJ_AXIS;
-        p.feature_combinations = 2.0;
+        p.feature_combinations = proj == 2 ? 4.5 : 2.0;
         p.random_state = 11;
         sporf_matrix m = rowmajor(X, N, P);
         sporf_forest *f = NULL;
@@ -656,9 +658,12 @@ static void test_traversal_matches_reference(void)
             for (int64_t i = pk->bin_offset[pk->tree_bin[t]]; i < pk->bin_offset[pk->tree_bin[t] + 1]; i++) {
                 const sporf_pnode *q = &pk->nodes[i];
                 const uint32_t kind = sporf_pnode_kind(q);
-                /* a slot after a node with an extension is not a node: skip it */
-                if (kind != SPORF_PN_LEAF &&
-                    (kind != SPORF_PN_SINGLE || (q->link & SPORF_PN_EXPLICIT))) {
+                /* the slots after a node with extensions are not nodes: skip them */
+                if (kind == SPORF_PN_WIDE) {
+                    kinds_seen[3]++;
+                    i += 2;
+                } else if (kind != SPORF_PN_LEAF &&
+                           (kind != SPORF_PN_SINGLE || (q->link & SPORF_PN_EXPLICIT))) {
                     kinds_seen[kind == SPORF_PN_GENERAL ? 2 : kind != SPORF_PN_SINGLE]++;
                     i++;
                 } else if (kind == SPORF_PN_SINGLE) {
@@ -713,9 +718,9 @@ static void test_traversal_matches_reference(void)
         sporf_forest_free(f);
     }
     CHECK(ok, "inlined and lockstep traversal reach the reference leaf, ties included");
-    CHECK(kinds_seen[0] > 0 && kinds_seen[1] > 0 && kinds_seen[2] > 0,
-          "test covers single, inlined multi-feature and general nodes (%d %d %d)",
-          kinds_seen[0], kinds_seen[1], kinds_seen[2]);
+    CHECK(kinds_seen[0] > 0 && kinds_seen[1] > 0 && kinds_seen[2] > 0 && kinds_seen[3] > 0,
+          "test covers single, inlined multi-feature, general and wide nodes (%d %d %d %d)",
+          kinds_seen[0], kinds_seen[1], kinds_seen[2], kinds_seen[3]);
     free(X); free(T); free(y); free(leaf);
 }
 
