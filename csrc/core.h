@@ -25,7 +25,8 @@ typedef struct sporf_node {
  * half the cache of the stored nodes; see traverse.h and packed.h. A split
  * that needs more than one feature, or that names its near child
  * explicitly, is followed by an extension slot (u.ext, and head = the near
- * child when explicit). */
+ * child when explicit); a wide split (4-5 features) by a second one (u.ext:
+ * its 4th and 5th features, head: the coefficients' codes). */
 typedef struct sporf_pnode {
     union {
         double threshold;     /* a split's */
