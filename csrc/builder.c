@@ -384,7 +384,8 @@ int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
         if (ctl && sporf_pool_cancelled(ctl))
             return sporf_set_error(err, SPORF_E_INTERRUPTED, "interrupted");
         if (n_nodes >= SPORF_MAX_TREE_NODES - 1)
-            return sporf_set_error(err, SPORF_E_ARG, "a tree would exceed 2^29 nodes (the prediction layout's limit)");
+            return sporf_set_error(err, SPORF_E_ARG, "a tree would exceed %d nodes (the prediction layout's limit)",
+                                   (int)SPORF_MAX_TREE_NODES - 1);
         if (!grow_array((void **)&b->nodes, &b->nodes_cap, n_nodes + 1, sizeof *b->nodes))
             goto nomem;
         const int32_t id = (int32_t)n_nodes++;

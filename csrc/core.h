@@ -51,7 +51,8 @@ typedef struct sporf_pnode {
 #define SPORF_PN_FAR_MASK 0x3FFFFFFFu     /* slots of a bin < 2^30 */
 /* Limits those fields put on fitted and loaded forests. */
 #define SPORF_MAX_FEATURES ((int64_t)SPORF_PN_FEATURE_MASK)
-#define SPORF_MAX_TREE_NODES ((int32_t)1 << 29)
+/* a tree's slots (at most 3 per node, traverse.h) must fit the far-child field */
+#define SPORF_MAX_TREE_NODES ((int32_t)(SPORF_PN_FAR_MASK / 3))
 
 static inline int32_t sporf_pnode_leaf_slot(const sporf_pnode *nd) { return (int32_t)nd->link; }
 

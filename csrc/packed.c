@@ -131,7 +131,7 @@ int sporf_forest_pack(sporf_forest *f, sporf_error *err)
     }
     sporf_packed *p = calloc(1, sizeof *p);
     tree_scratch *s = calloc(SPORF_BIN_TREES, sizeof *s);
-    /* Slots of every tree: at most 2 per node, so < 2^30 per tree. */
+    /* Slots of every tree: at most 3 per node, so each tree fits the far-child field. */
     int64_t *slots = malloc((size_t)(T > 0 ? T : 1) * sizeof *slots);
     int ok = p && s && slots;
     for (int b = 0; ok && b < SPORF_BIN_TREES; b++)
