@@ -24,6 +24,9 @@
 #define BLOCK_BYTES ((int64_t)2 << 20)
 #define MIN_BLOCK 64
 #define MAX_BLOCK 8192
+/* Largest float copy of a block (per worker) for forests of single-feature
+ * splits (sporf_nodes_find_leaves_f32); wider blocks walk the double rows. */
+#define MAX_FLOAT_BLOCK_BYTES ((int64_t)8 << 20)
 
 typedef struct predict_ctx {
     const sporf_forest *f;
@@ -32,6 +35,7 @@ typedef struct predict_ctx {
     int32_t *leaf_scratch;     /* leaf_stride per worker */
     int64_t leaf_stride;
     int64_t *vote_scratch;     /* 2 * block per worker */
+    float *float_scratch;      /* block * ncol per worker, or NULL: float copies of the rows */
     double *proba;             /* n x K */
     int64_t *leaves;           /* n x T */
     int64_t *count;            /* OOB: n */
@@ -94,8 +98,8 @@ static int64_t block_rows(const predict_ctx *c, int64_t blk, int64_t *r0)
  * that fills the lanes walks one tree after another (each tree's nodes stay
  * hot for all rows); fewer rows than lanes walk the bin's trees together so
  * a single row still keeps every lane busy. */
-static void bin_leaves(const predict_ctx *c, int64_t b, int64_t r0, int64_t n, int32_t *leaf, int64_t *rs,
-                       int64_t *ts)
+static void bin_leaves(const predict_ctx *c, int64_t b, int64_t r0, int64_t n, const float *xf, int32_t *leaf,
+                       int64_t *rs, int64_t *ts)
 {
     const sporf_forest *f = c->f;
     const sporf_packed *P = f->packed;
@@ -110,11 +114,33 @@ static void bin_leaves(const predict_ctx *c, int64_t b, int64_t r0, int64_t n, i
         *ts = 1;
         return;
     }
-    for (int32_t j = 0; j < nt; j++)
-        sporf_nodes_find_leaves(base, P->root[t0 + j], &f->trees[t0 + j], x, c->X->row_stride, c->X->col_stride,
-                                n, leaf + j * n, P->single_only);
+    for (int32_t j = 0; j < nt; j++) {
+        if (xf)
+            sporf_nodes_find_leaves_f32(base, P->thr_f + P->bin_offset[b], P->root[t0 + j], xf, c->X->ncol, x,
+                                        c->X->row_stride, c->X->col_stride, n, leaf + j * n);
+        else
+            sporf_nodes_find_leaves(base, P->root[t0 + j], &f->trees[t0 + j], x, c->X->row_stride,
+                                    c->X->col_stride, n, leaf + j * n, P->single_only);
+    }
     *rs = 1;
     *ts = n;
+}
+
+/* The block's rows as floats in the worker's scratch (row r at r * ncol),
+ * or NULL when the forest or the block does not take the float walk. */
+static const float *block_floats(const predict_ctx *c, int32_t worker, int64_t r0, int64_t n)
+{
+    if (!c->float_scratch || n < SPORF_LANES)
+        return NULL;
+    const sporf_matrix *X = c->X;
+    float *xf = c->float_scratch + worker * c->block * X->ncol;
+    for (int64_t r = 0; r < n; r++) {
+        const double *x = row_ptr(X, r0 + r);
+        float *o = xf + r * X->ncol;
+        for (int64_t k = 0; k < X->ncol; k++)
+            o[k] = (float)x[k * X->col_stride];
+    }
+    return xf;
 }
 
 static int proba_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
@@ -129,6 +155,7 @@ static int proba_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
     int32_t *leaf = c->leaf_scratch + worker * c->leaf_stride;
     int64_t *votes = c->vote_scratch + 2 * worker * c->block;
     double *out = c->proba + r0 * K;
+    const float *xf = block_floats(c, worker, r0, n);
     memset(out, 0, (size_t)(n * K) * sizeof *out);
     memset(votes, 0, (size_t)n * sizeof *votes);
     for (int64_t b = 0; b < P->n_bins; b++) {
@@ -136,7 +163,7 @@ static int proba_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
         const int64_t t0 = P->bin_first_tree[b];
         const int32_t nt = (int32_t)(P->bin_first_tree[b + 1] - t0);
         int64_t rs, ts;
-        bin_leaves(c, b, r0, n, leaf, &rs, &ts);
+        bin_leaves(c, b, r0, n, xf, leaf, &rs, &ts);
         for (int64_t r = 0; r < n; r++)
             for (int32_t j = 0; j < nt; j++) /* tree order, for any block size */
                 votes[r] += add_leaf(out + r * K, &f->trees[t0 + j], &base[leaf[r * rs + j * ts]], K);
@@ -162,12 +189,13 @@ static int apply_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
     int64_t r0;
     const int64_t n = block_rows(c, blk, &r0);
     int32_t *leaf = c->leaf_scratch + worker * c->leaf_stride;
+    const float *xf = block_floats(c, worker, r0, n);
     for (int64_t b = 0; b < P->n_bins; b++) {
         const sporf_pnode *base = sporf_packed_bin_nodes(P, b);
         const int64_t t0 = P->bin_first_tree[b];
         const int32_t nt = (int32_t)(P->bin_first_tree[b + 1] - t0);
         int64_t rs, ts;
-        bin_leaves(c, b, r0, n, leaf, &rs, &ts);
+        bin_leaves(c, b, r0, n, xf, leaf, &rs, &ts);
         for (int64_t r = 0; r < n; r++)
             for (int32_t j = 0; j < nt; j++)
                 c->leaves[(r0 + r) * T + t0 + j] = base[leaf[r * rs + j * ts]].u.leaf.node;
@@ -248,11 +276,19 @@ static int run_blocks(predict_ctx *c, int32_t n_jobs, sporf_unit_fn unit, sporf_
     c->leaf_stride = c->block * SPORF_BIN_TREES;
     c->leaf_scratch = malloc((size_t)(threads * c->leaf_stride) * sizeof *c->leaf_scratch);
     c->vote_scratch = malloc((size_t)(2 * threads * c->block) * sizeof *c->vote_scratch);
-    int rc = c->leaf_scratch && c->vote_scratch
+    /* float rows for a forest of single-feature splits (not for OOB, which walks row by row) */
+    const int64_t float_bytes = c->block * c->X->ncol * (int64_t)sizeof(float);
+    int float_ok = 1;
+    if (c->f->packed->thr_f && unit != oob_block && c->block >= SPORF_LANES && float_bytes <= MAX_FLOAT_BLOCK_BYTES) {
+        c->float_scratch = malloc((size_t)(threads * float_bytes));
+        float_ok = c->float_scratch != NULL;
+    }
+    int rc = c->leaf_scratch && c->vote_scratch && float_ok
                  ? sporf_pool_run(threads, nb, unit, c, progress, user_data, err)
                  : sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
     free(c->leaf_scratch);
     free(c->vote_scratch);
+    free(c->float_scratch);
     return rc;
 }
 

@@ -627,8 +627,14 @@ static void test_traversal_matches_reference(void)
         }
         y[i] = (s > 0) + (s > 2);
     }
-    for (int i = 0; i < M * P; i++)
+    /* Rows 0..M/2: on the grid. The rest: a third of the values moved by
+     * 1e-12, which rounds back to the grid value in float -- a float walk
+     * sees a tie there and must decide it in double. */
+    for (int i = 0; i < M * P; i++) {
         T[i] = 0.5 * (double)sporf_rng_below(&r, 8) - 0.5;
+        if (i >= M / 2 * P && sporf_rng_below(&r, 3) == 0)
+            T[i] += sporf_rng_below(&r, 2) ? 1e-12 : -1e-12;
+    }
     int ok = 1, kinds_seen[4] = {0, 0, 0, 0};
     /* axis; sparse with 1-6 non-zeros per projection; sparse and near dense
      * (6 of 6 features: side-buffer splits) */
@@ -712,6 +718,7 @@ static void test_traversal_matches_reference(void)
         CHECK(apply_ok, "packed apply returns the reference leaves");
         CHECK(pk->n_bins == (f->n_trees + SPORF_BIN_TREES - 1) / SPORF_BIN_TREES, "%lld bins", (long long)pk->n_bins);
         CHECK(pk->single_only == !proj, "an axis forest (only) takes the single-feature step");
+        CHECK((pk->thr_f != NULL) == !proj, "an axis forest (only) keeps float thresholds for the float walk");
         free(want_proba);
         free(got_proba);
         free(got_apply);
