@@ -125,6 +125,23 @@ static inline int32_t sporf_nodes_find_leaf(const sporf_pnode *nodes, int32_t ro
  * latency of the dependent node loads. */
 #define SPORF_LANES 8
 
+/* A lane's row reached leaf at[j]: record it, then give the lane the next
+ * row from root, or retire it (row -1) when none is left. 1 if the lane
+ * took a new row. */
+static inline int sporf_lane_next_row(int32_t *at, int64_t *row, int j, int32_t *leaf, int32_t root,
+                                      int64_t *next_row, int64_t n, int *live)
+{
+    leaf[row[j]] = at[j];
+    if (*next_row < n) {
+        row[j] = (*next_row)++;
+        at[j] = root;
+        return 1;
+    }
+    row[j] = -1;
+    (*live)--;
+    return 0;
+}
+
 /* Leaf (index in nodes) of each row x0 + r*rs (r = 0 .. n-1) into leaf[r].
  * SPORF_LANES rows are in flight; a lane whose row reaches a leaf takes the
  * next row at once, so no lane idles while a deeper row finishes (leaf
@@ -155,16 +172,8 @@ static inline void sporf_nodes_find_leaves_k(const sporf_pnode *nodes, int32_t r
             if (row[j] < 0)
                 continue;
             if (sporf_pnode_is_leaf(&nodes[at[j]])) {
-                leaf[row[j]] = at[j];
-                if (next_row < n) {
-                    row[j] = next_row;
-                    x[j] = x0 + next_row * rs;
-                    next_row++;
-                    at[j] = root;
-                } else {
-                    row[j] = -1;
-                    live--;
-                }
+                if (sporf_lane_next_row(at, row, j, leaf, root, &next_row, n, &live))
+                    x[j] = x0 + row[j] * rs;
                 continue;
             }
             at[j] = sporf_pnode_step(nodes, at[j], tree, x[j], cs, single_only);
@@ -222,14 +231,7 @@ static inline void sporf_nodes_find_leaves_f32(const sporf_pnode *nodes, const f
                 continue;
             const sporf_pnode *nd = &nodes[at[j]];
             if (sporf_pnode_is_leaf(nd)) {
-                leaf[row[j]] = at[j];
-                if (next_row < n) {
-                    row[j] = next_row++;
-                    at[j] = root;
-                } else {
-                    row[j] = -1;
-                    live--;
-                }
+                sporf_lane_next_row(at, row, j, leaf, root, &next_row, n, &live);
                 continue;
             }
             const uint32_t head = nd->head, link = nd->link;
