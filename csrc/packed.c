@@ -17,22 +17,21 @@ void sporf_packed_free(sporf_packed *p)
     free(p);
 }
 
-/* thr_f for a forest of single-feature splits: slot by slot, a split's
- * threshold rounded to float (0 in leaves and extension slots). */
+/* thr_f: slot by slot, a split's threshold rounded to float (0 in leaves
+ * and extension slots). */
 static int float_thresholds(sporf_packed *p)
 {
     const int64_t total = p->bin_offset[p->n_bins];
-    p->thr_f = malloc((size_t)(total > 0 ? total : 1) * sizeof *p->thr_f);
+    p->thr_f = calloc((size_t)(total > 0 ? total : 1), sizeof *p->thr_f);
     if (!p->thr_f)
         return 0;
     for (int64_t i = 0; i < total; i++) {
         const sporf_pnode *nd = &p->nodes[i];
-        p->thr_f[i] = 0.0f;
         if (sporf_pnode_is_leaf(nd))
             continue;
         p->thr_f[i] = (float)nd->u.threshold;
-        if (nd->link & SPORF_PN_EXPLICIT) /* a single-feature split's only extension */
-            p->thr_f[++i] = 0.0f;
+        const uint32_t kind = sporf_pnode_kind(nd);
+        i += sporf_pnode_has_ext(kind, nd->link) + (kind == SPORF_PN_WIDE); /* skip its extensions */
     }
     return 1;
 }
@@ -234,7 +233,7 @@ int sporf_forest_pack(sporf_forest *f, sporf_error *err)
         scratch_free(&s[b]);
     free(s);
     free(slots);
-    if (p->single_only && !float_thresholds(p)) {
+    if (!float_thresholds(p)) {
         sporf_packed_free(p);
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory laying out the forest for prediction");
     }

@@ -20,10 +20,10 @@
  * stored distribution is that 1 and zeros).
  *
  * The layout is derived: built after fit and after load, never saved, and
- * results are identical to walking each tree's own nodes (tested). A forest
- * of single-feature splits also keeps its thresholds rounded to float, so
- * blocks of rows can be walked on float copies (half the bytes per row)
- * with an exact double comparison where the float values tie.
+ * results are identical to walking each tree's own nodes (tested). Each
+ * split's threshold is also kept rounded to float, so blocks of rows can be
+ * walked on float copies (half the bytes per row), deciding in double where
+ * float precision cannot (traverse.h).
  */
 #ifndef SPORF_PACKED_H
 #define SPORF_PACKED_H
@@ -42,9 +42,9 @@ typedef struct sporf_packed {
     int64_t *tree_bin;       /* n_trees: the bin holding each tree */
     int single_only;         /* no split reads more than one feature: a simpler step */
     sporf_pnode *nodes;
-    float *thr_f;            /* single_only forests: each split slot's threshold rounded
-                                to float, for walks over float copies of the rows
-                                (sporf_nodes_find_leaves_f32); else NULL */
+    float *thr_f;            /* each split slot's threshold rounded to float (0 in other
+                                slots), for walks over float copies of the rows
+                                (sporf_nodes_find_leaves_f32) */
 } sporf_packed;
 
 /* Build f->packed from the trees' stored nodes (replacing any previous

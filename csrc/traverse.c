@@ -16,6 +16,12 @@ const sporf_pnode sporf_pn_no_ext = {{0}, 0, 0};
 
 const double sporf_pn_unit[4] = {0, 1, -1, 0};
 
+const float sporf_pn_coef_f[2][16] = {
+    {0, 0, 1, -1, 0, 1, -1, 0, 1, -1, 0, 0, 0, 0, 0, 0},
+    {0, 0, 0, 0, 1, 1, 1, -1, -1, -1, 0, 0, 0, 0, 0, 0},
+};
+const float sporf_pn_unit_f[4] = {0, 1, -1, 0};
+
 static int unit(double w) { return w == 1.0 || w == -1.0; }
 
 /* Non-zeros of split nd when all have weight +-1, else 0. */

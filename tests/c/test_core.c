@@ -609,6 +609,25 @@ static int32_t reference_leaf(const sporf_tree *t, const double *x)
     return i;
 }
 
+/* Move a third of v's n values (on a grid of halves) off the grid by less
+ * than float precision sees: by 1e-12, which rounds back to the grid value
+ * in float (a tie for a float walk), or by 1-6 units of 2^-24 relative,
+ * where the float sum of a projection may round to either side of the
+ * threshold its double sum is just off. A float walk must decide them in
+ * double. */
+static void nudge_off_grid(double *v, int64_t n, sporf_rng *r)
+{
+    for (int64_t i = 0; i < n; i++) {
+        if (sporf_rng_below(r, 3) != 0)
+            continue;
+        const double sign = sporf_rng_below(r, 2) ? 1.0 : -1.0;
+        if (sporf_rng_below(r, 2))
+            v[i] += sign * 1e-12;
+        else
+            v[i] *= 1.0 + sign * (double)(1 + sporf_rng_below(r, 6)) * 0x1p-24;
+    }
+}
+
 static void test_traversal_matches_reference(void)
 {
     /* Integer training data puts thresholds on half-integers; test rows on a
@@ -627,15 +646,15 @@ static void test_traversal_matches_reference(void)
         }
         y[i] = (s > 0) + (s > 2);
     }
-    /* Rows 0..M/2: on the grid. The rest: a third of the values moved by
-     * 1e-12, which rounds back to the grid value in float -- a float walk
-     * sees a tie there and must decide it in double. */
-    for (int i = 0; i < M * P; i++) {
+    /* Rows 0..M/2: on the grid. The rest: a third of the values moved off
+     * it, within float precision, so a float walk cannot tell the side. */
+    for (int i = 0; i < M * P; i++)
         T[i] = 0.5 * (double)sporf_rng_below(&r, 8) - 0.5;
-        if (i >= M / 2 * P && sporf_rng_below(&r, 3) == 0)
-            T[i] += sporf_rng_below(&r, 2) ? 1e-12 : -1e-12;
-    }
-    int ok = 1, kinds_seen[4] = {0, 0, 0, 0};
+    nudge_off_grid(T + M / 2 * P, (int64_t)(M - M / 2) * P, &r);
+    float *Tf = malloc(sizeof(float) * M * P);
+    for (int i = 0; i < M * P; i++)
+        Tf[i] = (float)T[i];
+    int ok = 1, float_ok = 1, kinds_seen[4] = {0, 0, 0, 0};
     /* axis; sparse with 1-6 non-zeros per projection; sparse and near dense
      * (6 of 6 features: side-buffer splits) */
     for (int proj = 0; proj < 3; proj++) {
@@ -690,6 +709,11 @@ static void test_traversal_matches_reference(void)
                 sporf_nodes_find_leaves(base, pk->root[t], tr, T, P, 1, M, leaf, single);
                 for (int i = 0; i < M; i++)
                     ok &= base[leaf[i]].u.leaf.node == reference_leaf(tr, T + i * P);
+                /* the float walk (every forest; predict takes it for wide rows) */
+                const float *thr_f = pk->thr_f + pk->bin_offset[pk->tree_bin[t]];
+                sporf_nodes_find_leaves_f32(base, thr_f, pk->root[t], tr, Tf, P, T, P, 1, M, leaf, single);
+                for (int i = 0; i < M; i++)
+                    float_ok &= base[leaf[i]].u.leaf.node == reference_leaf(tr, T + i * P);
             }
             sporf_tree_unprepare(tr);
         }
@@ -718,17 +742,67 @@ static void test_traversal_matches_reference(void)
         CHECK(apply_ok, "packed apply returns the reference leaves");
         CHECK(pk->n_bins == (f->n_trees + SPORF_BIN_TREES - 1) / SPORF_BIN_TREES, "%lld bins", (long long)pk->n_bins);
         CHECK(pk->single_only == !proj, "an axis forest (only) takes the single-feature step");
-        CHECK((pk->thr_f != NULL) == !proj, "an axis forest (only) keeps float thresholds for the float walk");
+        CHECK(pk->thr_f != NULL, "every forest keeps float thresholds for the float walk");
         free(want_proba);
         free(got_proba);
         free(got_apply);
         sporf_forest_free(f);
     }
     CHECK(ok, "inlined and lockstep traversal reach the reference leaf, ties included");
+    CHECK(float_ok, "the float walk reaches the reference leaf, rows that tie only in float included");
     CHECK(kinds_seen[0] > 0 && kinds_seen[1] > 0 && kinds_seen[2] > 0 && kinds_seen[3] > 0,
           "test covers single, inlined multi-feature, general and wide nodes (%d %d %d %d)",
           kinds_seen[0], kinds_seen[1], kinds_seen[2], kinds_seen[3]);
-    free(X); free(T); free(y); free(leaf);
+    free(X); free(T); free(Tf); free(y); free(leaf);
+}
+
+/* Rows wider than 2 KB take the float walk in every forest (predict.c):
+ * predict_proba and apply still equal the plain traversal's, for rows on
+ * the training grid (projections exactly on thresholds) and rows a hair
+ * off it, which tie only in float. */
+static void test_wide_rows_float_walk(void)
+{
+    enum { N = 400, P = 300, M = 500, K = 2 };
+    double *X = malloc(sizeof(double) * N * P), *T = malloc(sizeof(double) * M * P);
+    double *want = calloc((size_t)M * K, sizeof(double)), *got = malloc(sizeof(double) * M * K);
+    int32_t *y = malloc(sizeof(int32_t) * N);
+    sporf_rng r;
+    sporf_rng_seed(&r, 5, 0);
+    for (int i = 0; i < N; i++) {
+        for (int j = 0; j < P; j++)
+            X[i * P + j] = (double)sporf_rng_below(&r, 4);
+        y[i] = X[i * P] + X[i * P + 1] - X[i * P + 2] > 2.0;
+    }
+    for (int i = 0; i < M * P; i++)
+        T[i] = 0.5 * (double)sporf_rng_below(&r, 8) - 0.5;
+    nudge_off_grid(T + M / 2 * P, (int64_t)(M - M / 2) * P, &r);
+    sporf_params p;
+    sporf_params_init(&p);
+    p.n_estimators = 12;
+    p.projection = SPORF_PROJ_SPARSE;
+    p.feature_combinations = 2.0;
+    p.random_state = 3;
+    sporf_matrix m = rowmajor(X, N, P), mt = rowmajor(T, M, P);
+    sporf_forest *f = NULL;
+    sporf_error err;
+    if (sporf_forest_fit(&p, &m, y, K, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+        CHECK(0, "fit: %s", err.message);
+    } else {
+        for (int64_t t = 0; t < f->n_trees; t++)
+            for (int i = 0; i < M; i++) {
+                const sporf_tree *tr = &f->trees[t];
+                const int32_t lf = reference_leaf(tr, T + i * P);
+                for (int k = 0; k < K; k++)
+                    want[i * K + k] += tr->leaf_values[(int64_t)tr->nodes[lf].right * K + k];
+            }
+        for (int i = 0; i < M * K; i++) want[i] *= 1.0 / (double)f->n_trees;
+        CHECK(!f->packed->single_only, "a forest of multi-feature splits");
+        CHECK(sporf_forest_predict_proba(f, &mt, 2, got, NULL, NULL, &err) == SPORF_OK &&
+                  memcmp(got, want, sizeof(double) * M * K) == 0,
+              "rows of 300 features: predict_proba equals the plain traversal's bit for bit");
+        sporf_forest_free(f);
+    }
+    free(X); free(T); free(want); free(got); free(y);
 }
 
 static sporf_params patch_params(int64_t H, int64_t W, int32_t boundary)
@@ -1084,6 +1158,7 @@ int main(void)
     test_forest_determinism_and_format();
     test_model_format();
     test_traversal_matches_reference();
+    test_wide_rows_float_walk();
     test_patch_sampler();
     test_bad_input();
     test_unsupervised_cut_separates_clusters();
