@@ -756,7 +756,7 @@ static void test_traversal_matches_reference(void)
     free(X); free(T); free(Tf); free(y); free(leaf);
 }
 
-/* Rows wider than 2 KB take the float walk in every forest (predict.c):
+/* Rows wider than 1 KB take the float walk in every forest (predict.c):
  * predict_proba and apply still equal the plain traversal's, for rows on
  * the training grid (projections exactly on thresholds) and rows a hair
  * off it, which tie only in float. */
