@@ -776,6 +776,19 @@ static void test_wide_rows_float_walk(void)
     for (int i = 0; i < M * P; i++)
         T[i] = 0.5 * (double)sporf_rng_below(&r, 8) - 0.5;
     nudge_off_grid(T + M / 2 * P, (int64_t)(M - M / 2) * P, &r);
+    /* values float cannot hold: beyond its range (the float sum of two such
+     * values of opposite sign is NaN, the double sum finite) and below it */
+    for (int i = 0; i < 60; i++)
+        for (int j = 0; j < 3; j++) {
+            const double tiny = sporf_rng_below(&r, 2) ? 1e-300 : -1e-300;
+            const double huge = sporf_rng_below(&r, 2) ? 1e39 : -1e39;
+            T[(int64_t)i * P + j] = i < 40 ? huge : tiny;
+        }
+    /* the same rows column-major (column stride M) */
+    double *Tc = malloc(sizeof(double) * M * P);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < P; j++)
+            Tc[(int64_t)j * M + i] = T[(int64_t)i * P + j];
     sporf_params p;
     sporf_params_init(&p);
     p.n_estimators = 12;
@@ -800,9 +813,13 @@ static void test_wide_rows_float_walk(void)
         CHECK(sporf_forest_predict_proba(f, &mt, 2, got, NULL, NULL, &err) == SPORF_OK &&
                   memcmp(got, want, sizeof(double) * M * K) == 0,
               "rows of 300 features: predict_proba equals the plain traversal's bit for bit");
+        sporf_matrix mc = {Tc, M, P, 1, M};
+        CHECK(sporf_forest_predict_proba(f, &mc, 2, got, NULL, NULL, &err) == SPORF_OK &&
+                  memcmp(got, want, sizeof(double) * M * K) == 0,
+              "the same rows column-major: the same probabilities");
         sporf_forest_free(f);
     }
-    free(X); free(T); free(want); free(got); free(y);
+    free(X); free(T); free(Tc); free(want); free(got); free(y);
 }
 
 static sporf_params patch_params(int64_t H, int64_t W, int32_t boundary)
