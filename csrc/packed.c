@@ -197,8 +197,11 @@ int sporf_forest_pack(sporf_forest *f, sporf_error *err)
             bin_slots += slots[t1++];
         p->bin_first_tree[b] = t0;
         p->bin_offset[b] = offset;
-        for (int64_t t = t0; t < t1; t++)
+        for (int64_t t = t0; t < t1; t++) {
             measure_tree(&f->trees[t], &s[t - t0]);
+            for (int32_t i = 0; i < f->trees[t].n_nodes; i++)
+                if (s[t - t0].depth[i] > p->max_depth) p->max_depth = s[t - t0].depth[i];
+        }
         /* Top levels, interleaved level by level across the bin's trees. */
         int32_t next = 0;
         for (int32_t d = 0; d < SPORF_TOP_LEVELS; d++)

@@ -41,6 +41,7 @@ typedef struct sporf_packed {
     int32_t *root;           /* n_trees: each tree's root within its bin */
     int64_t *tree_bin;       /* n_trees: the bin holding each tree */
     int single_only;         /* no split reads more than one feature: a simpler step */
+    int32_t max_depth;       /* the deepest leaf's depth over all trees (root 0) */
     sporf_pnode *nodes;
     float *thr_f;            /* each split slot's threshold rounded to float (0 in other
                                 slots), for walks over float copies of the rows

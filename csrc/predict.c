@@ -15,23 +15,25 @@
 #include <string.h>
 
 /* Rows per block. A block walks down one tree after another, so each tree's
- * nodes are fetched once per block and reused by its rows: the more rows,
- * the fewer fetches. A walk reads 20-40 of a row's features per tree, at
- * random: most cache lines of a row up to WIDE_ROW_BYTES are read by every
- * tree, a stream the hardware prefetcher follows, so such rows take blocks
- * of up to MAX_BLOCK rows (on 30 and 100 features 32,768-row blocks were
- * 10-35% faster than 2,000-8,000 rows). Wider rows are read sparsely and
- * must stay in cache while the trees pass: blocks of WIDE_BLOCK_BYTES (on
- * 784 features 512-768 KB were fastest: 1.3-1.6x faster than 2 MB, 4x
- * faster than one block for all rows; on 200 and 400 features, wide rows'
- * blocks and float walk were 1.6x and 3x faster than narrow rows' blocks).
- * Measured on a Zen 5 with 1 MB of L2 per core. */
+ * nodes are fetched once per block and reused by its rows. Rows of up to
+ * WIDE_ROW_BYTES take the partition walk (sporf_nodes_find_leaves_part),
+ * whose cost per row falls as more rows share each node: blocks of
+ * NARROW_BLOCK_BYTES, up to MAX_BLOCK rows, and one block per thread (on 30
+ * features, 20,000-row blocks were 1.3x faster than 10,000 and 1.8x faster
+ * than 2,048; 65,536 were 1.8x slower: the rows no longer stay in cache).
+ * Wider rows are read sparsely, a few features per tree, and must stay in
+ * cache while the trees pass: blocks of WIDE_BLOCK_BYTES walked by lanes
+ * over float copies (on 784 features 512-768 KB were fastest: 1.3-1.6x
+ * faster than 2 MB; on 200 and 400 features 1.6x and 3x faster than the
+ * narrow rows' walk before it partitioned). Measured on a Zen 5 with 1 MB of
+ * L2 per core and 32 MB of L3. */
 #define WIDE_ROW_BYTES ((int64_t)1024)
 #define WIDE_BLOCK_BYTES ((int64_t)640 << 10)
+#define NARROW_BLOCK_BYTES ((int64_t)8 << 20)
 #define MIN_BLOCK 64
 #define MAX_BLOCK 32768
-/* Largest float copy of a block per worker (sporf_nodes_find_leaves_f32):
- * blocks of narrow rows shrink to fit it. */
+/* Largest float copy of a block per worker (sporf_nodes_find_leaves_f32);
+ * wider blocks walk the double rows. */
 #define MAX_FLOAT_BLOCK_BYTES ((int64_t)8 << 20)
 
 typedef struct predict_ctx {
@@ -42,6 +44,9 @@ typedef struct predict_ctx {
     int64_t leaf_stride;
     int64_t *vote_scratch;     /* 2 * block per worker */
     float *float_scratch;      /* block * ncol per worker, or NULL: float copies of the rows */
+    int32_t *part_scratch;     /* 2 * block per worker, or NULL: the partition walk's row indices */
+    sporf_part_frame *part_stack; /* part_cap per worker */
+    int32_t part_cap;
     double *proba;             /* n x K */
     int64_t *leaves;           /* n x T */
     int64_t *count;            /* OOB: n */
@@ -104,8 +109,8 @@ static int64_t block_rows(const predict_ctx *c, int64_t blk, int64_t *r0)
  * that fills the lanes walks one tree after another (each tree's nodes stay
  * hot for all rows); fewer rows than lanes walk the bin's trees together so
  * a single row still keeps every lane busy. */
-static void bin_leaves(const predict_ctx *c, int64_t b, int64_t r0, int64_t n, const float *xf, int32_t *leaf,
-                       int64_t *rs, int64_t *ts)
+static void bin_leaves(const predict_ctx *c, int32_t worker, int64_t b, int64_t r0, int64_t n, const float *xf,
+                       int32_t *leaf, int64_t *rs, int64_t *ts)
 {
     const sporf_forest *f = c->f;
     const sporf_packed *P = f->packed;
@@ -121,7 +126,12 @@ static void bin_leaves(const predict_ctx *c, int64_t b, int64_t r0, int64_t n, c
         return;
     }
     for (int32_t j = 0; j < nt; j++) {
-        if (xf)
+        if (c->part_scratch) {
+            int32_t *idx = c->part_scratch + 2 * worker * c->block;
+            sporf_nodes_find_leaves_part(base, P->root[t0 + j], &f->trees[t0 + j], x, c->X->row_stride,
+                                         c->X->col_stride, n, leaf + j * n, idx, idx + c->block,
+                                         c->part_stack + worker * c->part_cap, c->part_cap);
+        } else if (xf)
             sporf_nodes_find_leaves_f32(base, P->thr_f + P->bin_offset[b], P->root[t0 + j], &f->trees[t0 + j], xf,
                                         c->X->ncol, x, c->X->row_stride, c->X->col_stride, n, leaf + j * n,
                                         P->single_only);
@@ -170,7 +180,7 @@ static int proba_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
         const int64_t t0 = P->bin_first_tree[b];
         const int32_t nt = (int32_t)(P->bin_first_tree[b + 1] - t0);
         int64_t rs, ts;
-        bin_leaves(c, b, r0, n, xf, leaf, &rs, &ts);
+        bin_leaves(c, worker, b, r0, n, xf, leaf, &rs, &ts);
         for (int64_t r = 0; r < n; r++)
             for (int32_t j = 0; j < nt; j++) /* tree order, for any block size */
                 votes[r] += add_leaf(out + r * K, &f->trees[t0 + j], &base[leaf[r * rs + j * ts]], K);
@@ -202,7 +212,7 @@ static int apply_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
         const int64_t t0 = P->bin_first_tree[b];
         const int32_t nt = (int32_t)(P->bin_first_tree[b + 1] - t0);
         int64_t rs, ts;
-        bin_leaves(c, b, r0, n, xf, leaf, &rs, &ts);
+        bin_leaves(c, worker, b, r0, n, xf, leaf, &rs, &ts);
         for (int64_t r = 0; r < n; r++)
             for (int32_t j = 0; j < nt; j++)
                 c->leaves[(r0 + r) * T + t0 + j] = base[leaf[r * rs + j * ts]].u.leaf.node;
@@ -255,32 +265,32 @@ static int check_predict(const sporf_forest *f, const sporf_matrix *X, const voi
     return sporf_check_matrix(X, f->n_features, 1, "X", err);
 }
 
-/* Rows per block for X (see WIDE_ROW_BYTES), and at least two blocks per
- * thread when there are enough rows, so threads finish together. */
+/* Rows per block for X (see WIDE_ROW_BYTES). With several threads, narrow
+ * rows get one block per thread (the partition walk wants large blocks),
+ * wide rows at least two per thread, so threads finish together. */
 static int64_t choose_block(const sporf_matrix *X, int32_t n_jobs)
 {
     const int64_t row_bytes = (X->ncol > 0 ? X->ncol : 1) * (int64_t)sizeof(double);
-    int64_t b = row_bytes > WIDE_ROW_BYTES ? WIDE_BLOCK_BYTES / row_bytes : MAX_FLOAT_BLOCK_BYTES / (row_bytes / 2);
+    const int narrow = row_bytes <= WIDE_ROW_BYTES;
+    int64_t b = (narrow ? NARROW_BLOCK_BYTES : WIDE_BLOCK_BYTES) / row_bytes;
     if (b < MIN_BLOCK) b = MIN_BLOCK;
     if (b > MAX_BLOCK) b = MAX_BLOCK;
     if (b > X->nrow) b = X->nrow; /* scratch for the rows there are (one-row calls stay cheap) */
     const int32_t threads = sporf_pool_threads(n_jobs, X->nrow);
     if (threads > 1) {
-        const int64_t even = (X->nrow + 2 * threads - 1) / (2 * threads);
+        const int64_t parts = narrow ? threads : 2 * (int64_t)threads;
+        const int64_t even = (X->nrow + parts - 1) / parts;
         if (even < b) b = even < MIN_BLOCK ? MIN_BLOCK : even;
     }
     return b;
 }
 
-/* Does a block of X take the float walk? Float copies halve the bytes of
- * rows, which pays where rows are read sparsely (wide rows: sparse forests
- * on 784 features 10-25% faster) or a step is one comparison (forests of
- * single-feature splits: 10-50%); a step summing several features of
- * narrow rows is faster in double (sparse forests on 30 and 100 features:
- * 15%), where bounding the float sum's error costs more than it saves. */
-static int takes_float_walk(const sporf_forest *f, const sporf_matrix *X)
+/* Does X take the partition walk (narrow rows) or the lanes over float
+ * copies of the rows (wide rows: half the bytes of rows read sparsely,
+ * 10-25% faster than double on 784 features; see WIDE_ROW_BYTES)? */
+static int takes_partition_walk(const sporf_matrix *X)
 {
-    return f->packed->single_only || X->ncol * (int64_t)sizeof(double) > WIDE_ROW_BYTES;
+    return X->ncol * (int64_t)sizeof(double) <= WIDE_ROW_BYTES;
 }
 
 /* Split X into blocks and run unit on n_jobs threads with per-worker scratch. */
@@ -294,20 +304,29 @@ static int run_blocks(predict_ctx *c, int32_t n_jobs, sporf_unit_fn unit, sporf_
     c->leaf_stride = c->block * SPORF_BIN_TREES;
     c->leaf_scratch = malloc((size_t)(threads * c->leaf_stride) * sizeof *c->leaf_scratch);
     c->vote_scratch = malloc((size_t)(2 * threads * c->block) * sizeof *c->vote_scratch);
-    /* float rows for the float walk (not for OOB, which walks row by row) */
+    /* the walks' scratch (not for OOB, which walks row by row) */
     const int64_t float_bytes = c->block * c->X->ncol * (int64_t)sizeof(float);
     int float_ok = 1;
-    if (unit != oob_block && takes_float_walk(c->f, c->X) && c->block >= SPORF_LANES &&
+    if (unit != oob_block && !takes_partition_walk(c->X) && c->block >= SPORF_LANES &&
         float_bytes <= MAX_FLOAT_BLOCK_BYTES) {
         c->float_scratch = malloc((size_t)(threads * float_bytes));
         float_ok = c->float_scratch != NULL;
     }
-    int rc = c->leaf_scratch && c->vote_scratch && float_ok
+    int part_ok = 1;
+    if (unit != oob_block && takes_partition_walk(c->X) && c->block >= SPORF_LANES) {
+        c->part_cap = c->f->packed->max_depth + 2;
+        c->part_scratch = malloc((size_t)(2 * threads * c->block) * sizeof *c->part_scratch);
+        c->part_stack = malloc((size_t)(threads * c->part_cap) * sizeof *c->part_stack);
+        part_ok = c->part_scratch && c->part_stack;
+    }
+    int rc = c->leaf_scratch && c->vote_scratch && float_ok && part_ok
                  ? sporf_pool_run(threads, nb, unit, c, progress, user_data, err)
                  : sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
     free(c->leaf_scratch);
     free(c->vote_scratch);
     free(c->float_scratch);
+    free(c->part_scratch);
+    free(c->part_stack);
     return rc;
 }
 

