@@ -14,22 +14,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Rows per block. A block walks down one tree after another, so each tree's
- * nodes are fetched once per block and reused by its rows. Rows of up to
- * WIDE_ROW_BYTES take the partition walk (sporf_nodes_find_leaves_part),
- * whose cost per row falls as more rows share each node: blocks of
- * NARROW_BLOCK_BYTES, up to MAX_BLOCK rows, and one block per thread (on 30
- * features, 20,000-row blocks were 1.3x faster than 10,000 and 1.8x faster
- * than 2,048; 65,536 were 1.8x slower: the rows no longer stay in cache).
+/* How a block's rows walk the trees, and rows per block. A block walks down
+ * one tree after another, so each tree's nodes are fetched once per block
+ * and reused by its rows.
+ *
+ * Rows up to PARTITION_ROW_BYTES (forests of single-feature splits) or
+ * PARTITION_ROW_BYTES_MULTI (others) take the partition walk
+ * (sporf_nodes_find_leaves_part), whose cost per row falls as more rows
+ * share each node: blocks of PARTITION_BLOCK_BYTES, up to MAX_BLOCK rows,
+ * one per thread. On 30 features 20,000-row blocks were 1.3x faster than
+ * 10,000 and 1.8x faster than 2,048, and 65,536 1.8x slower (the rows no
+ * longer stay in cache). Against the lanes below, the partition walk was
+ * 1.2-1.6x faster for sparse forests on 30-400 features (equal on 784) and
+ * for axis forests on 30-100 features, 1.1-1.4x slower for axis forests
+ * on 200-400.
+ *
  * Wider rows are read sparsely, a few features per tree, and must stay in
- * cache while the trees pass: blocks of WIDE_BLOCK_BYTES walked by lanes
- * over float copies (on 784 features 512-768 KB were fastest: 1.3-1.6x
- * faster than 2 MB; on 200 and 400 features 1.6x and 3x faster than the
- * narrow rows' walk before it partitioned). Measured on a Zen 5 with 1 MB of
- * L2 per core and 32 MB of L3. */
-#define WIDE_ROW_BYTES ((int64_t)1024)
+ * cache while the trees pass: blocks of WIDE_BLOCK_BYTES, walked by lanes
+ * over float copies of the rows (on 784 features 512-768 KB were fastest,
+ * 1.3-1.6x faster than 2 MB; the float copy halves the bytes: 10-25%).
+ * Measured on a Zen 5 with 1 MB of L2 per core and 32 MB of L3. */
+#define PARTITION_ROW_BYTES ((int64_t)1024)
+#define PARTITION_ROW_BYTES_MULTI ((int64_t)4096)
+#define PARTITION_BLOCK_BYTES ((int64_t)8 << 20)
 #define WIDE_BLOCK_BYTES ((int64_t)640 << 10)
-#define NARROW_BLOCK_BYTES ((int64_t)8 << 20)
 #define MIN_BLOCK 64
 #define MAX_BLOCK 32768
 /* Largest float copy of a block per worker (sporf_nodes_find_leaves_f32);
@@ -265,39 +273,39 @@ static int check_predict(const sporf_forest *f, const sporf_matrix *X, const voi
     return sporf_check_matrix(X, f->n_features, 1, "X", err);
 }
 
-/* Rows per block for X (see WIDE_ROW_BYTES). With several threads, narrow
- * rows get one block per thread (the partition walk wants large blocks),
- * wide rows at least two per thread, so threads finish together. */
-static int64_t choose_block(const sporf_matrix *X, int32_t n_jobs)
+/* Does X take the partition walk, or the lanes over float copies of the
+ * rows (see PARTITION_ROW_BYTES)? */
+static int takes_partition_walk(const sporf_forest *f, const sporf_matrix *X)
+{
+    const int64_t limit = f->packed->single_only ? PARTITION_ROW_BYTES : PARTITION_ROW_BYTES_MULTI;
+    return X->ncol * (int64_t)sizeof(double) <= limit;
+}
+
+/* Rows per block for X (see PARTITION_ROW_BYTES). With several threads,
+ * the partition walk gets one block per thread (it wants large blocks), the
+ * lanes at least two per thread, so threads finish together. */
+static int64_t choose_block(const sporf_forest *f, const sporf_matrix *X, int32_t n_jobs)
 {
     const int64_t row_bytes = (X->ncol > 0 ? X->ncol : 1) * (int64_t)sizeof(double);
-    const int narrow = row_bytes <= WIDE_ROW_BYTES;
-    int64_t b = (narrow ? NARROW_BLOCK_BYTES : WIDE_BLOCK_BYTES) / row_bytes;
+    const int partition = takes_partition_walk(f, X);
+    int64_t b = (partition ? PARTITION_BLOCK_BYTES : WIDE_BLOCK_BYTES) / row_bytes;
     if (b < MIN_BLOCK) b = MIN_BLOCK;
     if (b > MAX_BLOCK) b = MAX_BLOCK;
     if (b > X->nrow) b = X->nrow; /* scratch for the rows there are (one-row calls stay cheap) */
     const int32_t threads = sporf_pool_threads(n_jobs, X->nrow);
     if (threads > 1) {
-        const int64_t parts = narrow ? threads : 2 * (int64_t)threads;
+        const int64_t parts = partition ? threads : 2 * (int64_t)threads;
         const int64_t even = (X->nrow + parts - 1) / parts;
         if (even < b) b = even < MIN_BLOCK ? MIN_BLOCK : even;
     }
     return b;
 }
 
-/* Does X take the partition walk (narrow rows) or the lanes over float
- * copies of the rows (wide rows: half the bytes of rows read sparsely,
- * 10-25% faster than double on 784 features; see WIDE_ROW_BYTES)? */
-static int takes_partition_walk(const sporf_matrix *X)
-{
-    return X->ncol * (int64_t)sizeof(double) <= WIDE_ROW_BYTES;
-}
-
 /* Split X into blocks and run unit on n_jobs threads with per-worker scratch. */
 static int run_blocks(predict_ctx *c, int32_t n_jobs, sporf_unit_fn unit, sporf_progress_fn progress,
                       void *user_data, sporf_error *err)
 {
-    c->block = choose_block(c->X, n_jobs);
+    c->block = choose_block(c->f, c->X, n_jobs);
     const int64_t nb = (c->X->nrow + c->block - 1) / c->block;
     const int32_t threads = sporf_pool_threads(n_jobs, nb);
     /* a leaf per (row of the block, tree of a bin) */
@@ -307,13 +315,13 @@ static int run_blocks(predict_ctx *c, int32_t n_jobs, sporf_unit_fn unit, sporf_
     /* the walks' scratch (not for OOB, which walks row by row) */
     const int64_t float_bytes = c->block * c->X->ncol * (int64_t)sizeof(float);
     int float_ok = 1;
-    if (unit != oob_block && !takes_partition_walk(c->X) && c->block >= SPORF_LANES &&
+    if (unit != oob_block && !takes_partition_walk(c->f, c->X) && c->block >= SPORF_LANES &&
         float_bytes <= MAX_FLOAT_BLOCK_BYTES) {
         c->float_scratch = malloc((size_t)(threads * float_bytes));
         float_ok = c->float_scratch != NULL;
     }
     int part_ok = 1;
-    if (unit != oob_block && takes_partition_walk(c->X) && c->block >= SPORF_LANES) {
+    if (unit != oob_block && takes_partition_walk(c->f, c->X) && c->block >= SPORF_LANES) {
         c->part_cap = c->f->packed->max_depth + 2;
         c->part_scratch = malloc((size_t)(2 * threads * c->block) * sizeof *c->part_scratch);
         c->part_stack = malloc((size_t)(threads * c->part_cap) * sizeof *c->part_stack);

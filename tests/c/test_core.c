@@ -766,13 +766,13 @@ static void test_traversal_matches_reference(void)
     free(X); free(T); free(Tf); free(idx); free(y); free(leaf);
 }
 
-/* Rows wider than 1 KB take the float walk in every forest (predict.c):
- * predict_proba and apply still equal the plain traversal's, for rows on
- * the training grid (projections exactly on thresholds) and rows a hair
- * off it, which tie only in float. */
+/* Rows wider than 4 KB take the lanes over float copies of the rows in
+ * every forest (predict.c): predict_proba still equals the plain
+ * traversal's, for rows on the training grid (projections exactly on
+ * thresholds) and rows a hair off it, which tie only in float. */
 static void test_wide_rows_float_walk(void)
 {
-    enum { N = 400, P = 300, M = 500, K = 2 };
+    enum { N = 400, P = 600, M = 500, K = 2 };
     double *X = malloc(sizeof(double) * N * P), *T = malloc(sizeof(double) * M * P);
     double *want = calloc((size_t)M * K, sizeof(double)), *got = malloc(sizeof(double) * M * K);
     int32_t *y = malloc(sizeof(int32_t) * N);
@@ -822,7 +822,7 @@ static void test_wide_rows_float_walk(void)
         CHECK(!f->packed->single_only, "a forest of multi-feature splits");
         CHECK(sporf_forest_predict_proba(f, &mt, 2, got, NULL, NULL, &err) == SPORF_OK &&
                   memcmp(got, want, sizeof(double) * M * K) == 0,
-              "rows of 300 features: predict_proba equals the plain traversal's bit for bit");
+              "rows of 600 features: predict_proba equals the plain traversal's bit for bit");
         sporf_matrix mc = {Tc, M, P, 1, M};
         CHECK(sporf_forest_predict_proba(f, &mc, 2, got, NULL, NULL, &err) == SPORF_OK &&
                   memcmp(got, want, sizeof(double) * M * K) == 0,
