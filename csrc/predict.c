@@ -3,7 +3,8 @@
  * into blocks of rows; within a block the trees are visited in order (bin by
  * bin, tree-outer and row-inner, which keeps a bin's shared top levels and
  * one tree's walk in cache), so each row's sum is reduced in tree order for
- * any thread count. */
+ * any thread count. Narrow rows partition down each tree, wide rows walk in
+ * lanes over float copies (see PARTITION_ROW_BYTES and traverse.h). */
 #include "forest.h"
 #include "packed.h"
 

@@ -22,6 +22,16 @@
  * nothing a comparison sees, and s >= -t is NOT s <= nextafter(-t, -inf)),
  * so a row follows exactly the path it followed when the tree was grown.
  * Other projections read the side buffer in the fit's arithmetic order.
+ *
+ * The walks, all reaching the same leaves:
+ *   - sporf_nodes_find_leaf: one row, node by node (single rows, OOB);
+ *   - sporf_nodes_find_leaves / sporf_bin_find_leaves: lanes, several rows
+ *     (or row-tree pairs) in flight to hide the latency of node loads;
+ *   - sporf_nodes_find_leaves_f32: lanes over float copies of the rows,
+ *     deciding in double where float cannot (wide rows);
+ *   - sporf_nodes_find_leaves_part: a block's rows partitioned node by node
+ *     (narrow rows, large blocks).
+ * predict.c chooses among them.
  */
 #ifndef SPORF_TRAVERSE_H
 #define SPORF_TRAVERSE_H
