@@ -3,8 +3,9 @@
  * into blocks of rows; within a block the trees are visited in order (bin by
  * bin, tree-outer and row-inner, which keeps a bin's shared top levels and
  * one tree's walk in cache), so each row's sum is reduced in tree order for
- * any thread count. Narrow rows partition down each tree, wide rows walk in
- * lanes over float copies (see PARTITION_ROW_BYTES and traverse.h). */
+ * any thread count. Rows partition down each tree, on float copies when wide;
+ * forests of single-feature splits on wide rows walk in lanes (see
+ * PARTITION_BLOCK_BYTES and traverse.h). */
 #include "forest.h"
 #include "packed.h"
 
@@ -19,30 +20,30 @@
  * one tree after another, so each tree's nodes are fetched once per block
  * and reused by its rows.
  *
- * Rows up to PARTITION_ROW_BYTES (forests of single-feature splits) or
- * PARTITION_ROW_BYTES_MULTI (others) take the partition walk
- * (sporf_nodes_find_leaves_part), whose cost per row falls as more rows
- * share each node: blocks of PARTITION_BLOCK_BYTES, up to MAX_BLOCK rows,
- * one per thread. On 30 features 20,000-row blocks were 1.3x faster than
- * 10,000 and 1.8x faster than 2,048, and 65,536 1.8x slower (the rows no
- * longer stay in cache). Against the lanes below, the partition walk was
- * 1.2-1.6x faster for sparse forests on 30-400 features (equal on 784) and
- * for axis forests on 30-100 features, 1.1-1.4x slower for axis forests
- * on 200-400.
+ * Most blocks take the partition walk (sporf_nodes_find_leaves_part),
+ * whose cost per row falls as more rows share each node: blocks of
+ * PARTITION_BLOCK_BYTES of rows, up to MAX_BLOCK rows, one per thread (on
+ * 30 features 20,000-row blocks were 1.3x faster than 10,000 and 1.8x
+ * faster than 2,048; 65,536 were 1.8x slower, the rows no longer staying in
+ * cache). Rows wider than FLOAT_ROW_BYTES are walked on float copies
+ * (half the bytes: with 16 MB blocks sparse forests on 784 features took
+ * 0.061 s where the lanes took 0.073-0.078 s and the double partition 0.088;
+ * on narrow rows float and double tie, and double needs no copy).
  *
- * Wider rows are read sparsely, a few features per tree, and must stay in
- * cache while the trees pass: blocks of WIDE_BLOCK_BYTES, walked by lanes
- * over float copies of the rows (on 784 features 512-768 KB were fastest,
- * 1.3-1.6x faster than 2 MB; the float copy halves the bytes: 10-25%).
+ * Forests of single-feature splits on rows wider than LANES_ROW_BYTES walk
+ * in lanes instead (sporf_nodes_find_leaves_f32): their steps are cheap,
+ * the lanes keep a row's few reads per tree in cache, and on 400 and 784
+ * features they were 1.1x and 1.3x faster than the partition walk (on 200
+ * features 1.15x slower). Their blocks are LANES_BLOCK_BYTES (on 784
+ * features 512-768 KB were fastest, 1.3-1.6x faster than 2 MB).
  * Measured on a Zen 5 with 1 MB of L2 per core and 32 MB of L3. */
-#define PARTITION_ROW_BYTES ((int64_t)1024)
-#define PARTITION_ROW_BYTES_MULTI ((int64_t)4096)
-#define PARTITION_BLOCK_BYTES ((int64_t)8 << 20)
-#define WIDE_BLOCK_BYTES ((int64_t)640 << 10)
+#define PARTITION_BLOCK_BYTES ((int64_t)16 << 20)
+#define FLOAT_ROW_BYTES ((int64_t)1024)
+#define LANES_ROW_BYTES ((int64_t)2048)
+#define LANES_BLOCK_BYTES ((int64_t)640 << 10)
 #define MIN_BLOCK 64
 #define MAX_BLOCK 32768
-/* Largest float copy of a block per worker (sporf_nodes_find_leaves_f32);
- * wider blocks walk the double rows. */
+/* Largest float copy of a block per worker; larger blocks walk the double rows. */
 #define MAX_FLOAT_BLOCK_BYTES ((int64_t)8 << 20)
 
 typedef struct predict_ctx {
@@ -139,7 +140,8 @@ static void bin_leaves(const predict_ctx *c, int32_t worker, int64_t b, int64_t 
             int32_t *idx = c->part_scratch + 2 * worker * c->block;
             sporf_nodes_find_leaves_part(base, P->root[t0 + j], &f->trees[t0 + j], x, c->X->row_stride,
                                          c->X->col_stride, n, leaf + j * n, idx, idx + c->block,
-                                         c->part_stack + worker * c->part_cap, c->part_cap);
+                                         c->part_stack + worker * c->part_cap, c->part_cap,
+                                         P->thr_f + P->bin_offset[b], xf, c->X->ncol);
         } else if (xf)
             sporf_nodes_find_leaves_f32(base, P->thr_f + P->bin_offset[b], P->root[t0 + j], &f->trees[t0 + j], xf,
                                         c->X->ncol, x, c->X->row_stride, c->X->col_stride, n, leaf + j * n,
@@ -274,22 +276,24 @@ static int check_predict(const sporf_forest *f, const sporf_matrix *X, const voi
     return sporf_check_matrix(X, f->n_features, 1, "X", err);
 }
 
-/* Does X take the partition walk, or the lanes over float copies of the
- * rows (see PARTITION_ROW_BYTES)? */
-static int takes_partition_walk(const sporf_forest *f, const sporf_matrix *X)
+static int64_t row_bytes(const sporf_matrix *X)
 {
-    const int64_t limit = f->packed->single_only ? PARTITION_ROW_BYTES : PARTITION_ROW_BYTES_MULTI;
-    return X->ncol * (int64_t)sizeof(double) <= limit;
+    return (X->ncol > 0 ? X->ncol : 1) * (int64_t)sizeof(double);
 }
 
-/* Rows per block for X (see PARTITION_ROW_BYTES). With several threads,
- * the partition walk gets one block per thread (it wants large blocks), the
- * lanes at least two per thread, so threads finish together. */
+/* Does X take the partition walk, or the lanes (see PARTITION_BLOCK_BYTES)? */
+static int takes_partition_walk(const sporf_forest *f, const sporf_matrix *X)
+{
+    return !f->packed->single_only || row_bytes(X) <= LANES_ROW_BYTES;
+}
+
+/* Rows per block for X. With several threads, the partition walk gets one
+ * block per thread (it wants large blocks), the lanes at least two per
+ * thread, so threads finish together. */
 static int64_t choose_block(const sporf_forest *f, const sporf_matrix *X, int32_t n_jobs)
 {
-    const int64_t row_bytes = (X->ncol > 0 ? X->ncol : 1) * (int64_t)sizeof(double);
     const int partition = takes_partition_walk(f, X);
-    int64_t b = (partition ? PARTITION_BLOCK_BYTES : WIDE_BLOCK_BYTES) / row_bytes;
+    int64_t b = (partition ? PARTITION_BLOCK_BYTES : LANES_BLOCK_BYTES) / row_bytes(X);
     if (b < MIN_BLOCK) b = MIN_BLOCK;
     if (b > MAX_BLOCK) b = MAX_BLOCK;
     if (b > X->nrow) b = X->nrow; /* scratch for the rows there are (one-row calls stay cheap) */
@@ -315,14 +319,15 @@ static int run_blocks(predict_ctx *c, int32_t n_jobs, sporf_unit_fn unit, sporf_
     c->vote_scratch = malloc((size_t)(2 * threads * c->block) * sizeof *c->vote_scratch);
     /* the walks' scratch (not for OOB, which walks row by row) */
     const int64_t float_bytes = c->block * c->X->ncol * (int64_t)sizeof(float);
+    const int partition = takes_partition_walk(c->f, c->X);
     int float_ok = 1;
-    if (unit != oob_block && !takes_partition_walk(c->f, c->X) && c->block >= SPORF_LANES &&
+    if (unit != oob_block && c->block >= SPORF_LANES && row_bytes(c->X) > FLOAT_ROW_BYTES &&
         float_bytes <= MAX_FLOAT_BLOCK_BYTES) {
         c->float_scratch = malloc((size_t)(threads * float_bytes));
         float_ok = c->float_scratch != NULL;
     }
     int part_ok = 1;
-    if (unit != oob_block && takes_partition_walk(c->f, c->X) && c->block >= SPORF_LANES) {
+    if (unit != oob_block && partition && c->block >= SPORF_LANES) {
         c->part_cap = c->f->packed->max_depth + 2;
         c->part_scratch = malloc((size_t)(2 * threads * c->block) * sizeof *c->part_scratch);
         c->part_stack = malloc((size_t)(threads * c->part_cap) * sizeof *c->part_stack);

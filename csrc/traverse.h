@@ -28,9 +28,9 @@
  *   - sporf_nodes_find_leaves / sporf_bin_find_leaves: lanes, several rows
  *     (or row-tree pairs) in flight to hide the latency of node loads;
  *   - sporf_nodes_find_leaves_f32: lanes over float copies of the rows,
- *     deciding in double where float cannot (wide rows);
- *   - sporf_nodes_find_leaves_part: a block's rows partitioned node by node
- *     (narrow rows, large blocks).
+ *     deciding in double where float cannot;
+ *   - sporf_nodes_find_leaves_part: a block's rows partitioned node by node,
+ *     on the rows or on float copies of them.
  * predict.c chooses among them.
  */
 #ifndef SPORF_TRAVERSE_H
@@ -425,18 +425,89 @@ static inline int32_t sporf_part_split(const sporf_pnode *nd, const sporf_tree *
     return sporf_part_split_k(nd, tree, x0, rs, cs, idx, tmp, lo, hi, SPORF_PART_OTHER);
 }
 
+/* The same over float copies of the rows (row r at xf + r * p; tf the
+ * split's float threshold): sums in float, and in double from the rows at
+ * x0 where float cannot decide (as sporf_pnode_step_f32 does); cls OTHER is
+ * a wide split here (side-buffer splits take sporf_part_split_k). */
+static inline int32_t sporf_part_split_f32_k(const sporf_pnode *nd, float tf, const sporf_tree *tree,
+                                             const float *xf, int64_t p, const double *x0, int64_t rs, int64_t cs,
+                                             int32_t *idx, int32_t *tmp, int32_t lo, int32_t hi, const int cls)
+{
+    const uint32_t kind = nd->head >> SPORF_PN_KIND_SHIFT;
+    const sporf_pnode *e = sporf_pnode_ext(nd, sporf_pnode_has_ext(kind, nd->link));
+    const int64_t f0 = (int64_t)(nd->head & SPORF_PN_FEATURE_MASK);
+    const int64_t f1 = e->u.ext.f1, f2 = e->u.ext.f2;
+    const float c1 = sporf_pn_coef_f[0][kind], c2 = sporf_pn_coef_f[1][kind];
+    const double t = nd->u.threshold;
+    int32_t nl = lo, nr = 0;
+    for (int32_t i = lo; i < hi; i++) {
+        const int32_t r = idx[i];
+        const float *xr = xf + r * p;
+        uint32_t go_right;
+        if (cls == SPORF_PART_SINGLE) {
+            const float v = xr[f0];
+            go_right = v > tf;
+            if (v == tf) /* rare: decide in double */
+                go_right = x0[r * rs + f0 * cs] > t;
+        } else {
+            float s, S;
+            if (cls == SPORF_PART_INLINE) {
+                const float a0 = xr[f0], a1 = c1 * xr[f1], a2 = c2 * xr[f2];
+                s = (a0 + a1) + a2;
+                S = (fabsf(a0) + fabsf(a1)) + fabsf(a2);
+            } else {
+                const uint32_t codes = nd[2].head;
+                const float a0 = xr[f0];
+                const float a1 = sporf_pn_unit_f[codes & 3] * xr[nd[1].u.ext.f1];
+                const float a2 = sporf_pn_unit_f[(codes >> 2) & 3] * xr[nd[1].u.ext.f2];
+                const float a3 = sporf_pn_unit_f[(codes >> 4) & 3] * xr[nd[2].u.ext.f1];
+                const float a4 = sporf_pn_unit_f[(codes >> 6) & 3] * xr[nd[2].u.ext.f2];
+                s = (((a0 + a1) + a2) + a3) + a4;
+                S = (((fabsf(a0) + fabsf(a1)) + fabsf(a2)) + fabsf(a3)) + fabsf(a4);
+            }
+            const float d = s - tf;
+            go_right = d > 0.0f;
+            if (!sporf_f32_decided(d, S, tf)) /* rare: decide in double */
+                go_right = sporf_pnode_project(nd, e, kind, tree, x0 + r * rs, cs, 0) > t;
+        }
+        idx[nl] = r;
+        tmp[nr] = r;
+        nl += (int32_t)(go_right ^ 1u);
+        nr += (int32_t)go_right;
+    }
+    memcpy(idx + nl, tmp, (size_t)nr * sizeof *idx);
+    return nl;
+}
+
+static inline int32_t sporf_part_split_f32(const sporf_pnode *nd, float tf, const sporf_tree *tree,
+                                           const float *xf, int64_t p, const double *x0, int64_t rs, int64_t cs,
+                                           int32_t *idx, int32_t *tmp, int32_t lo, int32_t hi)
+{
+    const uint32_t kind = sporf_pnode_kind(nd);
+    if (kind == SPORF_PN_SINGLE)
+        return sporf_part_split_f32_k(nd, tf, tree, xf, p, x0, rs, cs, idx, tmp, lo, hi, SPORF_PART_SINGLE);
+    if (kind < SPORF_PN_GENERAL)
+        return sporf_part_split_f32_k(nd, tf, tree, xf, p, x0, rs, cs, idx, tmp, lo, hi, SPORF_PART_INLINE);
+    if (kind == SPORF_PN_WIDE)
+        return sporf_part_split_f32_k(nd, tf, tree, xf, p, x0, rs, cs, idx, tmp, lo, hi, SPORF_PART_OTHER);
+    return sporf_part_split_k(nd, tree, x0, rs, cs, idx, tmp, lo, hi, SPORF_PART_OTHER);
+}
+
 /* Leaf (index in nodes) of each row x0 + r*rs (r = 0 .. n-1, n < 2^31) into
  * leaf[r], by partitioning: the rows at a split are projected together and
  * split into the children's ranges, depth first. Every row of a range runs
  * the same instructions, so nothing mispredicts but the rare loop exit, and
- * the rows' loads are independent: on rows of 30-200 features 1.4-1.5x
- * faster than the lane walk once a block has thousands of rows. idx and tmp
- * hold n entries, stack `cap` frames (a tree's depth + 1 suffice; deeper
- * ranges are walked row by row). Leaves are those of sporf_nodes_find_leaf:
- * the same projections and comparisons. */
+ * the rows' loads are independent: for sparse forests on 30-784 features
+ * 1.2-1.9x faster than the lane walk once a block has thousands of rows.
+ * idx and tmp hold n entries, stack `cap` frames (a tree's depth + 1
+ * suffice; deeper ranges are walked row by row). With xf (row r's features
+ * at xf + r * p; thr_f the slots' float thresholds) the splits are decided
+ * on float copies as sporf_pnode_step_f32 decides them. Leaves are those of
+ * sporf_nodes_find_leaf. */
 static inline void sporf_nodes_find_leaves_part(const sporf_pnode *nodes, int32_t root, const sporf_tree *tree,
                                                 const double *x0, int64_t rs, int64_t cs, int64_t n, int32_t *leaf,
-                                                int32_t *idx, int32_t *tmp, sporf_part_frame *stack, int32_t cap)
+                                                int32_t *idx, int32_t *tmp, sporf_part_frame *stack, int32_t cap,
+                                                const float *thr_f, const float *xf, int64_t p)
 {
     for (int64_t i = 0; i < n; i++)
         idx[i] = (int32_t)i;
@@ -455,7 +526,8 @@ static inline void sporf_nodes_find_leaves_part(const sporf_pnode *nodes, int32_
                 leaf[idx[i]] = sporf_nodes_find_leaf(nodes, fr.node, tree, x0 + idx[i] * rs, cs);
             continue;
         }
-        const int32_t mid = sporf_part_split(nd, tree, x0, rs, cs, idx, tmp, fr.lo, fr.hi);
+        const int32_t mid = xf ? sporf_part_split_f32(nd, thr_f[fr.node], tree, xf, p, x0, rs, cs, idx, tmp, fr.lo, fr.hi)
+                               : sporf_part_split(nd, tree, x0, rs, cs, idx, tmp, fr.lo, fr.hi);
         const uint32_t kind = sporf_pnode_kind(nd);
         const uint32_t has_ext = sporf_pnode_has_ext(kind, nd->link);
         const sporf_pnode *e = sporf_pnode_ext(nd, has_ext);

@@ -713,13 +713,17 @@ static void test_traversal_matches_reference(void)
                     ok &= base[leaf[i]].u.leaf.node == reference_leaf(tr, T + i * P);
                 /* the partition walk (predict takes it for narrow rows); a stack of 3
                  * frames makes it walk the ranges below depth 1 row by row */
-                for (int cap = 3; cap <= 64; cap += 61) {
-                    sporf_nodes_find_leaves_part(base, pk->root[t], tr, T, P, 1, M, leaf, idx, idx + M, stack, cap);
-                    for (int i = 0; i < M; i++)
-                        part_ok &= base[leaf[i]].u.leaf.node == reference_leaf(tr, T + i * P);
-                }
-                /* the float walk (every forest; predict takes it for wide rows) */
                 const float *thr_f = pk->thr_f + pk->bin_offset[pk->tree_bin[t]];
+                for (int cap = 3; cap <= 64; cap += 61) {
+                    for (int on_floats = 0; on_floats < 2; on_floats++) {
+                        sporf_nodes_find_leaves_part(base, pk->root[t], tr, T, P, 1, M, leaf, idx, idx + M, stack,
+                                                     cap, thr_f, on_floats ? Tf : NULL, P);
+                        int *walk_ok = on_floats ? &float_ok : &part_ok;
+                        for (int i = 0; i < M; i++)
+                            *walk_ok &= base[leaf[i]].u.leaf.node == reference_leaf(tr, T + i * P);
+                    }
+                }
+                /* the float lanes (predict takes them for axis forests on wide rows) */
                 sporf_nodes_find_leaves_f32(base, thr_f, pk->root[t], tr, Tf, P, T, P, 1, M, leaf, single);
                 for (int i = 0; i < M; i++)
                     float_ok &= base[leaf[i]].u.leaf.node == reference_leaf(tr, T + i * P);
@@ -758,7 +762,7 @@ static void test_traversal_matches_reference(void)
         sporf_forest_free(f);
     }
     CHECK(ok, "inlined and lockstep traversal reach the reference leaf, ties included");
-    CHECK(float_ok, "the float walk reaches the reference leaf, rows that tie only in float included");
+    CHECK(float_ok, "the float walks (lanes, partition) reach the reference leaf, rows that tie only in float included");
     CHECK(part_ok, "the partition walk reaches the reference leaf, ties included");
     CHECK(kinds_seen[0] > 0 && kinds_seen[1] > 0 && kinds_seen[2] > 0 && kinds_seen[3] > 0,
           "test covers single, inlined multi-feature, general and wide nodes (%d %d %d %d)",
@@ -766,10 +770,11 @@ static void test_traversal_matches_reference(void)
     free(X); free(T); free(Tf); free(idx); free(y); free(leaf);
 }
 
-/* Rows wider than 4 KB take the lanes over float copies of the rows in
- * every forest (predict.c): predict_proba still equals the plain
- * traversal's, for rows on the training grid (projections exactly on
- * thresholds) and rows a hair off it, which tie only in float. */
+/* Rows wider than 1 KB are walked on float copies (predict.c): by the
+ * partition walk in sparse forests, by lanes in axis forests (rows over
+ * 2 KB). predict_proba still equals the plain traversal's, for rows on the
+ * training grid (projections exactly on thresholds) and rows a hair off
+ * it, which tie only in float. */
 static void test_wide_rows_float_walk(void)
 {
     enum { N = 400, P = 600, M = 500, K = 2 };
@@ -799,18 +804,21 @@ static void test_wide_rows_float_walk(void)
     for (int i = 0; i < M; i++)
         for (int j = 0; j < P; j++)
             Tc[(int64_t)j * M + i] = T[(int64_t)i * P + j];
-    sporf_params p;
-    sporf_params_init(&p);
-    p.n_estimators = 12;
-    p.projection = SPORF_PROJ_SPARSE;
-    p.feature_combinations = 2.0;
-    p.random_state = 3;
-    sporf_matrix m = rowmajor(X, N, P), mt = rowmajor(T, M, P);
-    sporf_forest *f = NULL;
-    sporf_error err;
-    if (sporf_forest_fit(&p, &m, y, K, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
-        CHECK(0, "fit: %s", err.message);
-    } else {
+    for (int proj = 0; proj < 2; proj++) {
+        sporf_params p;
+        sporf_params_init(&p);
+        p.n_estimators = 12;
+        p.projection = proj ? SPORF_PROJ_AXIS : SPORF_PROJ_SPARSE;
+        p.feature_combinations = 2.0;
+        p.random_state = 3;
+        sporf_matrix m = rowmajor(X, N, P), mt = rowmajor(T, M, P), mc = {Tc, M, P, 1, M};
+        sporf_forest *f = NULL;
+        sporf_error err;
+        if (sporf_forest_fit(&p, &m, y, K, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+            CHECK(0, "fit: %s", err.message);
+            continue;
+        }
+        memset(want, 0, sizeof(double) * M * K);
         for (int64_t t = 0; t < f->n_trees; t++)
             for (int i = 0; i < M; i++) {
                 const sporf_tree *tr = &f->trees[t];
@@ -819,14 +827,14 @@ static void test_wide_rows_float_walk(void)
                     want[i * K + k] += tr->leaf_values[(int64_t)tr->nodes[lf].right * K + k];
             }
         for (int i = 0; i < M * K; i++) want[i] *= 1.0 / (double)f->n_trees;
-        CHECK(!f->packed->single_only, "a forest of multi-feature splits");
+        CHECK(f->packed->single_only == proj, "%s forest", proj ? "an axis" : "a sparse");
         CHECK(sporf_forest_predict_proba(f, &mt, 2, got, NULL, NULL, &err) == SPORF_OK &&
                   memcmp(got, want, sizeof(double) * M * K) == 0,
-              "rows of 600 features: predict_proba equals the plain traversal's bit for bit");
-        sporf_matrix mc = {Tc, M, P, 1, M};
+              "rows of 600 features: predict_proba equals the plain traversal's bit for bit (%s)",
+              proj ? "axis" : "sparse");
         CHECK(sporf_forest_predict_proba(f, &mc, 2, got, NULL, NULL, &err) == SPORF_OK &&
                   memcmp(got, want, sizeof(double) * M * K) == 0,
-              "the same rows column-major: the same probabilities");
+              "the same rows column-major: the same probabilities (%s)", proj ? "axis" : "sparse");
         sporf_forest_free(f);
     }
     free(X); free(T); free(Tc); free(want); free(got); free(y);
