@@ -144,8 +144,7 @@ static void bin_leaves(const predict_ctx *c, int32_t worker, int64_t b, int64_t 
                                          P->thr_f + P->bin_offset[b], xf, c->X->ncol);
         } else if (xf)
             sporf_nodes_find_leaves_f32(base, P->thr_f + P->bin_offset[b], P->root[t0 + j], &f->trees[t0 + j], xf,
-                                        c->X->ncol, x, c->X->row_stride, c->X->col_stride, n, leaf + j * n,
-                                        P->single_only);
+                                        c->X->ncol, x, c->X->row_stride, c->X->col_stride, n, leaf + j * n);
         else
             sporf_nodes_find_leaves(base, P->root[t0 + j], &f->trees[t0 + j], x, c->X->row_stride,
                                     c->X->col_stride, n, leaf + j * n, P->single_only);

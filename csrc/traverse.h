@@ -266,54 +266,39 @@ static inline int sporf_f32_decided(float d, float S, float tf)
     return fabsf(d) > 0x1p-20f * (S + fabsf(tf)) + FLT_MIN;
 }
 
-/* One step from split `at` over the float copy xr of a row (thr_f: the
- * slots' float thresholds): the projection summed in float, or in double
- * from the row xd (column stride cs) when the float sum is too close to the
- * threshold (sporf_f32_decided) or the split reads the side buffer.
- * Reaches the child the double step reaches. */
-static inline int32_t sporf_pnode_step_f32(const sporf_pnode *nodes, const float *thr_f, int32_t at,
-                                           const sporf_tree *tree, const float *xr, const double *xd, int64_t cs)
+/* The float sum of an inlined (wide = 0) or wide (wide = 1) split's terms
+ * for the float row xr (e its first extension), and in *S the sum of the
+ * terms' magnitudes, for sporf_f32_decided: the terms and order of
+ * sporf_pnode_project. */
+static inline float sporf_pnode_sum_f32(const sporf_pnode *nd, const sporf_pnode *e, uint32_t kind, const float *xr,
+                                        float *S, const int wide)
 {
-    const sporf_pnode *nd = &nodes[at];
-    const uint32_t head = nd->head, link = nd->link;
-    const uint32_t kind = head >> SPORF_PN_KIND_SHIFT;
-    const uint32_t has_ext = sporf_pnode_has_ext(kind, link);
-    const sporf_pnode *e = sporf_pnode_ext(nd, has_ext);
-    const float a0 = xr[head & SPORF_PN_FEATURE_MASK];
-    float s, S;
-    if (kind < SPORF_PN_GENERAL) {
+    const float a0 = xr[nd->head & SPORF_PN_FEATURE_MASK];
+    if (!wide) {
         const float a1 = sporf_pn_coef_f[0][kind] * xr[e->u.ext.f1], a2 = sporf_pn_coef_f[1][kind] * xr[e->u.ext.f2];
-        s = (a0 + a1) + a2;
-        S = (fabsf(a0) + fabsf(a1)) + fabsf(a2);
-    } else if (kind == SPORF_PN_WIDE) {
-        const uint32_t codes = nd[2].head;
-        const float a1 = sporf_pn_unit_f[codes & 3] * xr[nd[1].u.ext.f1];
-        const float a2 = sporf_pn_unit_f[(codes >> 2) & 3] * xr[nd[1].u.ext.f2];
-        const float a3 = sporf_pn_unit_f[(codes >> 4) & 3] * xr[nd[2].u.ext.f1];
-        const float a4 = sporf_pn_unit_f[(codes >> 6) & 3] * xr[nd[2].u.ext.f2];
-        s = (((a0 + a1) + a2) + a3) + a4;
-        S = (((fabsf(a0) + fabsf(a1)) + fabsf(a2)) + fabsf(a3)) + fabsf(a4);
-    } else {
-        return sporf_pnode_step(nodes, at, tree, xd, cs, 0);
+        *S = (fabsf(a0) + fabsf(a1)) + fabsf(a2);
+        return (a0 + a1) + a2;
     }
-    const float tf = thr_f[at], d = s - tf;
-    if (!sporf_f32_decided(d, S, tf))
-        return sporf_pnode_step(nodes, at, tree, xd, cs, 0);
-    return sporf_pnode_child(nd, at, e, has_ext, kind, d > 0.0f);
+    const uint32_t codes = nd[2].head;
+    const float a1 = sporf_pn_unit_f[codes & 3] * xr[nd[1].u.ext.f1];
+    const float a2 = sporf_pn_unit_f[(codes >> 2) & 3] * xr[nd[1].u.ext.f2];
+    const float a3 = sporf_pn_unit_f[(codes >> 4) & 3] * xr[nd[2].u.ext.f1];
+    const float a4 = sporf_pn_unit_f[(codes >> 6) & 3] * xr[nd[2].u.ext.f2];
+    *S = (((fabsf(a0) + fabsf(a1)) + fabsf(a2)) + fabsf(a3)) + fabsf(a4);
+    return (((a0 + a1) + a2) + a3) + a4;
 }
 
-/* The lane walk over float copies of the rows: xf holds row r's features at
- * xf + r * p, x0 the same rows in double (row stride rs, column stride cs),
- * thr_f each slot's threshold rounded to float (packed.h). Half the bytes
- * per row keep twice the rows in cache: 30-60% faster on rows of 784
- * features. With single_only the projection is one feature, and rounding to
- * float is monotone: float(x) < float(t) implies x <= t and float(x) >
- * float(t) implies x > t, so only equal floats need the double comparison.
- * Either way every row reaches the leaf the double walk reaches. */
-static inline void sporf_nodes_find_leaves_f32_k(const sporf_pnode *nodes, const float *thr_f, int32_t root,
-                                                 const sporf_tree *tree, const float *xf, int64_t p,
-                                                 const double *x0, int64_t rs, int64_t cs, int64_t n, int32_t *leaf,
-                                                 const int single_only)
+/* The lane walk of a forest of single-feature splits over float copies of
+ * the rows: xf holds row r's features at xf + r * p, x0 the same rows in
+ * double (row stride rs, column stride cs), thr_f each slot's threshold
+ * rounded to float (packed.h). Rounding to float is monotone: float(x) <
+ * float(t) implies x <= t and float(x) > float(t) implies x > t, so only
+ * equal floats need the double comparison, and every row reaches the leaf
+ * the double walk reaches. Half the bytes per row keep twice the rows in
+ * cache: 30-60% faster on rows of 784 features. */
+static inline void sporf_nodes_find_leaves_f32(const sporf_pnode *nodes, const float *thr_f, int32_t root,
+                                               const sporf_tree *tree, const float *xf, int64_t p, const double *x0,
+                                               int64_t rs, int64_t cs, int64_t n, int32_t *leaf)
 {
     if (n < SPORF_LANES || sporf_pnode_is_leaf(&nodes[root])) {
         for (int64_t r = 0; r < n; r++)
@@ -337,13 +322,9 @@ static inline void sporf_nodes_find_leaves_f32_k(const sporf_pnode *nodes, const
                 sporf_lane_next_row(at, row, j, leaf, root, &next_row, n, &live);
                 continue;
             }
-            /* the far child's slot and threshold start loading while this step waits for its features */
+            /* the far child's slot and threshold start loading while this step waits for its feature */
             sporf_prefetch(&nodes[nd->link & SPORF_PN_FAR_MASK]);
             sporf_prefetch(&thr_f[nd->link & SPORF_PN_FAR_MASK]);
-            if (!single_only) {
-                at[j] = sporf_pnode_step_f32(nodes, thr_f, at[j], tree, xf + row[j] * p, x0 + row[j] * rs, cs);
-                continue;
-            }
             const int64_t feature = (int64_t)(nd->head & SPORF_PN_FEATURE_MASK);
             const float v = xf[row[j] * p + feature], t = thr_f[at[j]];
             uint32_t go_right = v > t;
@@ -353,17 +334,6 @@ static inline void sporf_nodes_find_leaves_f32_k(const sporf_pnode *nodes, const
             at[j] = sporf_pnode_child(nd, at[j], nd + 1, explicit_near, SPORF_PN_SINGLE, go_right);
         }
     }
-}
-
-/* The same, specialised for forests of single-feature splits. */
-static inline void sporf_nodes_find_leaves_f32(const sporf_pnode *nodes, const float *thr_f, int32_t root,
-                                               const sporf_tree *tree, const float *xf, int64_t p, const double *x0,
-                                               int64_t rs, int64_t cs, int64_t n, int32_t *leaf, int single_only)
-{
-    if (single_only)
-        sporf_nodes_find_leaves_f32_k(nodes, thr_f, root, tree, xf, p, x0, rs, cs, n, leaf, 1);
-    else
-        sporf_nodes_find_leaves_f32_k(nodes, thr_f, root, tree, xf, p, x0, rs, cs, n, leaf, 0);
 }
 
 /* A range of a block's rows, idx[lo..hi), waiting at node `node` of the
@@ -376,6 +346,17 @@ typedef struct sporf_part_frame {
 #define SPORF_PART_SINGLE 0 /* x[f0] */
 #define SPORF_PART_INLINE 1 /* (x[f0] + c1 x[f1]) + c2 x[f2] */
 #define SPORF_PART_OTHER 2  /* wide and side-buffer splits */
+
+/* Row r goes left (to idx[*nl], kept in order where the range began) or
+ * right (to tmp[*nr]): both stores, one advance, no branch on the side. */
+static inline void sporf_part_place(int32_t *idx, int32_t *tmp, int32_t *nl, int32_t *nr, int32_t r,
+                                    uint32_t go_right)
+{
+    idx[*nl] = r;
+    tmp[*nr] = r;
+    *nl += (int32_t)(go_right ^ 1u);
+    *nr += (int32_t)go_right;
+}
 
 /* Move the rows idx[lo..hi) waiting at split nd into those going left (kept
  * in order at idx[lo..], whose end is returned) and right (after them, in
@@ -403,12 +384,7 @@ static inline int32_t sporf_part_split_k(const sporf_pnode *nd, const sporf_tree
             s = (x[f0] + c1 * x[f1]) + c2 * x[f2];
         else
             s = sporf_pnode_project(nd, e, kind, tree, x, cs, 0);
-        const uint32_t go_right = s > t;
-        /* both stores, one advance: no branch on the row's side */
-        idx[nl] = r;
-        tmp[nr] = r;
-        nl += (int32_t)(go_right ^ 1u);
-        nr += (int32_t)go_right;
+        sporf_part_place(idx, tmp, &nl, &nr, r, s > t);
     }
     memcpy(idx + nl, tmp, (size_t)nr * sizeof *idx);
     return nl;
@@ -427,8 +403,9 @@ static inline int32_t sporf_part_split(const sporf_pnode *nd, const sporf_tree *
 
 /* The same over float copies of the rows (row r at xf + r * p; tf the
  * split's float threshold): sums in float, and in double from the rows at
- * x0 where float cannot decide (as sporf_pnode_step_f32 does); cls OTHER is
- * a wide split here (side-buffer splits take sporf_part_split_k). */
+ * x0 where float cannot decide (sporf_f32_decided; single-feature splits
+ * where the floats tie); cls OTHER is a wide split here (side-buffer splits
+ * take sporf_part_split_k). */
 static inline int32_t sporf_part_split_f32_k(const sporf_pnode *nd, float tf, const sporf_tree *tree,
                                              const float *xf, int64_t p, const double *x0, int64_t rs, int64_t cs,
                                              int32_t *idx, int32_t *tmp, int32_t lo, int32_t hi, const int cls)
@@ -436,8 +413,6 @@ static inline int32_t sporf_part_split_f32_k(const sporf_pnode *nd, float tf, co
     const uint32_t kind = nd->head >> SPORF_PN_KIND_SHIFT;
     const sporf_pnode *e = sporf_pnode_ext(nd, sporf_pnode_has_ext(kind, nd->link));
     const int64_t f0 = (int64_t)(nd->head & SPORF_PN_FEATURE_MASK);
-    const int64_t f1 = e->u.ext.f1, f2 = e->u.ext.f2;
-    const float c1 = sporf_pn_coef_f[0][kind], c2 = sporf_pn_coef_f[1][kind];
     const double t = nd->u.threshold;
     int32_t nl = lo, nr = 0;
     for (int32_t i = lo; i < hi; i++) {
@@ -450,30 +425,13 @@ static inline int32_t sporf_part_split_f32_k(const sporf_pnode *nd, float tf, co
             if (v == tf) /* rare: decide in double */
                 go_right = x0[r * rs + f0 * cs] > t;
         } else {
-            float s, S;
-            if (cls == SPORF_PART_INLINE) {
-                const float a0 = xr[f0], a1 = c1 * xr[f1], a2 = c2 * xr[f2];
-                s = (a0 + a1) + a2;
-                S = (fabsf(a0) + fabsf(a1)) + fabsf(a2);
-            } else {
-                const uint32_t codes = nd[2].head;
-                const float a0 = xr[f0];
-                const float a1 = sporf_pn_unit_f[codes & 3] * xr[nd[1].u.ext.f1];
-                const float a2 = sporf_pn_unit_f[(codes >> 2) & 3] * xr[nd[1].u.ext.f2];
-                const float a3 = sporf_pn_unit_f[(codes >> 4) & 3] * xr[nd[2].u.ext.f1];
-                const float a4 = sporf_pn_unit_f[(codes >> 6) & 3] * xr[nd[2].u.ext.f2];
-                s = (((a0 + a1) + a2) + a3) + a4;
-                S = (((fabsf(a0) + fabsf(a1)) + fabsf(a2)) + fabsf(a3)) + fabsf(a4);
-            }
-            const float d = s - tf;
+            float S;
+            const float d = sporf_pnode_sum_f32(nd, e, kind, xr, &S, cls == SPORF_PART_OTHER) - tf;
             go_right = d > 0.0f;
             if (!sporf_f32_decided(d, S, tf)) /* rare: decide in double */
                 go_right = sporf_pnode_project(nd, e, kind, tree, x0 + r * rs, cs, 0) > t;
         }
-        idx[nl] = r;
-        tmp[nr] = r;
-        nl += (int32_t)(go_right ^ 1u);
-        nr += (int32_t)go_right;
+        sporf_part_place(idx, tmp, &nl, &nr, r, go_right);
     }
     memcpy(idx + nl, tmp, (size_t)nr * sizeof *idx);
     return nl;
@@ -502,7 +460,7 @@ static inline int32_t sporf_part_split_f32(const sporf_pnode *nd, float tf, cons
  * idx and tmp hold n entries, stack `cap` frames (a tree's depth + 1
  * suffice; deeper ranges are walked row by row). With xf (row r's features
  * at xf + r * p; thr_f the slots' float thresholds) the splits are decided
- * on float copies as sporf_pnode_step_f32 decides them. Leaves are those of
+ * on float copies (sporf_part_split_f32_k). Leaves are those of
  * sporf_nodes_find_leaf. */
 static inline void sporf_nodes_find_leaves_part(const sporf_pnode *nodes, int32_t root, const sporf_tree *tree,
                                                 const double *x0, int64_t rs, int64_t cs, int64_t n, int32_t *leaf,
