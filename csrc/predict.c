@@ -117,8 +117,10 @@ static int64_t block_rows(const predict_ctx *c, int64_t blk, int64_t *r0)
 /* The packed leaves of bin b's trees for the block's rows [r0, r0 + n): the
  * leaf of row r in the bin's j-th tree is leaf[r * *rs + j * *ts]. A block
  * that fills the lanes walks one tree after another (each tree's nodes stay
- * hot for all rows); fewer rows than lanes walk the bin's trees together so
- * a single row still keeps every lane busy. */
+ * hot for all rows) by the walk run_blocks prepared scratch for: partition
+ * (xf: on float copies), else float lanes (xf), else double lanes. Fewer
+ * rows than lanes walk the bin's trees together so a single row still keeps
+ * every lane busy. */
 static void bin_leaves(const predict_ctx *c, int32_t worker, int64_t b, int64_t r0, int64_t n, const float *xf,
                        int32_t *leaf, int64_t *rs, int64_t *ts)
 {

@@ -27,8 +27,8 @@
  *   - sporf_nodes_find_leaf: one row, node by node (single rows, OOB);
  *   - sporf_nodes_find_leaves / sporf_bin_find_leaves: lanes, several rows
  *     (or row-tree pairs) in flight to hide the latency of node loads;
- *   - sporf_nodes_find_leaves_f32: lanes over float copies of the rows,
- *     deciding in double where float cannot;
+ *   - sporf_nodes_find_leaves_f32: lanes over float copies of the rows for
+ *     forests of single-feature splits, deciding float ties in double;
  *   - sporf_nodes_find_leaves_part: a block's rows partitioned node by node,
  *     on the rows or on float copies of them.
  * predict.c chooses among them.
