@@ -266,24 +266,50 @@ static inline int sporf_f32_decided(float d, float S, float tf)
     return fabsf(d) > 0x1p-20f * (S + fabsf(tf)) + FLT_MIN;
 }
 
-/* The float sum of an inlined (wide = 0) or wide (wide = 1) split's terms
- * for the float row xr (e its first extension), and in *S the sum of the
- * terms' magnitudes, for sporf_f32_decided: the terms and order of
- * sporf_pnode_project. */
-static inline float sporf_pnode_sum_f32(const sporf_pnode *nd, const sporf_pnode *e, uint32_t kind, const float *xr,
-                                        float *S, const int wide)
+/* An inlined or wide split's terms for float sums, read from its slots once
+ * per node so a loop over rows keeps them in registers: x[f[0]] + c[1] *
+ * x[f[1]] + ... + c[4] * x[f[4]] (absent terms: feature 0, coefficient 0). */
+typedef struct sporf_f32_terms {
+    int64_t f[5];
+    float c[5];
+} sporf_f32_terms;
+
+static inline sporf_f32_terms sporf_f32_terms_of(const sporf_pnode *nd, const sporf_pnode *e, uint32_t kind)
 {
-    const float a0 = xr[nd->head & SPORF_PN_FEATURE_MASK];
+    sporf_f32_terms T;
+    T.f[0] = (int64_t)(nd->head & SPORF_PN_FEATURE_MASK);
+    T.c[0] = 1.0f;
+    if (kind == SPORF_PN_WIDE) {
+        const uint32_t codes = nd[2].head;
+        T.f[1] = nd[1].u.ext.f1;
+        T.f[2] = nd[1].u.ext.f2;
+        T.f[3] = nd[2].u.ext.f1;
+        T.f[4] = nd[2].u.ext.f2;
+        for (int k = 1; k < 5; k++)
+            T.c[k] = sporf_pn_unit_f[(codes >> (2 * (k - 1))) & 3];
+    } else {
+        T.f[1] = e->u.ext.f1;
+        T.f[2] = e->u.ext.f2;
+        T.c[1] = sporf_pn_coef_f[0][kind];
+        T.c[2] = sporf_pn_coef_f[1][kind];
+        T.f[3] = T.f[4] = 0;
+        T.c[3] = T.c[4] = 0.0f;
+    }
+    return T;
+}
+
+/* The float sum of an inlined (wide = 0) or wide (wide = 1) split's terms T
+ * for the float row xr, and in *S the sum of the terms' magnitudes, for
+ * sporf_f32_decided: the terms and order of sporf_pnode_project. */
+static inline float sporf_f32_terms_sum(const sporf_f32_terms *T, const float *xr, float *S, const int wide)
+{
+    const float a0 = xr[T->f[0]];
+    const float a1 = T->c[1] * xr[T->f[1]], a2 = T->c[2] * xr[T->f[2]];
     if (!wide) {
-        const float a1 = sporf_pn_coef_f[0][kind] * xr[e->u.ext.f1], a2 = sporf_pn_coef_f[1][kind] * xr[e->u.ext.f2];
         *S = (fabsf(a0) + fabsf(a1)) + fabsf(a2);
         return (a0 + a1) + a2;
     }
-    const uint32_t codes = nd[2].head;
-    const float a1 = sporf_pn_unit_f[codes & 3] * xr[nd[1].u.ext.f1];
-    const float a2 = sporf_pn_unit_f[(codes >> 2) & 3] * xr[nd[1].u.ext.f2];
-    const float a3 = sporf_pn_unit_f[(codes >> 4) & 3] * xr[nd[2].u.ext.f1];
-    const float a4 = sporf_pn_unit_f[(codes >> 6) & 3] * xr[nd[2].u.ext.f2];
+    const float a3 = T->c[3] * xr[T->f[3]], a4 = T->c[4] * xr[T->f[4]];
     *S = (((fabsf(a0) + fabsf(a1)) + fabsf(a2)) + fabsf(a3)) + fabsf(a4);
     return (((a0 + a1) + a2) + a3) + a4;
 }
@@ -346,6 +372,10 @@ typedef struct sporf_part_frame {
 #define SPORF_PART_SINGLE 0 /* x[f0] */
 #define SPORF_PART_INLINE 1 /* (x[f0] + c1 x[f1]) + c2 x[f2] */
 #define SPORF_PART_OTHER 2  /* wide and side-buffer splits */
+/* How many rows ahead a split's loop starts loading a row's features: the
+ * rows' reads miss cache (a block is megabytes), and a loop's first rows
+ * would otherwise wait for the previous node's loop to finish. */
+#define SPORF_PART_AHEAD 16
 
 /* Row r goes left (to idx[*nl], kept in order where the range began) or
  * right (to tmp[*nr]): both stores, one advance, no branch on the side. */
@@ -377,6 +407,14 @@ static inline int32_t sporf_part_split_k(const sporf_pnode *nd, const sporf_tree
     for (int32_t i = lo; i < hi; i++) {
         const int32_t r = idx[i];
         const double *x = x0 + r * rs;
+        if (cls != SPORF_PART_OTHER && i + SPORF_PART_AHEAD < hi) {
+            const double *xa = x0 + idx[i + SPORF_PART_AHEAD] * rs;
+            sporf_prefetch(xa + f0);
+            if (cls == SPORF_PART_INLINE) {
+                sporf_prefetch(xa + f1);
+                sporf_prefetch(xa + f2);
+            }
+        }
         double s;
         if (cls == SPORF_PART_SINGLE)
             s = x[f0];
@@ -412,12 +450,25 @@ static inline int32_t sporf_part_split_f32_k(const sporf_pnode *nd, float tf, co
 {
     const uint32_t kind = nd->head >> SPORF_PN_KIND_SHIFT;
     const sporf_pnode *e = sporf_pnode_ext(nd, sporf_pnode_has_ext(kind, nd->link));
-    const int64_t f0 = (int64_t)(nd->head & SPORF_PN_FEATURE_MASK);
+    const sporf_f32_terms T = sporf_f32_terms_of(nd, e, kind);
+    const int64_t f0 = T.f[0];
     const double t = nd->u.threshold;
     int32_t nl = lo, nr = 0;
     for (int32_t i = lo; i < hi; i++) {
         const int32_t r = idx[i];
         const float *xr = xf + r * p;
+        if (i + SPORF_PART_AHEAD < hi) {
+            const float *xa = xf + idx[i + SPORF_PART_AHEAD] * p;
+            sporf_prefetch(xa + f0);
+            if (cls != SPORF_PART_SINGLE) {
+                sporf_prefetch(xa + T.f[1]);
+                sporf_prefetch(xa + T.f[2]);
+            }
+            if (cls == SPORF_PART_OTHER) {
+                sporf_prefetch(xa + T.f[3]);
+                sporf_prefetch(xa + T.f[4]);
+            }
+        }
         uint32_t go_right;
         if (cls == SPORF_PART_SINGLE) {
             const float v = xr[f0];
@@ -426,7 +477,7 @@ static inline int32_t sporf_part_split_f32_k(const sporf_pnode *nd, float tf, co
                 go_right = x0[r * rs + f0 * cs] > t;
         } else {
             float S;
-            const float d = sporf_pnode_sum_f32(nd, e, kind, xr, &S, cls == SPORF_PART_OTHER) - tf;
+            const float d = sporf_f32_terms_sum(&T, xr, &S, cls == SPORF_PART_OTHER) - tf;
             go_right = d > 0.0f;
             if (!sporf_f32_decided(d, S, tf)) /* rare: decide in double */
                 go_right = sporf_pnode_project(nd, e, kind, tree, x0 + r * rs, cs, 0) > t;
@@ -484,15 +535,24 @@ static inline void sporf_nodes_find_leaves_part(const sporf_pnode *nodes, int32_
                 leaf[idx[i]] = sporf_nodes_find_leaf(nodes, fr.node, tree, x0 + idx[i] * rs, cs);
             continue;
         }
-        const int32_t mid = xf ? sporf_part_split_f32(nd, thr_f[fr.node], tree, xf, p, x0, rs, cs, idx, tmp, fr.lo, fr.hi)
-                               : sporf_part_split(nd, tree, x0, rs, cs, idx, tmp, fr.lo, fr.hi);
         const uint32_t kind = sporf_pnode_kind(nd);
         const uint32_t has_ext = sporf_pnode_has_ext(kind, nd->link);
         const sporf_pnode *e = sporf_pnode_ext(nd, has_ext);
+        const int32_t left = sporf_pnode_child(nd, fr.node, e, has_ext, kind, 0);
+        const int32_t right = sporf_pnode_child(nd, fr.node, e, has_ext, kind, 1);
+        /* the children's slots load while this split's rows are read */
+        sporf_prefetch(&nodes[left]);
+        sporf_prefetch(&nodes[right]);
+        if (xf) {
+            sporf_prefetch(&thr_f[left]);
+            sporf_prefetch(&thr_f[right]);
+        }
+        const int32_t mid = xf ? sporf_part_split_f32(nd, thr_f[fr.node], tree, xf, p, x0, rs, cs, idx, tmp, fr.lo, fr.hi)
+                               : sporf_part_split(nd, tree, x0, rs, cs, idx, tmp, fr.lo, fr.hi);
         if (mid < fr.hi)
-            stack[sp++] = (sporf_part_frame){sporf_pnode_child(nd, fr.node, e, has_ext, kind, 1), mid, fr.hi};
+            stack[sp++] = (sporf_part_frame){right, mid, fr.hi};
         if (mid > fr.lo)
-            stack[sp++] = (sporf_part_frame){sporf_pnode_child(nd, fr.node, e, has_ext, kind, 0), fr.lo, mid};
+            stack[sp++] = (sporf_part_frame){left, fr.lo, mid};
     }
 }
 
