@@ -31,15 +31,16 @@
  * on narrow rows float and double tie, and double needs no copy).
  *
  * Forests of single-feature splits on rows wider than LANES_ROW_BYTES walk
- * in lanes instead (sporf_nodes_find_leaves_f32): their steps are cheap,
- * the lanes keep a row's few reads per tree in cache, and on 400 and 784
- * features they were 1.1x and 1.3x faster than the partition walk (on 200
- * features 1.15x slower). Their blocks are LANES_BLOCK_BYTES (on 784
- * features 512-768 KB were fastest, 1.3-1.6x faster than 2 MB).
+ * in lanes instead (sporf_nodes_find_leaves_f32): their steps are cheap and
+ * the lanes keep a row's few reads per tree in cache. Since the partition
+ * walk prefetches, the two tie on 784 features with 1 thread and the lanes
+ * are 1.1x faster with 2; on 400 features the partition walk is 1.1-1.3x
+ * faster. Lane blocks are LANES_BLOCK_BYTES (on 784 features 512-768 KB
+ * were fastest, 1.3-1.6x faster than 2 MB).
  * Measured on a Zen 5 with 1 MB of L2 per core and 32 MB of L3. */
 #define PARTITION_BLOCK_BYTES ((int64_t)16 << 20)
 #define FLOAT_ROW_BYTES ((int64_t)1024)
-#define LANES_ROW_BYTES ((int64_t)2048)
+#define LANES_ROW_BYTES ((int64_t)4096)
 #define LANES_BLOCK_BYTES ((int64_t)640 << 10)
 #define MIN_BLOCK 64
 #define MAX_BLOCK 32768

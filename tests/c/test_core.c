@@ -773,13 +773,13 @@ static void test_traversal_matches_reference(void)
 }
 
 /* Rows wider than 1 KB are walked on float copies (predict.c): by the
- * partition walk in sparse forests, by lanes in axis forests (rows over
- * 2 KB). predict_proba still equals the plain traversal's, for rows on the
- * training grid (projections exactly on thresholds) and rows a hair off
- * it, which tie only in float. */
-static void test_wide_rows_float_walk(void)
+ * partition walk, or by lanes in axis forests on rows over 4 KB. With P
+ * features predict_proba still equals the plain traversal's, for rows on
+ * the training grid (projections exactly on thresholds) and rows a hair
+ * off it, which tie only in float. */
+static void check_wide_rows_float_walk(const int P)
 {
-    enum { N = 400, P = 600, M = 500, K = 2 };
+    enum { N = 400, M = 500, K = 2 };
     double *X = malloc(sizeof(double) * N * P), *T = malloc(sizeof(double) * M * P);
     double *want = calloc((size_t)M * K, sizeof(double)), *got = malloc(sizeof(double) * M * K);
     int32_t *y = malloc(sizeof(int32_t) * N);
@@ -832,7 +832,7 @@ static void test_wide_rows_float_walk(void)
         CHECK(f->packed->single_only == proj, "%s forest", proj ? "an axis" : "a sparse");
         CHECK(sporf_forest_predict_proba(f, &mt, 2, got, NULL, NULL, &err) == SPORF_OK &&
                   memcmp(got, want, sizeof(double) * M * K) == 0,
-              "rows of 600 features: predict_proba equals the plain traversal's bit for bit (%s)",
+              "rows of %d features: predict_proba equals the plain traversal's bit for bit (%s)", P,
               proj ? "axis" : "sparse");
         CHECK(sporf_forest_predict_proba(f, &mc, 2, got, NULL, NULL, &err) == SPORF_OK &&
                   memcmp(got, want, sizeof(double) * M * K) == 0,
@@ -840,6 +840,12 @@ static void test_wide_rows_float_walk(void)
         sporf_forest_free(f);
     }
     free(X); free(T); free(Tc); free(want); free(got); free(y);
+}
+
+static void test_wide_rows_float_walk(void)
+{
+    check_wide_rows_float_walk(300); /* 2.4 KB rows: the float partition walk */
+    check_wide_rows_float_walk(600); /* 4.8 KB rows: axis forests take the float lanes */
 }
 
 static sporf_params patch_params(int64_t H, int64_t W, int32_t boundary)
