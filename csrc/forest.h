@@ -19,6 +19,13 @@
 int sporf_check_matrix(const sporf_matrix *X, int64_t want_ncol, int check_finite,
                        const char *what, sporf_error *err);
 
+/* The column of the first NaN or infinity among row x's ncol values (column
+ * stride cs), or -1. */
+int64_t sporf_row_first_nonfinite(const double *x, int64_t ncol, int64_t cs);
+
+/* Sets err for a NaN or infinity at (row, col) of matrix `what`; returns SPORF_E_ARG. */
+int sporf_nonfinite_error(sporf_error *err, const char *what, int64_t row, int64_t col);
+
 /* Out-of-bag class probabilities: inbag is n_trees bitmaps of n bits. */
 int sporf_forest_oob(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag,
                      int32_t n_threads, double *out, int64_t *count, sporf_error *err);

@@ -63,6 +63,8 @@ typedef struct predict_ctx {
     int64_t *count;            /* OOB: n */
     const uint8_t *inbag;      /* OOB: T bitmaps */
     int64_t bitmap_bytes;
+    int64_t *first_bad;        /* per block: its first NaN or infinity as row * ncol + column, or -1;
+                                  NULL when X was checked before (OOB) */
 } predict_ctx;
 
 static inline const double *row_ptr(const sporf_matrix *X, int64_t r)
@@ -156,21 +158,36 @@ static void bin_leaves(const predict_ctx *c, int32_t worker, int64_t b, int64_t 
     *ts = n;
 }
 
-/* The block's rows as floats in the worker's scratch (row r at r * ncol),
- * or NULL when the block does not take the float walk. */
-static const float *block_floats(const predict_ctx *c, int32_t worker, int64_t r0, int64_t n)
+/* Ready the block's rows: check their values (prediction checks X here,
+ * per block on the workers, not in a serial pass before) and, when the
+ * block takes the float walk, write their float copies to the worker's
+ * scratch (row r at r * ncol; else *xf is NULL). Row by row, so the check
+ * and the copy share the row's cache lines. 0 if a value is NaN or
+ * infinite: the first is recorded for run_blocks to report and the block
+ * is not walked. */
+static int ready_block(const predict_ctx *c, int32_t worker, int64_t blk, int64_t r0, int64_t n, const float **xf)
 {
-    if (!c->float_scratch || n < SPORF_LANES)
-        return NULL;
     const sporf_matrix *X = c->X;
-    float *xf = c->float_scratch + worker * c->block * X->ncol;
+    float *copy = c->float_scratch && n >= SPORF_LANES ? c->float_scratch + worker * c->block * X->ncol : NULL;
+    *xf = copy;
+    if (c->first_bad)
+        c->first_bad[blk] = -1;
     for (int64_t r = 0; r < n; r++) {
         const double *x = row_ptr(X, r0 + r);
-        float *o = xf + r * X->ncol;
-        for (int64_t k = 0; k < X->ncol; k++)
-            o[k] = (float)x[k * X->col_stride];
+        if (c->first_bad) {
+            const int64_t bad = sporf_row_first_nonfinite(x, X->ncol, X->col_stride);
+            if (bad >= 0) {
+                c->first_bad[blk] = (r0 + r) * X->ncol + bad;
+                return 0;
+            }
+        }
+        if (copy) {
+            float *o = copy + r * X->ncol;
+            for (int64_t k = 0; k < X->ncol; k++)
+                o[k] = (float)x[k * X->col_stride];
+        }
     }
-    return xf;
+    return 1;
 }
 
 static int proba_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
@@ -185,7 +202,9 @@ static int proba_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
     int32_t *leaf = c->leaf_scratch + worker * c->leaf_stride;
     int64_t *votes = c->vote_scratch + 2 * worker * c->block;
     double *out = c->proba + r0 * K;
-    const float *xf = block_floats(c, worker, r0, n);
+    const float *xf;
+    if (!ready_block(c, worker, blk, r0, n, &xf))
+        return SPORF_OK;
     memset(out, 0, (size_t)(n * K) * sizeof *out);
     memset(votes, 0, (size_t)n * sizeof *votes);
     for (int64_t b = 0; b < P->n_bins; b++) {
@@ -219,7 +238,9 @@ static int apply_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
     int64_t r0;
     const int64_t n = block_rows(c, blk, &r0);
     int32_t *leaf = c->leaf_scratch + worker * c->leaf_stride;
-    const float *xf = block_floats(c, worker, r0, n);
+    const float *xf;
+    if (!ready_block(c, worker, blk, r0, n, &xf))
+        return SPORF_OK;
     for (int64_t b = 0; b < P->n_bins; b++) {
         const sporf_pnode *base = sporf_packed_bin_nodes(P, b);
         const int64_t t0 = P->bin_first_tree[b];
@@ -275,7 +296,8 @@ static int check_predict(const sporf_forest *f, const sporf_matrix *X, const voi
         return sporf_set_error(err, SPORF_E_ARG, "the forest is NULL");
     if (!out)
         return sporf_set_error(err, SPORF_E_ARG, "the output buffer is NULL");
-    return sporf_check_matrix(X, f->n_features, 1, "X", err);
+    /* the values are checked block by block (ready_block) */
+    return sporf_check_matrix(X, f->n_features, 0, "X", err);
 }
 
 static int64_t row_bytes(const sporf_matrix *X)
@@ -335,9 +357,19 @@ static int run_blocks(predict_ctx *c, int32_t n_jobs, sporf_unit_fn unit, sporf_
         c->part_stack = malloc((size_t)(threads * c->part_cap) * sizeof *c->part_stack);
         part_ok = c->part_scratch && c->part_stack;
     }
-    int rc = c->leaf_scratch && c->vote_scratch && float_ok && part_ok
+    int bad_ok = 1;
+    if (unit != oob_block) {
+        c->first_bad = malloc((size_t)nb * sizeof *c->first_bad);
+        bad_ok = c->first_bad != NULL;
+    }
+    int rc = c->leaf_scratch && c->vote_scratch && float_ok && part_ok && bad_ok
                  ? sporf_pool_run(threads, nb, unit, c, progress, user_data, err)
                  : sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    /* the first NaN or infinity in X, whichever worker found it */
+    for (int64_t b = 0; rc == SPORF_OK && c->first_bad && b < nb; b++)
+        if (c->first_bad[b] >= 0)
+            rc = sporf_nonfinite_error(err, "X", c->first_bad[b] / c->X->ncol, c->first_bad[b] % c->X->ncol);
+    free(c->first_bad);
     free(c->leaf_scratch);
     free(c->vote_scratch);
     free(c->float_scratch);

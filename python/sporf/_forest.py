@@ -246,11 +246,13 @@ class _BaseForest(BaseEstimator):
         # Fast path for the common case -- a float64 matrix of the right
         # width, from a model fitted without feature names -- so one-row
         # prediction costs microseconds, not scikit-learn's full validation
-        # (~0.1 ms). It accepts exactly what validate_data would accept
-        # unchanged; anything else takes the full path and its messages.
+        # (~0.1 ms). It accepts what validate_data would accept unchanged,
+        # plus NaN and infinity, which every core call rejects itself
+        # (ValueError naming the row and column), sparing a pass over X;
+        # anything else takes the full path and its messages.
         if (type(X) is np.ndarray and X.dtype == np.float64 and X.ndim == 2 and X.shape[0] > 0
                 and "_forest" in self.__dict__ and "feature_names_in_" not in self.__dict__
-                and X.shape[1] == self.n_features_in_ and np.isfinite(X).all()):
+                and X.shape[1] == self.n_features_in_):
             return X
         check_is_fitted(self, "_forest")
         X = self._flatten_input(X)

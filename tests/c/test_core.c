@@ -594,6 +594,69 @@ static void test_bad_input(void)
     CHECK(sporf_forest_load(junk, sizeof junk, &f, &err) == SPORF_E_FORMAT, "junk refused");
 }
 
+/* Prediction checks X's values block by block on its workers (predict.c);
+ * the error must still name the first NaN or infinity in row order, for
+ * narrow rows (double walk) and wide ones (float copies), row- and
+ * column-major, in a later block, and for a few rows. */
+static void test_predict_names_first_nonfinite(void)
+{
+    enum { N = 200, M = 5000 };
+    for (int wide = 0; wide < 2; wide++) {
+        const int P = wide ? 300 : 4;
+        double *X = malloc(sizeof(double) * N * P), *T = malloc(sizeof(double) * M * P);
+        double *Tc = malloc(sizeof(double) * M * P), *out = malloc(sizeof(double) * M * 2);
+        int64_t *leaves = malloc(sizeof(int64_t) * M * 5);
+        int32_t y[N];
+        sporf_rng r;
+        sporf_rng_seed(&r, 4, 0);
+        for (int i = 0; i < N * P; i++) X[i] = (double)sporf_rng_below(&r, 5);
+        for (int i = 0; i < N; i++) y[i] = X[i * P] > 2.0;
+        for (int i = 0; i < M * P; i++) T[i] = (double)sporf_rng_below(&r, 5);
+        /* the first bad value in row order is T[2000, 1] (in the first of
+         * two blocks with 2 threads); more in the second block */
+        T[2000 * P + 2] = NAN;
+        T[2000 * P + 1] = -INFINITY;
+        T[4700 * P + 0] = NAN;
+        T[4999 * P + 3] = INFINITY;
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < P; j++) Tc[(int64_t)j * M + i] = T[(int64_t)i * P + j];
+        sporf_params p;
+        sporf_params_init(&p);
+        p.n_estimators = 5;
+        p.random_state = 2;
+        sporf_matrix m = rowmajor(X, N, P), mt = rowmajor(T, M, P), mc = {Tc, M, P, 1, M};
+        sporf_forest *f = NULL;
+        sporf_error err;
+        if (sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+            CHECK(0, "fit: %s", err.message);
+            continue;
+        }
+        for (int jobs = 1; jobs <= 2; jobs++) {
+            CHECK(sporf_forest_predict_proba(f, &mt, jobs, out, NULL, NULL, &err) == SPORF_E_ARG &&
+                      strstr(err.message, "X contains NaN or infinity (row 2000, column 1)"),
+                  "%d features, %d thread(s): predict_proba names the first bad value: %s", P, jobs, err.message);
+            CHECK(sporf_forest_predict_proba(f, &mc, jobs, out, NULL, NULL, &err) == SPORF_E_ARG &&
+                      strstr(err.message, "(row 2000, column 1)"),
+                  "%d features, column-major: %s", P, err.message);
+            CHECK(sporf_forest_apply(f, &mt, jobs, leaves, NULL, NULL, &err) == SPORF_E_ARG &&
+                      strstr(err.message, "(row 2000, column 1)"),
+                  "%d features: apply names the first bad value: %s", P, err.message);
+        }
+        sporf_matrix few = rowmajor(T + 4698 * P, 3, P), tail = rowmajor(T + 2001 * P, 2999, P);
+        CHECK(sporf_forest_predict_proba(f, &few, 1, out, NULL, NULL, &err) == SPORF_E_ARG &&
+                  strstr(err.message, "(row 2, column 0)"),
+              "%d features, 3 rows: %s", P, err.message);
+        CHECK(sporf_forest_predict_proba(f, &tail, 2, out, NULL, NULL, &err) == SPORF_E_ARG &&
+                  strstr(err.message, "(row 2699, column 0)"),
+              "%d features, bad values in the last rows: %s", P, err.message);
+        sporf_matrix clean = rowmajor(T, 2000, P);
+        CHECK(sporf_forest_predict_proba(f, &clean, 2, out, NULL, NULL, &err) == SPORF_OK,
+              "%d features: the rows before the first bad one predict", P);
+        sporf_forest_free(f);
+        free(X); free(T); free(Tc); free(out); free(leaves);
+    }
+}
+
 /* The leaf of row x by the stored nodes and the fit's arithmetic, with no
  * inlining: the reference the prediction layout must reproduce exactly. */
 static int32_t reference_leaf(const sporf_tree *t, const double *x)
@@ -1204,6 +1267,7 @@ int main(void)
     test_wide_rows_float_walk();
     test_patch_sampler();
     test_bad_input();
+    test_predict_names_first_nonfinite();
     test_unsupervised_cut_separates_clusters();
     test_unsupervised_cut_matches_direct();
     test_unsupervised_forest();
