@@ -28,9 +28,16 @@ m <- ranger(x = xtr, y = factor(ytr, levels = levels), num.trees = trees, mtry =
             min.node.size = 1, probability = TRUE, num.threads = n_jobs, seed = 1)
 fit_s <- proc.time()[["elapsed"]] - t
 peak <- status_mb("VmHWM")
-t <- proc.time()[["elapsed"]]
-proba <- predict(m, data = xte, num.threads = n_jobs)$predictions
-predict_s <- proc.time()[["elapsed"]] - t
+# the test set is predicted 5 times, as in peers_worker.py: the median call
+# is reported, the first kept apart
+calls <- numeric(5)
+for (k in seq_along(calls)) {
+  t <- proc.time()[["elapsed"]]
+  proba <- predict(m, data = xte, num.threads = n_jobs)$predictions
+  calls[k] <- proc.time()[["elapsed"]] - t
+}
+predict_s <- median(calls)
+first_predict_s <- calls[1]
 error <- mean(levels[max.col(proba, ties.method = "first")] != yte)
 lat <- numeric(300)
 for (i in seq_len(300)) {
@@ -42,7 +49,7 @@ for (i in seq_len(300)) {
 lat <- lat[-(1:20)]
 nodes <- sum(vapply(m$forest$child.nodeIDs, function(tr) length(tr[[1]]), numeric(1)))
 size <- length(serialize(m, NULL))
-cat(sprintf(paste0('{"fit_s": %.6f, "predict_s": %.6f, "p50_ms": %.6f, "p99_ms": %.6f, "model_mb": %.6f, ',
-                   '"nodes": %d, "peak_mb": %.3f, "fit_mb": %.3f, "error": %.6f}\n'),
-            fit_s, predict_s, quantile(lat, 0.5), quantile(lat, 0.99), size / 1e6, as.integer(nodes), peak,
+cat(sprintf(paste0('{"fit_s": %.6f, "predict_s": %.6f, "first_predict_s": %.6f, "p50_ms": %.6f, "p99_ms": %.6f, ',
+                   '"model_mb": %.6f, "nodes": %d, "peak_mb": %.3f, "fit_mb": %.3f, "error": %.6f}\n'),
+            fit_s, predict_s, first_predict_s, quantile(lat, 0.5), quantile(lat, 0.99), size / 1e6, as.integer(nodes), peak,
             peak - before, error))

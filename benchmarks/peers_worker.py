@@ -24,6 +24,9 @@ def rss_mb(field):
     return float("nan")
 
 
+PREDICT_CALLS = 5  # batch predictions timed per process (median reported)
+
+
 def load(data, dataset):
     meta = json.load(open(os.path.join(data, "meta.json")))[dataset]
     p = meta["p"]
@@ -139,9 +142,15 @@ def main():
     model.fit(Xtr, ytr)
     fit_s = time.perf_counter() - t
     peak = rss_mb("VmHWM")
-    t = time.perf_counter()
-    proba = model.proba(Xte)
-    predict_s = time.perf_counter() - t
+    # The test set is predicted PREDICT_CALLS times: one call's time varies
+    # by up to 60% between processes on a shared machine, so the table takes
+    # the median call and keeps the first (cold caches, fresh scratch) apart.
+    calls = []
+    for _ in range(PREDICT_CALLS):
+        t = time.perf_counter()
+        proba = model.proba(Xte)
+        calls.append(time.perf_counter() - t)
+    predict_s, first_predict_s = float(np.median(calls)), calls[0]
     classes = np.unique(ytr)
     error = float(np.mean(classes[np.argmax(proba, axis=1)] != yte))
     lat = []
@@ -151,7 +160,7 @@ def main():
         model.proba(x1)
         lat.append(time.perf_counter() - t)
     lat = np.array(lat[20:]) * 1e3  # the first calls warm caches up
-    print(json.dumps({"fit_s": fit_s, "predict_s": predict_s, "p50_ms": float(np.percentile(lat, 50)),
+    print(json.dumps({"fit_s": fit_s, "predict_s": predict_s, "first_predict_s": first_predict_s, "p50_ms": float(np.percentile(lat, 50)),
                       "p99_ms": float(np.percentile(lat, 99)), "model_mb": model.size() / 1e6,
                       "nodes": model.nodes(), "peak_mb": peak, "fit_mb": peak - before, "error": error}))
 
