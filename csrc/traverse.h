@@ -268,7 +268,8 @@ static inline int sporf_f32_decided(float d, float S, float tf)
 
 /* An inlined or wide split's terms for float sums, read from its slots once
  * per node so a loop over rows keeps them in registers: x[f[0]] + c[1] *
- * x[f[1]] + ... + c[4] * x[f[4]] (absent terms: feature 0, coefficient 0). */
+ * x[f[1]] + ... + c[4] * x[f[4]] (absent terms: feature 0, coefficient 0;
+ * c[0] is always 1 and not multiplied, as in sporf_pnode_project). */
 typedef struct sporf_f32_terms {
     int64_t f[5];
     float c[5];
@@ -512,9 +513,9 @@ static inline int32_t sporf_part_split_f32(const sporf_pnode *nd, float tf, cons
  * 1.2-1.9x faster than the lane walk once a block has thousands of rows.
  * The loads are started early: a split's children's slots before its loop
  * (a profile had a quarter of the walk's samples outside those loops
- * waiting for a node's slot), the
- * rows' features SPORF_PART_AHEAD rows ahead. idx and tmp hold n entries, stack `cap` frames (a tree's depth + 1
- * suffice; deeper ranges are walked row by row). With xf (row r's features
+ * waiting for a node's slot), the rows' features SPORF_PART_AHEAD rows
+ * ahead. idx and tmp hold n entries, stack `cap` frames (a tree's depth +
+ * 1 suffice; deeper ranges are walked row by row). With xf (row r's features
  * at xf + r * p; thr_f the slots' float thresholds) the splits are decided
  * on float copies (sporf_part_split_f32_k). Leaves are those of
  * sporf_nodes_find_leaf. */
