@@ -15,12 +15,22 @@ export SPORF_GOLDEN_DIR := $(CURDIR)/tests/golden
 # testthat runs its "not on CRAN" tests (Ctrl-C) only with this set.
 export NOT_CRAN := true
 
-.PHONY: demo test test-c test-python test-r test-sanitize r-install setup install bench golden clean vignettes vignettes-fast
+.PHONY: demo test test-c test-python test-r test-sanitize r-install setup install bench golden clean vignettes vignettes-fast \
+        generate check-generated
 
 demo: install
 	$(PY) examples/demo.py
 
-test: install test-c test-r test-python vignettes-fast test-sanitize
+# check-generated comes first: on a fresh clone it fails when a file generated
+# from spec/params.toml was not regenerated after the spec changed.
+test: check-generated install test-c test-r test-python vignettes-fast test-sanitize
+
+# The parameter code of every language, from spec/params.toml (tools/gen_params.py).
+generate:
+	$(PYTHON) tools/gen_params.py
+
+check-generated:
+	$(PYTHON) tools/gen_params.py --check
 
 # System packages (only what is missing), the virtual environment and the
 # build and test dependencies.
@@ -33,10 +43,10 @@ $(VENV)/.deps-stamp: tools/requirements-dev.txt tools/bootstrap.sh
 	touch $@
 
 # Build the extension with meson-python and install it into the venv.
-install: setup
+install: setup generate
 	$(PIP) install --quiet --no-build-isolation --force-reinstall --no-deps .
 
-test-c: setup
+test-c: setup generate
 	$(VENV)/bin/meson setup build-c -Dpython=false --buildtype=debugoptimized --reconfigure >/dev/null \
 	  || $(VENV)/bin/meson setup build-c -Dpython=false --buildtype=debugoptimized >/dev/null
 	$(VENV)/bin/meson test -C build-c --print-errorlogs
@@ -47,7 +57,7 @@ test-python: install r-install
 
 # Build the R source tarball (R CMD build copies src/core -> ../../csrc as
 # real files) and install it into the project-local library.
-r-install: setup
+r-install: setup generate
 	rm -rf build-r && mkdir -p build-r $(RLIB)
 	cd build-r && R CMD build ../R
 	R CMD INSTALL --library=$(RLIB) build-r/sporf_*.tar.gz

@@ -1,4 +1,4 @@
-/* api.c -- errors, parameters, and the forest handle's simple accessors. */
+/* api.c -- errors and the forest handle's simple accessors (parameters: params.c). */
 #include "core.h"
 #include "packed.h"
 
@@ -25,175 +25,6 @@ void sporf_clear_error(sporf_error *err)
         err->code = SPORF_OK;
         err->message[0] = '\0';
     }
-}
-
-void sporf_params_init(sporf_params *p)
-{
-    memset(p, 0, sizeof *p);
-    p->n_estimators = 100;
-    p->projection = SPORF_PROJ_SPARSE;
-    p->feature_combinations = 1.5;
-    p->max_features_mode = SPORF_MAXF_SQRT;
-    p->max_features_value = 0.0;
-    p->criterion = SPORF_CRIT_GINI;
-    p->max_depth = 0;
-    p->min_samples_split = 2;
-    p->min_samples_leaf = 1;
-    p->min_impurity_decrease = 0.0;
-    p->min_weight_fraction_leaf = 0.0;
-    p->bootstrap = 1;
-    p->max_samples_count = 0;
-    p->max_samples_fraction = 0.0;
-    p->class_weight_mode = SPORF_CW_NONE;
-    p->n_jobs = 1;
-    p->random_state = 0;
-}
-
-int64_t sporf_params_resolve_max_features(const sporf_params *p, int64_t n_features)
-{
-    double d;
-    switch (p->max_features_mode) {
-    case SPORF_MAXF_SQRT:
-        /* Axis: floor(sqrt(p)) as scikit-learn. Oblique: ceil(sqrt(p)), the
-         * default d of the SPORF paper's R package (rerf), which keeps
-         * axis-optimal problems with few features as accurate as a RF. */
-        d = p->projection == SPORF_PROJ_AXIS ? floor(sqrt((double)n_features))
-                                              : ceil(sqrt((double)n_features));
-        break;
-    case SPORF_MAXF_LOG2: d = floor(log2((double)n_features)); break;
-    case SPORF_MAXF_INT: d = p->max_features_value; break;
-    case SPORF_MAXF_FRACTION: d = floor(p->max_features_value * (double)n_features); break;
-    default: d = (double)n_features; break;
-    }
-    if (!(d >= 1.0)) d = 1.0;
-    if (p->projection == SPORF_PROJ_AXIS && d > (double)n_features)
-        d = (double)n_features; /* only p distinct axis directions exist */
-    if (d > 1e9) d = 1e9;
-    return (int64_t)d;
-}
-
-/* Patch parameters: a grid whose size is n_features (when known), patch
- * bounds inside it, and boundaries that make sense for each axis. */
-static int check_patch(const sporf_params *p, int64_t n_features, sporf_error *err)
-{
-    if (p->n_dims < 1 || p->n_dims > SPORF_MAX_DIMS)
-        return sporf_set_error(err, SPORF_E_ARG, "data_dims must have 1 to %d axes, got %d", SPORF_MAX_DIMS,
-                               p->n_dims);
-    double volume = 1.0, max_volume = 1.0;
-    for (int32_t k = 0; k < p->n_dims; k++) {
-        const int64_t D = p->data_dims[k], lo = p->min_patch_dims[k], hi = p->max_patch_dims[k];
-        if (D < 1)
-            return sporf_set_error(err, SPORF_E_ARG, "data_dims[%d] must be >= 1, got %lld", k, (long long)D);
-        if (lo < 1)
-            return sporf_set_error(err, SPORF_E_ARG, "min_patch_dims[%d] must be >= 1, got %lld", k, (long long)lo);
-        if (hi < lo)
-            return sporf_set_error(err, SPORF_E_ARG, "max_patch_dims[%d] = %lld is below min_patch_dims[%d] = %lld",
-                                   k, (long long)hi, k, (long long)lo);
-        if (hi > D)
-            return sporf_set_error(err, SPORF_E_ARG,
-                                   "max_patch_dims[%d] = %lld is outside the grid: data_dims[%d] = %lld", k,
-                                   (long long)hi, k, (long long)D);
-        if (p->boundary[k] < SPORF_BOUNDARY_INSIDE || p->boundary[k] > SPORF_BOUNDARY_WRAP)
-            return sporf_set_error(err, SPORF_E_ARG, "boundary[%d]: code %d is unknown", k, p->boundary[k]);
-        if (p->boundary[k] == SPORF_BOUNDARY_WRAP && D < 2)
-            return sporf_set_error(err, SPORF_E_ARG,
-                                   "a 'wrap' boundary needs a cyclic axis of length >= 2, but axis %d has length %lld",
-                                   k, (long long)D);
-        if (p->dim_contiguous[k] != 0 && p->dim_contiguous[k] != 1)
-            return sporf_set_error(err, SPORF_E_ARG, "dim_contiguous[%d] must be 0 or 1", k);
-        volume *= (double)D;
-        max_volume *= (double)hi;
-    }
-    if (n_features > 0 && volume != (double)n_features)
-        return sporf_set_error(err, SPORF_E_ARG, "data_dims describe %.0f features but the data has %lld", volume,
-                               (long long)n_features);
-    if (p->patch_weights != SPORF_PATCH_UNIFORM && p->patch_weights != SPORF_PATCH_GAUSSIAN)
-        return sporf_set_error(err, SPORF_E_ARG, "patch_weights: code %d is unknown", p->patch_weights);
-    if (n_features > 0 && max_volume * (double)sporf_params_resolve_max_features(p, n_features) > 5e8)
-        return sporf_set_error(err, SPORF_E_ARG, "max_patch_dims x max_features = %.0f non-zeros per node is too many",
-                               max_volume * (double)sporf_params_resolve_max_features(p, n_features));
-    return SPORF_OK;
-}
-
-int sporf_params_check(const sporf_params *p, int64_t n_features, sporf_error *err)
-{
-    sporf_clear_error(err);
-    if (!p)
-        return sporf_set_error(err, SPORF_E_ARG, "params is NULL");
-    if (p->n_estimators < 1)
-        return sporf_set_error(err, SPORF_E_ARG, "n_estimators must be >= 1, got %lld", (long long)p->n_estimators);
-    if (p->n_estimators > 100000000)
-        return sporf_set_error(err, SPORF_E_ARG, "n_estimators = %lld is too large", (long long)p->n_estimators);
-    if (p->first_tree < 0 || p->first_tree > ((int64_t)1 << 53))
-        return sporf_set_error(err, SPORF_E_ARG, "first_tree must be an integer in [0, 2^53], got %lld",
-                               (long long)p->first_tree);
-    if (p->projection < SPORF_PROJ_AXIS || p->projection > SPORF_PROJ_POISSON)
-        return sporf_set_error(err, SPORF_E_ARG,
-                               "projection must be 'sparse', 'axis', 'patch', 'frc', 'gaussian' or 'poisson' "
-                               "(code %d is unknown)", p->projection);
-    if (p->projection == SPORF_PROJ_PATCH) {
-        int rc = check_patch(p, n_features, err);
-        if (rc != SPORF_OK)
-            return rc;
-    }
-    if (!(p->feature_combinations > 0.0) || !isfinite(p->feature_combinations))
-        return sporf_set_error(err, SPORF_E_ARG, "feature_combinations must be a finite number > 0, got %g",
-                               p->feature_combinations);
-    switch (p->max_features_mode) {
-    case SPORF_MAXF_SQRT: case SPORF_MAXF_LOG2: case SPORF_MAXF_ALL: break;
-    case SPORF_MAXF_INT:
-        if (!(p->max_features_value >= 1.0) || p->max_features_value != floor(p->max_features_value) ||
-            p->max_features_value > 1e9)
-            return sporf_set_error(err, SPORF_E_ARG, "max_features must be an integer >= 1, got %g", p->max_features_value);
-        break;
-    case SPORF_MAXF_FRACTION:
-        if (!(p->max_features_value > 0.0) || !isfinite(p->max_features_value))
-            return sporf_set_error(err, SPORF_E_ARG, "max_features as a fraction must be > 0, got %g", p->max_features_value);
-        break;
-    default:
-        return sporf_set_error(err, SPORF_E_ARG, "max_features mode %d is unknown", p->max_features_mode);
-    }
-    if (p->criterion < SPORF_CRIT_GINI || p->criterion > SPORF_CRIT_TWOMEANS)
-        return sporf_set_error(err, SPORF_E_ARG,
-                               "criterion must be 'gini', 'entropy', 'squared_error', 'fastbic' or 'twomeans' (code %d is unknown)",
-                               p->criterion);
-    if (!(p->honest_fraction >= 0.0 && p->honest_fraction < 1.0))
-        return sporf_set_error(err, SPORF_E_ARG, "honest_fraction must be in [0, 1), got %g", p->honest_fraction);
-    if (p->honest_prior < SPORF_HONEST_EMPIRICAL || p->honest_prior > SPORF_HONEST_IGNORE)
-        return sporf_set_error(err, SPORF_E_ARG, "honest_prior must be 'empirical', 'uniform' or 'ignore' (code %d is unknown)",
-                               p->honest_prior);
-    if (p->criterion == SPORF_CRIT_SQUARED_ERROR && p->honest_prior == SPORF_HONEST_UNIFORM)
-        return sporf_set_error(err, SPORF_E_ARG,
-                               "honest_prior 'uniform' is a class distribution; a regression forest takes 'empirical' or 'ignore'");
-    if (p->max_depth < 0)
-        return sporf_set_error(err, SPORF_E_ARG, "max_depth must be >= 1 or unlimited, got %lld", (long long)p->max_depth);
-    if (p->min_samples_split < 2)
-        return sporf_set_error(err, SPORF_E_ARG, "min_samples_split must be >= 2, got %lld", (long long)p->min_samples_split);
-    if (p->min_samples_leaf < 1)
-        return sporf_set_error(err, SPORF_E_ARG, "min_samples_leaf must be >= 1, got %lld", (long long)p->min_samples_leaf);
-    if (!(p->min_impurity_decrease >= 0.0) || !isfinite(p->min_impurity_decrease))
-        return sporf_set_error(err, SPORF_E_ARG, "min_impurity_decrease must be >= 0, got %g", p->min_impurity_decrease);
-    if (!(p->min_weight_fraction_leaf >= 0.0 && p->min_weight_fraction_leaf <= 0.5))
-        return sporf_set_error(err, SPORF_E_ARG, "min_weight_fraction_leaf must be in [0, 0.5], got %g",
-                               p->min_weight_fraction_leaf);
-    if (p->bootstrap != 0 && p->bootstrap != 1)
-        return sporf_set_error(err, SPORF_E_ARG, "bootstrap must be 0 or 1");
-    if (p->max_samples_count < 0)
-        return sporf_set_error(err, SPORF_E_ARG, "max_samples must be >= 1, got %lld", (long long)p->max_samples_count);
-    if (!(p->max_samples_fraction >= 0.0 && p->max_samples_fraction <= 1.0))
-        return sporf_set_error(err, SPORF_E_ARG, "max_samples as a fraction must be in (0, 1], got %g", p->max_samples_fraction);
-    if (p->max_samples_count > 0 && p->max_samples_fraction > 0.0)
-        return sporf_set_error(err, SPORF_E_ARG, "max_samples: give a count or a fraction, not both");
-    if (p->class_weight_mode < SPORF_CW_NONE || p->class_weight_mode > SPORF_CW_CUSTOM)
-        return sporf_set_error(err, SPORF_E_ARG, "class_weight mode %d is unknown", p->class_weight_mode);
-    if (n_features > 0 && (p->projection == SPORF_PROJ_SPARSE || p->projection == SPORF_PROJ_GAUSSIAN)) {
-        int64_t d = sporf_params_resolve_max_features(p, n_features);
-        double nnz = ceil(p->feature_combinations * (double)d);
-        if (nnz > 5e8)
-            return sporf_set_error(err, SPORF_E_ARG,
-                                   "feature_combinations * max_features = %g non-zeros per node is too many", nnz);
-    }
-    return SPORF_OK;
 }
 
 int sporf_tree_alloc(sporf_tree *tree, int32_t n_nodes, int32_t n_leaves, int32_t n_proj, int32_t K)
@@ -233,6 +64,7 @@ void sporf_forest_free(sporf_forest *f)
     free(f->trees);
     sporf_packed_free(f->packed);
     for (int i = 0; i < 2; i++) free(f->strings[i].blob);
+    free(f->class_weights);
     free(f);
 }
 
@@ -261,6 +93,20 @@ int sporf_forest_get_params(const sporf_forest *f, sporf_params *params, sporf_e
     if (!f || !params)
         return sporf_set_error(err, SPORF_E_ARG, "get_params: forest and params are required");
     *params = f->params;
+    return SPORF_OK;
+}
+
+int sporf_forest_get_class_weights(const sporf_forest *f, double *out, int32_t *stored, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !stored)
+        return sporf_set_error(err, SPORF_E_ARG, "get_class_weights: forest and stored are required");
+    *stored = f->class_weights != NULL;
+    if (f->class_weights) {
+        if (!out)
+            return sporf_set_error(err, SPORF_E_ARG, "get_class_weights: out is required");
+        memcpy(out, f->class_weights, (size_t)f->n_classes * sizeof *out);
+    }
     return SPORF_OK;
 }
 

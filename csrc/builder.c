@@ -2,6 +2,7 @@
 #include "builder.h"
 
 #include "criterion.h"
+#include "params.h"
 #include "sort.h"
 #include "traverse.h"
 #include "unsupervised.h"
@@ -46,6 +47,8 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const doubl
     b->yr = yr;
     b->n_classes = n_classes;
     b->n_candidates = sporf_params_resolve_max_features(params, p);
+    b->min_samples_split = sporf_resolve_min_samples_split(params, n);
+    b->min_samples_leaf = sporf_resolve_min_samples_leaf(params, n);
     int rc = sporf_sampler_init(&b->sampler, params, p, b->n_candidates, err);
     if (rc != SPORF_OK)
         return rc;
@@ -121,7 +124,7 @@ static int scan_cuts(sporf_builder *b, int64_t start, int64_t end, double w_node
 {
     const int32_t K = b->n_classes;
     const int32_t crit = b->params->criterion;
-    const int64_t msl = b->params->min_samples_leaf;
+    const int64_t msl = b->min_samples_leaf;
     const int32_t *idx = b->idx;
     const int32_t *y = b->y;
     const double *w = b->w;
@@ -179,7 +182,7 @@ static int scan_cuts(sporf_builder *b, int64_t start, int64_t end, double w_node
 static int scan_cuts_regression(sporf_builder *b, int64_t start, int64_t end, double w_node, double mean,
                                 best_split *best)
 {
-    const int64_t msl = b->params->min_samples_leaf;
+    const int64_t msl = b->min_samples_leaf;
     const int32_t *idx = b->idx;
     const double *yr = b->yr, *w = b->w, *v = b->vals;
     double wl = 0.0, wr = w_node, sl = 0.0, sr = 0.0;
@@ -225,7 +228,7 @@ static int scan_cuts_unsupervised(sporf_builder *b, int64_t start, int64_t end, 
     for (int64_t i = 0; i < n; i++)
         b->wsorted[i] = b->w[b->idx[start + i]];
     sporf_unsup_cut cut;
-    sporf_unsup_best_cut(b->params->criterion, b->vals + start, b->wsorted, n, b->params->min_samples_leaf,
+    sporf_unsup_best_cut(b->params->criterion, b->vals + start, b->wsorted, n, b->min_samples_leaf,
                          b->min_weight_leaf, &cut);
     if (!cut.found || (best->found && !(cut.score > best->proxy)))
         return 0;
@@ -425,7 +428,7 @@ int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
         }
         const int64_t n_node = it.end - it.start;
         int is_leaf = (P->max_depth > 0 && it.depth >= P->max_depth) ||
-                      n_node < P->min_samples_split || n_node < 2 * P->min_samples_leaf ||
+                      n_node < b->min_samples_split || n_node < 2 * b->min_samples_leaf ||
                       pure || w_node <= 0.0 || w_node < 2.0 * b->min_weight_leaf;
         best_split best;
         best.found = 0;

@@ -28,6 +28,7 @@ typedef struct sporf_builder {
     const double *yr;       /* regression: responses (NULL for classification)  */
     int32_t n_classes;      /* 1 for regression: one value per leaf             */
     int64_t n_candidates;   /* d */
+    int64_t min_samples_split, min_samples_leaf; /* resolved against n (params.h) */
     double min_weight_leaf; /* per tree: min_weight_fraction_leaf * total weight */
 
     /* per tree: filled by the caller before sporf_builder_grow */

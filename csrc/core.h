@@ -88,11 +88,12 @@ struct sporf_forest {
     int64_t n_trees;
     sporf_tree *trees;
     sporf_strings strings[2];
+    double *class_weights; /* n_classes weights when params.class_weight is SPORF_CW_CUSTOM, else NULL */
     struct sporf_packed *packed; /* derived prediction layout (packed.h); NULL until packed */
 };
 
 /* The model format version sporf_forest_save writes (io.c). */
-#define SPORF_MODEL_FORMAT_VERSION 5
+#define SPORF_MODEL_FORMAT_VERSION 6
 
 /* ---- errors (api.c) ---- */
 int sporf_set_error(sporf_error *err, int code, const char *fmt, ...)

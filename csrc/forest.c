@@ -2,6 +2,7 @@
  * parallel tree growth, the OOB pass, and impurity importances. */
 #include "forest.h"
 #include "packed.h"
+#include "params.h"
 
 #include "builder.h"
 #include "pool.h"
@@ -104,19 +105,6 @@ static void seed_tree(sporf_rng *rng, const sporf_params *params, int64_t t)
     sporf_rng_seed(rng, params->random_state, (uint64_t)(params->first_tree + t));
 }
 
-/* Rows drawn per tree (with repeats) when bootstrapping n rows. */
-static int64_t bag_draws(const sporf_params *params, int64_t n)
-{
-    int64_t d = n;
-    if (params->bootstrap && params->max_samples_count > 0)
-        d = params->max_samples_count;
-    else if (params->bootstrap && params->max_samples_fraction > 0.0) {
-        d = (int64_t)round(params->max_samples_fraction * (double)n);
-        if (d < 1) d = 1;
-    }
-    return d;
-}
-
 static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
 {
     fit_ctx *c = vctx;
@@ -144,7 +132,7 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
     }
 
     const double *cw = c->class_weight;
-    if (c->params->class_weight_mode == SPORF_CW_BALANCED_SUBSAMPLE) {
+    if (c->params->class_weight == SPORF_CW_BALANCED_SUBSAMPLE) {
         /* Balanced over this tree's draws (with repeats), as scikit-learn does.
          * Classification only: the parameter check rules it out for regression. */
         double *cnt = c->balanced_scratch[worker];
@@ -202,7 +190,7 @@ static int check_forest_fits_memory(const sporf_params *params, int64_t n, int64
     if (params->bootstrap && n > 1) /* expected distinct rows among n_draws draws */
         rows = (double)n * -expm1((double)n_draws * log1p(-1.0 / (double)n));
     rows *= 1.0 - params->honest_fraction;
-    double leaves = rows / (double)params->min_samples_leaf;
+    double leaves = rows / (double)sporf_resolve_min_samples_leaf(params, n);
     if (params->max_depth > 0 && params->max_depth < 60)
         leaves = fmin(leaves, ldexp(1.0, (int)params->max_depth));
     if (leaves < 1.0)
@@ -234,7 +222,7 @@ static int check_fit_args(const sporf_params *params, const sporf_matrix *X, con
     if (!y && !yr) {
         if (!is_unsupervised_criterion(params->criterion))
             return sporf_set_error(err, SPORF_E_ARG, "an unsupervised forest needs criterion 'fastbic' or 'twomeans'");
-        if (params->class_weight_mode != SPORF_CW_NONE)
+        if (params->class_weight != SPORF_CW_NONE)
             return sporf_set_error(err, SPORF_E_ARG, "class_weight does not apply to an unsupervised forest");
         if (params->honest_fraction > 0.0)
             return sporf_set_error(err, SPORF_E_ARG, "honest_fraction does not apply to an unsupervised forest "
@@ -244,7 +232,7 @@ static int check_fit_args(const sporf_params *params, const sporf_matrix *X, con
     } else if (yr) {
         if (params->criterion != SPORF_CRIT_SQUARED_ERROR)
             return sporf_set_error(err, SPORF_E_ARG, "a regression forest needs criterion 'squared_error'");
-        if (params->class_weight_mode != SPORF_CW_NONE)
+        if (params->class_weight != SPORF_CW_NONE)
             return sporf_set_error(err, SPORF_E_ARG, "class_weight does not apply to regression");
         for (int64_t i = 0; i < X->nrow; i++)
             if (!isfinite(yr[i]))
@@ -275,7 +263,7 @@ static int check_fit_args(const sporf_params *params, const sporf_matrix *X, con
         if (!(total > 0.0))
             return sporf_set_error(err, SPORF_E_ARG, "sample_weight sums to zero; at least one weight must be positive");
     }
-    if (params->class_weight_mode == SPORF_CW_CUSTOM) {
+    if (params->class_weight == SPORF_CW_CUSTOM) {
         if (!cw)
             return sporf_set_error(err, SPORF_E_ARG, "class_weight: custom mode needs one weight per class");
         for (int32_t k = 0; k < n_classes; k++)
@@ -313,10 +301,10 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     c.yr = yr;
     c.sample_weight = sample_weight;
     c.n = n;
-    c.n_draws = bag_draws(params, n);
+    c.n_draws = sporf_resolve_draws(params, n);
     if (params->bootstrap && c.n_draws > n)
-        return sporf_set_error(err, SPORF_E_ARG, "max_samples = %lld exceeds the number of rows (%lld)",
-                               (long long)c.n_draws, (long long)n);
+        return sporf_param_error(err, "max_samples", "at most the number of rows", "%lld for %lld rows",
+                                 (long long)c.n_draws, (long long)n);
     if ((rc = check_forest_fits_memory(params, n, c.n_draws, n_classes, err)) != SPORF_OK)
         return rc;
 
@@ -346,9 +334,16 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
             col[i] = src[i * X->row_stride];
     }
 
-    if (params->class_weight_mode == SPORF_CW_CUSTOM) {
-        c.class_weight = class_weight;
-    } else if (params->class_weight_mode == SPORF_CW_BALANCED) {
+    if (params->class_weight == SPORF_CW_CUSTOM) {
+        /* kept with the forest, so a loaded model refits the same */
+        f->class_weights = malloc((size_t)n_classes * sizeof *f->class_weights);
+        if (!f->class_weights) {
+            rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+            goto done;
+        }
+        memcpy(f->class_weights, class_weight, (size_t)n_classes * sizeof *f->class_weights);
+        c.class_weight = f->class_weights;
+    } else if (params->class_weight == SPORF_CW_BALANCED) {
         cw_balanced = calloc((size_t)n_classes, sizeof *cw_balanced);
         if (!cw_balanced) {
             rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
@@ -471,7 +466,7 @@ int sporf_forest_oob_predict(const sporf_forest *f, const sporf_matrix *X, int32
     int rc = sporf_check_matrix(X, f->n_features, 1, "X", err);
     if (rc != SPORF_OK)
         return rc;
-    const int64_t n = X->nrow, draws = bag_draws(&f->params, n);
+    const int64_t n = X->nrow, draws = sporf_resolve_draws(&f->params, n);
     if (draws > n)
         return sporf_set_error(err, SPORF_E_ARG, "X has %lld rows, fewer than the %lld the forest drew per tree: "
                                                  "it is not the training data", (long long)n, (long long)draws);

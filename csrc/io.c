@@ -1,23 +1,23 @@
 /*
- * io.c -- the model format (version 5; versions 1 (before patch forests),
- * 2 (before regression and honesty), 3 (fixed-width trees) and 4 (before
- * shards) are still read). Little-endian, explicit widths:
+ * io.c -- the model format (version 6; versions 1 (before patch forests),
+ * 2 (before regression and honesty), 3 (fixed-width trees), 4 (before
+ * shards) and 5 (sizes stored resolved) are still read). Little-endian,
+ * explicit widths:
  *
  *   "SPORFMDL"  u32 version  u32 reserved(0)  u64 payload_length
  *   payload:
- *     params      i64 n_estimators, i32 projection, f64 feature_combinations,
- *                 i32 max_features_mode, f64 max_features_value, i32 criterion,
- *                 i64 max_depth, i64 min_samples_split, i64 min_samples_leaf,
- *                 f64 min_impurity_decrease, f64 min_weight_fraction_leaf, i32 bootstrap, i64 max_samples_count,
- *                 f64 max_samples_fraction, i32 class_weight_mode, u64 random_state,
- *                 [version >= 2] i32 n_dims, 8 x (i64 data_dims, i64 min_patch_dims,
- *                 i64 max_patch_dims, i32 boundary, i32 dim_contiguous), i32 patch_weights,
- *                 [version >= 3] f64 honest_fraction, i32 honest_prior,
- *                 [version >= 5] i64 first_tree
+ *     params      [version >= 6] every stored parameter of spec/params.toml in
+ *                 the spec's order (params_gen.c: an amount is i32 form + f64
+ *                 value, a per-axis parameter 8 entries, data_dims i32 n_dims +
+ *                 8 x i64); [versions 1-5] the fixed layout of params.c
  *                 (n_jobs is a run-time choice and is not stored, so a model's
  *                 bytes do not depend on the thread count)
  *     i64 n_features, i32 n_classes, i64 n_trees, [version >= 3] i32 task
  *     2 x strings i32 kind, i64 count, i64 length, bytes (classes, feature names)
+ *     [version >= 6] i64 count, count x f64: the custom class weights (count is
+ *                 n_classes with class_weight "custom", else 0; 0 for custom
+ *                 weights of a model converted from an older format, which did
+ *                 not keep them)
  *     per tree    [version >= 4] the compact encoding of tree_codec.h;
  *                 [versions 1-3] i32 n_nodes, i32 n_leaves, i32 n_proj, i32 depth,
  *                 n_nodes x (i32 left, i32 right, i32 proj_start, i32 proj_len,
@@ -37,6 +37,7 @@
 #include "bytes.h"
 #include "core.h"
 #include "packed.h"
+#include "params.h"
 #include "tree_codec.h"
 
 #include <math.h>
@@ -50,41 +51,13 @@ static const char MAGIC[8] = {'S', 'P', 'O', 'R', 'F', 'M', 'D', 'L'};
 /* ---- writing ---- */
 static void write_model(const sporf_forest *f, sporf_writer *w)
 {
-    const sporf_params *P = &f->params;
     sporf_put_bytes(w, MAGIC, 8);
     sporf_put_u32(w, FORMAT_VERSION);
     sporf_put_u32(w, 0);
     int64_t len_pos = w->pos;
     sporf_put_u64(w, 0); /* payload length, patched below */
     int64_t payload_start = w->pos;
-    sporf_put_i64(w, P->n_estimators);
-    sporf_put_i32(w, P->projection);
-    sporf_put_f64(w, P->feature_combinations);
-    sporf_put_i32(w, P->max_features_mode);
-    sporf_put_f64(w, P->max_features_value);
-    sporf_put_i32(w, P->criterion);
-    sporf_put_i64(w, P->max_depth);
-    sporf_put_i64(w, P->min_samples_split);
-    sporf_put_i64(w, P->min_samples_leaf);
-    sporf_put_f64(w, P->min_impurity_decrease);
-    sporf_put_f64(w, P->min_weight_fraction_leaf);
-    sporf_put_i32(w, P->bootstrap);
-    sporf_put_i64(w, P->max_samples_count);
-    sporf_put_f64(w, P->max_samples_fraction);
-    sporf_put_i32(w, P->class_weight_mode);
-    sporf_put_u64(w, P->random_state);
-    sporf_put_i32(w, P->n_dims);
-    for (int k = 0; k < SPORF_MAX_DIMS; k++) {
-        sporf_put_i64(w, P->data_dims[k]);
-        sporf_put_i64(w, P->min_patch_dims[k]);
-        sporf_put_i64(w, P->max_patch_dims[k]);
-        sporf_put_i32(w, P->boundary[k]);
-        sporf_put_i32(w, P->dim_contiguous[k]);
-    }
-    sporf_put_i32(w, P->patch_weights);
-    sporf_put_f64(w, P->honest_fraction);
-    sporf_put_i32(w, P->honest_prior);
-    sporf_put_i64(w, P->first_tree);
+    sporf_params_write(&f->params, w);
     sporf_put_i64(w, f->n_features);
     sporf_put_i32(w, f->n_classes);
     sporf_put_i64(w, f->n_trees);
@@ -95,6 +68,9 @@ static void write_model(const sporf_forest *f, sporf_writer *w)
         sporf_put_i64(w, f->strings[s].len);
         sporf_put_bytes(w, f->strings[s].blob, f->strings[s].len);
     }
+    const int64_t n_cw = f->class_weights ? f->n_classes : 0;
+    sporf_put_i64(w, n_cw);
+    for (int64_t k = 0; k < n_cw; k++) sporf_put_f64(w, f->class_weights[k]);
     for (int64_t t = 0; t < f->n_trees; t++) {
         sporf_tree_encode(&f->trees[t], f, w);
     }
@@ -246,6 +222,34 @@ fail:
     return rc;
 }
 
+/* The custom class weights (format >= 6): none, or one finite weight in
+ * [0, 1e100] per class when the forest was grown with custom weights. */
+static int read_class_weights(sporf_reader *r, sporf_forest *f, sporf_error *err)
+{
+    int rc = SPORF_OK;
+    const int64_t count = sporf_get_i64(r);
+    if (r->bad)
+        CORRUPT("model is truncated in the class weights");
+    if (count != 0 && (f->params.class_weight != SPORF_CW_CUSTOM || count != f->n_classes))
+        CORRUPT("model holds %lld class weights, expected %s", (long long)count,
+                f->params.class_weight == SPORF_CW_CUSTOM ? "one per class" : "none");
+    if (count > (r->len - r->pos) / 8)
+        CORRUPT("model is truncated in the class weights");
+    if (count == 0)
+        return SPORF_OK;
+    f->class_weights = malloc((size_t)count * sizeof *f->class_weights);
+    if (!f->class_weights)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    for (int64_t k = 0; k < count; k++) {
+        f->class_weights[k] = sporf_get_f64(r);
+        if (!(f->class_weights[k] >= 0.0 && f->class_weights[k] <= 1e100))
+            CORRUPT("model's class weight %lld is not a number in [0, 1e100]", (long long)k);
+    }
+    return SPORF_OK;
+fail:
+    return rc;
+}
+
 int sporf_forest_load(const uint8_t *buf, int64_t len, sporf_forest **out, sporf_error *err)
 {
     sporf_clear_error(err);
@@ -278,40 +282,10 @@ int sporf_forest_load(const uint8_t *buf, int64_t len, sporf_forest **out, sporf
     if (!f)
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
     sporf_params *P = &f->params;
-    sporf_params_init(P);
-    P->n_estimators = sporf_get_i64(&r);
-    P->projection = sporf_get_i32(&r);
-    P->feature_combinations = sporf_get_f64(&r);
-    P->max_features_mode = sporf_get_i32(&r);
-    P->max_features_value = sporf_get_f64(&r);
-    P->criterion = sporf_get_i32(&r);
-    P->max_depth = sporf_get_i64(&r);
-    P->min_samples_split = sporf_get_i64(&r);
-    P->min_samples_leaf = sporf_get_i64(&r);
-    P->min_impurity_decrease = sporf_get_f64(&r);
-    P->min_weight_fraction_leaf = sporf_get_f64(&r);
-    P->bootstrap = sporf_get_i32(&r);
-    P->max_samples_count = sporf_get_i64(&r);
-    P->max_samples_fraction = sporf_get_f64(&r);
-    P->class_weight_mode = sporf_get_i32(&r);
-    P->random_state = sporf_get_u64(&r);
-    if (version >= 2) {
-        P->n_dims = sporf_get_i32(&r);
-        for (int k = 0; k < SPORF_MAX_DIMS; k++) {
-            P->data_dims[k] = sporf_get_i64(&r);
-            P->min_patch_dims[k] = sporf_get_i64(&r);
-            P->max_patch_dims[k] = sporf_get_i64(&r);
-            P->boundary[k] = sporf_get_i32(&r);
-            P->dim_contiguous[k] = sporf_get_i32(&r);
-        }
-        P->patch_weights = sporf_get_i32(&r);
-    }
-    if (version >= 3) {
-        P->honest_fraction = sporf_get_f64(&r);
-        P->honest_prior = sporf_get_i32(&r);
-    }
-    if (version >= 5)
-        P->first_tree = sporf_get_i64(&r);
+    if (version >= 6)
+        sporf_params_read(P, &r, version);
+    else
+        sporf_params_read_legacy(P, &r, version);
     f->n_features = sporf_get_i64(&r);
     f->n_classes = sporf_get_i32(&r);
     int64_t n_trees = sporf_get_i64(&r);
@@ -341,6 +315,8 @@ int sporf_forest_load(const uint8_t *buf, int64_t len, sporf_forest **out, sporf
     if ((rc = read_strings(&r, &f->strings[0], f->n_classes, 1, "class labels", err)) != SPORF_OK)
         goto fail;
     if ((rc = read_strings(&r, &f->strings[1], f->n_features, 1, "feature names", err)) != SPORF_OK)
+        goto fail;
+    if (version >= 6 && (rc = read_class_weights(&r, f, err)) != SPORF_OK)
         goto fail;
     f->trees = calloc((size_t)n_trees, sizeof *f->trees);
     if (!f->trees) {

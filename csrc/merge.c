@@ -4,45 +4,10 @@
  * exactly the forest one fit of the whole range grows. */
 #include "core.h"
 #include "packed.h"
+#include "params.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* Names the first parameter that differs, or returns NULL. The tree range
- * and n_jobs (not stored in the model) may differ. Doubles are compared by
- * their bits: equal parameters are what one fit would have had. */
-static const char *differing_param(const sporf_params *a, const sporf_params *b)
-{
-#define SAME(field) (memcmp(&a->field, &b->field, sizeof a->field) == 0)
-#define CHECK(field) if (!SAME(field)) return #field
-    CHECK(projection);
-    CHECK(feature_combinations);
-    CHECK(max_features_mode);
-    CHECK(max_features_value);
-    CHECK(criterion);
-    CHECK(max_depth);
-    CHECK(min_samples_split);
-    CHECK(min_samples_leaf);
-    CHECK(min_impurity_decrease);
-    CHECK(min_weight_fraction_leaf);
-    CHECK(bootstrap);
-    CHECK(max_samples_count);
-    CHECK(max_samples_fraction);
-    CHECK(class_weight_mode);
-    CHECK(random_state);
-    CHECK(n_dims);
-    CHECK(data_dims);
-    CHECK(min_patch_dims);
-    CHECK(max_patch_dims);
-    CHECK(boundary);
-    CHECK(dim_contiguous);
-    CHECK(patch_weights);
-    CHECK(honest_fraction);
-    CHECK(honest_prior);
-    return NULL;
-#undef CHECK
-#undef SAME
-}
 
 static int same_strings(const sporf_strings *a, const sporf_strings *b)
 {
@@ -62,7 +27,12 @@ static int check_compatible(const sporf_forest *a, const sporf_forest *b, sporf_
         return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests have different classes");
     if (!same_strings(&a->strings[SPORF_STR_FEATURE_NAMES], &b->strings[SPORF_STR_FEATURE_NAMES]))
         return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests have different feature names");
-    const char *p = differing_param(&a->params, &b->params);
+    const char *p = sporf_params_differing(&a->params, &b->params);
+    if (!p && (!a->class_weights) != (!b->class_weights))
+        p = "class_weight";
+    if (!p && a->class_weights &&
+        memcmp(a->class_weights, b->class_weights, (size_t)a->n_classes * sizeof *a->class_weights) != 0)
+        p = "class_weight";
     if (p)
         return sporf_set_error(err, SPORF_E_ARG,
                                "cannot merge: the forests were grown with different %s "
@@ -180,6 +150,9 @@ int sporf_forest_merge(const sporf_forest *const *forests, int64_t n_forests, sp
         m->n_trees = total; /* sporf_forest_free then releases what was copied */
     for (int s = 0; s < 2 && ok; s++)
         ok = copy_strings(&m->strings[s], &first->strings[s]);
+    if (ok)
+        ok = copy_array((void **)&m->class_weights, first->class_weights, first->class_weights ? first->n_classes : 0,
+                        sizeof *first->class_weights);
     int64_t t = 0;
     for (int64_t k = 0; k < n_forests && ok; k++) {
         const sporf_forest *f = forests[order[k]];

@@ -1,5 +1,6 @@
 /* projection.c -- see projection.h. */
 #include "projection.h"
+#include "params.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -18,10 +19,11 @@ static int patch_init(sporf_sampler *s, const sporf_params *P, int64_t d, sporf_
 {
     int64_t cells = 0, volume = 1, longest = 1;
     for (int32_t k = P->n_dims - 1; k >= 0; k--) {
+        sporf_patch_bounds(P, k, &s->patch_lo[k], &s->patch_hi[k]);
         s->axis_offset[k] = cells;
-        cells += P->max_patch_dims[k];
+        cells += s->patch_hi[k];
         s->stride[k] = k == P->n_dims - 1 ? 1 : s->stride[k + 1] * P->data_dims[k + 1];
-        volume *= P->max_patch_dims[k];
+        volume *= s->patch_hi[k];
         if (P->data_dims[k] > longest) longest = P->data_dims[k];
     }
     s->params = P;
@@ -259,8 +261,7 @@ static int64_t draw_axis(sporf_sampler *s, sporf_rng *rng, int32_t k, int32_t *c
 {
     const sporf_params *P = s->params;
     const int64_t D = P->data_dims[k];
-    const int64_t size = P->min_patch_dims[k] +
-                         (int64_t)sporf_rng_below(rng, (uint64_t)(P->max_patch_dims[k] - P->min_patch_dims[k] + 1));
+    const int64_t size = s->patch_lo[k] + (int64_t)sporf_rng_below(rng, (uint64_t)(s->patch_hi[k] - s->patch_lo[k] + 1));
     const int gaussian = P->patch_weights == SPORF_PATCH_GAUSSIAN;
     const double centre = 0.5 * (double)(size - 1);
     int64_t n = 0;

@@ -57,6 +57,7 @@ typedef struct sporf_sampler {
     int32_t *axis_perm;     /* scratch for random subsets along one axis           */
     int64_t axis_offset[8]; /* start of axis k in axis_cells / axis_weight         */
     int64_t stride[8];      /* row-major strides of the grid                       */
+    int64_t patch_lo[8], patch_hi[8]; /* per axis: patch sizes, defaults resolved  */
     sporf_candidates cand;
 } sporf_sampler;
 

@@ -223,12 +223,13 @@ def test_golden_python_model_in_python():
     assert refit.to_bytes() == (GOLDEN / "python_model.sporf").read_bytes()
 
 
-@pytest.mark.parametrize("version", [3, 4])
+@pytest.mark.parametrize("version", [3, 4, 5])
 @pytest.mark.parametrize("lang", ["python", "r"])
 def test_golden_older_format_models_still_load(lang, version):
-    """Models saved by format 3 (before the compact trees of format 4) and
-    format 4 (before tree ranges) load, predict exactly as before, and
-    re-save as the current golden file."""
+    """Models saved by format 3 (before the compact trees of format 4),
+    format 4 (before tree ranges) and format 5 (sizes stored resolved, before
+    the parameter spec) load, predict exactly as before, and re-save as the
+    current golden file."""
     Xt = _golden("test_x.f64", (-1, 7))
     old = sporf.load(GOLDEN / ("%s_model_v%d.sporf" % (lang, version)))
     np.testing.assert_array_equal(old.predict_proba(Xt), _golden("%s_proba.f64" % lang, (-1, 3)))
@@ -565,3 +566,198 @@ def test_merge_forests_exists_in_both_languages(r):
     assert list(r("names(formals(sporf::merge_forests))")) == ["..."]
     for fn in ("sporf.default", "morf.default", "urerf.default"):
         assert r("formals(sporf:::%s)$first_tree" % fn)[0] == 0
+
+
+# ---- the parameter spec, walked: every parameter, every form a user may give it ----
+from sporf import _spec  # noqa: E402
+
+# Python estimator -> (R function, whether y is a class label, numeric response or absent)
+TWINS = {"SPORFClassifier": ("sporf", "classes"), "SPORFRegressor": ("sporf", "numeric"),
+         "MORFClassifier": ("morf", "classes"), "MORFRegressor": ("morf", "numeric"),
+         "URerF": ("urerf", None)}
+GRID = (4, 4)
+
+
+def _values_of(name, row, espec):
+    """A few valid values of each form the spec allows, other than the default
+    where there is a choice (so each value changes the forest or its file)."""
+    kind = row["kind"]
+    if kind == "int":
+        out = [row["min"] + 2]
+        return out + [None] if "none" in row else out
+    if kind == "real":
+        lo, hi = row["min"], row.get("max")
+        return [lo + (hi - lo) / 3 if hi is not None else lo + 0.75, 2.0 if hi is None else lo + (hi - lo) / 2]
+    if kind == "flag":
+        return [not row["default"]]
+    if kind == "choice":
+        values = list(espec["choices"].get(name, row["values"]))
+        return values + [a for a, t in row.get("aliases", {}).items() if t in values]
+    if kind == "amount":
+        out = []
+        for form in row["forms"]:
+            if form in ("sqrt", "log2"):
+                out.append(form)
+            elif form == "all":
+                out.append(None)
+            elif form == "count":
+                out.append(row["count_min"] + 1)
+            else:
+                hi = row.get("fraction_max")
+                out.append(0.25)
+                if hi is None or (hi >= 1.0 and not row.get("fraction_max_open")):
+                    out.append(1.0)  # whole: R writes fraction(1)
+                if hi is None:
+                    out.append(2.0)
+        return out
+    if kind == "seed":
+        return [12345, 2 ** 40 + 3]
+    if kind == "class_weight":
+        return [None, "balanced", "balanced_subsample", {0: 2.0, 1: 0.5}]
+    if kind == "grid":
+        return [GRID, (16,)]
+    if kind == "axes":
+        if row["of"] == "int":
+            return [None, 2, (1, 3)]
+        if row["of"] == "flag":
+            return [None, False, (True, False)]
+        return list(row["values"]) + [tuple(row["values"][:2])]
+    return []  # options and threads are not part of the model
+
+
+def _spec_cases():
+    cases = []
+    for ename, (rname, ykind) in TWINS.items():
+        espec = _spec.ESTIMATORS[ename]
+        for name in espec["params"]:
+            row = _spec.PARAMS[name]
+            for value in _values_of(name, row, espec):
+                if name == "projection" and value == "patch" and "data_dims" not in espec["params"]:
+                    continue
+                cases.append(pytest.param(ename, name, value, id="%s-%s-%r" % (ename, name, value)))
+    return cases
+
+
+def _r_value(r, v, kind):
+    if kind == "amount" and isinstance(v, float) and v == int(v):
+        return r("fraction")(v)
+    if isinstance(v, tuple):
+        if all(isinstance(x, bool) for x in v):
+            return ro.BoolVector(list(v))
+        if all(isinstance(x, str) for x in v):
+            return ro.StrVector(list(v))
+        return ro.FloatVector([float(x) for x in v])
+    if isinstance(v, dict):
+        vec = ro.FloatVector(list(v.values()))
+        vec.names = ro.StrVector([str(k) for k in v])
+        return vec
+    return r_value(v)
+
+
+def _spec_case_data(ename, name, value):
+    """Data and the fixed parameters a case needs (a grid for patch forests)."""
+    rng = np.random.RandomState(5)
+    X = rng.standard_normal((90, 16))
+    _, ykind = TWINS[ename]
+    y = None if ykind is None else (X[:, 0] + X[:, 1] > 0).astype(np.int64) if ykind == "classes" \
+        else X[:, 0] - 2 * X[:, 3] + 0.1 * rng.standard_normal(90)
+    base = dict(n_estimators=3, random_state=7)
+    espec = _spec.ESTIMATORS[ename]
+    if "data_dims" in espec["params"] and name != "data_dims":
+        base["data_dims"] = GRID
+    if ename == "URerF" and _spec.PARAMS[name]["kind"] in ("grid", "axes"):
+        base["projection"] = "patch"
+    if name == "max_samples" and value is not None:
+        base["bootstrap"] = True
+    if ename == "URerF" and "data_dims" in base and base.get("projection") != "patch" and name != "projection":
+        del base["data_dims"]
+    if name == "projection" and ename == "URerF" and value != "patch":
+        base.pop("data_dims", None)
+    base[name] = value
+    return X, y, base
+
+
+def _r_fit_with(r, rname, X, y, params):
+    kwargs = {k: _r_value(r, v, _spec.PARAMS[k]["kind"]) for k, v in params.items()}
+    args = [r_matrix(X)]
+    if y is not None:
+        args.append(ro.IntVector([int(v) for v in y]) if y.dtype.kind == "i" else ro.FloatVector(y))
+    return r(rname)(*args, **kwargs)
+
+
+@pytest.mark.parametrize("ename,name,value", _spec_cases())
+def test_every_parameter_form_refits_to_the_same_bytes_in_the_other_language(r, tmp_path, ename, name, value):
+    """Fit in one language, save, load in the other, refit there with the
+    loaded parameters => the same bytes; in both directions. Cases come from
+    spec/params.toml, so a new parameter is covered without a new test."""
+    rname, _ = TWINS[ename]
+    X, y, params = _spec_case_data(ename, name, value)
+    cls = getattr(sporf, ename)
+    # Python -> R
+    py = cls(**params)
+    py.fit(X) if y is None else py.fit(X, y)
+    path = tmp_path / "py.sporf"
+    py.save(path)
+    loaded = r["sporf_load"](str(path))
+    r.assign("loaded_params", loaded.rx2("params"))
+    r.assign("xm", r_matrix(X))
+    if y is None:
+        refit = r("do.call(sporf::%s, c(list(xm), loaded_params))" % rname)
+    else:
+        r.assign("ym", ro.IntVector([int(v) for v in y]) if y.dtype.kind == "i" else ro.FloatVector(y))
+        refit = r("do.call(sporf::%s, c(list(xm, ym), loaded_params))" % rname)
+    assert r_model_bytes(refit) == py.to_bytes(), "Python -> R: %s=%r" % (name, value)
+    # R -> Python
+    rm = _r_fit_with(r, rname, X, y, params)
+    assert r_model_bytes(rm) == py.to_bytes(), "same parameters, different bytes: %s=%r" % (name, value)
+    path = tmp_path / "r.sporf"
+    r["sporf_save"](rm, str(path))
+    back = sporf.load(path)
+    assert type(back) is cls
+    again = cls(**back.get_params())
+    again.fit(X) if y is None else again.fit(X, y)
+    assert again.to_bytes() == r_model_bytes(rm), "R -> Python: %s=%r" % (name, value)
+
+
+def _bad_values(row):
+    kind = row["kind"]
+    return {"int": -5, "real": -1.5, "flag": "yes", "choice": "bogus", "amount": -3, "class_weight": 7,
+            "axes": "bogus" if row.get("of") != "choice" else 9}.get(kind)
+
+
+def _normalise(message, lang):
+    """A message with the language's spelling of the spec's tokens put back
+    ({null}, {int}...), up to the value shown."""
+    message = message.split("; got")[0]
+    tokens = {"py": [("None", "{null}"), ("True", "{true}"), ("False", "{false}"), ("an int", "{int}"),
+                     ("a float", "{fraction}")],
+              "r": [("NULL", "{null}"), ("TRUE", "{true}"), ("FALSE", "{false}"), ("a whole number", "{int}"),
+                    ("a non-whole number or fraction(x)", "{fraction}"), ("a number", "{float}")]}[lang]
+    for word, token in sorted(tokens, key=lambda t: -len(t[0])):
+        message = message.replace(word, token)
+    return message
+
+
+@pytest.mark.parametrize("ename", ["SPORFClassifier", "MORFClassifier", "URerF"])
+def test_a_bad_parameter_reads_the_same_in_both_languages(r, ename):
+    from rpy2.rinterface_lib.embedded import RRuntimeError
+
+    rname, _ = TWINS[ename]
+    checked = 0
+    for name in _spec.ESTIMATORS[ename]["params"]:
+        row = _spec.PARAMS[name]
+        bad = _bad_values(row)
+        if bad is None or (ename == "URerF" and row["kind"] == "axes"):
+            continue
+        X, y, params = _spec_case_data(ename, name, bad)
+        with pytest.raises(ValueError) as py_err:
+            est = getattr(sporf, ename)(**params)
+            est.fit(X) if y is None else est.fit(X, y)
+        with pytest.raises(RRuntimeError) as r_err:
+            _r_fit_with(r, rname, X, y, params)
+        r_message = str(r_err.value).strip().replace("Error: ", "", 1)
+        assert str(py_err.value).startswith(name + " must be "), str(py_err.value)
+        assert r_message.startswith(name + " must be "), r_message
+        assert _normalise(str(py_err.value), "py") == _normalise(r_message, "r"), name
+        checked += 1
+    assert checked >= 12

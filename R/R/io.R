@@ -39,7 +39,11 @@ sporf_load <- function(file) {
             else if (length(cls[[2L]])) .decode_labels(cls[[1L]], cls[[2L]])
             else as.character(seq_len(info$n_classes) - 1L)
   cp <- .Call(C_sporf_r_params, handle)
-  args <- .params_from_core(cp)
+  est <- if (task == "unsupervised") "urerf" else if (cp$projection == match("patch", .SPEC_PARAMS$projection$values) - 1)
+           "morf" else "sporf"
+  cw <- .Call(C_sporf_r_class_weights, handle)
+  if (!is.null(cw)) names(cw) <- levels
+  args <- .params_from_core(cp, est, cw)
   args$oob_score <- FALSE
   args$verbose <- 0
   args$n_jobs <- NULL
@@ -48,10 +52,9 @@ sporf_load <- function(file) {
              feature_names = if (length(fn[[2L]])) fn[[2L]] else NULL,
              n_features = info$n_features, n_samples = NA_integer_, args = args, seed = seed,
              max_features_resolved = .Call(C_sporf_r_check_params, cp, as.numeric(info$n_features)), task = task)
-  if (task == "unsupervised") {
-    obj$params[c("honest_fraction", "honest_prior", "class_weight")] <- NULL
+  if (est == "urerf") {
     class(obj) <- c("urerf", class(obj))
-  } else if (cp$projection == 2) {
+  } else if (est == "morf") {
     obj$data_dims <- args$data_dims
     class(obj) <- c("morf", class(obj))
   }

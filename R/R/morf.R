@@ -2,41 +2,16 @@
 
 morf <- function(x, ...) UseMethod("morf")
 
-morf.default <- function(x, y,
-                         data_dims = NULL,
-                         min_patch_dims = NULL,
-                         max_patch_dims = NULL,
-                         boundary = "pad",
-                         dim_contiguous = NULL,
-                         patch_weights = "uniform",
-                         n_estimators = 100,
-                         criterion = NULL,
-                         max_depth = NULL,
-                         min_samples_split = 2,
-                         min_samples_leaf = 1,
-                         min_weight_fraction_leaf = 0,
-                         min_impurity_decrease = 0,
-                         max_features = if (.is_regression(y)) NULL else "sqrt",
-                         bootstrap = TRUE,
-                         max_samples = NULL,
-                         honest_fraction = 0,
-                         honest_prior = "empirical",
-                         oob_score = FALSE,
-                         class_weight = NULL,
-                         sample_weight = NULL,
-                         n_jobs = NULL,
-                         random_state = NULL,
-                         first_tree = 0,
-                         verbose = 0,
-                         ...) {
-  .no_unknown_args(list(...))
-  if (missing(y)) stop("y is missing: use morf(x, y, data_dims = ...)", call. = FALSE)
-  grid <- .grid_input(x, data_dims, "x")
-  args <- .forest_args(sys.function(), environment())
+# morf.default() is generated (api.R, from spec/params.toml).
+.fit_morf <- function(env, call) {
+  .no_unknown_args(eval(quote(list(...)), env))
+  if (eval(quote(missing(y)), env)) stop("y is missing: use morf(x, y, data_dims = ...)", call. = FALSE)
+  grid <- .grid_input(env$x, env$data_dims, "x")
+  args <- .forest_args("morf", env)
   args$data_dims <- grid$dims
-  obj <- .fit(grid$x, y, args, sample_weight)
+  obj <- .fit(grid$x, env$y, args, env$sample_weight, "morf", grid$dims)
   obj$data_dims <- grid$dims
-  obj$call <- match.call()
+  obj$call <- call
   class(obj) <- c("morf", class(obj))
   obj
 }
@@ -58,9 +33,9 @@ morf.default <- function(x, y,
   }
   m <- .as_feature_matrix(x, what)
   if (is.null(data_dims)) data_dims <- ncol(m)
-  if (!is.numeric(data_dims) || length(data_dims) < 1L || length(data_dims) > .MAX_DIMS ||
+  if (!is.numeric(data_dims) || length(data_dims) < 1L || length(data_dims) > .SPEC_MAX_DIMS ||
       anyNA(data_dims) || any(data_dims < 1) || any(data_dims != round(data_dims)))
-    .bad_param("data_dims", sprintf("1 to %d whole numbers >= 1", .MAX_DIMS), data_dims)
+    .bad_param("data_dims", .SPEC_PARAMS$data_dims$expect, data_dims)
   if (prod(data_dims) != ncol(m))
     stop(sprintf("data_dims (%s) describe %s features, but %s has %d columns", paste(data_dims, collapse = " x "),
                  format(prod(data_dims)), what, ncol(m)), call. = FALSE)

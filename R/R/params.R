@@ -1,37 +1,48 @@
-# Validation of forest parameters and their conversion into the list the C
-# glue turns into the core's sporf_params. Codes mirror csrc/include/sporf.h.
-# Messages name the parameter and the value received, as in Python.
+# Forest parameters <-> the list the C glue turns into the core's sporf_params,
+# driven by the generated table of spec/params.toml (spec.R): one converter per
+# kind of parameter, none per parameter. A bad value stops with
+# "<name> must be <what the spec allows>; got <value>", the wording Python uses.
 
-.PROJECTIONS <- c(axis = 0L, sparse = 1L, frc = 3L, gaussian = 4L, poisson = 5L)
-.PROJECTION_NAMES <- c("axis", "sparse", "patch", "frc", "gaussian", "poisson") # by core code + 1
-.BOUNDARIES <- c(inside = 0L, pad = 1L, wrap = 2L)
-.PATCH_WEIGHTS <- c(uniform = 0L, gaussian = 1L)
-.MAX_DIMS <- 8L
-.CRITERIA <- c(gini = 0L, entropy = 1L, log_loss = 1L, squared_error = 2L, fastbic = 3L, twomeans = 4L)
-.CRITERION_NAMES <- c("gini", "entropy", "squared_error", "fastbic", "twomeans") # by core code + 1
-.HONEST_PRIORS <- c(empirical = 0L, uniform = 1L, ignore = 2L)
-.MAXF <- c(sqrt = 0L, log2 = 1L, int = 2L, fraction = 3L, all = 4L)
-.CW <- c(none = 0L, balanced = 1L, balanced_subsample = 2L, custom = 3L)
+.FORMS <- c(sqrt = 0, log2 = 1, count = 2, fraction = 3, all = 4) # SPORF_FORM_* (sporf.h)
 
-.bad_param <- function(name, expected, value) {
+.bad_param <- function(name, expected, value, note = NULL) {
   shown <- if (is.null(value)) "NULL" else paste(utils::capture.output(dput(value)), collapse = "")
-  stop(sprintf("the '%s' parameter must be %s; got %s", name, expected, shown), call. = FALSE)
+  stop(sprintf("%s must be %s; got %s%s", name, expected, shown, if (is.null(note)) "" else paste0(" ", note)),
+       call. = FALSE)
 }
 
 .is_number <- function(x) {
   is.numeric(x) && length(x) == 1L && !is.na(x) && is.finite(x)
 }
 
-.is_whole <- function(x) .is_number(x) && x == round(x)
+.is_whole <- function(x) .is_number(x) && x == round(x) && !inherits(x, "sporf_fraction")
 
 .is_flag <- function(x) is.logical(x) && length(x) == 1L && !is.na(x)
+
+.in_range <- function(v, lo, hi = NULL, lo_open = FALSE, hi_open = FALSE) {
+  !(if (isTRUE(lo_open)) v <= lo else v < lo) && (is.null(hi) || !(if (isTRUE(hi_open)) v >= hi else v > hi))
+}
+
+# fraction(x): a number meant as a share of a total (of p for max_features, of n for
+# min_samples_split, min_samples_leaf and max_samples), whole or not: a whole
+# number alone is a count. What a loaded model's $params hold for a whole fraction.
+fraction <- function(x) {
+  if (!.is_number(x) || x <= 0) .bad_param("fraction(x)", "a finite number > 0", x)
+  structure(as.numeric(x), class = "sporf_fraction")
+}
+
+format.sporf_fraction <- function(x, ...) sprintf("fraction(%s)", format(unclass(x), ...))
+
+print.sporf_fraction <- function(x, ...) {
+  cat(format(x, ...), "\n", sep = "")
+  invisible(x)
+}
 
 # n_jobs follows joblib's convention, as in Python: NULL -> 1, -1 -> all cores,
 # -2 -> all but one, ...
 .resolve_n_jobs <- function(n_jobs) {
   if (is.null(n_jobs)) return(1L)
-  if (!.is_whole(n_jobs) || n_jobs == 0)
-    .bad_param("n_jobs", "NULL or a non-zero whole number", n_jobs)
+  if (!.is_whole(n_jobs) || n_jobs == 0) .bad_param("n_jobs", .SPEC_PARAMS$n_jobs$expect, n_jobs)
   if (n_jobs < 0) return(as.integer(max(1, .Call(C_sporf_r_num_cores) + 1 + n_jobs)))
   as.integer(n_jobs)
 }
@@ -42,230 +53,176 @@
   if (is.null(random_state))
     return(floor(stats::runif(1L) * 2147483647))
   if (!.is_whole(random_state) || random_state < 0 || random_state > 2^53)
-    .bad_param("random_state", "NULL or a whole number in [0, 2^53]", random_state)
+    .bad_param("random_state", .SPEC_PARAMS$random_state$expect, random_state)
   as.numeric(random_state)
 }
 
-# Patch fields of the core's list: zeros unless data_dims is given (MORF).
-.patch_params <- function(args, p) {
-  zeros <- rep(0, .MAX_DIMS)
-  out <- list(n_dims = 0, patch_weights = 0, data_dims = zeros, min_patch_dims = zeros,
-              max_patch_dims = zeros, boundary = zeros, dim_contiguous = zeros)
-  dims <- args$data_dims
-  if (is.null(dims)) return(out)
-  nd <- length(dims)
-  per_axis <- function(value, name, default, ok, expected) {
-    if (is.null(value)) value <- default
-    if (length(value) == 1L) value <- rep(value, nd)
-    if (length(value) != nd || !all(vapply(as.list(value), ok, logical(1))))
-      .bad_param(name, sprintf("%s, or one per axis of data_dims (%d)", expected, nd), value)
-    value
-  }
-  whole1 <- function(v) .is_whole(v) && v >= 1
-  lo <- per_axis(args$min_patch_dims, "min_patch_dims", 1, whole1, "a whole number >= 1")
-  hi <- per_axis(args$max_patch_dims, "max_patch_dims", pmax(lo, pmin(dims, ceiling(sqrt(dims)))), whole1,
-                 "a whole number >= 1")
-  bd <- per_axis(args$boundary, "boundary", "pad", function(v) is.character(v) && v %in% names(.BOUNDARIES),
-                 "one of \"inside\", \"pad\", \"wrap\"")
-  dc <- per_axis(args$dim_contiguous, "dim_contiguous", TRUE, .is_flag, "TRUE or FALSE")
-  pw <- args$patch_weights
-  if (!is.character(pw) || length(pw) != 1L || !(pw %in% names(.PATCH_WEIGHTS)))
-    .bad_param("patch_weights", "one of \"uniform\", \"gaussian\"", pw)
-  fill <- function(v) c(as.numeric(v), rep(0, .MAX_DIMS - nd))
-  out$n_dims <- nd
-  out$patch_weights <- .PATCH_WEIGHTS[[pw]]
-  out$data_dims <- fill(dims)
-  out$min_patch_dims <- fill(lo)
-  out$max_patch_dims <- fill(hi)
-  out$boundary <- fill(.BOUNDARIES[bd])
-  out$dim_contiguous <- fill(as.numeric(dc))
-  out
+# ---- one converter per kind: (spec row, value, expect) -> what the C glue reads ----
+.conv_int <- function(row, v, expect) {
+  if (!is.null(row$none) && is.null(v)) return(row$none)
+  if (!.is_whole(v) || !.in_range(v, row$min, row$max)) .bad_param(row$name, expect, v)
+  as.numeric(v)
 }
 
-# A parameter the fitting function may not have (urerf() has no honesty,
-# out-of-bag score or class weights): its value, or the core's default.
-.arg_or <- function(args, name, default) if (name %in% names(args)) args[[name]] else default
+.conv_real <- function(row, v, expect) {
+  if (!.is_number(v) || inherits(v, "sporf_fraction") ||
+      !.in_range(v, row$min, row$max, row$min_open, row$max_open)) .bad_param(row$name, expect, v)
+  as.numeric(v)
+}
 
-# All forest parameters as the core's list, for n rows and p features.
-.build_params <- function(args, n, p, regression = FALSE, unsupervised = FALSE) {
-  out <- list()
-  ne <- args$n_estimators
-  if (!.is_whole(ne) || ne < 1) .bad_param("n_estimators", "a whole number >= 1", ne)
-  out$n_estimators <- ne
+.conv_flag <- function(row, v, expect) {
+  if (!.is_flag(v)) .bad_param(row$name, expect, v)
+  as.numeric(v)
+}
 
-  if (is.null(args$data_dims)) {
-    proj <- args$projection
-    if (!is.character(proj) || length(proj) != 1L || !(proj %in% names(.PROJECTIONS)))
-      .bad_param("projection", "one of \"sparse\", \"axis\", \"frc\", \"gaussian\", \"poisson\"", proj)
-    out$projection <- .PROJECTIONS[[proj]]
-    fc <- args$feature_combinations
-    if (!.is_number(fc) || fc <= 0) .bad_param("feature_combinations", "a finite number > 0", fc)
-    out$feature_combinations <- fc
-  } else {
-    out$projection <- 2 # SPORF_PROJ_PATCH
-    out$feature_combinations <- 1.5 # the core's default; unused by patches
+.conv_choice <- function(row, v, expect, allowed, note = NULL) {
+  allowed <- c(allowed, names(row$aliases)[unlist(row$aliases) %in% allowed])
+  if (!is.character(v) || length(v) != 1L || is.na(v) || !(v %in% allowed)) .bad_param(row$name, expect, v, note)
+  if (!is.null(row$aliases[[v]])) v <- row$aliases[[v]]
+  match(v, row$values) - 1
+}
+
+.conv_amount <- function(row, v, expect) {
+  forms <- row$forms
+  fraction_ok <- function(x) "fraction" %in% forms && .is_number(x) &&
+    .in_range(x, row$fraction_min, row$fraction_max, row$fraction_min_open, row$fraction_max_open)
+  if (is.null(v) && "all" %in% forms) return(c(.FORMS[["all"]], 0))
+  if (is.character(v) && length(v) == 1L && !is.na(v) && v %in% intersect(forms, c("sqrt", "log2")))
+    return(c(.FORMS[[v]], 0))
+  if (inherits(v, "sporf_fraction")) {
+    if (fraction_ok(unclass(v))) return(c(.FORMS[["fraction"]], unclass(v)))
+  } else if (.is_whole(v)) {
+    if ("count" %in% forms && .in_range(v, row$count_min, row$count_max)) return(c(.FORMS[["count"]], v))
+  } else if (fraction_ok(v)) {
+    return(c(.FORMS[["fraction"]], v))
   }
+  .bad_param(row$name, expect, v)
+}
 
-  mf <- args$max_features
-  mf_expected <- "\"sqrt\", \"log2\", NULL, a whole number >= 1 (a count) or a number in (0, 1) or above 1 that is not whole (a fraction of p)"
-  out$max_features_value <- 0
-  if (is.null(mf)) {
-    out$max_features_mode <- .MAXF[["all"]]
-  } else if (is.character(mf)) {
-    if (length(mf) != 1L || !(mf %in% c("sqrt", "log2"))) .bad_param("max_features", mf_expected, mf)
-    out$max_features_mode <- .MAXF[[mf]]
-  } else if (.is_whole(mf)) {
-    if (mf < 1) .bad_param("max_features", mf_expected, mf)
-    out$max_features_mode <- .MAXF[["int"]]
-    out$max_features_value <- mf
-  } else if (.is_number(mf) && mf > 0) {
-    out$max_features_mode <- .MAXF[["fraction"]]
-    out$max_features_value <- mf
-  } else {
-    .bad_param("max_features", mf_expected, mf)
-  }
-
-  # NULL: the task's criterion ("gini" for classes, "squared_error" for a
-  # numeric response), the defaults of Python's classifier and regressor.
-  crit <- args$criterion
-  allowed <- if (unsupervised) c("fastbic", "twomeans")
-             else if (regression) "squared_error" else c("gini", "entropy", "log_loss")
-  if (is.null(crit)) crit <- allowed[1L]
-  if (!is.character(crit) || length(crit) != 1L || !(crit %in% allowed))
-    .bad_param("criterion", sprintf("NULL or one of %s%s", paste0("\"", allowed, "\"", collapse = ", "),
-                                    if (regression) " (y is numeric: a regression forest)" else ""), crit)
-  out$criterion <- .CRITERIA[[crit]]
-
-  hf <- .arg_or(args, "honest_fraction", 0)
-  if (!.is_number(hf) || hf < 0 || hf >= 1) .bad_param("honest_fraction", "a number in [0, 1)", hf)
-  out$honest_fraction <- hf
-  hp <- .arg_or(args, "honest_prior", "empirical")
-  priors <- if (regression) c("empirical", "ignore") else names(.HONEST_PRIORS)
-  if (!is.character(hp) || length(hp) != 1L || !(hp %in% priors))
-    .bad_param("honest_prior", sprintf("one of %s", paste0("\"", priors, "\"", collapse = ", ")), hp)
-  out$honest_prior <- .HONEST_PRIORS[[hp]]
-
-  md <- args$max_depth
-  if (is.null(md)) {
-    out$max_depth <- 0
-  } else {
-    if (!.is_whole(md) || md < 1) .bad_param("max_depth", "NULL or a whole number >= 1", md)
-    out$max_depth <- md
-  }
-
-  mss <- args$min_samples_split
-  if (identical(mss, "sqrt")) {
-    out$min_samples_split <- max(2, ceiling(sqrt(n)))
-  } else if (.is_whole(mss) && mss >= 2) {
-    out$min_samples_split <- mss
-  } else if (.is_number(mss) && mss > 0 && mss < 1) {
-    out$min_samples_split <- max(2, ceiling(mss * n))
-  } else {
-    .bad_param("min_samples_split", "a whole number >= 2, a fraction in (0, 1) or \"sqrt\"", mss)
-  }
-
-  msl <- args$min_samples_leaf
-  if (.is_whole(msl) && msl >= 1) {
-    out$min_samples_leaf <- msl
-  } else if (.is_number(msl) && msl > 0 && msl < 1) {
-    out$min_samples_leaf <- max(1, ceiling(msl * n))
-  } else {
-    .bad_param("min_samples_leaf", "a whole number >= 1 or a fraction in (0, 1)", msl)
-  }
-
-  mid <- args$min_impurity_decrease
-  if (!.is_number(mid) || mid < 0) .bad_param("min_impurity_decrease", "a number >= 0", mid)
-  out$min_impurity_decrease <- mid
-
-  mwf <- args$min_weight_fraction_leaf
-  if (!.is_number(mwf) || mwf < 0 || mwf > 0.5)
-    .bad_param("min_weight_fraction_leaf", "a number in [0, 0.5]", mwf)
-  out$min_weight_fraction_leaf <- mwf
-
-  if (!.is_flag(args$bootstrap)) .bad_param("bootstrap", "TRUE or FALSE", args$bootstrap)
-  out$bootstrap <- as.numeric(args$bootstrap)
-
-  ms <- args$max_samples
-  out$max_samples_count <- 0
-  out$max_samples_fraction <- 0
-  if (!is.null(ms)) {
-    if (!args$bootstrap)
-      stop("max_samples cannot be set if bootstrap = FALSE; either use bootstrap = TRUE or max_samples = NULL",
-           call. = FALSE)
-    # As in Python, a count or a fraction; 1 means the whole sample (fraction 1).
-    if (.is_number(ms) && ms > 0 && ms <= 1) {
-      out$max_samples_fraction <- ms
-    } else if (.is_whole(ms) && ms > 1 && ms <= n) {
-      out$max_samples_count <- ms
-    } else {
-      .bad_param("max_samples", sprintf("NULL, a whole number in [2, n = %d] or a fraction in (0, 1]", n), ms)
+# A per-axis parameter: NULL, one value for every axis, or one per axis; as
+# SPORF_MAX_DIMS numbers (0 past the grid's axes).
+.conv_axes <- function(row, v, expect, n_dims) {
+  vals <- if (is.null(v)) rep(list(NULL), n_dims) else if (length(v) == 1L) rep(list(v), n_dims) else as.list(v)
+  if (length(vals) != n_dims) .bad_param(row$name, expect, v)
+  one <- function(x) {
+    if (row$of == "int") {
+      if (is.null(x)) return(0)
+      if (.is_whole(x) && .in_range(x, row$min, row$max)) return(as.numeric(x))
+    } else if (row$of == "flag") {
+      if (is.null(x)) return(1)
+      if (.is_flag(x)) return(as.numeric(x))
+    } else if (is.character(x) && !is.na(x) && x %in% row$values) {
+      return(match(x, row$values) - 1)
     }
+    .bad_param(row$name, expect, v)
   }
+  out <- vapply(vals, one, numeric(1))
+  c(out, rep(0, .SPEC_MAX_DIMS - n_dims))
+}
 
-  oob <- .arg_or(args, "oob_score", FALSE)
-  if (!.is_flag(oob)) .bad_param("oob_score", "TRUE or FALSE", oob)
-  if (oob && !args$bootstrap)
-    stop("out-of-bag estimation is only available if bootstrap = TRUE", call. = FALSE)
+.conv_class_weight <- function(row, v, expect) {
+  if (is.null(v)) return(match("none", row$values) - 1)
+  if (is.character(v) && length(v) == 1L && v %in% c("balanced", "balanced_subsample"))
+    return(match(v, row$values) - 1)
+  if (is.numeric(v) && !is.null(names(v))) return(match("custom", row$values) - 1)
+  .bad_param(row$name, expect, v)
+}
 
-  cw <- args$class_weight
-  if (is.null(cw)) {
-    out$class_weight_mode <- .CW[["none"]]
-  } else if (is.character(cw) && length(cw) == 1L && cw %in% c("balanced", "balanced_subsample")) {
-    out$class_weight_mode <- .CW[[cw]]
-  } else if (is.numeric(cw) && !is.null(names(cw))) {
-    out$class_weight_mode <- .CW[["custom"]]
-  } else {
-    .bad_param("class_weight", "NULL, \"balanced\", \"balanced_subsample\" or a named numeric vector", cw)
+.SPEC_MAX_DIMS <- 8L
+
+# The core's parameter list for estimator `est` ("sporf", "morf", "urerf") and
+# task ("classification", "regression", "unsupervised") on p features, from
+# `args` (the fitting function's arguments). data_dims: the resolved grid, or
+# NULL for a forest that is not a patch forest. Sizes given as fractions or
+# "sqrt" stay so: the core resolves them.
+.build_params <- function(args, p, est, task, data_dims = NULL) {
+  espec <- .SPEC_ESTIMATORS[[est]]
+  tspec <- espec$tasks[[task]]
+  given <- args[intersect(names(args), espec$params)]
+  for (nm in names(espec$fixed)) given[nm] <- list(espec$fixed[[nm]])
+  out <- list()
+  for (row in .SPEC_PARAMS) {
+    if (row$kind %in% c("option")) next
+    name <- row$name
+    expect <- if (!is.null(tspec$expect[[name]])) tspec$expect[[name]] else row$expect
+    has <- name %in% names(given)
+    v <- given[[name]]
+    out[[name]] <- switch(row$kind,
+      int = if (has) .conv_int(row, v, expect) else .core_default(row),
+      real = if (has) .conv_real(row, v, expect) else row$default,
+      flag = if (has) .conv_flag(row, v, expect) else as.numeric(row$default),
+      choice = if (has) {
+        allowed <- if (!is.null(tspec$choices[[name]])) tspec$choices[[name]] else row$values
+        # sporf() and morf() take the task from y: NULL is the task's criterion
+        note <- if (name == "criterion" && length(espec$tasks) > 1L)
+          sprintf("(NULL is the task's default; y is %s)", if (task == "regression")
+            "numeric: a regression forest" else "not numeric: a classification forest")
+        .conv_choice(row, if (is.null(v) && name == "criterion") tspec$choices$criterion[1L] else v, expect,
+                     allowed, note)
+      } else match(row$default, row$values) - 1,
+      amount = if (has) .conv_amount(row, v, expect) else .conv_amount(row, .default_value(row), ""),
+      seed = .resolve_seed(v),
+      threads = .resolve_n_jobs(v),
+      class_weight = if (has) .conv_class_weight(row, v, expect) else 0,
+      grid = if (is.null(data_dims)) numeric(0) else as.numeric(data_dims),
+      axes = if (is.null(data_dims)) rep(0, .SPEC_MAX_DIMS)
+             else .conv_axes(row, if (has) v else .default_value(row), expect, length(data_dims)))
   }
-
-  v <- args$verbose
-  if (!(.is_flag(v) || .is_whole(v))) .bad_param("verbose", "a whole number or TRUE/FALSE", v)
-
-  out$n_jobs <- .resolve_n_jobs(args$n_jobs)
-  out$random_state <- .resolve_seed(args$random_state)
-  ft <- .arg_or(args, "first_tree", 0)
-  if (!.is_whole(ft) || ft < 0 || ft > 2^53) .bad_param("first_tree", "a whole number in [0, 2^53]", ft)
-  out$first_tree <- ft
-  out <- c(lapply(out, as.numeric), .patch_params(args, p))
-  # The core checks everything again and resolves max_features to a count.
+  if ("oob_score" %in% names(given)) {
+    oob <- given$oob_score
+    if (!.is_flag(oob)) .bad_param("oob_score", "TRUE or FALSE", oob)
+    if (oob && isTRUE(given$bootstrap == FALSE))
+      stop("out-of-bag estimation is only available if bootstrap = TRUE", call. = FALSE)
+  }
+  v <- given$verbose
+  if (!is.null(v) && !(.is_flag(v) || .is_whole(v))) .bad_param("verbose", "a whole number or TRUE/FALSE", v)
+  # The core checks everything again (and what relates parameters to each
+  # other and to the data), and resolves max_features to a count.
   attr(out, "max_features_resolved") <- .Call(C_sporf_r_check_params, out, as.numeric(p))
   out
 }
 
-# The core's params list back as R arguments (for loaded models).
-.params_from_core <- function(cp) {
-  mode <- cp$max_features_mode
-  mf <- switch(as.character(mode),
-               "0" = "sqrt", "1" = "log2", "2" = cp$max_features_value,
-               "3" = cp$max_features_value, "4" = NULL)
-  cw <- switch(as.character(cp$class_weight_mode), "1" = "balanced", "2" = "balanced_subsample", NULL)
-  patch <- NULL
-  if (cp$projection == 2) {
-    nd <- cp$n_dims
-    patch <- list(data_dims = cp$data_dims[seq_len(nd)], min_patch_dims = cp$min_patch_dims[seq_len(nd)],
-                  max_patch_dims = cp$max_patch_dims[seq_len(nd)],
-                  boundary = names(.BOUNDARIES)[cp$boundary[seq_len(nd)] + 1],
-                  dim_contiguous = cp$dim_contiguous[seq_len(nd)] != 0,
-                  patch_weights = names(.PATCH_WEIGHTS)[cp$patch_weights + 1])
+.default_value <- function(row) if (identical(row$default, "none")) NULL else row$default
+
+.core_default <- function(row) if (identical(row$default, "none")) row$none else row$default
+
+# The core's parameter list back as the fitting function's arguments, in the
+# forms the user gave (a fraction of 1 is fraction(1), NULL stays NULL), so
+# refitting with them grows the same forest. class_weights: the custom
+# weights named by class, or NULL.
+.params_from_core <- function(cp, est, class_weights = NULL) {
+  espec <- .SPEC_ESTIMATORS[[est]]
+  out <- list()
+  nd <- length(cp$data_dims)
+  for (name in espec$params) {
+    row <- .SPEC_PARAMS[[name]]
+    v <- cp[[name]]
+    value <- switch(row$kind,
+      int = if (!is.null(row$none) && v == row$none) NULL else v,
+      real = v,
+      flag = v != 0,
+      choice = row$values[v + 1],
+      amount = {
+        form <- names(.FORMS)[match(v[1L], .FORMS)]
+        if (form == "all") NULL
+        else if (form == "count") v[2L]
+        else if (form == "fraction") { if (v[2L] == round(v[2L])) fraction(v[2L]) else v[2L] }
+        else form
+      },
+      seed = v,
+      class_weight = {
+        code <- row$values[v + 1]
+        if (code == "none") NULL else if (code == "custom") class_weights else code
+      },
+      grid = if (nd) v else NULL,
+      axes = if (!nd) NULL else {
+        a <- v[seq_len(nd)]
+        if (row$of == "int") { if (all(a == 0)) NULL else a }
+        else if (row$of == "flag") a != 0
+        else row$values[a + 1]
+      },
+      NULL)
+    out[name] <- list(value)
   }
-  c(patch, list(
-    n_estimators = cp$n_estimators,
-    criterion = .CRITERION_NAMES[cp$criterion + 1],
-    max_depth = if (cp$max_depth > 0) cp$max_depth else NULL,
-    min_samples_split = cp$min_samples_split,
-    min_samples_leaf = cp$min_samples_leaf,
-    min_weight_fraction_leaf = cp$min_weight_fraction_leaf,
-    min_impurity_decrease = cp$min_impurity_decrease,
-    max_features = mf,
-    feature_combinations = cp$feature_combinations,
-    projection = .PROJECTION_NAMES[cp$projection + 1],
-    bootstrap = cp$bootstrap != 0,
-    max_samples = if (cp$max_samples_count > 0) cp$max_samples_count
-                  else if (cp$max_samples_fraction > 0) cp$max_samples_fraction else NULL,
-    honest_fraction = cp$honest_fraction,
-    honest_prior = names(.HONEST_PRIORS)[cp$honest_prior + 1],
-    class_weight = cw,
-    random_state = cp$random_state,
-    first_tree = cp$first_tree
-  ))
+  out[setdiff(names(out), c("oob_score", "verbose", "n_jobs", "sample_weight", "n_neighbors"))]
 }

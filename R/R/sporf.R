@@ -3,35 +3,16 @@
 
 sporf <- function(x, ...) UseMethod("sporf")
 
-sporf.default <- function(x, y,
-                          n_estimators = 100,
-                          criterion = NULL,
-                          max_depth = NULL,
-                          min_samples_split = 2,
-                          min_samples_leaf = 1,
-                          min_weight_fraction_leaf = 0,
-                          min_impurity_decrease = 0,
-                          max_features = if (.is_regression(y)) NULL else "sqrt",
-                          feature_combinations = 1.5,
-                          projection = "sparse",
-                          bootstrap = TRUE,
-                          max_samples = NULL,
-                          honest_fraction = 0,
-                          honest_prior = "empirical",
-                          oob_score = FALSE,
-                          class_weight = NULL,
-                          sample_weight = NULL,
-                          n_jobs = NULL,
-                          random_state = NULL,
-                          first_tree = 0,
-                          verbose = 0,
-                          ...) {
-  .no_unknown_args(list(...))
-  if (missing(y)) stop("y is missing: use sporf(x, y, ...) or sporf(formula, data, ...)", call. = FALSE)
-  args <- .forest_args(sys.function(), environment())
-  X <- .as_feature_matrix(x, "x")
-  obj <- .fit(X, y, args, sample_weight)
-  obj$call <- match.call()
+# sporf.default() is generated (api.R, from spec/params.toml): its arguments
+# are the parameters in the spec's order; it hands its environment here.
+.fit_sporf <- function(env, call) {
+  .no_unknown_args(eval(quote(list(...)), env))
+  if (eval(quote(missing(y)), env))
+    stop("y is missing: use sporf(x, y, ...) or sporf(formula, data, ...)", call. = FALSE)
+  args <- .forest_args("sporf", env)
+  X <- .as_feature_matrix(env$x, "x")
+  obj <- .fit(X, env$y, args, env$sample_weight, "sporf")
+  obj$call <- call
   obj
 }
 
@@ -66,10 +47,10 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   out
 }
 
-# The forest parameters a fitting function was called with (every formal
-# argument but the data), as a named list for .fit.
-.forest_args <- function(fun, env) {
-  mget(setdiff(names(formals(fun)), c("x", "y", "sample_weight", "...")), envir = env)
+# The forest parameters a fitting function was called with (every argument
+# the spec lists for it but the sample weights), as a named list for .fit.
+.forest_args <- function(est, env) {
+  mget(setdiff(.SPEC_ESTIMATORS[[est]]$params, "sample_weight"), envir = env)
 }
 
 .no_unknown_args <- function(dots) {
@@ -128,7 +109,7 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
 # logical y a classification forest (as randomForest and ranger decide).
 .is_regression <- function(y) is.double(y) && !is.factor(y)
 
-.fit <- function(X, y, args, sample_weight) {
+.fit <- function(X, y, args, sample_weight, est, data_dims = NULL) {
   n <- nrow(X)
   if (is.matrix(y) || is.data.frame(y)) stop("y must be a vector, not a matrix or data frame", call. = FALSE)
   if (length(y) != n)
@@ -148,7 +129,7 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
       stop(sprintf("sporf needs samples of at least 2 classes, but y contains only one class: %s",
                    enc$levels[1L]), call. = FALSE)
   }
-  params <- .build_params(args, n, ncol(X), regression)
+  params <- .build_params(args, ncol(X), est, if (regression) "regression" else "classification", data_dims)
 
   sw <- NULL
   if (!is.null(sample_weight)) {
@@ -184,7 +165,7 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   if (!is.null(feature_names))
     .Call(C_sporf_r_set_strings, handle, .STR_FEATURE_NAMES, .KIND_TEXT, as.character(feature_names))
 
-  args$criterion <- names(.CRITERIA)[match(params$criterion, .CRITERIA)]
+  args$criterion <- .SPEC_PARAMS$criterion$values[params$criterion + 1]
   obj <- .new_sporf(handle, .Call(C_sporf_r_save, handle), levels = enc$levels, label_kind = enc$kind,
                     feature_names = feature_names, n_features = ncol(X), n_samples = n,
                     args = args, seed = params$random_state,

@@ -4,46 +4,24 @@
 
 urerf <- function(x, ...) UseMethod("urerf")
 
-urerf.default <- function(x,
-                          n_estimators = 100,
-                          criterion = "fastbic",
-                          n_neighbors = 10,
-                          max_depth = NULL,
-                          min_samples_split = "sqrt",
-                          min_samples_leaf = 1,
-                          min_weight_fraction_leaf = 0,
-                          min_impurity_decrease = 0,
-                          max_features = "sqrt",
-                          feature_combinations = 1.5,
-                          projection = "sparse",
-                          data_dims = NULL,
-                          min_patch_dims = NULL,
-                          max_patch_dims = NULL,
-                          boundary = "pad",
-                          dim_contiguous = NULL,
-                          patch_weights = "uniform",
-                          bootstrap = TRUE,
-                          max_samples = NULL,
-                          n_jobs = NULL,
-                          random_state = NULL,
-                          first_tree = 0,
-                          verbose = 0,
-                          ...) {
-  .no_unknown_args(list(...))
-  X <- .as_feature_matrix(x, "x")
+# urerf.default() is generated (api.R, from spec/params.toml).
+.fit_urerf <- function(env, call) {
+  .no_unknown_args(eval(quote(list(...)), env))
+  X <- .as_feature_matrix(env$x, "x")
   if (nrow(X) < 2L) stop(sprintf("urerf() needs at least 2 rows; x has %d", nrow(X)), call. = FALSE)
+  n_neighbors <- env$n_neighbors
   .check_n_neighbors(n_neighbors, Inf, FALSE)
-  args <- .forest_args(sys.function(), environment())
+  args <- .forest_args("urerf", env)
   args$n_neighbors <- NULL
-  if (identical(projection, "patch")) {
-    args$data_dims <- .grid_input(X, data_dims, "x")$dims
-  } else if (!is.null(data_dims)) {
-    stop(sprintf("data_dims applies to projection = \"patch\", not \"%s\"", format(projection)), call. = FALSE)
-  } else {
-    args[c("data_dims", "min_patch_dims", "max_patch_dims", "boundary", "dim_contiguous", "patch_weights")] <- NULL
+  dims <- NULL
+  if (identical(args$projection, "patch")) {
+    dims <- .grid_input(X, args$data_dims, "x")$dims
+    args$data_dims <- dims
+  } else if (!is.null(args$data_dims)) {
+    stop(sprintf("data_dims applies to projection = \"patch\", not \"%s\"", format(args$projection)), call. = FALSE)
   }
-  params <- .build_params(args, nrow(X), ncol(X), unsupervised = TRUE)
-  res <- .Call(C_sporf_r_fit_unsupervised, X, params, as.integer(verbose))
+  params <- .build_params(args, ncol(X), "urerf", "unsupervised", dims)
+  res <- .Call(C_sporf_r_fit_unsupervised, X, params, as.integer(args$verbose))
   if (isTRUE(res[[2L]])) {
     cond <- structure(class = c("sporf_interrupt", "interrupt", "error", "condition"),
                       list(message = "sporf: the fit was interrupted (Ctrl-C); no forest was returned",
@@ -59,7 +37,7 @@ urerf.default <- function(x,
                     max_features_resolved = attr(params, "max_features_resolved"), task = "unsupervised")
   obj$x <- X
   obj$n_neighbors <- n_neighbors
-  obj$call <- match.call()
+  obj$call <- call
   class(obj) <- c("urerf", class(obj))
   obj
 }

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "params_r.h"
 #include "sporf.h"
 
 /* ---- forest handles ---- */
@@ -75,125 +76,6 @@ static sporf_forest_info forest_info(const sporf_forest *f)
 }
 
 /* ---- conversions ---- */
-
-static SEXP list_get(SEXP list, const char *name)
-{
-    SEXP names = Rf_getAttrib(list, R_NamesSymbol);
-    for (R_xlen_t i = 0; i < XLENGTH(list); i++)
-        if (strcmp(CHAR(STRING_ELT(names, i)), name) == 0)
-            return VECTOR_ELT(list, i);
-    Rf_error("internal: parameter '%s' is missing", name);
-    return R_NilValue; /* not reached */
-}
-
-static double num(SEXP list, const char *name)
-{
-    SEXP v = list_get(list, name);
-    if (XLENGTH(v) != 1 || (TYPEOF(v) != REALSXP && TYPEOF(v) != INTSXP && TYPEOF(v) != LGLSXP))
-        Rf_error("internal: parameter '%s' must be a single number", name);
-    return Rf_asReal(v);
-}
-
-/* The params list built by the R code (already validated there; the core
- * checks again and its message is what the user sees on a bad value). */
-static void params_from_list(SEXP list, sporf_params *p)
-{
-    sporf_params_init(p);
-    p->n_estimators = (int64_t)num(list, "n_estimators");
-    p->projection = (int32_t)num(list, "projection");
-    p->feature_combinations = num(list, "feature_combinations");
-    p->max_features_mode = (int32_t)num(list, "max_features_mode");
-    p->max_features_value = num(list, "max_features_value");
-    p->criterion = (int32_t)num(list, "criterion");
-    p->max_depth = (int64_t)num(list, "max_depth");
-    p->min_samples_split = (int64_t)num(list, "min_samples_split");
-    p->min_samples_leaf = (int64_t)num(list, "min_samples_leaf");
-    p->min_impurity_decrease = num(list, "min_impurity_decrease");
-    p->min_weight_fraction_leaf = num(list, "min_weight_fraction_leaf");
-    p->bootstrap = (int32_t)num(list, "bootstrap");
-    p->max_samples_count = (int64_t)num(list, "max_samples_count");
-    p->max_samples_fraction = num(list, "max_samples_fraction");
-    p->class_weight_mode = (int32_t)num(list, "class_weight_mode");
-    p->n_jobs = (int32_t)num(list, "n_jobs");
-    p->honest_fraction = num(list, "honest_fraction");
-    p->honest_prior = (int32_t)num(list, "honest_prior");
-    /* Patch (MORF) fields: vectors of SPORF_MAX_DIMS entries. */
-    p->n_dims = (int32_t)num(list, "n_dims");
-    p->patch_weights = (int32_t)num(list, "patch_weights");
-    {
-        const char *vec_names[] = {"data_dims", "min_patch_dims", "max_patch_dims", "boundary", "dim_contiguous"};
-        for (int v = 0; v < 5; v++) {
-            SEXP x = list_get(list, vec_names[v]);
-            if (TYPEOF(x) != REALSXP || XLENGTH(x) != SPORF_MAX_DIMS)
-                Rf_error("internal: parameter '%s' must be a double vector of length %d", vec_names[v],
-                         SPORF_MAX_DIMS);
-            for (int k = 0; k < SPORF_MAX_DIMS; k++) {
-                const double d = REAL(x)[k];
-                switch (v) {
-                case 0: p->data_dims[k] = (int64_t)d; break;
-                case 1: p->min_patch_dims[k] = (int64_t)d; break;
-                case 2: p->max_patch_dims[k] = (int64_t)d; break;
-                case 3: p->boundary[k] = (int32_t)d; break;
-                default: p->dim_contiguous[k] = (int32_t)d; break;
-                }
-            }
-        }
-    }
-    double seed = num(list, "random_state");
-    if (!(seed >= 0 && seed <= 9007199254740992.0) || seed != (double)(int64_t)seed)
-        Rf_error("random_state must be a whole number in [0, 2^53]");
-    p->random_state = (uint64_t)seed;
-    double first = num(list, "first_tree");
-    if (!(first >= 0 && first <= 9007199254740992.0) || first != (double)(int64_t)first)
-        Rf_error("first_tree must be a whole number in [0, 2^53]");
-    p->first_tree = (int64_t)first;
-}
-
-static SEXP params_to_list(const sporf_params *p)
-{
-    const char *names[] = {"n_estimators", "projection", "feature_combinations", "max_features_mode",
-                           "max_features_value", "criterion", "max_depth", "min_samples_split",
-                           "min_samples_leaf", "min_impurity_decrease", "min_weight_fraction_leaf",
-                           "bootstrap", "max_samples_count", "max_samples_fraction", "class_weight_mode",
-                           "n_jobs", "random_state", "honest_fraction", "honest_prior", "first_tree"};
-    double values[] = {(double)p->n_estimators, p->projection, p->feature_combinations,
-                       p->max_features_mode, p->max_features_value, p->criterion, (double)p->max_depth,
-                       (double)p->min_samples_split, (double)p->min_samples_leaf, p->min_impurity_decrease,
-                       p->min_weight_fraction_leaf, p->bootstrap, (double)p->max_samples_count,
-                       p->max_samples_fraction, p->class_weight_mode, p->n_jobs, (double)p->random_state,
-                       p->honest_fraction, p->honest_prior, (double)p->first_tree};
-    const int n = (int)(sizeof values / sizeof values[0]);
-    const char *vec_names[] = {"data_dims", "min_patch_dims", "max_patch_dims", "boundary", "dim_contiguous"};
-    SEXP out = PROTECT(Rf_allocVector(VECSXP, n + 7));
-    SEXP nm = PROTECT(Rf_allocVector(STRSXP, n + 7));
-    for (int i = 0; i < n; i++) {
-        SET_VECTOR_ELT(out, i, Rf_ScalarReal(values[i]));
-        SET_STRING_ELT(nm, i, Rf_mkChar(names[i]));
-    }
-    SET_VECTOR_ELT(out, n, Rf_ScalarReal(p->n_dims));
-    SET_STRING_ELT(nm, n, Rf_mkChar("n_dims"));
-    SET_VECTOR_ELT(out, n + 1, Rf_ScalarReal(p->patch_weights));
-    SET_STRING_ELT(nm, n + 1, Rf_mkChar("patch_weights"));
-    for (int v = 0; v < 5; v++) {
-        SEXP x = Rf_allocVector(REALSXP, SPORF_MAX_DIMS);
-        SET_VECTOR_ELT(out, n + 2 + v, x);
-        SET_STRING_ELT(nm, n + 2 + v, Rf_mkChar(vec_names[v]));
-        for (int k = 0; k < SPORF_MAX_DIMS; k++) {
-            double d;
-            switch (v) {
-            case 0: d = (double)p->data_dims[k]; break;
-            case 1: d = (double)p->min_patch_dims[k]; break;
-            case 2: d = (double)p->max_patch_dims[k]; break;
-            case 3: d = p->boundary[k]; break;
-            default: d = p->dim_contiguous[k]; break;
-            }
-            REAL(x)[k] = d;
-        }
-    }
-    Rf_setAttrib(out, R_NamesSymbol, nm);
-    UNPROTECT(2);
-    return out;
-}
 
 /* A numeric R matrix (column-major) as a core matrix view, without a copy. */
 static sporf_matrix matrix_view(SEXP x)
@@ -257,7 +139,7 @@ SEXP sporf_r_fit(SEXP x, SEXP y, SEXP n_classes, SEXP params, SEXP sample_weight
                  SEXP oob, SEXP verbose)
 {
     sporf_params p;
-    params_from_list(params, &p);
+    sporf_r_params_from_list(params, &p);
     sporf_matrix m = matrix_view(x);
     const int regression = TYPEOF(y) == REALSXP;
     if ((TYPEOF(y) != INTSXP && !regression) || XLENGTH(y) != m.nrow)
@@ -491,7 +373,24 @@ SEXP sporf_r_params(SEXP handle)
     sporf_error err;
     if (sporf_forest_get_params(f, &p, &err) != SPORF_OK)
         raise_core_error(&err);
-    return params_to_list(&p);
+    return sporf_r_params_to_list(&p);
+}
+
+/* The custom class weights the forest keeps (one per class), or NULL. */
+SEXP sporf_r_class_weights(SEXP handle)
+{
+    sporf_forest *f = get_forest(handle);
+    sporf_forest_info info = forest_info(f);
+    double *buf = (double *)R_alloc((size_t)info.n_classes, sizeof(double));
+    int32_t stored = 0;
+    sporf_error err;
+    if (sporf_forest_get_class_weights(f, buf, &stored, &err) != SPORF_OK)
+        raise_core_error(&err);
+    if (!stored)
+        return R_NilValue;
+    SEXP out = Rf_allocVector(REALSXP, info.n_classes);
+    memcpy(REAL(out), buf, (size_t)info.n_classes * sizeof(double));
+    return out;
 }
 
 /* Check a params list for data with n_features columns; returns the number
@@ -499,7 +398,7 @@ SEXP sporf_r_params(SEXP handle)
 SEXP sporf_r_check_params(SEXP params, SEXP n_features)
 {
     sporf_params p;
-    params_from_list(params, &p);
+    sporf_r_params_from_list(params, &p);
     sporf_error err;
     const int64_t nf = (int64_t)Rf_asReal(n_features);
     if (sporf_params_check(&p, nf, &err) != SPORF_OK)
@@ -569,7 +468,7 @@ SEXP sporf_r_num_cores(void)
 SEXP sporf_r_fit_unsupervised(SEXP x, SEXP params, SEXP verbose)
 {
     sporf_params p;
-    params_from_list(params, &p);
+    sporf_r_params_from_list(params, &p);
     sporf_matrix m = matrix_view(x);
     SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
     SEXP handle = new_handle();
@@ -683,6 +582,7 @@ static const R_CallMethodDef call_methods[] = {
     {"sporf_r_projection_importances", (DL_FUNC)&sporf_r_projection_importances, 1},
     {"sporf_r_params", (DL_FUNC)&sporf_r_params, 1},
     {"sporf_r_check_params", (DL_FUNC)&sporf_r_check_params, 2},
+    {"sporf_r_class_weights", (DL_FUNC)&sporf_r_class_weights, 1},
     {"sporf_r_set_strings", (DL_FUNC)&sporf_r_set_strings, 4},
     {"sporf_r_get_strings", (DL_FUNC)&sporf_r_get_strings, 2},
     {"sporf_r_num_cores", (DL_FUNC)&sporf_r_num_cores, 0},

@@ -9,88 +9,11 @@ from sklearn.metrics import r2_score
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from . import _params, _proximity
+from . import _params, _proximity, _spec
 from ._core import Progress, check, double_ptr, matrix_view, new_error, progress_args
 from ._exclusive import exclusive_fit
 from ._io import NativeForest, save_bytes
 from ._sporf_cffi import ffi, lib
-
-_PARAM_DOC = """
-    Parameters
-    ----------
-    n_estimators : int, default=100
-        Number of trees.
-    criterion : {"gini", "entropy", "log_loss"}, default="gini"
-        Split quality measure ("log_loss" is a synonym of "entropy").
-    max_depth : int or None, default=None
-        Maximum depth of a tree; None grows until leaves are pure or smaller
-        than ``min_samples_split``.
-    min_samples_split : int, float or "sqrt", default=2
-        Minimum number of samples to split a node (a float is a fraction of
-        n; "sqrt" is ceil(sqrt(n))).
-    min_samples_leaf : int or float, default=1
-        Minimum number of samples in each child of a split.
-    min_weight_fraction_leaf : float, default=0.0
-        Each child of a split keeps at least this fraction of the tree's total
-        sample weight (bootstrap multiplicities, sample and class weights).
-    min_impurity_decrease : float, default=0.0
-        A node is split only if the weighted impurity decrease
-        ``N_t / N * (impurity - N_l / N_t * left_impurity - N_r / N_t * right_impurity)``
-        is at least this value.
-    max_features : {"sqrt", "log2"}, int, float or None, default="sqrt"
-        Number d of candidate projections per node: floor(sqrt(p)),
-        floor(log2(p)), an int, a fraction of p, or p (None). For oblique
-        projections it may exceed p (a float > 1.0 or an int > p), up to
-        d = p**2 as in the SPORF paper's sparse parity experiments.
-    feature_combinations : float, default=1.5
-        Mean number of non-zeros per projection. "sparse" and "gaussian": each
-        node draws ceil(feature_combinations * d) non-zeros at uniform random
-        positions of a p x d matrix (an empty column becomes one random
-        feature); "frc": exactly ceil(feature_combinations) features per
-        projection; "poisson": Poisson(feature_combinations) features per
-        projection (0 becomes 1). Ignored for "axis".
-    projection : {"sparse", "axis", "frc", "gaussian", "poisson"}, default="sparse"
-        Projection distribution (the SPORF paper's family): "sparse" is SPORF
-        (weights +1/-1); "axis" splits on single features (Breiman's random
-        forest); "frc" is Breiman's Forest-RC (weights uniform in [-1, 1]);
-        "gaussian" places non-zeros as "sparse" with N(0, 1) weights;
-        "poisson" draws a Poisson number of +1/-1 non-zeros per projection.
-    bootstrap : bool, default=True
-        Whether each tree is grown on a bootstrap sample.
-    honest_fraction : float, default=0.0
-        Honest trees when > 0: each tree's distinct in-bag rows are shuffled
-        and this fraction of them (rounded down) is held out of growing; the
-        leaf values are then computed from those held-out rows only. In [0, 1).
-    honest_prior : {"empirical", "uniform", "ignore"}, default="empirical"
-        What an honest leaf that received no held-out row predicts: the tree's
-        held-out class distribution (or mean), the uniform distribution
-        (classification only), or nothing ("ignore": the tree abstains for
-        that row).
-    max_samples : int, float or None, default=None
-        Bootstrap sample size: all n rows (None), a count, or a fraction of n.
-    oob_score : bool, default=False
-        Whether to compute the out-of-bag accuracy ``oob_score_`` and
-        ``oob_decision_function_``.
-    class_weight : {"balanced", "balanced_subsample"}, dict or None, default=None
-        Weights of the classes, as in scikit-learn's RandomForestClassifier.
-        (Classifiers only.)
-    n_jobs : int or None, default=None
-        Threads for fitting and prediction; None means 1, -1 all cores.
-        The fitted forest does not depend on it.
-    random_state : int, RandomState instance or None, default=None
-        Seed. An int is used as the core's master seed directly, so the same
-        int gives the same forest in Python and in R, on any thread count.
-    first_tree : int, default=0
-        Grow trees ``first_tree`` to ``first_tree + n_estimators - 1`` of the
-        forest that ``random_state`` seeds (tree t always draws from the
-        stream (seed, t)). Shards grown with disjoint ranges -- on other
-        machines, or in R -- join with :func:`sporf.merge_forests` into
-        exactly the forest one fit of the whole range grows;
-        :func:`sporf.distributed.fit` does this on a Dask cluster.
-    verbose : int, default=0
-        Print progress to stderr during fit when > 0.
-"""
-
 
 def _warn_missing_oob(oob_count):
     if np.any(oob_count == 0):
@@ -99,19 +22,6 @@ def _warn_missing_oob(oob_count):
             "trees were used to compute any reliable OOB estimates.",
             UserWarning,
         )
-
-
-def _max_features_from_core(p):
-    mode = p.max_features_mode
-    if mode == lib.SPORF_MAXF_SQRT:
-        return "sqrt"
-    if mode == lib.SPORF_MAXF_LOG2:
-        return "log2"
-    if mode == lib.SPORF_MAXF_INT:
-        return int(p.max_features_value)
-    if mode == lib.SPORF_MAXF_FRACTION:
-        return float(p.max_features_value)
-    return None
 
 
 ProjectionImportance = namedtuple("ProjectionImportance", ["features", "weights", "importance"])
@@ -133,58 +43,6 @@ Examples
 >>> pi.features.tolist(), pi.importance
 ([0, 2], 0.25)
 """
-
-_CLASSIFIER_ONLY = [
-    ('''    criterion : {"gini", "entropy", "log_loss"}, default="gini"
-        Split quality measure ("log_loss" is a synonym of "entropy").''',
-     '''    criterion : {"squared_error"}, default="squared_error"
-        Split quality measure: the decrease of the weighted sum of squared
-        errors.'''),
-    ('''        Whether to compute the out-of-bag accuracy ``oob_score_`` and
-        ``oob_decision_function_``.''',
-     '''        Whether to compute the out-of-bag R^2 ``oob_score_`` and
-        ``oob_prediction_``.'''),
-    ('''    class_weight : {"balanced", "balanced_subsample"}, dict or None, default=None
-        Weights of the classes, as in scikit-learn's RandomForestClassifier.
-        (Classifiers only.)
-''', ""),
-    ('''What an honest leaf that received no held-out row predicts: the tree's
-        held-out class distribution (or mean), the uniform distribution
-        (classification only), or nothing''',
-     '''What an honest leaf that received no held-out row predicts: the mean
-        of the tree's held-out rows, or nothing'''),
-    ('{"empirical", "uniform", "ignore"}, default="empirical"', '{"empirical", "ignore"}, default="empirical"'),
-    ('''    max_features : {"sqrt", "log2"}, int, float or None, default="sqrt"
-        Number d of candidate projections per node: floor(sqrt(p)),''',
-     '''    max_features : {"sqrt", "log2"}, int, float or None, default=None
-        Number d of candidate projections per node (by default p, as in
-        scikit-learn's and treeple's forest regressors: with floor(sqrt(p))
-        oblique candidates a regression forest misses weak signals among
-        many features -- twice the test MSE on Friedman #1 with 45 noise
-        features, see BENCHMARKS.md): floor(sqrt(p)),'''),
-]
-
-
-def _drop_param_docs(doc, names):
-    """`doc` without the entries of the named parameters (an entry runs from
-    its "    name :" line to the next line indented by four spaces only)."""
-    lines, out, skipping = doc.split("\n"), [], False
-    for line in lines:
-        if line.startswith("    ") and not line.startswith("     ") and " : " in line:
-            skipping = line.split(" : ")[0].strip() in names
-        if not skipping:
-            out.append(line)
-    return "\n".join(out)
-
-
-def _regressor_doc(doc):
-    """The classifier's parameter text adapted to regression."""
-    for old, new in _CLASSIFIER_ONLY:
-        if old not in doc:
-            raise AssertionError("parameter docs drifted: %r" % old[:40])
-        doc = doc.replace(old, new)
-    return doc
-
 
 class _BaseForest(BaseEstimator):
     """What classifiers and regressors share: the native handle, prediction
@@ -493,39 +351,18 @@ class _BaseForest(BaseEstimator):
             self._forest = NativeForest.from_bytes(data)
 
     @classmethod
-    def _projection_kwargs(cls, p):
-        return dict(feature_combinations=float(p.feature_combinations),
-                    projection=_params.PROJECTION_NAMES[p.projection])
-
-    @classmethod
-    def _task_kwargs(cls, p):
-        return {}
-
-    @classmethod
     def _from_native(cls, forest):
         p = forest.params()
-        kwargs = dict(
-            **cls._projection_kwargs(p),
-            **cls._task_kwargs(p),
-            n_estimators=int(p.n_estimators),
-            criterion=_params.CRITERION_NAMES[p.criterion],
-            max_depth=int(p.max_depth) if p.max_depth > 0 else None,
-            min_samples_split=int(p.min_samples_split),
-            min_samples_leaf=int(p.min_samples_leaf),
-            min_weight_fraction_leaf=float(p.min_weight_fraction_leaf),
-            min_impurity_decrease=float(p.min_impurity_decrease),
-            max_features=_max_features_from_core(p),
-            bootstrap=bool(p.bootstrap),
-            max_samples=(int(p.max_samples_count) if p.max_samples_count > 0
-                         else float(p.max_samples_fraction) if p.max_samples_fraction > 0 else None),
-            honest_fraction=float(p.honest_fraction),
-            honest_prior=_params.HONEST_PRIOR_NAMES[p.honest_prior],
-            random_state=int(p.random_state),
-            first_tree=int(p.first_tree),
-        )
-        # Each class takes the parameters it has (an unsupervised forest has no honesty).
-        est = cls(**{k: v for k, v in kwargs.items() if k in cls._get_param_names()})
         info = forest.info()
+        class_weights = None
+        if info.task == lib.SPORF_TASK_CLASSIFICATION:
+            weights = forest.class_weights()
+            if weights is not None:
+                labels = forest.get_strings(lib.SPORF_STR_CLASSES).tolist()
+                class_weights = {label: float(w) for label, w in zip(labels, weights)}
+        name, _ = _params.spec_of(cls)
+        kwargs = _params.from_core(name, p, class_weights)
+        est = cls(**kwargs)
         est._forest = forest
         est.n_features_in_ = int(info.n_features)
         names = forest.get_strings(lib.SPORF_STR_FEATURE_NAMES)
@@ -542,7 +379,7 @@ class _BaseForest(BaseEstimator):
         pass
 
 
-class SPORFClassifier(ClassifierMixin, _BaseForest):
+class SPORFClassifier(ClassifierMixin, _spec._SPORFClassifierParams, _BaseForest):
     __doc__ = (
         """Sparse projection oblique randomer forest classifier (SPORF).
 
@@ -551,7 +388,7 @@ class SPORFClassifier(ClassifierMixin, _BaseForest):
     can split on sparse linear combinations as well as on single features.
     With ``projection="axis"`` it is Breiman's random forest.
 """
-        + _PARAM_DOC
+        + _spec.PARAM_DOCS["SPORFClassifier"]
         + """
     Attributes
     ----------
@@ -584,50 +421,6 @@ class SPORFClassifier(ClassifierMixin, _BaseForest):
     """
     )
 
-    def __init__(
-        self,
-        n_estimators=100,
-        *,
-        criterion="gini",
-        max_depth=None,
-        min_samples_split=2,
-        min_samples_leaf=1,
-        min_weight_fraction_leaf=0.0,
-        min_impurity_decrease=0.0,
-        max_features="sqrt",
-        feature_combinations=1.5,
-        projection="sparse",
-        bootstrap=True,
-        max_samples=None,
-        honest_fraction=0.0,
-        honest_prior="empirical",
-        oob_score=False,
-        class_weight=None,
-        n_jobs=None,
-        random_state=None,
-        first_tree=0,
-        verbose=0,
-    ):
-        self.n_estimators = n_estimators
-        self.criterion = criterion
-        self.max_depth = max_depth
-        self.min_samples_split = min_samples_split
-        self.min_samples_leaf = min_samples_leaf
-        self.min_weight_fraction_leaf = min_weight_fraction_leaf
-        self.min_impurity_decrease = min_impurity_decrease
-        self.max_features = max_features
-        self.feature_combinations = feature_combinations
-        self.projection = projection
-        self.bootstrap = bootstrap
-        self.max_samples = max_samples
-        self.honest_fraction = honest_fraction
-        self.honest_prior = honest_prior
-        self.oob_score = oob_score
-        self.class_weight = class_weight
-        self.n_jobs = n_jobs
-        self.random_state = random_state
-        self.first_tree = first_tree
-        self.verbose = verbose
 
     @exclusive_fit
     def fit(self, X, y, sample_weight=None):
@@ -650,7 +443,7 @@ class SPORFClassifier(ClassifierMixin, _BaseForest):
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=1,
                              accept_sparse=False, y_numeric=False)
         check_classification_targets(y)
-        params = _params.build(self, X.shape[0], X.shape[1], data_dims=self._resolve_data_dims(X.shape[1]))
+        params = _params.build(self, X.shape[1], data_dims=self._resolve_data_dims(X.shape[1]))
         classes, y_enc = np.unique(y, return_inverse=True)
         if classes.shape[0] < 2:
             raise ValueError(
@@ -725,17 +518,12 @@ class SPORFClassifier(ClassifierMixin, _BaseForest):
         proba = self.predict_proba(X)
         return self.classes_.take(np.argmax(proba, axis=1), axis=0)
 
-    @classmethod
-    def _task_kwargs(cls, p):
-        cw = {lib.SPORF_CW_BALANCED: "balanced", lib.SPORF_CW_BALANCED_SUBSAMPLE: "balanced_subsample"}
-        return dict(class_weight=cw.get(p.class_weight_mode))
-
     def _restore_task(self, forest, info):
         self.classes_ = forest.get_strings(lib.SPORF_STR_CLASSES)
         self.n_classes_ = int(info.n_classes)
 
 
-class SPORFRegressor(RegressorMixin, _BaseForest):
+class SPORFRegressor(RegressorMixin, _spec._SPORFRegressorParams, _BaseForest):
     __doc__ = (
         """Sparse projection oblique randomer forest regressor (SPORF).
 
@@ -744,7 +532,7 @@ class SPORFRegressor(RegressorMixin, _BaseForest):
     predict the mean response of their samples; the forest predicts the mean
     of the trees' leaf means.
 """
-        + _regressor_doc(_PARAM_DOC)
+        + _spec.PARAM_DOCS["SPORFRegressor"]
         + """
     Attributes
     ----------
@@ -770,48 +558,6 @@ class SPORFRegressor(RegressorMixin, _BaseForest):
     """
     )
 
-    def __init__(
-        self,
-        n_estimators=100,
-        *,
-        criterion="squared_error",
-        max_depth=None,
-        min_samples_split=2,
-        min_samples_leaf=1,
-        min_weight_fraction_leaf=0.0,
-        min_impurity_decrease=0.0,
-        max_features=None,
-        feature_combinations=1.5,
-        projection="sparse",
-        bootstrap=True,
-        max_samples=None,
-        honest_fraction=0.0,
-        honest_prior="empirical",
-        oob_score=False,
-        n_jobs=None,
-        random_state=None,
-        first_tree=0,
-        verbose=0,
-    ):
-        self.n_estimators = n_estimators
-        self.criterion = criterion
-        self.max_depth = max_depth
-        self.min_samples_split = min_samples_split
-        self.min_samples_leaf = min_samples_leaf
-        self.min_weight_fraction_leaf = min_weight_fraction_leaf
-        self.min_impurity_decrease = min_impurity_decrease
-        self.max_features = max_features
-        self.feature_combinations = feature_combinations
-        self.projection = projection
-        self.bootstrap = bootstrap
-        self.max_samples = max_samples
-        self.honest_fraction = honest_fraction
-        self.honest_prior = honest_prior
-        self.oob_score = oob_score
-        self.n_jobs = n_jobs
-        self.random_state = random_state
-        self.first_tree = first_tree
-        self.verbose = verbose
 
     @exclusive_fit
     def fit(self, X, y, sample_weight=None):
@@ -837,8 +583,7 @@ class SPORFRegressor(RegressorMixin, _BaseForest):
             raise ValueError("%s predicts one response: y must be 1-D, got shape %r"
                              % (type(self).__name__, y.shape))
         y = np.ascontiguousarray(y, dtype=np.float64)
-        params = _params.build(self, X.shape[0], X.shape[1], data_dims=self._resolve_data_dims(X.shape[1]),
-                               regression=True)
+        params = _params.build(self, X.shape[1], data_dims=self._resolve_data_dims(X.shape[1]))
 
         def fit_call(params, view, sw, oob, oob_count, cb, user, out, err):
             return lib.sporf_forest_fit_regression(params, view, double_ptr(y), sw, oob, oob_count,

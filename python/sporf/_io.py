@@ -44,6 +44,15 @@ class NativeForest:
         check(lib.sporf_forest_get_params(self.ptr, p, err), err)
         return p
 
+    def class_weights(self):
+        """The custom class weights the forest keeps (one per class), or None."""
+        n = self.info().n_classes
+        out = np.zeros(max(n, 1), dtype=np.float64)
+        stored = ffi.new("int32_t *")
+        err = new_error()
+        check(lib.sporf_forest_get_class_weights(self.ptr, ffi.from_buffer("double[]", out), stored, err), err)
+        return out[:n] if stored[0] else None
+
     def set_strings(self, which, values):
         kind, blob, count = _labels.encode(values)
         err = new_error()

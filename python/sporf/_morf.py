@@ -2,46 +2,9 @@
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from . import _params
-from ._forest import _PARAM_DOC, SPORFClassifier, SPORFRegressor, _regressor_doc
+from . import _params, _spec
+from ._forest import SPORFClassifier, SPORFRegressor
 from ._sporf_cffi import lib
-
-# MORF has no `projection` or `feature_combinations`: its candidates are patches.
-_MORF_PARAM_DOC = _PARAM_DOC.replace(
-    _PARAM_DOC[_PARAM_DOC.index("    feature_combinations :"):_PARAM_DOC.index("    bootstrap :")], "")
-
-_PARAM_HEAD = """
-    Parameters
-    ----------
-    n_estimators : int, default=100
-        Number of trees.
-"""
-
-_PATCH_PARAM_DOC = """
-    Parameters
-    ----------
-    n_estimators : int, default=100
-        Number of trees.
-    data_dims : tuple of int or None, default=None
-        The grid. None takes X's shape after the sample axis when X has more
-        than 2 dimensions, else (n_features,).
-    min_patch_dims : int, tuple of int or None, default=None
-        Smallest patch size per axis (an int applies to every axis); None is 1.
-    max_patch_dims : int, tuple of int or None, default=None
-        Largest patch size per axis; None is ceil(sqrt(data_dims[k])). Must
-        lie within the grid.
-    boundary : {"pad", "inside", "wrap"} or tuple, default="pad"
-        Per axis (or one for all): "inside" keeps runs inside the axis; "pad"
-        lets runs hang over the edges (cells outside count as zero), so every
-        cell is equally likely to be covered; "wrap" treats the axis as cyclic
-        (a circle; a torus in 2-D).
-    dim_contiguous : bool, tuple of bool or None, default=None
-        Per axis: True (None) draws contiguous runs; False draws a random subset
-        of the axis, for axes without order such as unordered sensors.
-    patch_weights : {"uniform", "gaussian"}, default="uniform"
-        Weight 1 for every cell of a patch (the patch sum), or a Gaussian kernel
-        centred on the patch (sigma a quarter of the patch size per axis).
-"""
 
 
 class _MORFMixin:
@@ -67,7 +30,6 @@ class _MORFMixin:
         return X.reshape(X.shape[0], -1)
 
     def _resolve_data_dims(self, n_features):
-        owner = type(self).__name__
         shape = getattr(self, "_input_shape", None)
         if shape is not None:
             if self.data_dims is not None and tuple(self.data_dims) != shape:
@@ -75,7 +37,7 @@ class _MORFMixin:
                                  % (tuple(self.data_dims), shape))
             dims = shape
         else:
-            dims = _params.resolve_data_dims(self.data_dims, n_features, owner)
+            dims = _params.resolve_data_dims(self.data_dims, n_features)
         self.data_dims_ = tuple(int(d) for d in dims)
         return self.data_dims_
 
@@ -112,25 +74,13 @@ class _MORFMixin:
         return values.reshape(self.data_dims_)
 
     # ---- loading ----
-    @classmethod
-    def _projection_kwargs(cls, p):
-        nd = int(p.n_dims)
-        return dict(
-            data_dims=tuple(int(p.data_dims[k]) for k in range(nd)),
-            min_patch_dims=tuple(int(p.min_patch_dims[k]) for k in range(nd)),
-            max_patch_dims=tuple(int(p.max_patch_dims[k]) for k in range(nd)),
-            boundary=tuple(_params.BOUNDARY_NAMES[p.boundary[k]] for k in range(nd)),
-            dim_contiguous=tuple(bool(p.dim_contiguous[k]) for k in range(nd)),
-            patch_weights=_params.PATCH_WEIGHT_NAMES[p.patch_weights],
-        )
-
     def _restore_fitted(self, p):
         self.data_dims_ = tuple(int(p.data_dims[k]) for k in range(int(p.n_dims)))
 
 
 
 
-class MORFClassifier(_MORFMixin, SPORFClassifier):
+class MORFClassifier(_MORFMixin, _spec._MORFClassifierParams, SPORFClassifier):
     __doc__ = (
         """Manifold oblique random forest classifier (MORF).
 
@@ -146,8 +96,7 @@ class MORFClassifier(_MORFMixin, SPORFClassifier):
     (n_samples, *data_dims) (e.g. (n, H, W) images); features are numbered in
     row-major (C) order of ``data_dims``.
 """
-        + _PATCH_PARAM_DOC
-        + _MORF_PARAM_DOC.replace(_PARAM_HEAD, "")
+        + _spec.PARAM_DOCS["MORFClassifier"]
         + """
     Attributes
     ----------
@@ -170,62 +119,10 @@ class MORFClassifier(_MORFMixin, SPORFClassifier):
     """
     )
 
-    def __init__(
-        self,
-        n_estimators=100,
-        *,
-        data_dims=None,
-        min_patch_dims=None,
-        max_patch_dims=None,
-        boundary="pad",
-        dim_contiguous=None,
-        patch_weights="uniform",
-        criterion="gini",
-        max_depth=None,
-        min_samples_split=2,
-        min_samples_leaf=1,
-        min_weight_fraction_leaf=0.0,
-        min_impurity_decrease=0.0,
-        max_features="sqrt",
-        bootstrap=True,
-        max_samples=None,
-        honest_fraction=0.0,
-        honest_prior="empirical",
-        oob_score=False,
-        class_weight=None,
-        n_jobs=None,
-        random_state=None,
-        first_tree=0,
-        verbose=0,
-    ):
-        self.n_estimators = n_estimators
-        self.data_dims = data_dims
-        self.min_patch_dims = min_patch_dims
-        self.max_patch_dims = max_patch_dims
-        self.boundary = boundary
-        self.dim_contiguous = dim_contiguous
-        self.patch_weights = patch_weights
-        self.criterion = criterion
-        self.max_depth = max_depth
-        self.min_samples_split = min_samples_split
-        self.min_samples_leaf = min_samples_leaf
-        self.min_weight_fraction_leaf = min_weight_fraction_leaf
-        self.min_impurity_decrease = min_impurity_decrease
-        self.max_features = max_features
-        self.bootstrap = bootstrap
-        self.max_samples = max_samples
-        self.honest_fraction = honest_fraction
-        self.honest_prior = honest_prior
-        self.oob_score = oob_score
-        self.class_weight = class_weight
-        self.n_jobs = n_jobs
-        self.random_state = random_state
-        self.first_tree = first_tree
-        self.verbose = verbose
 
 
 
-class MORFRegressor(_MORFMixin, SPORFRegressor):
+class MORFRegressor(_MORFMixin, _spec._MORFRegressorParams, SPORFRegressor):
     __doc__ = (
         """Manifold oblique random forest regressor (MORF).
 
@@ -233,8 +130,7 @@ class MORFRegressor(_MORFMixin, SPORFRegressor):
     grid ``data_dims``, squared-error splits, leaves predicting mean responses.
     X may be given flat or shaped (n_samples, *data_dims).
 """
-        + _PATCH_PARAM_DOC
-        + _regressor_doc(_MORF_PARAM_DOC).replace(_PARAM_HEAD, "")
+        + _spec.PARAM_DOCS["MORFRegressor"]
         + """
     Attributes
     ----------
@@ -258,56 +154,6 @@ class MORFRegressor(_MORFMixin, SPORFRegressor):
     """
     )
 
-    def __init__(
-        self,
-        n_estimators=100,
-        *,
-        data_dims=None,
-        min_patch_dims=None,
-        max_patch_dims=None,
-        boundary="pad",
-        dim_contiguous=None,
-        patch_weights="uniform",
-        criterion="squared_error",
-        max_depth=None,
-        min_samples_split=2,
-        min_samples_leaf=1,
-        min_weight_fraction_leaf=0.0,
-        min_impurity_decrease=0.0,
-        max_features=None,
-        bootstrap=True,
-        max_samples=None,
-        honest_fraction=0.0,
-        honest_prior="empirical",
-        oob_score=False,
-        n_jobs=None,
-        random_state=None,
-        first_tree=0,
-        verbose=0,
-    ):
-        self.n_estimators = n_estimators
-        self.data_dims = data_dims
-        self.min_patch_dims = min_patch_dims
-        self.max_patch_dims = max_patch_dims
-        self.boundary = boundary
-        self.dim_contiguous = dim_contiguous
-        self.patch_weights = patch_weights
-        self.criterion = criterion
-        self.max_depth = max_depth
-        self.min_samples_split = min_samples_split
-        self.min_samples_leaf = min_samples_leaf
-        self.min_weight_fraction_leaf = min_weight_fraction_leaf
-        self.min_impurity_decrease = min_impurity_decrease
-        self.max_features = max_features
-        self.bootstrap = bootstrap
-        self.max_samples = max_samples
-        self.honest_fraction = honest_fraction
-        self.honest_prior = honest_prior
-        self.oob_score = oob_score
-        self.n_jobs = n_jobs
-        self.random_state = random_state
-        self.first_tree = first_tree
-        self.verbose = verbose
 
 
 

@@ -4,28 +4,13 @@ import numpy as np
 from sklearn.base import TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from . import _params, _proximity
+from . import _params, _proximity, _spec
 from ._exclusive import exclusive_fit
-from ._forest import _PARAM_DOC, _BaseForest, _drop_param_docs
-from ._morf import _PATCH_PARAM_DOC
+from ._forest import _BaseForest
 from ._sporf_cffi import lib
 
 
-def _urerf_param_doc():
-    """The supervised parameter text, trimmed to what an unsupervised forest has."""
-    doc = _drop_param_docs(_PARAM_DOC, {"n_estimators", "criterion", "honest_fraction", "honest_prior",
-                                        "oob_score", "class_weight"})
-    doc = doc.replace("    Parameters\n    ----------\n", "")
-    doc = doc.replace('    min_samples_split : int, float or "sqrt", default=2',
-                      '    min_samples_split : int, float or "sqrt", default="sqrt"')
-    doc = doc.replace('''    projection : {"sparse", "axis", "frc", "gaussian", "poisson"}, default="sparse"''',
-                      '''    projection : {"sparse", "axis", "frc", "gaussian", "poisson", "patch"}, default="sparse"''')
-    return doc.replace('''"poisson" draws a Poisson number of +1/-1 non-zeros per projection.''',
-                       '''"poisson" draws a Poisson number of +1/-1 non-zeros per projection;
-        "patch" draws MORF's patches of the grid data_dims (see below).''')
-
-
-class URerF(TransformerMixin, _BaseForest):
+class URerF(TransformerMixin, _spec._URerFParams, _BaseForest):
     __doc__ = (
         """Unsupervised randomer forest (URerF) and its proximity.
 
@@ -38,26 +23,9 @@ class URerF(TransformerMixin, _BaseForest):
     forest keeps its training rows, so it answers neighbour queries against
     them without ever forming an n x n matrix.
 
-    Parameters
-    ----------
-    n_estimators : int, default=100
-        Number of trees.
-    criterion : {"fastbic", "twomeans"}, default="fastbic"
-        Split score (the URerF paper's Fast-BIC, or exact two-means).
-    n_neighbors : int, default=10
-        Neighbours per row of :meth:`transform` and :meth:`kneighbors`."""
-        + _urerf_param_doc()
-        + _drop_param_docs(_PATCH_PARAM_DOC, {"n_estimators"}).replace("    Parameters\n    ----------\n", "")
-        .replace("None takes X's shape after the sample axis when X has more\n        than 2 dimensions, else (n_features,).",
-                 "Read with projection=\"patch\" only; None is (n_features,).")
+"""
+        + _spec.PARAM_DOCS["URerF"]
         + """
-    min_samples_split defaults to "sqrt" (ceil(sqrt(n)) rows): clusters, not
-    single rows, should end a branch. A fully grown tree isolates every row,
-    so two rows would share a leaf only by duplicating each other, and the
-    proximity would carry no neighbourhood information; sqrt(n) keeps leaves
-    large enough to hold neighbours at any n while still resolving
-    structure (the URerF authors' choice as well).
-
     Every unsupervised cut also keeps at least 0.5% of the node's rows on each
     side (and at least min_samples_leaf). A Gaussian fitted to two or three
     rows has a tiny variance and a huge likelihood, so on a node with no
@@ -88,56 +56,6 @@ class URerF(TransformerMixin, _BaseForest):
     """
     )
 
-    def __init__(
-        self,
-        n_estimators=100,
-        *,
-        criterion="fastbic",
-        n_neighbors=10,
-        max_depth=None,
-        min_samples_split="sqrt",
-        min_samples_leaf=1,
-        min_weight_fraction_leaf=0.0,
-        min_impurity_decrease=0.0,
-        max_features="sqrt",
-        feature_combinations=1.5,
-        projection="sparse",
-        data_dims=None,
-        min_patch_dims=None,
-        max_patch_dims=None,
-        boundary="pad",
-        dim_contiguous=None,
-        patch_weights="uniform",
-        bootstrap=True,
-        max_samples=None,
-        n_jobs=None,
-        random_state=None,
-        first_tree=0,
-        verbose=0,
-    ):
-        self.n_estimators = n_estimators
-        self.criterion = criterion
-        self.n_neighbors = n_neighbors
-        self.max_depth = max_depth
-        self.min_samples_split = min_samples_split
-        self.min_samples_leaf = min_samples_leaf
-        self.min_weight_fraction_leaf = min_weight_fraction_leaf
-        self.min_impurity_decrease = min_impurity_decrease
-        self.max_features = max_features
-        self.feature_combinations = feature_combinations
-        self.projection = projection
-        self.data_dims = data_dims
-        self.min_patch_dims = min_patch_dims
-        self.max_patch_dims = max_patch_dims
-        self.boundary = boundary
-        self.dim_contiguous = dim_contiguous
-        self.patch_weights = patch_weights
-        self.bootstrap = bootstrap
-        self.max_samples = max_samples
-        self.n_jobs = n_jobs
-        self.random_state = random_state
-        self.first_tree = first_tree
-        self.verbose = verbose
 
     @exclusive_fit
     def fit(self, X, y=None):
@@ -157,7 +75,7 @@ class URerF(TransformerMixin, _BaseForest):
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2, accept_sparse=False)
         if self.projection == "patch":
-            dims = _params.resolve_data_dims(self.data_dims, X.shape[1], type(self).__name__)
+            dims = _params.resolve_data_dims(self.data_dims, X.shape[1])
         elif self.data_dims is not None:
             raise ValueError("data_dims applies to projection='patch', not %r" % (self.projection,))
         else:
@@ -165,7 +83,7 @@ class URerF(TransformerMixin, _BaseForest):
         # n_neighbors is checked against the reference rows when a query runs
         # (as scikit-learn's NearestNeighbors does); here only its type.
         _proximity.check_n_neighbors(self.n_neighbors, np.inf, self_excluded=False)
-        params = _params.build(self, X.shape[0], X.shape[1], data_dims=dims, unsupervised=True)
+        params = _params.build(self, X.shape[1], data_dims=dims)
         self._forest, _ = self._fit_native(
             X, params, lambda p, v, sw, oob, cnt, cb, user, out, err:
             lib.sporf_forest_fit_unsupervised(p, v, sw, cb, user, out, err), 1, None)
@@ -241,9 +159,3 @@ class URerF(TransformerMixin, _BaseForest):
         k = self.n_neighbors if n_neighbors is None else n_neighbors
         return _proximity.neighbors(self._forest, reference, query, k, self._n_threads(), verbose=self.verbose)
 
-    @classmethod
-    def _projection_kwargs(cls, p):
-        if p.projection == lib.SPORF_PROJ_PATCH:
-            from ._morf import _MORFMixin
-            return dict(_MORFMixin._projection_kwargs.__func__(cls, p), projection="patch")
-        return super()._projection_kwargs(p)

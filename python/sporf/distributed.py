@@ -117,12 +117,11 @@ def fit(estimator, X, y=None, *, sample_weight=None, client=None, n_shards=None,
         raise TypeError("URerF is unsupervised: pass X only (no y or sample_weight)")
     if not unsupervised and y is None:
         raise ValueError("%s needs y" % type(estimator).__name__)
-    owner = type(estimator).__name__
     n_trees, first = estimator.n_estimators, estimator.first_tree
     if not _params._is_int(n_trees) or n_trees < 1:
-        raise _params._bad("n_estimators", owner, "an int >= 1", n_trees)
+        raise _params.bad("n_estimators", _params.PARAMS["n_estimators"]["expect"], n_trees)
     if not _params._is_int(first) or first < 0:
-        raise _params._bad("first_tree", owner, "an int >= 0", first)
+        raise _params.bad("first_tree", _params.PARAMS["first_tree"]["expect"], first)
     if client is None:
         client = distributed.get_client()
     threads = sum(w["nthreads"] for w in client.scheduler_info()["workers"].values())

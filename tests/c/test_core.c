@@ -61,7 +61,7 @@ static sporf_params axis_params(void)
     p.n_estimators = 1;
     p.bootstrap = 0;
     p.projection = SPORF_PROJ_AXIS;
-    p.max_features_mode = SPORF_MAXF_ALL;
+    p.max_features.form = SPORF_FORM_ALL;
     p.random_state = 7;
     return p;
 }
@@ -89,7 +89,7 @@ static void test_split_known_threshold(void)
     sporf_forest_free(f);
 
     /* min_samples_leaf = 4 makes every cut of 6 samples invalid: a single leaf. */
-    p.min_samples_leaf = 4;
+    p.min_samples_leaf.value = 4;
     rc = sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err);
     CHECK(rc == SPORF_OK && f->trees[0].n_nodes == 1, "min_samples_leaf blocks the split");
     sporf_forest_free(f);
@@ -516,7 +516,7 @@ static void test_model_format(void)
     CHECK(per_node < 14.0, "a fully grown sparse forest takes %.1f bytes per node (< 14)", per_node);
     sporf_forest_free(f);
 
-    p.min_samples_leaf = 7; /* mixed leaves: stored as values */
+    p.min_samples_leaf.value = 7; /* mixed leaves: stored as values */
     p.projection = SPORF_PROJ_GAUSSIAN; /* real weights */
     CHECK(sporf_forest_fit(&p, &m, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_OK, "fit gaussian");
     check_format_round_trip("gaussian weights, mixed leaves", f, &m, 3);
@@ -526,8 +526,8 @@ static void test_model_format(void)
     p.n_estimators = 3;
     p.random_state = 6;
     p.feature_combinations = 70.0; /* projections of more than 63 non-zeros: the length escape */
-    p.max_features_mode = SPORF_MAXF_INT;
-    p.max_features_value = 2;
+    p.max_features.form = SPORF_FORM_COUNT;
+    p.max_features.value = 2;
     CHECK(sporf_forest_fit(&p, &mw, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_OK,
           "fit long projections: %s", err.message);
     check_format_round_trip("long projections", f, &mw, 3);
@@ -554,7 +554,7 @@ static void test_model_format(void)
     p.n_estimators = 5;
     p.random_state = 9;
     p.criterion = SPORF_CRIT_FASTBIC;
-    p.min_samples_split = 20;
+    p.min_samples_split.value = 20;
     CHECK(sporf_forest_fit_unsupervised(&p, &m, NULL, NULL, NULL, &f, &err) == SPORF_OK, "fit unsupervised");
     check_format_round_trip("unsupervised", f, &m, 0);
     sporf_forest_free(f);
@@ -1175,7 +1175,7 @@ static void test_unsupervised_forest(void)
     sporf_params_init(&p);
     p.criterion = SPORF_CRIT_FASTBIC;
     p.n_estimators = 30;
-    p.min_samples_split = 18;
+    p.min_samples_split.value = 18;
     p.random_state = 3;
     sporf_error err;
     sporf_forest *f1 = NULL, *f2 = NULL;

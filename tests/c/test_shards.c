@@ -172,7 +172,8 @@ static void test_oob_regenerated(void)
 {
     sporf_params p = kind_params(KIND_CLASS);
     p.n_estimators = 15;
-    p.max_samples_fraction = 0.7;
+    p.max_samples.form = SPORF_FORM_FRACTION;
+    p.max_samples.value = 0.7;
     sporf_matrix m = {X, N, P, P, 1};
     static double want[N * K], got[N * K], got_merged[N * K];
     static int64_t want_c[N], got_c[N], got_mc[N];
@@ -202,7 +203,8 @@ static void test_oob_regenerated(void)
 
     /* Refusals: fewer rows than each tree drew, no bootstrap, unsupervised, wrong width. */
     sporf_params drawn = kind_params(KIND_CLASS);
-    drawn.max_samples_count = 200;
+    drawn.max_samples.form = SPORF_FORM_COUNT;
+    drawn.max_samples.value = 200;
     sporf_forest *f200 = fit(KIND_CLASS, drawn, 0, 2);
     sporf_matrix few = {X, 100, P, P, 1};
     CHECK(sporf_forest_oob_predict(f200, &few, 1, got, got_c, &err) == SPORF_E_ARG && strstr(err.message, "training"),

@@ -41,19 +41,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     p.n_estimators = 1 + next(&b) % 4;
     p.projection = next(&b) % 7 - 1;             /* includes invalid codes */
     p.feature_combinations = (double)next(&b) / 16.0;
-    p.max_features_mode = next(&b) % 6;
-    p.max_features_value = (double)next(&b) / 8.0;
+    p.max_features.form = next(&b) % 6;         /* includes an invalid form */
+    p.max_features.value = (double)next(&b) / 8.0;
     const uint8_t task = next(&b) % 3;           /* classification, regression, unsupervised */
     const uint8_t crit = next(&b);
     p.criterion = task == 1 ? SPORF_CRIT_SQUARED_ERROR : task == 2 ? SPORF_CRIT_FASTBIC + crit % 2 : crit % 3;
     p.max_depth = (int64_t)(next(&b) % 10) - 1;
-    p.min_samples_split = next(&b) % 8;
-    p.min_samples_leaf = next(&b) % 5;
+    p.min_samples_split.value = next(&b) % 8;
+    p.min_samples_leaf.value = next(&b) % 5;
+    if (p.min_samples_split.value == 7) { /* the other forms */
+        p.min_samples_split.form = SPORF_FORM_FRACTION;
+        p.min_samples_split.value = 0.1;
+    } else if (p.min_samples_split.value == 6) {
+        p.min_samples_split.form = SPORF_FORM_SQRT;
+        p.min_samples_split.value = 0.0;
+    }
+    if (p.min_samples_leaf.value == 4) {
+        p.min_samples_leaf.form = SPORF_FORM_FRACTION;
+        p.min_samples_leaf.value = 0.2;
+    }
     p.min_impurity_decrease = (double)(next(&b) % 4) / 10.0;
     p.min_weight_fraction_leaf = (double)(next(&b) % 8) / 10.0;
     p.bootstrap = next(&b) % 3;
-    p.max_samples_fraction = (double)(next(&b) % 12) / 10.0;
-    p.class_weight_mode = next(&b) % 4;
+    p.max_samples.value = (double)(next(&b) % 12) / 10.0;
+    p.max_samples.form = p.max_samples.value == 0.0 ? SPORF_FORM_ALL : SPORF_FORM_FRACTION;
+    p.class_weight = next(&b) % 4;
     p.honest_fraction = (double)(next(&b) % 11) / 10.0;
     p.honest_prior = next(&b) % 4;
     p.random_state = next(&b);
@@ -67,8 +79,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         p.data_dims[0] = p.n_dims == 1 ? d : 1;
         p.data_dims[1] = d;
         for (int k = 0; k < p.n_dims; k++) {
-            p.min_patch_dims[k] = 1 + next(&b) % 2;
-            p.max_patch_dims[k] = 1 + next(&b) % 4;
+            p.min_patch_dims[k] = next(&b) % 3;  /* 0: the default */
+            p.max_patch_dims[k] = next(&b) % 5;
             p.boundary[k] = next(&b) % 4;
             p.dim_contiguous[k] = next(&b) % 2;
         }

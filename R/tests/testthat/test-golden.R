@@ -49,10 +49,10 @@ test_that("the R golden model still loads, predicts and refits identically", {
   expect_identical(refit$model, readBin(f, "raw", file.info(f)$size))
 })
 
-test_that("format 3 and 4 models (before compact trees, before tree ranges) load, predict as before and re-save as the current format", {
+test_that("format 3, 4 and 5 models (before compact trees, tree ranges, the parameter spec) load, predict as before and re-save as the current format", {
   d <- golden_dir()
   xt <- read_f64(file.path(d, "test_x.f64"), 7)
-  for (old_file in sprintf("%s_model_v%d.sporf", rep(c("python", "r"), 2), rep(3:4, each = 2))) {
+  for (old_file in sprintf("%s_model_v%d.sporf", rep(c("python", "r"), 3), rep(3:5, each = 2))) {
     lang <- sub("_model.*", "", old_file)
     old <- sporf_load(file.path(d, old_file))
     expect_identical(unname(predict(old, xt, type = "prob")),
