@@ -5,7 +5,7 @@
  * C99 + pthreads. Both language bindings (Python through cffi, R through
  * .Call) use only what is declared here.
  *
- * Conventions (see DESIGN.md):
+ * Conventions (docs/design.md explains the design):
  *  - Every function returns an int status: SPORF_OK (0) or one of the
  *    SPORF_E_* codes, and fills the caller's sporf_error with a readable
  *    message. The error argument may be NULL when the caller does not want
