@@ -45,6 +45,8 @@ def r_labels(y):
 
 
 def r_value(v):
+    if isinstance(v, rpy2.rinterface.Sexp):  # already an R value
+        return v
     if v is None:
         return ro.NULL
     if isinstance(v, bool):
@@ -761,3 +763,14 @@ def test_a_bad_parameter_reads_the_same_in_both_languages(r, ename):
         assert _normalise(str(py_err.value), "py") == _normalise(r_message, "r"), name
         checked += 1
     assert checked >= 12
+
+
+def test_fraction_means_the_same_in_both_languages(r):
+    """fraction(1) is all p in both languages (R needs it; Python's float is one)."""
+    X, y = make_trunk(120, 6, random_state=3)
+    py = sporf.SPORFClassifier(n_estimators=4, max_features=sporf.fraction(1), random_state=2).fit(X, y)
+    rm = r_fit(r, X, y, n_estimators=4, max_features=r("fraction")(1), random_state=2)
+    assert r_model_bytes(rm) == py.to_bytes()
+    assert sporf.fraction(1) == 1.0 and isinstance(sporf.fraction(1), float)
+    with pytest.raises(ValueError, match="fraction"):
+        sporf.fraction(0)

@@ -437,10 +437,6 @@ def gen_c_source(spec, params):
 
 
 # ---------------------------------------------------------------- Python
-def py_literal(v):
-    return repr(v)
-
-
 def py_default(p, est):
     d = default_of(est, p)
     if d == "none":
@@ -548,7 +544,10 @@ def r_default(p, est):
 
 def gen_r_table(spec, params, by_name):
     L = ["# " + NOTICE, "#", "# The parameter table the R binding converts with (params.R).", "",
-         ".SPEC_FORMAT_VERSION <- %d" % spec["format_version"], "", ".SPEC_PARAMS <- list("]
+         ".SPEC_FORMAT_VERSION <- %d" % spec["format_version"],
+         "# The codes of sporf.h: SPORF_FORM_* (an amount's form) and SPORF_MAX_DIMS.",
+         ".SPEC_FORMS <- c(%s)" % ", ".join("%s = %d" % (f, i) for i, f in enumerate(FORMS)),
+         ".SPEC_MAX_DIMS <- %dL" % MAX_DIMS, "", ".SPEC_PARAMS <- list("]
     rows = []
     for p in params:
         entry = {k: v for k, v in p.items() if k not in ("doc", "docs", "py_type", "r_type", "value_docs", "enum",

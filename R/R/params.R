@@ -3,8 +3,6 @@
 # kind of parameter, none per parameter. A bad value stops with
 # "<name> must be <what the spec allows>; got <value>", the wording Python uses.
 
-.FORMS <- c(sqrt = 0, log2 = 1, count = 2, fraction = 3, all = 4) # SPORF_FORM_* (sporf.h)
-
 .bad_param <- function(name, expected, value, note = NULL) {
   shown <- if (is.null(value)) "NULL" else paste(utils::capture.output(dput(value)), collapse = "")
   stop(sprintf("%s must be %s; got %s%s", name, expected, shown, if (is.null(note)) "" else paste0(" ", note)),
@@ -86,15 +84,15 @@ print.sporf_fraction <- function(x, ...) {
   forms <- row$forms
   fraction_ok <- function(x) "fraction" %in% forms && .is_number(x) &&
     .in_range(x, row$fraction_min, row$fraction_max, row$fraction_min_open, row$fraction_max_open)
-  if (is.null(v) && "all" %in% forms) return(c(.FORMS[["all"]], 0))
+  if (is.null(v) && "all" %in% forms) return(c(.SPEC_FORMS[["all"]], 0))
   if (is.character(v) && length(v) == 1L && !is.na(v) && v %in% intersect(forms, c("sqrt", "log2")))
-    return(c(.FORMS[[v]], 0))
+    return(c(.SPEC_FORMS[[v]], 0))
   if (inherits(v, "sporf_fraction")) {
-    if (fraction_ok(unclass(v))) return(c(.FORMS[["fraction"]], unclass(v)))
+    if (fraction_ok(unclass(v))) return(c(.SPEC_FORMS[["fraction"]], unclass(v)))
   } else if (.is_whole(v)) {
-    if ("count" %in% forms && .in_range(v, row$count_min, row$count_max)) return(c(.FORMS[["count"]], v))
+    if ("count" %in% forms && .in_range(v, row$count_min, row$count_max)) return(c(.SPEC_FORMS[["count"]], v))
   } else if (fraction_ok(v)) {
-    return(c(.FORMS[["fraction"]], v))
+    return(c(.SPEC_FORMS[["fraction"]], v))
   }
   .bad_param(row$name, expect, v)
 }
@@ -127,8 +125,6 @@ print.sporf_fraction <- function(x, ...) {
   if (is.numeric(v) && !is.null(names(v))) return(match("custom", row$values) - 1)
   .bad_param(row$name, expect, v)
 }
-
-.SPEC_MAX_DIMS <- 8L
 
 # The core's parameter list for estimator `est` ("sporf", "morf", "urerf") and
 # task ("classification", "regression", "unsupervised") on p features, from
@@ -203,7 +199,7 @@ print.sporf_fraction <- function(x, ...) {
       flag = v != 0,
       choice = row$values[v + 1],
       amount = {
-        form <- names(.FORMS)[match(v[1L], .FORMS)]
+        form <- names(.SPEC_FORMS)[match(v[1L], .SPEC_FORMS)]
         if (form == "all") NULL
         else if (form == "count") v[2L]
         else if (form == "fraction") { if (v[2L] == round(v[2L])) fraction(v[2L]) else v[2L] }

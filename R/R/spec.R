@@ -3,6 +3,9 @@
 # The parameter table the R binding converts with (params.R).
 
 .SPEC_FORMAT_VERSION <- 6
+# The codes of sporf.h: SPORF_FORM_* (an amount's form) and SPORF_MAX_DIMS.
+.SPEC_FORMS <- c(sqrt = 0, log2 = 1, count = 2, fraction = 3, all = 4)
+.SPEC_MAX_DIMS <- 8L
 
 .SPEC_PARAMS <- list(
   n_estimators = list(name = "n_estimators", kind = "int", default = 100, min = 1, max = 100000000, since = 1, shards = "differ", aliases = list(), expect = "a whole number in [1, 100000000]"),

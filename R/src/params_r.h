@@ -87,6 +87,8 @@ static inline void sporf_r_axes_i32(SEXP list, const char *name, int32_t *out)
 {
     int64_t wide[SPORF_MAX_DIMS];
     (void)sporf_r_axes_int(list, name, wide, 0);
+    /* Codes are small; a larger number is still refused by the core's check,
+     * but must not overflow int32_t on the way there. */
     for (int k = 0; k < SPORF_MAX_DIMS; k++) out[k] = wide[k] > 1000 ? 1000 : (int32_t)wide[k];
 }
 

@@ -9,9 +9,10 @@ from ._forest import ProjectionImportance, SPORFClassifier, SPORFRegressor
 from ._io import load
 from ._merge import merge_forests
 from ._morf import MORFClassifier, MORFRegressor, plot_importance
+from ._params import fraction
 from ._urerf import URerF
 from . import metrics
 
 __version__ = "0.1.0"
 __all__ = ["SPORFClassifier", "SPORFRegressor", "MORFClassifier", "MORFRegressor", "URerF", "ProjectionImportance",
-           "load", "merge_forests", "metrics", "plot_importance", "__version__"]
+           "fraction", "load", "merge_forests", "metrics", "plot_importance", "__version__"]

@@ -34,6 +34,36 @@ def bad(name, expect, value):
     return ValueError("%s must be %s; got %r" % (name, expect, value))
 
 
+def fraction(x):
+    """A size given as a share of a total: ``x`` as a float.
+
+    ``max_features``, ``min_samples_split``, ``min_samples_leaf`` and
+    ``max_samples`` take a count or a fraction (of p for ``max_features``, of n
+    for the others). In Python the type decides: an int is a count, a float a
+    fraction, so ``fraction(1)`` is ``1.0`` (all). It exists so code reads the
+    same in both languages: R, where a whole number is always a count, needs
+    ``fraction(1)`` to say "all".
+
+    Parameters
+    ----------
+    x : float or int
+        A finite number > 0.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from sporf import SPORFClassifier, fraction
+    >>> SPORFClassifier(max_features=fraction(1)).max_features
+    1.0
+    """
+    if not _is_real(x) or not np.isfinite(x) or x <= 0:
+        raise bad("fraction(x)", "a finite number > 0", x)
+    return float(x)
+
+
 def resolve_n_jobs(n_jobs):
     """joblib's convention: None -> 1, -1 -> all cores, -2 -> all but one..."""
     if n_jobs is None:
