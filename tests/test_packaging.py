@@ -1,16 +1,49 @@
 """The two packages stay in step: the R build compiles every core source, and
 both carry the same version."""
+import os
 import pathlib
 import re
+import shutil
+import subprocess
+
+import pytest
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 
 
-def test_r_makevars_compiles_every_core_source():
-    text = (REPO / "R" / "src" / "Makevars.in").read_text()
-    listed = set(re.findall(r"core/(\w+)\.o", text))
-    sources = {p.stem for p in (REPO / "csrc").glob("*.c")}
-    assert listed == sources
+def core_sources():
+    return {p.relative_to(REPO / "csrc").as_posix() for p in (REPO / "csrc").rglob("*.c")}
+
+
+def test_meson_compiles_every_core_source():
+    listed = set(re.findall(r"'csrc/([\w/]+\.c)'", (REPO / "meson.build").read_text()))
+    assert listed == core_sources()
+
+
+@pytest.mark.skipif(shutil.which("R") is None, reason="R is not installed")
+def test_r_configure_compiles_every_core_source(tmp_path):
+    pkg = tmp_path / "R"
+    shutil.copytree(REPO / "R", pkg, symlinks=False)
+    subprocess.run(["sh", "configure"], cwd=pkg, check=True, capture_output=True)
+    makevars = (pkg / "src" / "Makevars").read_text()
+    objects = set(re.search(r"^CORE_OBJECTS =(.*)$", makevars, re.M).group(1).split())
+    assert objects == {"core-" + s.replace("/", "-")[:-2] + ".o" for s in core_sources()}
+    for src in core_sources():
+        assert "\t$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c core/%s -o $@" % src in makevars
+
+
+@pytest.mark.skipif(shutil.which("R") is None, reason="R is not installed")
+def test_building_r_in_place_leaves_nothing_in_csrc(tmp_path):
+    """R CMD INSTALL on the repository's R/ compiles the core through the
+    src/core symlink; its objects must land in R/src, not in csrc/."""
+    before = sorted(p.relative_to(REPO).as_posix() for p in (REPO / "csrc").rglob("*"))
+    env = dict(os.environ, MAKEFLAGS="-j2")
+    out = subprocess.run(["R", "CMD", "INSTALL", "--clean", "--library=%s" % tmp_path,
+                          str(REPO / "R")], env=env, capture_output=True, text=True)
+    after = sorted(p.relative_to(REPO).as_posix() for p in (REPO / "csrc").rglob("*"))
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert after == before
+    assert not list((REPO / "R" / "src").glob("*.o"))
 
 
 def test_r_core_is_a_symlink_to_csrc():

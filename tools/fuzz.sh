@@ -24,7 +24,7 @@ mkdir -p "$OUT"/corpus-load "$OUT"/corpus-fit "$OUT"/crashes-load "$OUT"/crashes
 FLAGS=(-g -O1 -fno-omit-frame-pointer -ffp-contract=off -fsanitize=fuzzer,address,undefined
        -fno-sanitize-recover=undefined -Icsrc -Icsrc/include)
 for target in load fit; do
-  "$CC" "${FLAGS[@]}" csrc/*.c "tests/fuzz/fuzz_$target.c" -lm -lpthread -o "$OUT/fuzz_$target"
+  "$CC" "${FLAGS[@]}" $(find csrc -name "*.c" | sort) "tests/fuzz/fuzz_$target.c" -lm -lpthread -o "$OUT/fuzz_$target"
 done
 .venv/bin/python tools/fuzz_seeds.py "$OUT/seeds-load" >/dev/null
 run() { # target seconds corpus dirs...

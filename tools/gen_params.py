@@ -280,7 +280,7 @@ def gen_c_source(spec, params):
          " * of parameters (model format >= 6) and the comparison merge_forests makes.",
          " * Checks that relate fields (a patch grid and the data, honest priors and",
          " * the task...) are hand-written in params.c. */",
-         '#include "params.h"',
+         '#include "model/params.h"',
          "",
          "#include <math.h>",
          "#include <string.h>",
@@ -692,7 +692,7 @@ def outputs(spec, params, by_name):
     header = REPO / "csrc" / "include" / "sporf.h"
     out[header] = replace_block(header.read_text(), "/* SPORF_PARAMS_BEGIN */", "/* SPORF_PARAMS_END */",
                                 gen_header_block(params), header)
-    out[REPO / "csrc" / "params_gen.c"] = gen_c_source(spec, params)
+    out[REPO / "csrc" / "model" / "params_gen.c"] = gen_c_source(spec, params)
     out[REPO / "python" / "sporf" / "_spec.py"] = gen_python(spec, params, by_name)
     out[REPO / "R" / "R" / "spec.R"] = gen_r_table(spec, params, by_name)
     out[REPO / "R" / "R" / "api.R"] = gen_r_api(spec, by_name)

@@ -1,15 +1,15 @@
 /* C unit tests of the sporf core: criterion arithmetic, the split search,
  * the projection samplers, sorting, determinism, the model format and error
  * handling. Run with `meson test` (prints "N passed, N failed"). */
-#include "bytes.h"
-#include "core.h"
-#include "projection.h"
-#include "criterion.h"
-#include "rng.h"
-#include "sort.h"
-#include "traverse.h"
-#include "unsupervised.h"
-#include "packed.h"
+#include "util/bytes.h"
+#include "model/model.h"
+#include "fit/projection.h"
+#include "fit/criterion.h"
+#include "util/rng.h"
+#include "util/sort.h"
+#include "predict/traverse.h"
+#include "fit/unsupervised.h"
+#include "predict/packed.h"
 
 #include <assert.h>
 

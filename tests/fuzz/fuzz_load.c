@@ -7,7 +7,7 @@
  * and the fuzzer reaches the parser: counts, indices, varints, trees, leaf
  * values, strings. A forest that loads must then predict, apply, report and
  * re-save, and what it saves must load again and re-save identically. */
-#include "bytes.h"
+#include "util/bytes.h"
 #include "sporf.h"
 
 #include <math.h>

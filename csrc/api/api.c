@@ -1,0 +1,126 @@
+/* api.c -- the public functions that join layers (loading and merging build
+ * the prediction layout after the model layer's work) and the forest handle's
+ * simple accessors. Fit, predict and proximity are defined in their layers. */
+#include "model/io.h"
+#include "model/merge.h"
+#include "model/model.h"
+#include "predict/packed.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int sporf_forest_get_info(const sporf_forest *f, sporf_forest_info *info, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !info)
+        return sporf_set_error(err, SPORF_E_ARG, "get_info: forest and info are required");
+    memset(info, 0, sizeof *info);
+    info->n_features = f->n_features;
+    info->task = f->task;
+    info->n_classes = f->n_classes;
+    info->n_trees = f->n_trees;
+    info->format_version = SPORF_MODEL_FORMAT_VERSION;
+    for (int64_t t = 0; t < f->n_trees; t++) {
+        info->n_nodes += f->trees[t].n_nodes;
+        info->n_leaves += f->trees[t].n_leaves;
+        if (f->trees[t].depth > info->max_depth_seen) info->max_depth_seen = f->trees[t].depth;
+    }
+    return SPORF_OK;
+}
+
+int sporf_forest_get_params(const sporf_forest *f, sporf_params *params, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !params)
+        return sporf_set_error(err, SPORF_E_ARG, "get_params: forest and params are required");
+    *params = f->params;
+    return SPORF_OK;
+}
+
+int sporf_forest_get_class_weights(const sporf_forest *f, double *out, int32_t *stored, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !stored)
+        return sporf_set_error(err, SPORF_E_ARG, "get_class_weights: forest and stored are required");
+    *stored = f->class_weights != NULL;
+    if (f->class_weights) {
+        if (!out)
+            return sporf_set_error(err, SPORF_E_ARG, "get_class_weights: out is required");
+        memcpy(out, f->class_weights, (size_t)f->n_classes * sizeof *out);
+    }
+    return SPORF_OK;
+}
+
+/* Count NUL-terminated strings in a blob; -1 if it does not end with NUL. */
+static int64_t count_strings(const char *blob, int64_t len)
+{
+    if (len == 0) return 0;
+    if (blob[len - 1] != '\0') return -1;
+    int64_t c = 0;
+    for (int64_t i = 0; i < len; i++) c += blob[i] == '\0';
+    return c;
+}
+
+int sporf_forest_set_strings(sporf_forest *f, int32_t which, int32_t kind,
+                             const char *blob, int64_t len, int64_t count, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || which < 0 || which > 1 || len < 0 || (len > 0 && !blob))
+        return sporf_set_error(err, SPORF_E_ARG, "set_strings: bad arguments");
+    if (count_strings(blob, len) != count)
+        return sporf_set_error(err, SPORF_E_ARG, "set_strings: the blob does not hold %lld NUL-terminated strings",
+                               (long long)count);
+    int64_t want = which == SPORF_STR_CLASSES ? f->n_classes : f->n_features;
+    if (count != want && count != 0)
+        return sporf_set_error(err, SPORF_E_ARG, "set_strings: expected %lld strings, got %lld",
+                               (long long)want, (long long)count);
+    char *copy = NULL;
+    if (len > 0) {
+        copy = malloc((size_t)len);
+        if (!copy) return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+        memcpy(copy, blob, (size_t)len);
+    }
+    free(f->strings[which].blob);
+    f->strings[which].blob = copy;
+    f->strings[which].len = len;
+    f->strings[which].count = count;
+    f->strings[which].kind = kind;
+    return SPORF_OK;
+}
+
+int sporf_forest_get_strings(const sporf_forest *f, int32_t which, char *buf, int64_t cap,
+                             int64_t *len_out, int64_t *count_out, int32_t *kind_out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || which < 0 || which > 1)
+        return sporf_set_error(err, SPORF_E_ARG, "get_strings: bad arguments");
+    const sporf_strings *s = &f->strings[which];
+    if (len_out) *len_out = s->len;
+    if (count_out) *count_out = s->count;
+    if (kind_out) *kind_out = s->kind;
+    if (buf && cap >= s->len && s->len > 0)
+        memcpy(buf, s->blob, (size_t)s->len);
+    return SPORF_OK;
+}
+
+/* The model layer's forest, given its prediction layout; freed on failure. */
+static int with_layout(int rc, sporf_forest **out, sporf_error *err)
+{
+    if (rc == SPORF_OK && (rc = sporf_forest_pack(*out, err)) != SPORF_OK) {
+        sporf_forest_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+int sporf_forest_load(const uint8_t *buf, int64_t len, sporf_forest **out, sporf_error *err)
+{
+    return with_layout(sporf_model_read(buf, len, out, err), out, err);
+}
+
+int sporf_forest_merge(const sporf_forest *const *forests, int64_t n_forests, sporf_forest **out, sporf_error *err)
+{
+    return with_layout(sporf_model_merge(forests, n_forests, out, err), out, err);
+}

@@ -1,0 +1,371 @@
+/* builder.c -- see builder.h. */
+#include "fit/builder.h"
+
+#include "model/params.h"
+#include "util/sort.h"
+#include "fit/task.h"
+#include "predict/packed.h"
+#include "predict/traverse.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int grow_array(void **ptr, int64_t *cap, int64_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 1;
+    int64_t c = *cap > 0 ? *cap : 64;
+    while (c < need) c *= 2;
+    void *p = realloc(*ptr, (size_t)c * elem);
+    if (!p)
+        return 0;
+    *ptr = p;
+    *cap = c;
+    return 1;
+}
+
+int sporf_builder_init(sporf_builder *b, const sporf_params *params, const double *Xc,
+                       int64_t n, int64_t p, const sporf_response *response, sporf_error *err)
+{
+    memset(b, 0, sizeof *b);
+    b->params = params;
+    b->task = sporf_task_for(response->task);
+    b->Xc = Xc;
+    b->n = n;
+    b->p = p;
+    b->y = response->y;
+    b->yr = response->yr;
+    b->n_classes = response->n_classes;
+    const int32_t n_classes = b->n_classes;
+    b->n_candidates = sporf_params_resolve_max_features(params, p);
+    b->min_samples_split = sporf_resolve_min_samples_split(params, n);
+    b->min_samples_leaf = sporf_resolve_min_samples_leaf(params, n);
+    int rc = sporf_sampler_init(&b->sampler, params, p, b->n_candidates, err);
+    if (rc != SPORF_OK)
+        return rc;
+    size_t K = (size_t)n_classes;
+    b->w = calloc((size_t)n, sizeof *b->w);
+    b->idx = malloc((size_t)n * sizeof *b->idx);
+    b->vals = malloc((size_t)n * sizeof *b->vals);
+    b->wsorted = malloc((size_t)n * sizeof *b->wsorted);
+    b->node_counts = malloc(K * sizeof(double));
+    b->left_counts = malloc(K * sizeof(double));
+    b->right_counts = malloc(K * sizeof(double));
+    int64_t nnz = b->sampler.nnz > 0 ? b->sampler.nnz : 1;
+    b->best_proj_feature = malloc((size_t)nnz * sizeof(int32_t));
+    b->best_proj_weight = malloc((size_t)nnz * sizeof(double));
+    int sort_ok = sporf_sort_scratch_init(&b->sort_scratch, n);
+    if (!sort_ok || !b->w || !b->idx || !b->vals || !b->wsorted || !b->node_counts || !b->left_counts ||
+        !b->right_counts || !b->best_proj_feature || !b->best_proj_weight) {
+        sporf_builder_free(b);
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory allocating tree-building buffers for %lld rows",
+                               (long long)n);
+    }
+    return SPORF_OK;
+}
+
+void sporf_builder_free(sporf_builder *b)
+{
+    sporf_sampler_free(&b->sampler);
+    sporf_sort_scratch_free(&b->sort_scratch);
+    free(b->w);
+    free(b->idx);
+    free(b->vals);
+    free(b->wsorted);
+    free(b->node_counts);
+    free(b->left_counts);
+    free(b->right_counts);
+    free(b->best_proj_feature);
+    free(b->best_proj_weight);
+    free(b->nodes);
+    free(b->proj_feature);
+    free(b->proj_weight);
+    free(b->leaf_values);
+    free(b->stack);
+    memset(b, 0, sizeof *b);
+}
+
+/* vals[start..end) = projection of the node's samples, in the same
+ * arithmetic order as sporf_tree_find_leaf so fit and predict agree exactly. */
+static void project_slice(sporf_builder *b, const int32_t *f, const double *w, int32_t len,
+                          int64_t start, int64_t end)
+{
+    const int32_t *idx = b->idx;
+    double *v = b->vals;
+    const int64_t n = b->n;
+    if (len == 1 && w[0] == 1.0) {
+        const double *col = b->Xc + (int64_t)f[0] * n;
+        for (int64_t i = start; i < end; i++)
+            v[i] = col[idx[i]];
+        return;
+    }
+    for (int64_t i = start; i < end; i++)
+        v[i] = 0.0;
+    for (int32_t k = 0; k < len; k++) {
+        const double *col = b->Xc + (int64_t)f[k] * n;
+        const double wk = w[k];
+        for (int64_t i = start; i < end; i++)
+            v[i] += wk * col[idx[i]];
+    }
+}
+
+/* Try one candidate projection; keep it if it gives the best cut so far.
+ * Returns 0 if the projection is constant on the node. */
+static int try_candidate(sporf_builder *b, const int32_t *f, const double *w, int32_t len,
+                         int64_t start, int64_t end, const sporf_node_stats *st, sporf_best_split *best)
+{
+    project_slice(b, f, w, len, start, end);
+    sporf_sort_values_radix(b->vals + start, b->idx + start, end - start, &b->sort_scratch);
+    if (!(b->vals[end - 1] > b->vals[start]))
+        return 0;
+    if (b->task->scan(b, start, end, st, best)) {
+        best->len = len;
+        memcpy(b->best_proj_feature, f, (size_t)len * sizeof *f);
+        memcpy(b->best_proj_weight, w, (size_t)len * sizeof *w);
+    }
+    return 1;
+}
+
+static void find_split(sporf_builder *b, sporf_rng *rng, int64_t start, int64_t end,
+                       const sporf_node_stats *st, sporf_best_split *best)
+{
+    memset(best, 0, sizeof *best);
+    sporf_sampler *s = &b->sampler;
+    if (b->params->projection == SPORF_PROJ_AXIS) {
+        /* Draw features until d non-constant ones were tried (or none is left). */
+        sporf_sampler_axis_reset(s);
+        const double one = 1.0;
+        int64_t tried = 0;
+        while (tried < b->n_candidates) {
+            int32_t f = sporf_sampler_axis_next(s, rng);
+            if (f < 0)
+                break;
+            tried += try_candidate(b, &f, &one, 1, start, end, st, best);
+        }
+        return;
+    }
+    switch (b->params->projection) {
+    case SPORF_PROJ_PATCH: sporf_sampler_draw_patch(s, rng); break;
+    case SPORF_PROJ_FRC: case SPORF_PROJ_POISSON: sporf_sampler_draw_per_column(s, rng); break;
+    default: sporf_sampler_draw_sparse(s, rng); break;
+    }
+    const sporf_candidates *c = &s->cand;
+    for (int32_t j = 0; j < c->n_proj; j++) {
+        int32_t a = c->start[j];
+        try_candidate(b, c->feature + a, c->weight + a, c->start[j + 1] - a, start, end, st, best);
+    }
+}
+
+/* Reorder idx[start..end) (and vals, the best projection) so the samples
+ * going left come first. Returns the number going left. */
+static int64_t partition(sporf_builder *b, int64_t start, int64_t end, double threshold, int32_t len)
+{
+    project_slice(b, b->best_proj_feature, b->best_proj_weight, len, start, end);
+    int32_t *idx = b->idx;
+    double *v = b->vals;
+    int64_t i = start, j = end - 1;
+    while (i <= j) {
+        if (v[i] <= threshold) {
+            i++;
+        } else {
+            int32_t t = idx[i]; idx[i] = idx[j]; idx[j] = t;
+            double tv = v[i]; v[i] = v[j]; v[j] = tv;
+            j--;
+        }
+    }
+    return i - start;
+}
+
+static int push(sporf_builder *b, int64_t *top, sporf_stack_item item)
+{
+    if (!grow_array((void **)&b->stack, &b->stack_cap, *top + 1, sizeof *b->stack))
+        return 0;
+    b->stack[(*top)++] = item;
+    return 1;
+}
+
+int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
+                       sporf_pool_ctl *ctl, sporf_tree *tree, sporf_error *err)
+{
+    const sporf_params *P = b->params;
+    const sporf_task *task = b->task;
+    const int32_t K = b->n_classes;
+    int64_t n_nodes = 0, n_leaves = 0, n_proj = 0, top = 0;
+    int32_t max_depth_seen = 0;
+    double w_root = 0.0;
+    for (int64_t i = 0; i < n_in_tree; i++)
+        w_root += b->w[b->idx[i]];
+    memset(tree, 0, sizeof *tree);
+    b->min_weight_leaf = P->min_weight_fraction_leaf * w_root;
+    /* Each tree starts from the same sampler state, so a tree does not
+     * depend on which trees its worker grew before (thread-count invariance). */
+    sporf_sampler_reset(&b->sampler);
+
+    sporf_stack_item root = {0, n_in_tree, 0, -1, 0};
+    if (!push(b, &top, root))
+        goto nomem;
+    while (top > 0) {
+        sporf_stack_item it = b->stack[--top];
+        if (ctl && sporf_pool_cancelled(ctl))
+            return sporf_set_error(err, SPORF_E_INTERRUPTED, "interrupted");
+        if (n_nodes >= SPORF_MAX_TREE_NODES - 1)
+            return sporf_set_error(err, SPORF_E_ARG, "a tree would exceed %d nodes (the prediction layout's limit)",
+                                   (int)SPORF_MAX_TREE_NODES - 1);
+        if (!grow_array((void **)&b->nodes, &b->nodes_cap, n_nodes + 1, sizeof *b->nodes))
+            goto nomem;
+        const int32_t id = (int32_t)n_nodes++;
+        sporf_node *nd = &b->nodes[id];
+        memset(nd, 0, sizeof *nd);
+        if (it.parent >= 0) {
+            if (it.is_left) b->nodes[it.parent].left = id;
+            else b->nodes[it.parent].right = id;
+        }
+
+        sporf_node_stats st;
+        task->node_stats(b, it.start, it.end, &st);
+        const int64_t n_node = it.end - it.start;
+        int is_leaf = (P->max_depth > 0 && it.depth >= P->max_depth) ||
+                      n_node < b->min_samples_split || n_node < 2 * b->min_samples_leaf ||
+                      st.pure || st.w <= 0.0 || st.w < 2.0 * b->min_weight_leaf;
+        sporf_best_split best;
+        best.found = 0;
+        if (!is_leaf) {
+            find_split(b, rng, it.start, it.end, &st, &best);
+            is_leaf = !best.found;
+        }
+        int64_t n_left = 0;
+        double gain = 0.0;
+        if (!is_leaf) {
+            n_left = partition(b, it.start, it.end, best.threshold, best.len);
+            gain = task->gain(b, it.start, it.start + n_left, it.end, &st);
+            if (gain < 0.0) gain = 0.0;
+            if (n_left <= 0 || n_left >= n_node ||
+                gain / w_root + 1e-12 < P->min_impurity_decrease)
+                is_leaf = 1;
+        }
+        if (is_leaf) {
+            if (!grow_array((void **)&b->leaf_values, &b->leaf_cap, (n_leaves + 1) * K, sizeof(double)))
+                goto nomem;
+            task->leaf(b, &st, w_root, b->leaf_values + n_leaves * K);
+            nd = &b->nodes[id];
+            nd->left = -1;
+            nd->right = (int32_t)n_leaves++;
+            if (it.depth > max_depth_seen) max_depth_seen = it.depth;
+            continue;
+        }
+        if (!grow_array((void **)&b->proj_feature, &b->proj_cap, n_proj + best.len, sizeof(int32_t)))
+            goto nomem;
+        int64_t pcap = b->proj_cap;
+        /* proj_weight shares proj_cap: grow it to the same capacity. */
+        double *pw = realloc(b->proj_weight, (size_t)pcap * sizeof(double));
+        if (!pw)
+            goto nomem;
+        b->proj_weight = pw;
+        memcpy(b->proj_feature + n_proj, b->best_proj_feature, (size_t)best.len * sizeof(int32_t));
+        memcpy(b->proj_weight + n_proj, b->best_proj_weight, (size_t)best.len * sizeof(double));
+        nd = &b->nodes[id];
+        nd->proj_start = (int32_t)n_proj;
+        nd->proj_len = best.len;
+        nd->threshold = best.threshold;
+        nd->gain = gain;
+        n_proj += best.len;
+        sporf_stack_item right = {it.start + n_left, it.end, it.depth + 1, id, 0};
+        sporf_stack_item left = {it.start, it.start + n_left, it.depth + 1, id, 1};
+        if (!push(b, &top, right) || !push(b, &top, left))
+            goto nomem;
+    }
+
+    /* Copy out exactly-sized arrays; the builder keeps its buffers. */
+    tree->nodes = malloc((size_t)n_nodes * sizeof *tree->nodes);
+    tree->proj_feature = malloc((size_t)(n_proj > 0 ? n_proj : 1) * sizeof(int32_t));
+    tree->proj_weight = malloc((size_t)(n_proj > 0 ? n_proj : 1) * sizeof(double));
+    tree->leaf_values = malloc((size_t)(n_leaves * K) * sizeof(double));
+    if (!tree->nodes || !tree->proj_feature || !tree->proj_weight || !tree->leaf_values) {
+        sporf_tree_release(tree);
+        goto nomem;
+    }
+    memcpy(tree->nodes, b->nodes, (size_t)n_nodes * sizeof *tree->nodes);
+    if (n_proj > 0) {
+        memcpy(tree->proj_feature, b->proj_feature, (size_t)n_proj * sizeof(int32_t));
+        memcpy(tree->proj_weight, b->proj_weight, (size_t)n_proj * sizeof(double));
+    }
+    memcpy(tree->leaf_values, b->leaf_values, (size_t)(n_leaves * K) * sizeof(double));
+    tree->n_nodes = (int32_t)n_nodes;
+    tree->n_leaves = (int32_t)n_leaves;
+    tree->n_proj = (int32_t)n_proj;
+    tree->depth = max_depth_seen;
+    return SPORF_OK;
+nomem:
+    return sporf_set_error(err, SPORF_E_NOMEM, "out of memory while growing a tree");
+}
+
+/* Class distribution (or mean) of rows[0..n) under weights b->w into out;
+ * returns the total weight. */
+static double rows_summary(const sporf_builder *b, const int32_t *rows, int64_t n, double *out)
+{
+    const int32_t K = b->n_classes;
+    double W = 0.0;
+    memset(out, 0, (size_t)K * sizeof *out);
+    for (int64_t i = 0; i < n; i++) {
+        const double w = b->w[rows[i]];
+        W += w;
+        b->task->add_row(b, rows[i], w, out);
+    }
+    if (W > 0.0)
+        for (int32_t k = 0; k < K; k++) out[k] /= W;
+    return W;
+}
+
+int sporf_builder_estimate_leaves(sporf_builder *b, const int32_t *est, int64_t n_est, int64_t n_struct,
+                                  sporf_tree *tree, sporf_error *err)
+{
+    const int32_t K = b->n_classes;
+    const int64_t L = tree->n_leaves;
+    double *acc = calloc((size_t)(L * K), sizeof *acc);
+    double *wsum = calloc((size_t)L, sizeof *wsum);
+    tree->prior = malloc((size_t)K * sizeof *tree->prior);
+    /* The tree's own prediction nodes route the estimation rows (the
+     * forest's packed layout does not exist yet); freed below. */
+    if (!acc || !wsum || !tree->prior || !sporf_tree_prepare(tree)) {
+        free(acc);
+        free(wsum);
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory estimating honest leaves");
+    }
+    if (!(rows_summary(b, est, n_est, tree->prior) > 0.0) &&
+        !(rows_summary(b, b->idx, n_struct, tree->prior) > 0.0))
+        b->task->empty(K, tree->prior);
+    /* Route each estimation row through the tree; Xc is column-major, so row
+     * i starts at Xc + i and its columns are n apart. */
+    for (int64_t i = 0; i < n_est; i++) {
+        const int32_t id = est[i];
+        const int32_t node = sporf_tree_find_leaf(tree, b->Xc + id, b->n);
+        const int64_t slot = sporf_pnode_leaf_slot(&tree->pnodes[node]);
+        const double w = b->w[id];
+        wsum[slot] += w;
+        b->task->add_row(b, id, w, acc + slot * K);
+    }
+    const int32_t prior = b->params->honest_prior;
+    for (int64_t l = 0; l < L; l++) {
+        double *lv = tree->leaf_values + l * K;
+        for (int32_t k = 0; k < K; k++) {
+            if (wsum[l] > 0.0) lv[k] = acc[l * K + k] / wsum[l];
+            else if (prior == SPORF_HONEST_UNIFORM) lv[k] = 1.0 / K;
+            else if (prior == SPORF_HONEST_IGNORE) lv[k] = NAN;
+            else lv[k] = tree->prior[k];
+        }
+    }
+    free(acc);
+    free(wsum);
+    sporf_tree_unprepare(tree);
+    return SPORF_OK;
+}
+
+const sporf_task *sporf_task_for(int32_t task)
+{
+    switch (task) {
+    case SPORF_TASK_REGRESSION: return &sporf_task_regression;
+    case SPORF_TASK_UNSUPERVISED: return &sporf_task_unsupervised;
+    default: return &sporf_task_classification;
+    }
+}

@@ -1,0 +1,92 @@
+/*
+ * builder.h -- growing one tree, classification, regression or unsupervised
+ * (the splitter and the depth-first tree builder). One builder per worker
+ * thread; its buffers are sized for the full training set and reused from
+ * tree to tree.
+ */
+#ifndef SPORF_BUILDER_H
+#define SPORF_BUILDER_H
+
+#include "model/model.h"
+#include "util/pool.h"
+#include "fit/projection.h"
+#include "util/rng.h"
+#include "util/sort.h"
+
+typedef struct sporf_stack_item {
+    int64_t start, end;
+    int32_t depth;
+    int32_t parent;     /* -1 for the root */
+    int32_t is_left;
+} sporf_stack_item;
+
+/* The response a tree learns, by task. */
+typedef struct sporf_response {
+    int32_t task;           /* SPORF_TASK_* */
+    const int32_t *y;       /* classification: class codes in [0, n_classes); else NULL */
+    const double *yr;       /* regression: responses; else NULL */
+    int32_t n_classes;      /* classification: K >= 1; otherwise 1 (one value per leaf) */
+} sporf_response;
+
+struct sporf_task;
+
+typedef struct sporf_builder {
+    const sporf_params *params;
+    const struct sporf_task *task; /* the task's statistics, scan, gain and leaves (task.h) */
+    const double *Xc;       /* n x p, column-major, contiguous (column j at Xc + j*n) */
+    int64_t n, p;
+    const int32_t *y;       /* classification: class codes (NULL otherwise) */
+    const double *yr;       /* regression: responses (NULL otherwise) */
+    int32_t n_classes;      /* 1 unless classification: one value per leaf */
+    int64_t n_candidates;   /* d */
+    int64_t min_samples_split, min_samples_leaf; /* resolved against n (params.h) */
+    double min_weight_leaf; /* per tree: min_weight_fraction_leaf * total weight */
+
+    /* per tree: filled by the caller before sporf_builder_grow */
+    double *w;              /* n weights by sample id (0 = not in this tree) */
+    int32_t *idx;           /* the tree's sample ids in [0, n_in_tree) */
+
+    /* scratch */
+    double *vals;           /* projected values aligned with idx */
+    double *wsorted;        /* unsupervised: weights aligned with sorted vals */
+    double *node_counts, *left_counts, *right_counts;
+    sporf_sampler sampler;
+    sporf_sort_scratch sort_scratch;
+    int32_t best_feature[1];
+    double best_weight[1];
+    int32_t *best_proj_feature; /* copy of the best candidate (sparse) */
+    double *best_proj_weight;
+
+    /* the tree being grown */
+    sporf_node *nodes;
+    int64_t nodes_cap;
+    int32_t *proj_feature;
+    double *proj_weight;
+    int64_t proj_cap;
+    double *leaf_values;
+    int64_t leaf_cap;
+    sporf_stack_item *stack;
+    int64_t stack_cap;
+} sporf_builder;
+
+/* A builder for trees on Xc (n x p, borrowed, like params and the response,
+ * for the builder's life). */
+int sporf_builder_init(sporf_builder *b, const sporf_params *params, const double *Xc,
+                       int64_t n, int64_t p, const sporf_response *response, sporf_error *err);
+void sporf_builder_free(sporf_builder *b);
+
+/* Grow a tree on idx[0..n_in_tree) with weights w, drawing from rng, into
+ * *tree (which the caller releases with sporf_tree_release). Polls ctl for
+ * cancellation (ctl may be NULL). */
+int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
+                       sporf_pool_ctl *ctl, sporf_tree *tree, sporf_error *err);
+
+/* Honesty: replace the leaf values of a tree grown by this builder with
+ * those of the estimation rows est[0..n_est) (weights b->w), and set
+ * tree->prior to the estimation rows' class distribution or mean (the
+ * structure rows idx[0..n_struct) stand in when there are none). Leaves that
+ * receive no estimation row get the prior, 1/K or NaN (params->honest_prior). */
+int sporf_builder_estimate_leaves(sporf_builder *b, const int32_t *est, int64_t n_est, int64_t n_struct,
+                                  sporf_tree *tree, sporf_error *err);
+
+#endif

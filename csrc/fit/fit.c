@@ -1,0 +1,419 @@
+/* fit.c -- growing a forest: argument checks, bagging, class weights,
+ * parallel tree growth and the OOB pass (its predictions: predict/). */
+#include "predict/predict.h"
+#include "predict/packed.h"
+#include "model/params.h"
+
+#include "fit/builder.h"
+#include "util/matrix.h"
+#include "util/pool.h"
+#include "util/rng.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct fit_ctx {
+    const sporf_params *params;
+    sporf_forest *forest;
+    sporf_builder *builders;     /* one per worker */
+    const int32_t *y;            /* classification, or NULL */
+    const double *yr;            /* regression, or NULL */
+    const double *sample_weight; /* may be NULL */
+    const double *class_weight;  /* K weights, or NULL */
+    int64_t n;
+    int64_t n_draws;
+    uint8_t *inbag;              /* n_trees x bitmap_bytes, or NULL */
+    int64_t bitmap_bytes;
+    double **balanced_scratch;   /* per worker K doubles (balanced_subsample) */
+} fit_ctx;
+
+/* Tree t of this fit is tree first_tree + t of the seed's forest. */
+static void seed_tree(sporf_rng *rng, const sporf_params *params, int64_t t)
+{
+    sporf_rng_seed(rng, params->random_state, (uint64_t)(params->first_tree + t));
+}
+
+static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
+{
+    fit_ctx *c = vctx;
+    sporf_builder *b = &c->builders[worker];
+    const int64_t n = c->n;
+    const int32_t K = c->forest->n_classes;
+    sporf_rng rng;
+    seed_tree(&rng, c->params, t);
+
+    /* Bagging: w[i] = number of times row i is drawn (or 1 without bootstrap).
+     * The draws come first in the tree's stream: sporf_forest_oob_predict
+     * regenerates them. */
+    double *w = b->w;
+    if (c->params->bootstrap) {
+        memset(w, 0, (size_t)n * sizeof *w);
+        for (int64_t k = 0; k < c->n_draws; k++)
+            w[sporf_rng_below(&rng, (uint64_t)n)] += 1.0;
+    } else {
+        for (int64_t i = 0; i < n; i++) w[i] = 1.0;
+    }
+    if (c->inbag) {
+        uint8_t *bits = c->inbag + t * c->bitmap_bytes;
+        for (int64_t i = 0; i < n; i++)
+            if (w[i] > 0.0) bits[i >> 3] |= (uint8_t)(1u << (i & 7));
+    }
+
+    const double *cw = c->class_weight;
+    if (c->params->class_weight == SPORF_CW_BALANCED_SUBSAMPLE) {
+        /* Balanced over this tree's draws (with repeats), as scikit-learn does.
+         * Classification only: the parameter check rules it out for regression. */
+        double *cnt = c->balanced_scratch[worker];
+        memset(cnt, 0, (size_t)K * sizeof *cnt);
+        double total = 0.0;
+        for (int64_t i = 0; i < n; i++) {
+            cnt[c->y[i]] += w[i];
+            total += w[i];
+        }
+        int32_t present = 0;
+        for (int32_t k = 0; k < K; k++) present += cnt[k] > 0.0;
+        for (int32_t k = 0; k < K; k++)
+            cnt[k] = cnt[k] > 0.0 ? total / ((double)present * cnt[k]) : 0.0;
+        cw = cnt;
+    }
+
+    int64_t m = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double wi = w[i];
+        if (wi <= 0.0) continue;
+        if (c->sample_weight) wi *= c->sample_weight[i];
+        if (cw) wi *= cw[c->y[i]];
+        w[i] = wi;
+        if (wi > 0.0) b->idx[m++] = (int32_t)i;
+    }
+    if (!(c->params->honest_fraction > 0.0))
+        return sporf_builder_grow(b, m, &rng, ctl, &c->forest->trees[t], err);
+
+    /* Honesty: shuffle the tree's distinct rows, grow on the first part and
+     * estimate the leaves from the rest (which growing leaves in place). */
+    for (int64_t i = m - 1; i > 0; i--) {
+        int64_t j = (int64_t)sporf_rng_below(&rng, (uint64_t)(i + 1));
+        int32_t tmp = b->idx[i]; b->idx[i] = b->idx[j]; b->idx[j] = tmp;
+    }
+    const int64_t n_est = (int64_t)floor(c->params->honest_fraction * (double)m);
+    const int64_t n_struct = m - n_est;
+    int rc = sporf_builder_grow(b, n_struct, &rng, ctl, &c->forest->trees[t], err);
+    if (rc != SPORF_OK)
+        return rc;
+    return sporf_builder_estimate_leaves(b, b->idx + n_struct, n_est, n_struct, &c->forest->trees[t], err);
+}
+
+/* Refuse at once a fit whose forest could not fit in this machine's memory
+ * even at a typical size, rather than fail (or swap) hours later. A tree has
+ * at most about one leaf per distinct row it grows on (min_samples_leaf rows
+ * each, at most 2^max_depth leaves); each node costs its stored form, its
+ * packed prediction form and its projection, each leaf its values. */
+static int check_forest_fits_memory(const sporf_params *params, int64_t n, int64_t n_draws, int32_t K,
+                                    sporf_error *err)
+{
+    const int64_t mem = sporf_physical_memory();
+    if (mem <= 0)
+        return SPORF_OK;
+    double rows = (double)n;
+    if (params->bootstrap && n > 1) /* expected distinct rows among n_draws draws */
+        rows = (double)n * -expm1((double)n_draws * log1p(-1.0 / (double)n));
+    rows *= 1.0 - params->honest_fraction;
+    double leaves = rows / (double)sporf_resolve_min_samples_leaf(params, n);
+    if (params->max_depth > 0 && params->max_depth < 60)
+        leaves = fmin(leaves, ldexp(1.0, (int)params->max_depth));
+    if (leaves < 1.0)
+        leaves = 1.0;
+    const double per_tree = (2.0 * leaves - 1.0) * (double)(sizeof(sporf_node) + 2 * sizeof(sporf_pnode) + 20) +
+                            leaves * (double)K * 8.0;
+    const double total = per_tree * (double)params->n_estimators;
+    if (total > (double)mem)
+        return sporf_set_error(err, SPORF_E_NOMEM,
+                               "%lld trees of about %.0f leaves each would need about %.3g GB, more than this "
+                               "machine's %.3g GB of memory: grow fewer trees, or smaller ones (max_depth, "
+                               "min_samples_leaf, max_samples)",
+                               (long long)params->n_estimators, leaves, total / 1e9, (double)mem / 1e9);
+    return SPORF_OK;
+}
+
+static int is_unsupervised_criterion(int32_t c) { return c == SPORF_CRIT_FASTBIC || c == SPORF_CRIT_TWOMEANS; }
+
+static int check_fit_args(const sporf_params *params, const sporf_matrix *X, const int32_t *y, const double *yr,
+                          int32_t n_classes, const double *sw, const double *cw, sporf_error *err)
+{
+    int rc;
+    if (!params)
+        return sporf_set_error(err, SPORF_E_ARG, "fit: params are required");
+    if ((rc = sporf_check_matrix(X, 0, SPORF_CHECK_FIT, "X", err)) != SPORF_OK)
+        return rc;
+    if ((rc = sporf_params_check(params, X->ncol, err)) != SPORF_OK)
+        return rc;
+    if (!y && !yr) {
+        if (!is_unsupervised_criterion(params->criterion))
+            return sporf_set_error(err, SPORF_E_ARG, "an unsupervised forest needs criterion 'fastbic' or 'twomeans'");
+        if (params->class_weight != SPORF_CW_NONE)
+            return sporf_set_error(err, SPORF_E_ARG, "class_weight does not apply to an unsupervised forest");
+        if (params->honest_fraction > 0.0)
+            return sporf_set_error(err, SPORF_E_ARG, "honest_fraction does not apply to an unsupervised forest "
+                                                     "(its leaves hold no response to estimate)");
+    } else if (is_unsupervised_criterion(params->criterion)) {
+        return sporf_set_error(err, SPORF_E_ARG, "criteria 'fastbic' and 'twomeans' are for unsupervised forests");
+    } else if (yr) {
+        if (params->criterion != SPORF_CRIT_SQUARED_ERROR)
+            return sporf_set_error(err, SPORF_E_ARG, "a regression forest needs criterion 'squared_error'");
+        if (params->class_weight != SPORF_CW_NONE)
+            return sporf_set_error(err, SPORF_E_ARG, "class_weight does not apply to regression");
+        for (int64_t i = 0; i < X->nrow; i++)
+            if (!isfinite(yr[i]))
+                return sporf_set_error(err, SPORF_E_ARG, "y contains NaN or infinity (row %lld)", (long long)i);
+            else if (fabs(yr[i]) > SPORF_MAX_ABS_VALUE)
+                return sporf_set_error(err, SPORF_E_ARG, "y[%lld] = %g is too large: fitting takes values up to "
+                                                         "1e100 in magnitude; rescale y", (long long)i, yr[i]);
+    } else {
+        if (params->criterion == SPORF_CRIT_SQUARED_ERROR)
+            return sporf_set_error(err, SPORF_E_ARG,
+                                   "criterion 'squared_error' is for regression; a classifier takes 'gini' or 'entropy'");
+        if (n_classes < 1)
+            return sporf_set_error(err, SPORF_E_ARG, "n_classes must be at least 1, got %d", n_classes);
+        for (int64_t i = 0; i < X->nrow; i++)
+            if (y[i] < 0 || y[i] >= n_classes)
+                return sporf_set_error(err, SPORF_E_ARG, "y[%lld] = %d is not a class code in [0, %d)",
+                                       (long long)i, y[i], n_classes);
+    }
+    if (sw) {
+        double total = 0.0;
+        for (int64_t i = 0; i < X->nrow; i++) {
+            if (!isfinite(sw[i]) || sw[i] < 0.0 || sw[i] > SPORF_MAX_ABS_VALUE)
+                return sporf_set_error(err, SPORF_E_ARG,
+                                       "sample_weight[%lld] = %g; weights must be finite, non-negative and at most 1e100",
+                                       (long long)i, sw[i]);
+            total += sw[i];
+        }
+        if (!(total > 0.0))
+            return sporf_set_error(err, SPORF_E_ARG, "sample_weight sums to zero; at least one weight must be positive");
+    }
+    if (params->class_weight == SPORF_CW_CUSTOM) {
+        if (!cw)
+            return sporf_set_error(err, SPORF_E_ARG, "class_weight: custom mode needs one weight per class");
+        for (int32_t k = 0; k < n_classes; k++)
+            if (!isfinite(cw[k]) || cw[k] < 0.0 || cw[k] > SPORF_MAX_ABS_VALUE)
+                return sporf_set_error(err, SPORF_E_ARG,
+                                       "class_weight[%d] = %g; class weights must be finite, non-negative and at most 1e100",
+                                       k, cw[k]);
+    }
+    return SPORF_OK;
+}
+
+/* Classification (y), regression (yr, n_classes 1) and unsupervised forests
+ * (neither, n_classes 1) share everything but the response. */
+static int fit_forest(const sporf_params *params, const sporf_matrix *X,
+                      const int32_t *y, const double *yr, int32_t n_classes,
+                      const double *sample_weight, const double *class_weight,
+                      double *oob_decision, int64_t *oob_count,
+                      sporf_progress_fn progress, void *user_data,
+                      sporf_forest **out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!out)
+        return sporf_set_error(err, SPORF_E_ARG, "fit: out must not be NULL");
+    *out = NULL;
+    int rc = check_fit_args(params, X, y, yr, n_classes, sample_weight, class_weight, err);
+    if (rc != SPORF_OK)
+        return rc;
+
+    const int64_t n = X->nrow, p = X->ncol, T = params->n_estimators;
+    int32_t n_threads = sporf_pool_threads(params->n_jobs, T);
+    fit_ctx c;
+    memset(&c, 0, sizeof c);
+    c.params = params;
+    c.y = y;
+    c.yr = yr;
+    c.sample_weight = sample_weight;
+    c.n = n;
+    c.n_draws = sporf_resolve_draws(params, n);
+    if (params->bootstrap && c.n_draws > n)
+        return sporf_param_error(err, "max_samples", "at most the number of rows", "%lld for %lld rows",
+                                 (long long)c.n_draws, (long long)n);
+    if ((rc = check_forest_fits_memory(params, n, c.n_draws, n_classes, err)) != SPORF_OK)
+        return rc;
+
+    double *Xc = NULL, *cw_balanced = NULL;
+    sporf_forest *f = sporf_forest_alloc();
+    if (!f)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    f->params = *params;
+    f->task = yr ? SPORF_TASK_REGRESSION : y ? SPORF_TASK_CLASSIFICATION : SPORF_TASK_UNSUPERVISED;
+    f->n_features = p;
+    f->n_classes = n_classes;
+    f->n_trees = T;
+    f->trees = calloc((size_t)T, sizeof *f->trees);
+    c.forest = f;
+    /* Column-major copy: a node gathers one column at a time. */
+    Xc = malloc((size_t)n * (size_t)p * sizeof *Xc);
+    c.builders = calloc((size_t)n_threads, sizeof *c.builders);
+    c.balanced_scratch = calloc((size_t)n_threads, sizeof *c.balanced_scratch);
+    if (!f->trees || !Xc || !c.builders || !c.balanced_scratch) {
+        rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory copying X (%lld x %lld)", (long long)n, (long long)p);
+        goto done;
+    }
+    for (int64_t j = 0; j < p; j++) {
+        double *col = Xc + j * n;
+        const double *src = X->data + j * X->col_stride;
+        for (int64_t i = 0; i < n; i++)
+            col[i] = src[i * X->row_stride];
+    }
+
+    if (params->class_weight == SPORF_CW_CUSTOM) {
+        /* kept with the forest, so a loaded model refits the same */
+        f->class_weights = malloc((size_t)n_classes * sizeof *f->class_weights);
+        if (!f->class_weights) {
+            rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+            goto done;
+        }
+        memcpy(f->class_weights, class_weight, (size_t)n_classes * sizeof *f->class_weights);
+        c.class_weight = f->class_weights;
+    } else if (params->class_weight == SPORF_CW_BALANCED) {
+        cw_balanced = calloc((size_t)n_classes, sizeof *cw_balanced);
+        if (!cw_balanced) {
+            rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+            goto done;
+        }
+        for (int64_t i = 0; i < n; i++) cw_balanced[y[i]] += 1.0;
+        int32_t present = 0;
+        for (int32_t k = 0; k < n_classes; k++) present += cw_balanced[k] > 0.0;
+        for (int32_t k = 0; k < n_classes; k++)
+            cw_balanced[k] = cw_balanced[k] > 0.0 ? (double)n / ((double)present * cw_balanced[k]) : 0.0;
+        c.class_weight = cw_balanced;
+    }
+
+    const sporf_response response = {f->task, y, yr, n_classes};
+    for (int32_t t = 0; t < n_threads; t++) {
+        rc = sporf_builder_init(&c.builders[t], params, Xc, n, p, &response, err);
+        if (rc != SPORF_OK) goto done;
+        c.balanced_scratch[t] = malloc((size_t)n_classes * sizeof(double));
+        if (!c.balanced_scratch[t]) {
+            rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+            goto done;
+        }
+    }
+    if (oob_decision || oob_count) {
+        c.bitmap_bytes = (n + 7) / 8;
+        c.inbag = calloc((size_t)T, (size_t)c.bitmap_bytes);
+        if (!c.inbag) {
+            rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory for the out-of-bag bookkeeping");
+            goto done;
+        }
+    }
+
+    rc = sporf_pool_run(n_threads, T, grow_one_tree, &c, progress, user_data, err);
+    if (rc != SPORF_OK)
+        goto done;
+    if ((rc = sporf_forest_pack(f, err)) != SPORF_OK)
+        goto done;
+    if (c.inbag) {
+        /* The OOB pass runs on the rows of X as given (not the copy). */
+        double *dec = oob_decision;
+        double *tmp = NULL;
+        if (!dec) {
+            tmp = malloc((size_t)n * (size_t)n_classes * sizeof *tmp);
+            if (!tmp) {
+                rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+                goto done;
+            }
+            dec = tmp;
+        }
+        rc = sporf_forest_oob(f, X, c.inbag, sporf_pool_threads(params->n_jobs, n), dec, oob_count, err);
+        free(tmp);
+        if (rc != SPORF_OK)
+            goto done;
+    }
+
+done:
+    if (c.builders)
+        for (int32_t t = 0; t < n_threads; t++) sporf_builder_free(&c.builders[t]);
+    if (c.balanced_scratch)
+        for (int32_t t = 0; t < n_threads; t++) free(c.balanced_scratch[t]);
+    free(c.builders);
+    free(c.balanced_scratch);
+    free(c.inbag);
+    free(cw_balanced);
+    free(Xc);
+    if (rc != SPORF_OK) {
+        sporf_forest_free(f);
+        return rc;
+    }
+    *out = f;
+    return SPORF_OK;
+}
+
+int sporf_forest_fit(const sporf_params *params, const sporf_matrix *X,
+                     const int32_t *y, int32_t n_classes,
+                     const double *sample_weight, const double *class_weight,
+                     double *oob_decision, int64_t *oob_count,
+                     sporf_progress_fn progress, void *user_data,
+                     sporf_forest **out, sporf_error *err)
+{
+    if (!y) {
+        if (out) *out = NULL;
+        return sporf_set_error(err, SPORF_E_ARG, "fit: y is required");
+    }
+    return fit_forest(params, X, y, NULL, n_classes, sample_weight, class_weight, oob_decision, oob_count,
+                      progress, user_data, out, err);
+}
+
+int sporf_forest_fit_regression(const sporf_params *params, const sporf_matrix *X,
+                                const double *y, const double *sample_weight,
+                                double *oob_prediction, int64_t *oob_count,
+                                sporf_progress_fn progress, void *user_data,
+                                sporf_forest **out, sporf_error *err)
+{
+    if (!y) {
+        if (out) *out = NULL;
+        return sporf_set_error(err, SPORF_E_ARG, "fit: y is required");
+    }
+    return fit_forest(params, X, NULL, y, 1, sample_weight, NULL, oob_prediction, oob_count,
+                      progress, user_data, out, err);
+}
+
+int sporf_forest_fit_unsupervised(const sporf_params *params, const sporf_matrix *X,
+                                  const double *sample_weight,
+                                  sporf_progress_fn progress, void *user_data,
+                                  sporf_forest **out, sporf_error *err)
+{
+    return fit_forest(params, X, NULL, NULL, 1, sample_weight, NULL, NULL, NULL, progress, user_data, out, err);
+}
+
+int sporf_forest_oob_predict(const sporf_forest *f, const sporf_matrix *X, int32_t n_jobs,
+                             double *out, int64_t *count, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !out)
+        return sporf_set_error(err, SPORF_E_ARG, "oob_predict: forest and out are required");
+    if (f->task == SPORF_TASK_UNSUPERVISED)
+        return sporf_set_error(err, SPORF_E_ARG, "an unsupervised forest has no out-of-bag predictions");
+    if (!f->params.bootstrap)
+        return sporf_set_error(err, SPORF_E_ARG, "out-of-bag predictions need a forest grown with bootstrap=True");
+    int rc = sporf_check_matrix(X, f->n_features, 1, "X", err);
+    if (rc != SPORF_OK)
+        return rc;
+    const int64_t n = X->nrow, draws = sporf_resolve_draws(&f->params, n);
+    if (draws > n)
+        return sporf_set_error(err, SPORF_E_ARG, "X has %lld rows, fewer than the %lld the forest drew per tree: "
+                                                 "it is not the training data", (long long)n, (long long)draws);
+    const int64_t bitmap_bytes = (n + 7) / 8;
+    uint8_t *inbag = calloc((size_t)f->n_trees, (size_t)bitmap_bytes);
+    if (!inbag)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory for the out-of-bag bookkeeping");
+    for (int64_t t = 0; t < f->n_trees; t++) {
+        sporf_rng rng;
+        seed_tree(&rng, &f->params, t);
+        uint8_t *bits = inbag + t * bitmap_bytes;
+        for (int64_t k = 0; k < draws; k++) {
+            const uint64_t i = sporf_rng_below(&rng, (uint64_t)n);
+            bits[i >> 3] |= (uint8_t)(1u << (i & 7));
+        }
+    }
+    rc = sporf_forest_oob(f, X, inbag, sporf_pool_threads(n_jobs, n), out, count, err);
+    free(inbag);
+    return rc;
+}

@@ -1,0 +1,93 @@
+/*
+ * task.h -- what the tree builder asks of a learning task.
+ *
+ * The grow loop (builder.c) is the same for every forest: pop a node, take
+ * its statistics, try candidate projections, partition, push the children or
+ * make a leaf. Everything that depends on the response -- class counts,
+ * regression sums, no response at all (URerF) -- sits behind this table,
+ * chosen once when the builder is made (sporf_task_for), so the loop has no
+ * branch on the task. The calls are per node and per candidate, never per
+ * row, so the indirection costs nothing measurable (benchmarks/fit_ab.py).
+ *
+ * Each task reads the builder's rows (b->idx[start..end), weights b->w by
+ * row id) and its own response (b->y or b->yr).
+ */
+#ifndef SPORF_TASK_H
+#define SPORF_TASK_H
+
+#include "fit/builder.h"
+
+/* What a node's statistics tell the grow loop. */
+typedef struct sporf_node_stats {
+    double w;         /* total weight of the node's rows */
+    double mean;      /* regression: the weighted mean response (its leaf value, and
+                         the centre of the scan's running sums) */
+    double impurity;  /* classification: gini or entropy; regression: SSE / w;
+                         unsupervised: 0 */
+    double sse;       /* regression: the weighted sum of squares about mean */
+    int pure;         /* no split can lower the impurity: make a leaf */
+} sporf_node_stats;
+
+/* The best cut found so far at a node. proxy is the task's score for
+ * comparing cuts (larger is better), not a gain. */
+typedef struct sporf_best_split {
+    int found;
+    double proxy;
+    int64_t n_left;       /* rows that go left */
+    double threshold;
+    int32_t len;          /* non-zeros of its projection */
+} sporf_best_split;
+
+typedef struct sporf_task {
+    /* Statistics of rows idx[start..end); classification also leaves the
+     * class weights in b->node_counts for scan and leaf. */
+    void (*node_stats)(sporf_builder *b, int64_t start, int64_t end, sporf_node_stats *st);
+    /* Scan every cut of the slice, sorted by b->vals[start..end); update
+     * *best when a cut beats it and return 1, else 0. */
+    int (*scan)(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st,
+                sporf_best_split *best);
+    /* Weighted impurity decrease of the partition idx[start..mid) |
+     * idx[mid..end) (b->vals holds the split's projection, aligned). */
+    double (*gain)(sporf_builder *b, int64_t start, int64_t mid, int64_t end, const sporf_node_stats *st);
+    /* The K values of a leaf of this node (w_root: the tree's total weight). */
+    void (*leaf)(const sporf_builder *b, const sporf_node_stats *st, double w_root, double *lv);
+    /* Honest estimation: add row id with weight w to the K sums acc (the
+     * leaf value is then acc / total weight). NULL for unsupervised forests,
+     * which have no response to estimate. */
+    void (*add_row)(const sporf_builder *b, int32_t id, double w, double *acc);
+    /* The K values for an estimation sample that is empty. */
+    void (*empty)(int32_t K, double *out);
+} sporf_task;
+
+extern const sporf_task sporf_task_classification;
+extern const sporf_task sporf_task_regression;
+extern const sporf_task sporf_task_unsupervised;
+
+/* The table of a SPORF_TASK_* code. */
+const sporf_task *sporf_task_for(int32_t task);
+
+/* The threshold of a cut between sorted neighbours a < z: their midpoint,
+ * or a when no double lies strictly between (adjacent doubles) or the sum
+ * overflows. Every task stores cuts this way, so rows equal to a go left. */
+static inline double sporf_cut_threshold(double a, double z)
+{
+    double t = a * 0.5 + z * 0.5;
+    if (!(t >= a && t < z))
+        t = a;
+    return t;
+}
+
+/* Keep the cut between sorted values a and z at n_left rows if its proxy
+ * beats *best (or nothing was found yet); returns 1 when it did. */
+static inline int sporf_offer_cut(sporf_best_split *best, double proxy, int64_t n_left, double a, double z)
+{
+    if (best->found && !(proxy > best->proxy))
+        return 0;
+    best->found = 1;
+    best->proxy = proxy;
+    best->n_left = n_left;
+    best->threshold = sporf_cut_threshold(a, z);
+    return 1;
+}
+
+#endif

@@ -1,0 +1,136 @@
+/* task_classification.c -- the classification task (task.h): class counts,
+ * Gini or entropy (criterion.h). */
+#include "fit/criterion.h"
+#include "fit/task.h"
+
+#include <string.h>
+
+double sporf_impurity(int32_t criterion, const double *counts, int32_t n_classes, double w)
+{
+    if (w <= 0.0)
+        return 0.0;
+    double s = 0.0;
+    if (criterion == SPORF_CRIT_GINI) {
+        for (int32_t k = 0; k < n_classes; k++)
+            s += counts[k] * counts[k];
+        double g = 1.0 - s / (w * w);
+        return g > 0.0 ? g : 0.0;
+    }
+    for (int32_t k = 0; k < n_classes; k++)
+        if (counts[k] > 0.0) {
+            double q = counts[k] / w;
+            s -= q * log2(q);
+        }
+    return s > 0.0 ? s : 0.0;
+}
+
+static void node_stats(sporf_builder *b, int64_t start, int64_t end, sporf_node_stats *st)
+{
+    const int32_t K = b->n_classes;
+    double *cnt = b->node_counts;
+    memset(cnt, 0, (size_t)K * sizeof *cnt);
+    memset(st, 0, sizeof *st);
+    for (int64_t i = start; i < end; i++) {
+        const int32_t s = b->idx[i];
+        cnt[b->y[s]] += b->w[s];
+        st->w += b->w[s];
+    }
+    st->impurity = sporf_impurity(b->params->criterion, cnt, K, st->w);
+    st->pure = st->impurity <= 1e-12;
+}
+
+/* Running sums of the class-count terms (criterion.h): O(1) per row. */
+static int scan(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st, sporf_best_split *best)
+{
+    const int32_t K = b->n_classes;
+    const int32_t crit = b->params->criterion;
+    const int64_t msl = b->min_samples_leaf;
+    const int32_t *idx = b->idx;
+    const int32_t *y = b->y;
+    const double *w = b->w;
+    const double *v = b->vals;
+    double *L = b->left_counts, *R = b->right_counts;
+    memset(L, 0, (size_t)K * sizeof *L);
+    memcpy(R, b->node_counts, (size_t)K * sizeof *R);
+    double sl = 0.0, sr = 0.0, wl = 0.0, wr = st->w;
+    for (int32_t k = 0; k < K; k++)
+        sr += sporf_crit_term(crit, R[k]);
+
+    const int64_t n = end - start;
+    int changed = 0;
+    for (int64_t i = 0; i < n - 1; i++) {
+        const int32_t id = idx[start + i];
+        const int32_t c = y[id];
+        const double ww = w[id];
+        if (crit == SPORF_CRIT_GINI) {
+            sl += ww * (2.0 * L[c] + ww);
+            sr += ww * (ww - 2.0 * R[c]);
+        } else {
+            sl += sporf_xlogx(L[c] + ww) - sporf_xlogx(L[c]);
+            sr += sporf_xlogx(R[c] - ww) - sporf_xlogx(R[c]);
+        }
+        L[c] += ww;
+        R[c] -= ww;
+        wl += ww;
+        wr -= ww;
+        const int64_t nl = i + 1;
+        if (nl < msl)
+            continue;
+        if (n - nl < msl)
+            break;
+        const double a = v[start + i], z = v[start + i + 1];
+        if (!(z > a) || wl <= 0.0 || wr <= 0.0 || wl < b->min_weight_leaf || wr < b->min_weight_leaf)
+            continue;
+        changed |= sporf_offer_cut(best, sporf_crit_proxy(crit, wl, sl, wr, sr), nl, a, z);
+    }
+    return changed;
+}
+
+/* Class weights of rows idx[from..to) into out, added in the order of
+ * `step` (+1 or -1: from the last row down); returns their total (the sum
+ * over classes). The right side is summed from the end, the order in which
+ * the partition used to count it, so weighted fits keep their gains to the
+ * last bit. */
+static double side_counts(const sporf_builder *b, int64_t from, int64_t to, int step, double *out)
+{
+    const int32_t K = b->n_classes;
+    memset(out, 0, (size_t)K * sizeof *out);
+    if (step > 0)
+        for (int64_t i = from; i < to; i++) out[b->y[b->idx[i]]] += b->w[b->idx[i]];
+    else
+        for (int64_t i = to - 1; i >= from; i--) out[b->y[b->idx[i]]] += b->w[b->idx[i]];
+    double W = 0.0;
+    for (int32_t k = 0; k < K; k++)
+        W += out[k];
+    return W;
+}
+
+static double gain(sporf_builder *b, int64_t start, int64_t mid, int64_t end, const sporf_node_stats *st)
+{
+    const int32_t K = b->n_classes, crit = b->params->criterion;
+    const double wl = side_counts(b, start, mid, 1, b->left_counts);
+    const double wr = side_counts(b, mid, end, -1, b->right_counts);
+    return st->w * st->impurity - wl * sporf_impurity(crit, b->left_counts, K, wl) -
+           wr * sporf_impurity(crit, b->right_counts, K, wr);
+}
+
+/* The node's class distribution (node_stats left its counts in node_counts). */
+static void leaf(const sporf_builder *b, const sporf_node_stats *st, double w_root, double *lv)
+{
+    (void)w_root;
+    const int32_t K = b->n_classes;
+    for (int32_t k = 0; k < K; k++)
+        lv[k] = st->w > 0.0 ? b->node_counts[k] / st->w : 1.0 / K;
+}
+
+static void add_row(const sporf_builder *b, int32_t id, double w, double *acc)
+{
+    acc[b->y[id]] += w;
+}
+
+static void empty(int32_t K, double *out)
+{
+    for (int32_t k = 0; k < K; k++) out[k] = 1.0 / K;
+}
+
+const sporf_task sporf_task_classification = {node_stats, scan, gain, leaf, add_row, empty};

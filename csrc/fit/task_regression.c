@@ -1,0 +1,95 @@
+/* task_regression.c -- the regression task (task.h): squared error. */
+#include "fit/task.h"
+
+/* Weighted sum of squared deviations of the responses of rows
+ * idx[start..end) from their weighted mean (two passes, so it is exact for a
+ * constant response); writes the total weight and the mean. */
+static double rows_sse(const sporf_builder *b, int64_t start, int64_t end, double *w_out, double *mean_out)
+{
+    double W = 0.0, S = 0.0;
+    for (int64_t i = start; i < end; i++) {
+        const int32_t id = b->idx[i];
+        W += b->w[id];
+        S += b->w[id] * b->yr[id];
+    }
+    const double mean = W > 0.0 ? S / W : 0.0;
+    double sse = 0.0;
+    for (int64_t i = start; i < end; i++) {
+        const int32_t id = b->idx[i];
+        const double d = b->yr[id] - mean;
+        sse += b->w[id] * d * d;
+    }
+    *w_out = W;
+    *mean_out = mean;
+    return sse;
+}
+
+static void node_stats(sporf_builder *b, int64_t start, int64_t end, sporf_node_stats *st)
+{
+    st->sse = rows_sse(b, start, end, &st->w, &st->mean);
+    st->impurity = st->w > 0.0 ? st->sse / st->w : 0.0;
+    /* a constant response cannot be split usefully */
+    int pure = 1;
+    for (int64_t i = start + 1; i < end && pure; i++)
+        pure = b->yr[b->idx[i]] == b->yr[b->idx[start]];
+    st->pure = pure;
+}
+
+/* Running weighted sums of the responses, centred on the node mean so the
+ * proxy sum_l^2/w_l + sum_r^2/w_r (the children's SSE up to a node
+ * constant) keeps its precision when |mean| >> sd. */
+static int scan(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st, sporf_best_split *best)
+{
+    const int64_t msl = b->min_samples_leaf;
+    const int32_t *idx = b->idx;
+    const double *yr = b->yr, *w = b->w, *v = b->vals;
+    const double mean = st->mean;
+    double wl = 0.0, wr = st->w, sl = 0.0, sr = 0.0;
+    for (int64_t i = start; i < end; i++)
+        sr += w[idx[i]] * (yr[idx[i]] - mean);
+    const int64_t n = end - start;
+    int changed = 0;
+    for (int64_t i = 0; i < n - 1; i++) {
+        const int32_t id = idx[start + i];
+        const double ww = w[id], wy = ww * (yr[id] - mean);
+        wl += ww;
+        wr -= ww;
+        sl += wy;
+        sr -= wy;
+        const int64_t nl = i + 1;
+        if (nl < msl)
+            continue;
+        if (n - nl < msl)
+            break;
+        const double a = v[start + i], z = v[start + i + 1];
+        if (!(z > a) || wl <= 0.0 || wr <= 0.0 || wl < b->min_weight_leaf || wr < b->min_weight_leaf)
+            continue;
+        changed |= sporf_offer_cut(best, sl * sl / wl + sr * sr / wr, nl, a, z);
+    }
+    return changed;
+}
+
+static double gain(sporf_builder *b, int64_t start, int64_t mid, int64_t end, const sporf_node_stats *st)
+{
+    double wl, wr, ml, mr;
+    return st->sse - rows_sse(b, start, mid, &wl, &ml) - rows_sse(b, mid, end, &wr, &mr);
+}
+
+static void leaf(const sporf_builder *b, const sporf_node_stats *st, double w_root, double *lv)
+{
+    (void)b;
+    (void)w_root;
+    lv[0] = st->mean;
+}
+
+static void add_row(const sporf_builder *b, int32_t id, double w, double *acc)
+{
+    acc[0] += w * b->yr[id];
+}
+
+static void empty(int32_t K, double *out)
+{
+    for (int32_t k = 0; k < K; k++) out[k] = 0.0;
+}
+
+const sporf_task sporf_task_regression = {node_stats, scan, gain, leaf, add_row, empty};

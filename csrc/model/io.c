@@ -1,0 +1,337 @@
+/*
+ * io.c -- the model format (version 6; versions 1 (before patch forests),
+ * 2 (before regression and honesty), 3 (fixed-width trees), 4 (before
+ * shards) and 5 (sizes stored resolved) are still read). Little-endian,
+ * explicit widths:
+ *
+ *   "SPORFMDL"  u32 version  u32 reserved(0)  u64 payload_length
+ *   payload:
+ *     params      [version >= 6] every stored parameter of spec/params.toml in
+ *                 the spec's order (params_gen.c: an amount is i32 form + f64
+ *                 value, a per-axis parameter 8 entries, data_dims i32 n_dims +
+ *                 8 x i64); [versions 1-5] the fixed layout of params.c
+ *                 (n_jobs is a run-time choice and is not stored, so a model's
+ *                 bytes do not depend on the thread count)
+ *     i64 n_features, i32 n_classes, i64 n_trees, [version >= 3] i32 task
+ *     2 x strings i32 kind, i64 count, i64 length, bytes (classes, feature names)
+ *     [version >= 6] i64 count, count x f64: the custom class weights (count is
+ *                 n_classes with class_weight "custom", else 0; 0 for custom
+ *                 weights of a model converted from an older format, which did
+ *                 not keep them)
+ *     per tree    [version >= 4] the compact encoding of tree_codec.h;
+ *                 [versions 1-3] i32 n_nodes, i32 n_leaves, i32 n_proj, i32 depth,
+ *                 n_nodes x (i32 left, i32 right, i32 proj_start, i32 proj_len,
+ *                            f64 threshold, f64 gain),
+ *                 n_proj x i32 feature, n_proj x f64 weight,
+ *                 n_leaves x n_classes x f64 leaf values (class distribution, or
+ *                 the mean for regression; NaN rows for honest leaves that abstain),
+ *                 [honest_fraction > 0] n_classes x f64 prior
+ *   u64 FNV-1a checksum of every byte before it
+ *
+ * The loader trusts nothing: it checks the checksum first, every count against
+ * the bytes that remain before allocating, and every index and value. Trees
+ * of every version must have the builder's layout (model.h: preorder, leaf
+ * slots and projection entries numbered in node order), which is what lets
+ * version 4 leave child indices out.
+ */
+#include "util/bytes.h"
+#include "model/model.h"
+#include "model/io.h"
+#include "model/params.h"
+#include "model/tree_codec.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FORMAT_VERSION ((uint32_t)SPORF_MODEL_FORMAT_VERSION)
+#define HEADER_BYTES 24
+static const char MAGIC[8] = {'S', 'P', 'O', 'R', 'F', 'M', 'D', 'L'};
+
+/* ---- writing ---- */
+static void write_model(const sporf_forest *f, sporf_writer *w)
+{
+    sporf_put_bytes(w, MAGIC, 8);
+    sporf_put_u32(w, FORMAT_VERSION);
+    sporf_put_u32(w, 0);
+    int64_t len_pos = w->pos;
+    sporf_put_u64(w, 0); /* payload length, patched below */
+    int64_t payload_start = w->pos;
+    sporf_params_write(&f->params, w);
+    sporf_put_i64(w, f->n_features);
+    sporf_put_i32(w, f->n_classes);
+    sporf_put_i64(w, f->n_trees);
+    sporf_put_i32(w, f->task);
+    for (int s = 0; s < 2; s++) {
+        sporf_put_i32(w, f->strings[s].kind);
+        sporf_put_i64(w, f->strings[s].count);
+        sporf_put_i64(w, f->strings[s].len);
+        sporf_put_bytes(w, f->strings[s].blob, f->strings[s].len);
+    }
+    const int64_t n_cw = f->class_weights ? f->n_classes : 0;
+    sporf_put_i64(w, n_cw);
+    for (int64_t k = 0; k < n_cw; k++) sporf_put_f64(w, f->class_weights[k]);
+    for (int64_t t = 0; t < f->n_trees; t++) {
+        sporf_tree_encode(&f->trees[t], f, w);
+    }
+    int64_t payload_len = w->pos - payload_start;
+    if (w->buf) {
+        sporf_writer patch = {w->buf, len_pos};
+        sporf_put_u64(&patch, (uint64_t)payload_len);
+        uint64_t h = sporf_fnv1a(w->buf, w->pos);
+        sporf_put_u64(w, h);
+    } else {
+        w->pos += 8;
+    }
+}
+
+int sporf_forest_save(const sporf_forest *f, uint8_t *buf, int64_t cap, int64_t *size_out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !size_out)
+        return sporf_set_error(err, SPORF_E_ARG, "save: forest and size_out are required");
+    sporf_writer count = {NULL, 0};
+    write_model(f, &count);
+    *size_out = count.pos;
+    if (!buf || cap < count.pos)
+        return SPORF_OK;
+    sporf_writer w = {buf, 0};
+    write_model(f, &w);
+    return SPORF_OK;
+}
+
+/* ---- reading ---- */
+#define CORRUPT(...) do { rc = sporf_set_error(err, SPORF_E_FORMAT, __VA_ARGS__); goto fail; } while (0)
+
+/* A tree of model versions 1-3: fixed-width fields. Its layout must be the
+ * builder's (preorder, leaf slots and projection entries in node order),
+ * checked with the same walk the version 4 decoder uses to rebuild it. */
+static int read_tree_fixed(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, int64_t t, sporf_error *err)
+{
+    const int64_t p = f->n_features;
+    const int32_t K = f->n_classes;
+    int rc = SPORF_OK;
+    sporf_preorder walk;
+    memset(&walk, 0, sizeof walk);
+    int32_t n_nodes = sporf_get_i32(r), n_leaves = sporf_get_i32(r), n_proj = sporf_get_i32(r), depth = sporf_get_i32(r);
+    if (r->bad) CORRUPT("model is truncated in tree %lld", (long long)t);
+    if (n_nodes < 1 || n_leaves < 1 || (int64_t)n_nodes != 2 * (int64_t)n_leaves - 1 || n_proj < n_nodes - n_leaves ||
+        depth < 0 ||
+        depth >= n_nodes)
+        CORRUPT("tree %lld has impossible sizes (nodes %d, leaves %d, non-zeros %d, depth %d)",
+                (long long)t, n_nodes, n_leaves, n_proj, depth);
+    /* Every count is checked against the bytes left before anything is allocated. */
+    double bytes = (double)n_nodes * 32.0 + (double)n_proj * 12.0 + (double)n_leaves * (double)K * 8.0;
+    if (bytes > (double)(r->len - r->pos))
+        CORRUPT("model is truncated in tree %lld (needs %.0f more bytes)", (long long)t, bytes);
+    tr->depth = depth;
+    if (!sporf_preorder_init(&walk, n_nodes) || !sporf_tree_alloc(tr, n_nodes, n_leaves, n_proj, K)) {
+        rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory loading tree %lld", (long long)t);
+        goto fail;
+    }
+    int32_t leaves = 0, proj = 0;
+    for (int32_t i = 0; i < n_nodes; i++) {
+        sporf_node *nd = &tr->nodes[i];
+        nd->left = sporf_get_i32(r);
+        nd->right = sporf_get_i32(r);
+        nd->proj_start = sporf_get_i32(r);
+        nd->proj_len = sporf_get_i32(r);
+        nd->threshold = sporf_get_f64(r);
+        nd->gain = sporf_get_f64(r);
+        const int32_t parent = sporf_preorder_enter(&walk, i, i > 0 && tr->nodes[i - 1].left == -1);
+        if (parent == -2 || (parent >= 0 && tr->nodes[parent].right != i))
+            CORRUPT("tree %lld, node %d: bad child index", (long long)t, i);
+        if (nd->left == -1) {
+            if (nd->right != leaves || nd->proj_len != 0)
+                CORRUPT("tree %lld, node %d: bad leaf", (long long)t, i);
+            leaves++;
+        } else {
+            if (nd->left != i + 1 || nd->right <= nd->left || nd->right >= n_nodes)
+                CORRUPT("tree %lld, node %d: bad child index", (long long)t, i);
+            if (nd->proj_len < 1 || nd->proj_start != proj || nd->proj_len > n_proj - proj)
+                CORRUPT("tree %lld, node %d: projection out of range", (long long)t, i);
+            if (!isfinite(nd->threshold) || !isfinite(nd->gain) || nd->gain < 0.0)
+                CORRUPT("tree %lld, node %d: threshold or gain is not a finite number", (long long)t, i);
+            proj += nd->proj_len;
+            sporf_preorder_open(&walk, i); /* cap n_nodes: always room */
+        }
+    }
+    if (r->bad) CORRUPT("model is truncated in tree %lld", (long long)t);
+    if (walk.top != 0 || leaves != n_leaves || proj != n_proj || walk.max_depth != depth)
+        CORRUPT("tree %lld: its nodes do not form the tree its sizes describe", (long long)t);
+    for (int32_t k = 0; k < n_proj; k++) {
+        tr->proj_feature[k] = sporf_get_i32(r);
+        if (tr->proj_feature[k] < 0 || tr->proj_feature[k] >= p)
+            CORRUPT("tree %lld: feature index %d out of range [0, %lld)", (long long)t,
+                    tr->proj_feature[k], (long long)p);
+    }
+    for (int32_t k = 0; k < n_proj; k++) {
+        tr->proj_weight[k] = sporf_get_f64(r);
+        if (!isfinite(tr->proj_weight[k]))
+            CORRUPT("tree %lld: a projection weight is not finite", (long long)t);
+    }
+    for (int64_t l = 0; l < n_leaves; l++) {
+        double *lv = tr->leaf_values + l * K;
+        for (int32_t k = 0; k < K; k++) lv[k] = sporf_get_f64(r);
+        if (!sporf_leaf_values_ok(lv, f))
+            CORRUPT(f->task == SPORF_TASK_REGRESSION ? "tree %lld: a leaf value is not a finite number"
+                                                     : "tree %lld: a leaf probability is outside [0, 1]",
+                    (long long)t);
+    }
+    if (r->bad) CORRUPT("model is truncated in tree %lld", (long long)t);
+    if ((rc = sporf_read_prior(r, tr, f, t, err)) != SPORF_OK)
+        goto fail;
+    sporf_preorder_free(&walk);
+    return SPORF_OK;
+fail:
+    sporf_preorder_free(&walk);
+    return rc;
+}
+
+static int read_tree(sporf_reader *r, uint32_t version, sporf_tree *tr, const sporf_forest *f, int64_t t,
+                     sporf_error *err)
+{
+    return version >= 4 ? sporf_tree_decode(r, tr, f, t, err) : read_tree_fixed(r, tr, f, t, err);
+}
+
+static int read_strings(sporf_reader *r, sporf_strings *s, int64_t want, int allow_empty, const char *what,
+                        sporf_error *err)
+{
+    int rc = SPORF_OK;
+    s->kind = sporf_get_i32(r);
+    s->count = sporf_get_i64(r);
+    s->len = sporf_get_i64(r);
+    if (r->bad || s->len < 0 || s->len > r->len - r->pos)
+        CORRUPT("model is truncated in the %s", what);
+    if (s->count != want && !(allow_empty && s->count == 0))
+        CORRUPT("model holds %lld %s, expected %lld", (long long)s->count, what, (long long)want);
+    if (s->len > 0) {
+        s->blob = malloc((size_t)s->len);
+        if (!s->blob) return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+        memcpy(s->blob, r->p + r->pos, (size_t)s->len);
+        r->pos += s->len;
+        if (s->blob[s->len - 1] != '\0')
+            CORRUPT("the %s are not NUL-terminated", what);
+    }
+    int64_t c = 0;
+    for (int64_t i = 0; i < s->len; i++) c += s->blob[i] == '\0';
+    if (c != s->count)
+        CORRUPT("the %s hold %lld strings, expected %lld", what, (long long)c, (long long)s->count);
+    return SPORF_OK;
+fail:
+    return rc;
+}
+
+/* The custom class weights (format >= 6): none, or one finite weight in
+ * [0, 1e100] per class when the forest was grown with custom weights. */
+static int read_class_weights(sporf_reader *r, sporf_forest *f, sporf_error *err)
+{
+    int rc = SPORF_OK;
+    const int64_t count = sporf_get_i64(r);
+    if (r->bad)
+        CORRUPT("model is truncated in the class weights");
+    if (count != 0 && (f->params.class_weight != SPORF_CW_CUSTOM || count != f->n_classes))
+        CORRUPT("model holds %lld class weights, expected %s", (long long)count,
+                f->params.class_weight == SPORF_CW_CUSTOM ? "one per class" : "none");
+    if (count > (r->len - r->pos) / 8)
+        CORRUPT("model is truncated in the class weights");
+    if (count == 0)
+        return SPORF_OK;
+    f->class_weights = malloc((size_t)count * sizeof *f->class_weights);
+    if (!f->class_weights)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    for (int64_t k = 0; k < count; k++) {
+        f->class_weights[k] = sporf_get_f64(r);
+        if (!(f->class_weights[k] >= 0.0 && f->class_weights[k] <= 1e100))
+            CORRUPT("model's class weight %lld is not a number in [0, 1e100]", (long long)k);
+    }
+    return SPORF_OK;
+fail:
+    return rc;
+}
+
+int sporf_model_read(const uint8_t *buf, int64_t len, sporf_forest **out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    int rc = SPORF_OK;
+    sporf_forest *f = NULL;
+    if (!out)
+        return sporf_set_error(err, SPORF_E_ARG, "load: out must not be NULL");
+    *out = NULL;
+    if (!buf || len < HEADER_BYTES + 8)
+        return sporf_set_error(err, SPORF_E_FORMAT, "not a sporf model: only %lld bytes", (long long)len);
+    if (memcmp(buf, MAGIC, 8) != 0)
+        return sporf_set_error(err, SPORF_E_FORMAT, "not a sporf model (bad magic bytes)");
+    sporf_reader r = {buf, len, 8, 0};
+    uint32_t version = sporf_get_u32(&r);
+    (void)sporf_get_u32(&r);
+    uint64_t payload_len = sporf_get_u64(&r);
+    if (version < 1 || version > FORMAT_VERSION)
+        return sporf_set_error(err, SPORF_E_FORMAT, "model format version %u is not supported (this build reads %u)",
+                               version, FORMAT_VERSION);
+    if (payload_len != (uint64_t)(len - HEADER_BYTES - 8))
+        return sporf_set_error(err, SPORF_E_FORMAT,
+                               "model is truncated or has trailing bytes (%lld bytes, header says %llu)",
+                               (long long)len, (unsigned long long)(payload_len + HEADER_BYTES + 8));
+    sporf_reader tail = {buf, len, len - 8, 0};
+    if (sporf_get_u64(&tail) != sporf_fnv1a(buf, len - 8))
+        return sporf_set_error(err, SPORF_E_FORMAT, "model checksum mismatch: the file is corrupt");
+    r.len = len - 8; /* the checksum is not payload */
+
+    f = sporf_forest_alloc();
+    if (!f)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    sporf_params *P = &f->params;
+    if (version >= 6)
+        sporf_params_read(P, &r, version);
+    else
+        sporf_params_read_legacy(P, &r, version);
+    f->n_features = sporf_get_i64(&r);
+    f->n_classes = sporf_get_i32(&r);
+    int64_t n_trees = sporf_get_i64(&r);
+    f->task = version >= 3 ? sporf_get_i32(&r) : SPORF_TASK_CLASSIFICATION;
+    if (r.bad)
+        CORRUPT("model is truncated in its parameters");
+    if (f->task != SPORF_TASK_CLASSIFICATION && f->task != SPORF_TASK_REGRESSION &&
+        f->task != SPORF_TASK_UNSUPERVISED)
+        CORRUPT("model has an unknown task code %d", f->task);
+    if ((f->task == SPORF_TASK_REGRESSION) != (P->criterion == SPORF_CRIT_SQUARED_ERROR) ||
+        (f->task == SPORF_TASK_UNSUPERVISED) !=
+            (P->criterion == SPORF_CRIT_FASTBIC || P->criterion == SPORF_CRIT_TWOMEANS) ||
+        (f->task != SPORF_TASK_CLASSIFICATION && f->n_classes != 1) ||
+        (f->task == SPORF_TASK_UNSUPERVISED && P->honest_fraction > 0.0))
+        CORRUPT("model's task, criterion and number of outputs disagree");
+    if (f->n_features < 1 || f->n_features > SPORF_MAX_FEATURES || f->n_classes < 1 || f->n_classes > 100000000)
+        CORRUPT("model has impossible sizes (%lld features, %d classes)", (long long)f->n_features, f->n_classes);
+    /* Each tree takes at least 16 + 32 + 8 bytes (versions 1-3) or 4 (a
+     * one-leaf tree in version 4). */
+    if (n_trees < 1 || n_trees > (r.len - r.pos) / (version >= 4 ? 4 : 56))
+        CORRUPT("model claims %lld trees, impossible for its size", (long long)n_trees);
+    {
+        sporf_error perr;
+        if (sporf_params_check(P, f->n_features, &perr) != SPORF_OK)
+            CORRUPT("model parameters are invalid: %s", perr.message);
+    }
+    if ((rc = read_strings(&r, &f->strings[0], f->n_classes, 1, "class labels", err)) != SPORF_OK)
+        goto fail;
+    if ((rc = read_strings(&r, &f->strings[1], f->n_features, 1, "feature names", err)) != SPORF_OK)
+        goto fail;
+    if (version >= 6 && (rc = read_class_weights(&r, f, err)) != SPORF_OK)
+        goto fail;
+    f->trees = calloc((size_t)n_trees, sizeof *f->trees);
+    if (!f->trees) {
+        rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+        goto fail;
+    }
+    f->n_trees = n_trees;
+    for (int64_t t = 0; t < n_trees; t++)
+        if ((rc = read_tree(&r, version, &f->trees[t], f, t, err)) != SPORF_OK)
+            goto fail;
+    if (r.pos != r.len)
+        CORRUPT("model has %lld unexpected bytes after the last tree", (long long)(r.len - r.pos));
+    *out = f;
+    return SPORF_OK;
+fail:
+    sporf_forest_free(f);
+    return rc;
+}

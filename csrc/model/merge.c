@@ -1,0 +1,169 @@
+/* merge.c -- joining forests grown as shards of one fit (sporf.h,
+ * sporf_forest_merge). Shards are seeded by their global tree indices
+ * (params.first_tree), so concatenating their trees in index order gives
+ * exactly the forest one fit of the whole range grows. */
+#include "model/model.h"
+#include "model/merge.h"
+#include "model/params.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int same_strings(const sporf_strings *a, const sporf_strings *b)
+{
+    return a->kind == b->kind && a->count == b->count && a->len == b->len &&
+           (a->len == 0 || memcmp(a->blob, b->blob, (size_t)a->len) == 0);
+}
+
+static int check_compatible(const sporf_forest *a, const sporf_forest *b, sporf_error *err)
+{
+    if (a->task != b->task)
+        return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests are of different kinds "
+                                                 "(classification, regression or unsupervised)");
+    if (a->n_features != b->n_features)
+        return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests were fitted on different numbers of features (%lld and %lld)",
+                               (long long)a->n_features, (long long)b->n_features);
+    if (a->n_classes != b->n_classes || !same_strings(&a->strings[SPORF_STR_CLASSES], &b->strings[SPORF_STR_CLASSES]))
+        return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests have different classes");
+    if (!same_strings(&a->strings[SPORF_STR_FEATURE_NAMES], &b->strings[SPORF_STR_FEATURE_NAMES]))
+        return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests have different feature names");
+    const char *p = sporf_params_differing(&a->params, &b->params);
+    if (!p && (!a->class_weights) != (!b->class_weights))
+        p = "class_weight";
+    if (!p && a->class_weights &&
+        memcmp(a->class_weights, b->class_weights, (size_t)a->n_classes * sizeof *a->class_weights) != 0)
+        p = "class_weight";
+    if (p)
+        return sporf_set_error(err, SPORF_E_ARG,
+                               "cannot merge: the forests were grown with different %s "
+                               "(shards of one forest share every parameter but the tree range)",
+                               p);
+    return SPORF_OK;
+}
+
+static int copy_array(void **dst, const void *src, int64_t count, size_t size)
+{
+    *dst = NULL;
+    if (!src || count <= 0)
+        return 1;
+    *dst = malloc((size_t)count * size);
+    if (!*dst)
+        return 0;
+    memcpy(*dst, src, (size_t)count * size);
+    return 1;
+}
+
+/* Deep copy of a grown tree (its derived pnodes are not copied). */
+static int copy_tree(sporf_tree *dst, const sporf_tree *src, int32_t K)
+{
+    memset(dst, 0, sizeof *dst);
+    dst->n_nodes = src->n_nodes;
+    dst->n_leaves = src->n_leaves;
+    dst->n_proj = src->n_proj;
+    dst->depth = src->depth;
+    return copy_array((void **)&dst->nodes, src->nodes, src->n_nodes, sizeof *src->nodes) &&
+           copy_array((void **)&dst->proj_feature, src->proj_feature, src->n_proj, sizeof *src->proj_feature) &&
+           copy_array((void **)&dst->proj_weight, src->proj_weight, src->n_proj, sizeof *src->proj_weight) &&
+           copy_array((void **)&dst->leaf_values, src->leaf_values, (int64_t)src->n_leaves * K,
+                      sizeof *src->leaf_values) &&
+           copy_array((void **)&dst->prior, src->prior, K, sizeof *src->prior);
+}
+
+static int copy_strings(sporf_strings *dst, const sporf_strings *src)
+{
+    *dst = *src;
+    dst->blob = NULL;
+    return copy_array((void **)&dst->blob, src->blob, src->len, 1);
+}
+
+int sporf_model_merge(const sporf_forest *const *forests, int64_t n_forests, sporf_forest **out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!out)
+        return sporf_set_error(err, SPORF_E_ARG, "merge: out must not be NULL");
+    *out = NULL;
+    if (!forests || n_forests < 1)
+        return sporf_set_error(err, SPORF_E_ARG, "merge: at least one forest is required");
+    for (int64_t i = 0; i < n_forests; i++) {
+        if (!forests[i])
+            return sporf_set_error(err, SPORF_E_ARG, "merge: forest %lld is NULL", (long long)i);
+        int rc = check_compatible(forests[0], forests[i], err);
+        if (rc != SPORF_OK)
+            return rc;
+    }
+    /* Order the forests by first tree (insertion sort: few shards). */
+    int64_t *order = malloc((size_t)n_forests * sizeof *order);
+    if (!order)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    for (int64_t i = 0; i < n_forests; i++) {
+        int64_t j = i;
+        while (j > 0 && forests[order[j - 1]]->params.first_tree > forests[i]->params.first_tree) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    int64_t total = 0;
+    for (int64_t k = 0; k < n_forests; k++) {
+        const sporf_forest *f = forests[order[k]];
+        if (k > 0) {
+            const sporf_forest *prev = forests[order[k - 1]];
+            const int64_t end = prev->params.first_tree + prev->n_trees;
+            const int64_t start = f->params.first_tree;
+            int rc = SPORF_OK;
+            if (start < end)
+                rc = sporf_set_error(err, SPORF_E_ARG,
+                                     "cannot merge: two of the forests both hold trees %lld-%lld "
+                                     "(shards must have disjoint tree ranges)",
+                                     (long long)start,
+                                     (long long)(end < start + f->n_trees ? end : start + f->n_trees) - 1);
+            else if (start > end)
+                rc = sporf_set_error(err, SPORF_E_ARG,
+                                     "cannot merge: no forest holds trees %lld-%lld (the shards' tree "
+                                     "ranges must join without a gap)",
+                                     (long long)end, (long long)start - 1);
+            if (rc != SPORF_OK) {
+                free(order);
+                return rc;
+            }
+        }
+        total += f->n_trees;
+    }
+    if (total > 100000000) {
+        free(order);
+        return sporf_set_error(err, SPORF_E_ARG, "cannot merge: %lld trees in all is too many", (long long)total);
+    }
+
+    const sporf_forest *first = forests[order[0]];
+    sporf_forest *m = sporf_forest_alloc();
+    int ok = m != NULL;
+    if (ok) {
+        m->params = first->params;
+        m->params.n_estimators = total;
+        m->task = first->task;
+        m->n_features = first->n_features;
+        m->n_classes = first->n_classes;
+        m->trees = calloc((size_t)total, sizeof *m->trees);
+        ok = m->trees != NULL;
+    }
+    if (ok)
+        m->n_trees = total; /* sporf_forest_free then releases what was copied */
+    for (int s = 0; s < 2 && ok; s++)
+        ok = copy_strings(&m->strings[s], &first->strings[s]);
+    if (ok)
+        ok = copy_array((void **)&m->class_weights, first->class_weights, first->class_weights ? first->n_classes : 0,
+                        sizeof *first->class_weights);
+    int64_t t = 0;
+    for (int64_t k = 0; k < n_forests && ok; k++) {
+        const sporf_forest *f = forests[order[k]];
+        for (int64_t i = 0; i < f->n_trees && ok; i++)
+            ok = copy_tree(&m->trees[t++], &f->trees[i], f->n_classes);
+    }
+    free(order);
+    if (!ok) {
+        sporf_forest_free(m);
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory merging forests");
+    }
+    *out = m;
+    return SPORF_OK;
+}

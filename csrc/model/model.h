@@ -1,0 +1,139 @@
+/*
+ * model.h -- what a fitted forest is inside the core: its stored trees, its
+ * strings and weights, and the derived prediction layout it owns. Every layer
+ * above util reads these types; the model layer (this folder) allocates,
+ * frees, saves, loads, merges and inspects them. Nothing here is visible to
+ * the bindings; sporf.h is the public surface.
+ */
+#ifndef SPORF_MODEL_H
+#define SPORF_MODEL_H
+
+#include "include/sporf.h"
+#include "util/error.h"
+#include "util/matrix.h"
+
+/* A node of a grown tree. Children always come after their parent in the
+ * node array (trees are grown depth-first), which the loader relies on to
+ * rule out cycles. */
+typedef struct sporf_node {
+    int32_t left;        /* index of the left child, or -1 for a leaf            */
+    int32_t right;       /* index of the right child; for a leaf, its leaf slot  */
+    int32_t proj_start;  /* first entry of this split's projection               */
+    int32_t proj_len;    /* number of non-zeros (0 for a leaf)                   */
+    double threshold;    /* go left when the projection is <= threshold          */
+    double gain;         /* weighted impurity decrease W_t*i_t - W_l*i_l - W_r*i_r */
+} sporf_node;
+
+/* The node as prediction reads it: 16 bytes, so a tree's hot nodes take
+ * half the cache of the stored nodes; see traverse.h and packed.h. A split
+ * that needs more than one feature, or that names its near child
+ * explicitly, is followed by an extension slot (u.ext, and head = the near
+ * child when explicit); a wide split (4-5 features) by a second one (u.ext:
+ * its 4th and 5th features, head: the coefficients' codes). */
+typedef struct sporf_pnode {
+    union {
+        double threshold;     /* a split's */
+        struct {
+            int32_t node;     /* a leaf's index in its tree's stored nodes (what apply returns) */
+            int32_t onehot;   /* the class of a one-hot leaf, or -1: read leaf_values */
+        } leaf;
+        struct {
+            int32_t f1, f2;   /* extension slot: 2nd and 3rd feature (0 when absent), or for a
+                                 general split the side-buffer start and count */
+        } ext;
+    } u;
+    uint32_t head;   /* kind << 28 | first feature; 0 for a leaf */
+    uint32_t link;   /* split: near child is right << 31 | near child explicit << 30 | far child;
+                        leaf: its leaf slot (row of leaf_values) */
+} sporf_pnode;
+
+#define SPORF_PN_KIND_SHIFT 28
+#define SPORF_PN_FEATURE_MASK 0x0FFFFFFFu /* features < 2^28 */
+#define SPORF_PN_NEAR_RIGHT 0x80000000u
+#define SPORF_PN_EXPLICIT 0x40000000u
+#define SPORF_PN_FAR_MASK 0x3FFFFFFFu     /* slots of a bin < 2^30 */
+/* Limits those fields put on fitted and loaded forests (SPORF_MAX_FEATURES,
+ * util/matrix.h, is the feature field's). */
+/* a tree's slots (at most 3 per node, traverse.h) must fit the far-child field */
+#define SPORF_MAX_TREE_NODES ((int32_t)(SPORF_PN_FAR_MASK / 3))
+
+static inline int32_t sporf_pnode_leaf_slot(const sporf_pnode *nd) { return (int32_t)nd->link; }
+
+typedef struct sporf_tree {
+    int32_t n_nodes;
+    int32_t n_leaves;
+    int32_t n_proj;        /* total non-zeros over split nodes */
+    int32_t depth;         /* depth of the deepest leaf (root = 0) */
+    sporf_node *nodes;
+    int32_t *proj_feature; /* n_proj feature indices */
+    double *proj_weight;   /* n_proj weights */
+    double *leaf_values;   /* n_leaves x n_classes: class distributions (rows sum to 1) or
+                              regression means; NaN rows: honest leaves that abstain */
+    double *prior;         /* honest trees: n_classes values (the estimation sample's class
+                              distribution or mean); NULL otherwise */
+    sporf_pnode *pnodes;   /* derived, while a tree grows (honest leaf estimation) and in
+                              tests: see sporf_tree_prepare; prediction reads the
+                              forest's packed layout instead */
+} sporf_tree;
+
+typedef struct sporf_strings {
+    char *blob;
+    int64_t len;
+    int64_t count;
+    int32_t kind;
+} sporf_strings;
+
+struct sporf_forest {
+    sporf_params params;
+    int32_t task;          /* SPORF_TASK_* */
+    int64_t n_features;
+    int32_t n_classes;
+    int64_t n_trees;
+    sporf_tree *trees;
+    sporf_strings strings[2];
+    double *class_weights; /* n_classes weights when params.class_weight is SPORF_CW_CUSTOM, else NULL */
+    struct sporf_packed *packed; /* derived prediction layout (packed.h); NULL until packed */
+};
+
+/* The model format version sporf_forest_save writes (io.c). */
+#define SPORF_MODEL_FORMAT_VERSION 6
+
+/* The prediction layout (forest packing, predict/packed.h): derived from
+ * the stored trees after fit, load and merge, never saved. The forest owns
+ * it; predict/packed.c builds it. */
+typedef struct sporf_packed {
+    int64_t n_bins;
+    int64_t *bin_first_tree; /* n_bins + 1 */
+    int64_t *bin_offset;     /* n_bins + 1: first node of each bin in nodes */
+    int32_t *root;           /* n_trees: each tree's root within its bin */
+    int64_t *tree_bin;       /* n_trees: the bin holding each tree */
+    int single_only;         /* no split reads more than one feature: a simpler step */
+    int32_t max_depth;       /* the deepest leaf's depth over all trees (root 0) */
+    sporf_pnode *nodes;
+    float *thr_f;            /* each split slot's threshold rounded to float (0 in other
+                                slots), for walks over float copies of the rows
+                                (sporf_nodes_find_leaves_f32) */
+} sporf_packed;
+
+/* ---- trees and forests (tree.c) ---- */
+
+/* Free a tree's arrays (its pnodes too) and zero it; NULL is a no-op. */
+void sporf_tree_release(sporf_tree *tree);
+
+/* Set a tree's sizes and allocate its arrays for n_nodes nodes (zeroed),
+ * n_proj projection entries and n_leaves x K leaf values, as the model
+ * readers fill them. Returns 1, or 0 when out of memory (what was allocated
+ * stays in the tree for sporf_tree_release). */
+int sporf_tree_alloc(sporf_tree *tree, int32_t n_nodes, int32_t n_leaves, int32_t n_proj, int32_t K);
+/* A zeroed forest, or NULL when out of memory; sporf_forest_free releases it. */
+sporf_forest *sporf_forest_alloc(void);
+/* Free a prediction layout; NULL is a no-op. */
+void sporf_packed_free(sporf_packed *p);
+/* Free tree->pnodes (a grown tree keeps only the forest's packed layout). */
+void sporf_tree_unprepare(sporf_tree *tree);
+/* The class of a leaf whose K values are, bit for bit, one 1.0 and +0.0
+ * elsewhere (so adding 1 to that class sums exactly as adding the values),
+ * or -1. Used by the prediction layout and the model format. */
+int32_t sporf_leaf_onehot_class(const double *lv, int32_t K);
+
+#endif

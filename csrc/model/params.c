@@ -1,0 +1,214 @@
+/* params.c -- what the parameter spec cannot say on its own: checks that
+ * relate fields, the resolution of a user's forms against the data, and the
+ * parameter block of model formats 1-5. Per-field code is generated
+ * (params_gen.c). */
+#include "model/params.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+int64_t sporf_params_resolve_max_features(const sporf_params *p, int64_t n_features)
+{
+    double d;
+    switch (p->max_features.form) {
+    case SPORF_FORM_SQRT:
+        /* Axis: floor(sqrt(p)) as scikit-learn. Oblique: ceil(sqrt(p)), the
+         * default d of the SPORF paper's R package (rerf), which keeps
+         * axis-optimal problems with few features as accurate as a RF. */
+        d = p->projection == SPORF_PROJ_AXIS ? floor(sqrt((double)n_features)) : ceil(sqrt((double)n_features));
+        break;
+    case SPORF_FORM_LOG2: d = floor(log2((double)n_features)); break;
+    case SPORF_FORM_COUNT: d = p->max_features.value; break;
+    case SPORF_FORM_FRACTION: d = floor(p->max_features.value * (double)n_features); break;
+    default: d = (double)n_features; break;
+    }
+    if (!(d >= 1.0)) d = 1.0;
+    if (p->projection == SPORF_PROJ_AXIS && d > (double)n_features)
+        d = (double)n_features; /* only p distinct axis directions exist */
+    if (d > 1e9) d = 1e9;
+    return (int64_t)d;
+}
+
+/* A count, or a fraction of n rounded up, at least `least`. */
+static int64_t resolve_rows(const sporf_amount *a, int64_t n, int64_t least)
+{
+    double v;
+    switch (a->form) {
+    case SPORF_FORM_COUNT: v = a->value; break;
+    case SPORF_FORM_FRACTION: v = ceil(a->value * (double)n); break;
+    case SPORF_FORM_SQRT: v = ceil(sqrt((double)n)); break;
+    default: v = (double)n; break;
+    }
+    if (!(v >= (double)least)) v = (double)least;
+    if (v > 9007199254740992.0) v = 9007199254740992.0;
+    return (int64_t)v;
+}
+
+int64_t sporf_resolve_min_samples_split(const sporf_params *p, int64_t n)
+{
+    return resolve_rows(&p->min_samples_split, n, 2);
+}
+
+int64_t sporf_resolve_min_samples_leaf(const sporf_params *p, int64_t n)
+{
+    return resolve_rows(&p->min_samples_leaf, n, 1);
+}
+
+int64_t sporf_resolve_draws(const sporf_params *p, int64_t n)
+{
+    if (!p->bootstrap)
+        return n;
+    switch (p->max_samples.form) {
+    case SPORF_FORM_COUNT: return (int64_t)p->max_samples.value;
+    case SPORF_FORM_FRACTION: {
+        /* rounded to the nearest (scikit-learn's rule), at least one row */
+        const int64_t d = (int64_t)round(p->max_samples.value * (double)n);
+        return d < 1 ? 1 : d;
+    }
+    default: return n;
+    }
+}
+
+void sporf_patch_bounds(const sporf_params *p, int32_t k, int64_t *lo, int64_t *hi)
+{
+    const int64_t D = p->data_dims[k];
+    *lo = p->min_patch_dims[k] > 0 ? p->min_patch_dims[k] : 1;
+    if (p->max_patch_dims[k] > 0) {
+        *hi = p->max_patch_dims[k];
+    } else {
+        int64_t h = (int64_t)ceil(sqrt((double)D));
+        if (h > D) h = D;
+        *hi = h > *lo ? h : *lo;
+    }
+}
+
+/* Patch parameters: a grid whose size is n_features (when known), patch
+ * bounds inside it, and boundaries that make sense for each axis. */
+static int check_patch(const sporf_params *p, int64_t n_features, sporf_error *err)
+{
+    if (p->n_dims < 1)
+        return sporf_set_error(err, SPORF_E_ARG, "a patch forest needs data_dims (1 to %d axes)", SPORF_MAX_DIMS);
+    double volume = 1.0, max_volume = 1.0;
+    for (int32_t k = 0; k < p->n_dims; k++) {
+        const int64_t D = p->data_dims[k];
+        int64_t lo, hi;
+        sporf_patch_bounds(p, k, &lo, &hi);
+        if (hi < lo)
+            return sporf_set_error(err, SPORF_E_ARG, "max_patch_dims[%d] = %lld is below min_patch_dims[%d] = %lld",
+                                   k, (long long)hi, k, (long long)lo);
+        if (hi > D)
+            return sporf_set_error(err, SPORF_E_ARG,
+                                   "max_patch_dims[%d] = %lld is outside the grid: data_dims[%d] = %lld", k,
+                                   (long long)hi, k, (long long)D);
+        if (p->boundary[k] == SPORF_BOUNDARY_WRAP && D < 2)
+            return sporf_set_error(err, SPORF_E_ARG,
+                                   "a 'wrap' boundary needs a cyclic axis of length >= 2, but axis %d has length %lld",
+                                   k, (long long)D);
+        volume *= (double)D;
+        max_volume *= (double)hi;
+    }
+    if (n_features > 0 && volume != (double)n_features)
+        return sporf_set_error(err, SPORF_E_ARG, "data_dims describe %.0f features but the data has %lld", volume,
+                               (long long)n_features);
+    if (n_features > 0 && max_volume * (double)sporf_params_resolve_max_features(p, n_features) > 5e8)
+        return sporf_set_error(err, SPORF_E_ARG, "max_patch_dims x max_features = %.0f non-zeros per node is too many",
+                               max_volume * (double)sporf_params_resolve_max_features(p, n_features));
+    return SPORF_OK;
+}
+
+int sporf_params_check(const sporf_params *p, int64_t n_features, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!p)
+        return sporf_set_error(err, SPORF_E_ARG, "params is NULL");
+    int rc = sporf_params_check_fields(p, err);
+    if (rc != SPORF_OK)
+        return rc;
+    if (p->projection == SPORF_PROJ_PATCH) {
+        if ((rc = check_patch(p, n_features, err)) != SPORF_OK)
+            return rc;
+    } else if (p->n_dims != 0) {
+        return sporf_set_error(err, SPORF_E_ARG, "data_dims and the patch parameters apply to projection \"patch\" only");
+    }
+    if (p->criterion == SPORF_CRIT_SQUARED_ERROR && p->honest_prior == SPORF_HONEST_UNIFORM)
+        return sporf_set_error(err, SPORF_E_ARG,
+                               "honest_prior \"uniform\" is a class distribution; a regression forest takes "
+                               "\"empirical\" or \"ignore\"");
+    if (!p->bootstrap && p->max_samples.form != SPORF_FORM_ALL)
+        return sporf_set_error(err, SPORF_E_ARG,
+                               "max_samples applies to bootstrap samples: with bootstrap off, leave max_samples unset");
+    if (n_features > 0 && (p->projection == SPORF_PROJ_SPARSE || p->projection == SPORF_PROJ_GAUSSIAN)) {
+        const int64_t d = sporf_params_resolve_max_features(p, n_features);
+        const double nnz = ceil(p->feature_combinations * (double)d);
+        if (nnz > 5e8)
+            return sporf_set_error(err, SPORF_E_ARG,
+                                   "feature_combinations * max_features = %g non-zeros per node is too many", nnz);
+    }
+    return SPORF_OK;
+}
+
+/* ---- model formats 1-5 ----
+ * i64 n_estimators, i32 projection, f64 feature_combinations, i32 max_features
+ * mode (the codes of SPORF_FORM_*), f64 max_features value, i32 criterion,
+ * i64 max_depth, i64 min_samples_split, i64 min_samples_leaf, f64
+ * min_impurity_decrease, f64 min_weight_fraction_leaf, i32 bootstrap, i64
+ * max_samples count (0: none), f64 max_samples fraction (0: none), i32
+ * class_weight, u64 random_state, [>= 2] i32 n_dims, 8 x (i64 data_dims, i64
+ * min_patch_dims, i64 max_patch_dims, i32 boundary, i32 dim_contiguous), i32
+ * patch_weights, [>= 3] f64 honest_fraction, i32 honest_prior, [>= 5] i64
+ * first_tree. Sizes were stored resolved (counts). Entries past n_dims are
+ * set to 0, as format 6 requires. */
+void sporf_params_read_legacy(sporf_params *p, sporf_reader *r, uint32_t version)
+{
+    sporf_params_init(p);
+    p->n_estimators = sporf_get_i64(r);
+    p->projection = sporf_get_i32(r);
+    p->feature_combinations = sporf_get_f64(r);
+    p->max_features.form = sporf_get_i32(r);
+    p->max_features.value = sporf_get_f64(r);
+    p->criterion = sporf_get_i32(r);
+    p->max_depth = sporf_get_i64(r);
+    p->min_samples_split.form = SPORF_FORM_COUNT;
+    p->min_samples_split.value = (double)sporf_get_i64(r);
+    p->min_samples_leaf.form = SPORF_FORM_COUNT;
+    p->min_samples_leaf.value = (double)sporf_get_i64(r);
+    p->min_impurity_decrease = sporf_get_f64(r);
+    p->min_weight_fraction_leaf = sporf_get_f64(r);
+    p->bootstrap = sporf_get_i32(r);
+    const int64_t ms_count = sporf_get_i64(r);
+    const double ms_fraction = sporf_get_f64(r);
+    if (ms_count > 0) {
+        p->max_samples.form = SPORF_FORM_COUNT;
+        p->max_samples.value = (double)ms_count;
+    } else if (ms_fraction != 0.0) {
+        p->max_samples.form = SPORF_FORM_FRACTION;
+        p->max_samples.value = ms_fraction;
+    } else {
+        p->max_samples.form = SPORF_FORM_ALL;
+        p->max_samples.value = ms_count < 0 ? (double)ms_count : 0.0; /* negative: refused by the check */
+    }
+    p->class_weight = sporf_get_i32(r);
+    p->random_state = sporf_get_u64(r);
+    if (version >= 2) {
+        p->n_dims = sporf_get_i32(r);
+        for (int k = 0; k < SPORF_MAX_DIMS; k++) {
+            p->data_dims[k] = sporf_get_i64(r);
+            p->min_patch_dims[k] = sporf_get_i64(r);
+            p->max_patch_dims[k] = sporf_get_i64(r);
+            p->boundary[k] = sporf_get_i32(r);
+            p->dim_contiguous[k] = sporf_get_i32(r);
+        }
+        p->patch_weights = sporf_get_i32(r);
+        for (int k = p->n_dims >= 0 ? p->n_dims : 0; k < SPORF_MAX_DIMS; k++) {
+            p->data_dims[k] = p->min_patch_dims[k] = p->max_patch_dims[k] = 0;
+            p->boundary[k] = p->dim_contiguous[k] = 0;
+        }
+    }
+    if (version >= 3) {
+        p->honest_fraction = sporf_get_f64(r);
+        p->honest_prior = sporf_get_i32(r);
+    }
+    if (version >= 5)
+        p->first_tree = sporf_get_i64(r);
+}

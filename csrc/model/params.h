@@ -1,0 +1,47 @@
+/*
+ * params.h -- parameters inside the core: the generated per-field code
+ * (params_gen.c, from spec/params.toml) and the hand-written rest (params.c):
+ * checks that relate fields, the resolution of a user's forms (fractions,
+ * "sqrt", defaults per axis) against the data, and the parameter layout of
+ * model formats 1-5.
+ */
+#ifndef SPORF_PARAMS_H
+#define SPORF_PARAMS_H
+
+#include "util/bytes.h"
+#include "model/model.h"
+
+/* ---- generated (params_gen.c) ---- */
+
+/* Each field on its own: its range, its choice codes, its amount forms.
+ * SPORF_E_ARG with "<name> must be <what the spec allows>; got <value>". */
+int sporf_params_check_fields(const sporf_params *p, sporf_error *err);
+/* The parameters of a model of format >= 6, in the spec's order. */
+void sporf_params_write(const sporf_params *p, sporf_writer *w);
+/* Read what sporf_params_write wrote for a model of this version (>= 6);
+ * parameters newer than the version keep their defaults. The caller checks
+ * r->bad and then the values (sporf_params_check). */
+void sporf_params_read(sporf_params *p, sporf_reader *r, uint32_t version);
+/* The name of the first parameter shards must agree on (spec: shards =
+ * "agree") that differs between a and b, or NULL. */
+const char *sporf_params_differing(const sporf_params *a, const sporf_params *b);
+/* The model format version of the spec (format_version). */
+extern const uint32_t sporf_params_format_version;
+
+/* ---- hand-written (params.c; the wording of a bad parameter,
+ * sporf_param_error, is in util/error.h) ---- */
+
+/* Sizes resolved against n training rows: min_samples_split (>= 2),
+ * min_samples_leaf (>= 1) and the rows drawn per tree (n without bootstrap). */
+int64_t sporf_resolve_min_samples_split(const sporf_params *p, int64_t n);
+int64_t sporf_resolve_min_samples_leaf(const sporf_params *p, int64_t n);
+int64_t sporf_resolve_draws(const sporf_params *p, int64_t n);
+
+/* Axis k's patch sizes, defaults resolved: [min_patch_dims[k] or 1,
+ * max_patch_dims[k] or max(lo, min(D, ceil(sqrt(D))))]. */
+void sporf_patch_bounds(const sporf_params *p, int32_t k, int64_t *lo, int64_t *hi);
+
+/* The parameter block of model formats 1-5 (a fixed layout, frozen). */
+void sporf_params_read_legacy(sporf_params *p, sporf_reader *r, uint32_t version);
+
+#endif

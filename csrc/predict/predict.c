@@ -1,0 +1,431 @@
+/* predict.c -- batch prediction: class probabilities, leaf indices and the
+ * out-of-bag pass, on the forest's packed layout (packed.h). Work is split
+ * into blocks of rows; within a block the trees are visited in order (bin by
+ * bin, tree-outer and row-inner, which keeps a bin's shared top levels and
+ * one tree's walk in cache), so each row's sum is reduced in tree order for
+ * any thread count. Rows partition down each tree, on float copies when wide;
+ * forests of single-feature splits on wide rows walk in lanes (see
+ * PARTITION_BLOCK_BYTES and traverse.h). */
+#include "predict/predict.h"
+#include "predict/packed.h"
+
+#include "util/matrix.h"
+#include "util/pool.h"
+#include "predict/traverse.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* How a block's rows walk the trees, and rows per block. A block walks down
+ * one tree after another, so each tree's nodes are fetched once per block
+ * and reused by its rows.
+ *
+ * Most blocks take the partition walk (sporf_nodes_find_leaves_part),
+ * whose cost per row falls as more rows share each node: blocks of
+ * PARTITION_BLOCK_BYTES / threads of rows, up to MAX_BLOCK rows and to
+ * an even share of the rows per thread, as large as stays in the
+ * last-level cache. Rows wider than FLOAT_ROW_BYTES are walked on float
+ * copies (half the bytes to read; on narrow rows float and double tie, and
+ * double needs no copy).
+ *
+ * Forests of single-feature splits on rows wider than LANES_ROW_BYTES walk
+ * in lanes instead (sporf_nodes_find_leaves_f32): their steps are cheap and
+ * the lanes keep a row's few reads per tree in cache; lane blocks are
+ * LANES_BLOCK_BYTES, about half an L2.
+ *
+ * Every constant here was chosen by measurement; the numbers, the CPU they
+ * were measured on and what else was tried are in BENCHMARKS.md ("How
+ * prediction walks the trees"). */
+#define PARTITION_BLOCK_BYTES ((int64_t)16 << 20)
+#define FLOAT_ROW_BYTES ((int64_t)1024)
+#define LANES_ROW_BYTES ((int64_t)4096)
+#define LANES_BLOCK_BYTES ((int64_t)640 << 10)
+#define MIN_BLOCK 64
+#define MAX_BLOCK 32768
+/* Largest float copy of a block per worker; larger blocks walk the double rows. */
+#define MAX_FLOAT_BLOCK_BYTES ((int64_t)8 << 20)
+
+typedef struct predict_ctx {
+    const sporf_forest *f;
+    const sporf_matrix *X;
+    int64_t block;             /* rows per block */
+    int32_t *leaf_scratch;     /* leaf_stride per worker */
+    int64_t leaf_stride;
+    int64_t *vote_scratch;     /* 2 * block per worker */
+    float *float_scratch;      /* block * ncol per worker, or NULL: float copies of the rows */
+    int32_t *part_scratch;     /* 2 * block per worker, or NULL: the partition walk's row indices */
+    sporf_part_frame *part_stack; /* part_cap per worker */
+    int32_t part_cap;
+    double *proba;             /* n x K */
+    int64_t *leaves;           /* n x T */
+    int64_t *count;            /* OOB: n */
+    const uint8_t *inbag;      /* OOB: T bitmaps */
+    int64_t bitmap_bytes;
+    int64_t *first_bad;        /* per block: its first NaN or infinity as row * ncol + column, or -1;
+                                  NULL when X was checked before (OOB) */
+} predict_ctx;
+
+static inline const double *row_ptr(const sporf_matrix *X, int64_t r)
+{
+    return X->data + r * X->row_stride;
+}
+
+/* Honest trees with honest_prior "ignore" store NaN in leaves that received
+ * no estimation row: such a tree abstains on the rows that reach them. */
+static int forest_abstains(const sporf_forest *f)
+{
+    return f->params.honest_fraction > 0.0 && f->params.honest_prior == SPORF_HONEST_IGNORE;
+}
+
+/* Add a packed leaf's values to o unless the tree abstains there; 1 if added. */
+static inline int add_leaf(double *o, const sporf_tree *tr, const sporf_pnode *lf, int32_t K)
+{
+    if (lf->u.leaf.onehot >= 0) {
+        o[lf->u.leaf.onehot] += 1.0; /* the other values are zeros */
+        return 1;
+    }
+    const double *lv = sporf_packed_leaf_values(tr, lf, K);
+    if (isnan(lv[0]))
+        return 0;
+    for (int32_t k = 0; k < K; k++)
+        o[k] += lv[k];
+    return 1;
+}
+
+/* Divide a row's sum by its number of voting trees; a row on which every
+ * tree abstained gets the mean of the trees' priors. */
+static void finish_row(const sporf_forest *f, double *o, int64_t votes)
+{
+    const int32_t K = f->n_classes;
+    if (votes > 0) {
+        for (int32_t k = 0; k < K; k++) o[k] /= (double)votes;
+        return;
+    }
+    for (int32_t k = 0; k < K; k++) o[k] = 0.0;
+    for (int64_t t = 0; t < f->n_trees; t++)
+        for (int32_t k = 0; k < K; k++) o[k] += f->trees[t].prior[k];
+    for (int32_t k = 0; k < K; k++) o[k] /= (double)f->n_trees;
+}
+
+/* The block's rows [*r0, r0 + n). */
+static int64_t block_rows(const predict_ctx *c, int64_t blk, int64_t *r0)
+{
+    *r0 = blk * c->block;
+    const int64_t r1 = *r0 + c->block;
+    return (r1 < c->X->nrow ? r1 : c->X->nrow) - *r0;
+}
+
+/* The packed leaves of bin b's trees for the block's rows [r0, r0 + n): the
+ * leaf of row r in the bin's j-th tree is leaf[r * *rs + j * *ts]. A block
+ * that fills the lanes walks one tree after another (each tree's nodes stay
+ * hot for all rows) by the walk run_blocks prepared scratch for: partition
+ * (xf: on float copies), else float lanes (xf), else double lanes. Fewer
+ * rows than lanes walk the bin's trees together so a single row still keeps
+ * every lane busy. */
+static void bin_leaves(const predict_ctx *c, int32_t worker, int64_t b, int64_t r0, int64_t n, const float *xf,
+                       int32_t *leaf, int64_t *rs, int64_t *ts)
+{
+    const sporf_forest *f = c->f;
+    const sporf_packed *P = f->packed;
+    const sporf_pnode *base = sporf_packed_bin_nodes(P, b);
+    const int64_t t0 = P->bin_first_tree[b];
+    const int32_t nt = (int32_t)(P->bin_first_tree[b + 1] - t0);
+    const double *x = row_ptr(c->X, r0);
+    if (n < SPORF_LANES) {
+        sporf_bin_find_leaves(base, P->root + t0, f->trees + t0, nt, x, c->X->row_stride, c->X->col_stride, n,
+                              leaf, P->single_only);
+        *rs = nt;
+        *ts = 1;
+        return;
+    }
+    for (int32_t j = 0; j < nt; j++) {
+        if (c->part_scratch) {
+            int32_t *idx = c->part_scratch + 2 * worker * c->block;
+            sporf_nodes_find_leaves_part(base, P->root[t0 + j], &f->trees[t0 + j], x, c->X->row_stride,
+                                         c->X->col_stride, n, leaf + j * n, idx, idx + c->block,
+                                         c->part_stack + worker * c->part_cap, c->part_cap,
+                                         P->thr_f + P->bin_offset[b], xf, c->X->ncol);
+        } else if (xf)
+            sporf_nodes_find_leaves_f32(base, P->thr_f + P->bin_offset[b], P->root[t0 + j], &f->trees[t0 + j], xf,
+                                        c->X->ncol, x, c->X->row_stride, c->X->col_stride, n, leaf + j * n);
+        else
+            sporf_nodes_find_leaves(base, P->root[t0 + j], &f->trees[t0 + j], x, c->X->row_stride,
+                                    c->X->col_stride, n, leaf + j * n, P->single_only);
+    }
+    *rs = 1;
+    *ts = n;
+}
+
+/* Ready the block's rows: check their values (prediction checks X here,
+ * per block on the workers, not in a serial pass before) and, when the
+ * block takes the float walk, write their float copies to the worker's
+ * scratch (row r at r * ncol; else *xf is NULL). Row by row, so the check
+ * and the copy share the row's cache lines. 0 if a value is NaN or
+ * infinite: the first is recorded for run_blocks to report and the block
+ * is not walked. */
+static int ready_block(const predict_ctx *c, int32_t worker, int64_t blk, int64_t r0, int64_t n, const float **xf)
+{
+    const sporf_matrix *X = c->X;
+    float *copy = c->float_scratch && n >= SPORF_LANES ? c->float_scratch + worker * c->block * X->ncol : NULL;
+    *xf = copy;
+    if (c->first_bad)
+        c->first_bad[blk] = -1;
+    for (int64_t r = 0; r < n; r++) {
+        const double *x = row_ptr(X, r0 + r);
+        if (c->first_bad) {
+            const int64_t bad = sporf_row_first_nonfinite(x, X->ncol, X->col_stride);
+            if (bad >= 0) {
+                c->first_bad[blk] = (r0 + r) * X->ncol + bad;
+                return 0;
+            }
+        }
+        if (copy) {
+            float *o = copy + r * X->ncol;
+            for (int64_t k = 0; k < X->ncol; k++)
+                o[k] = (float)x[k * X->col_stride];
+        }
+    }
+    return 1;
+}
+
+static int proba_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
+{
+    (void)ctl; (void)err;
+    predict_ctx *c = vctx;
+    const sporf_forest *f = c->f;
+    const sporf_packed *P = f->packed;
+    const int32_t K = f->n_classes;
+    int64_t r0;
+    const int64_t n = block_rows(c, blk, &r0);
+    int32_t *leaf = c->leaf_scratch + worker * c->leaf_stride;
+    int64_t *votes = c->vote_scratch + 2 * worker * c->block;
+    double *out = c->proba + r0 * K;
+    const float *xf;
+    if (!ready_block(c, worker, blk, r0, n, &xf))
+        return SPORF_OK;
+    memset(out, 0, (size_t)(n * K) * sizeof *out);
+    memset(votes, 0, (size_t)n * sizeof *votes);
+    for (int64_t b = 0; b < P->n_bins; b++) {
+        const sporf_pnode *base = sporf_packed_bin_nodes(P, b);
+        const int64_t t0 = P->bin_first_tree[b];
+        const int32_t nt = (int32_t)(P->bin_first_tree[b + 1] - t0);
+        int64_t rs, ts;
+        bin_leaves(c, worker, b, r0, n, xf, leaf, &rs, &ts);
+        for (int64_t r = 0; r < n; r++)
+            for (int32_t j = 0; j < nt; j++) /* tree order, for any block size */
+                votes[r] += add_leaf(out + r * K, &f->trees[t0 + j], &base[leaf[r * rs + j * ts]], K);
+    }
+    if (forest_abstains(f)) {
+        for (int64_t r = 0; r < n; r++)
+            finish_row(f, out + r * K, votes[r]);
+        return SPORF_OK;
+    }
+    const double inv = 1.0 / (double)f->n_trees;
+    for (int64_t i = 0; i < n * K; i++)
+        out[i] *= inv;
+    return SPORF_OK;
+}
+
+static int apply_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
+{
+    (void)ctl; (void)err;
+    predict_ctx *c = vctx;
+    const sporf_forest *f = c->f;
+    const sporf_packed *P = f->packed;
+    const int64_t T = f->n_trees;
+    int64_t r0;
+    const int64_t n = block_rows(c, blk, &r0);
+    int32_t *leaf = c->leaf_scratch + worker * c->leaf_stride;
+    const float *xf;
+    if (!ready_block(c, worker, blk, r0, n, &xf))
+        return SPORF_OK;
+    for (int64_t b = 0; b < P->n_bins; b++) {
+        const sporf_pnode *base = sporf_packed_bin_nodes(P, b);
+        const int64_t t0 = P->bin_first_tree[b];
+        const int32_t nt = (int32_t)(P->bin_first_tree[b + 1] - t0);
+        int64_t rs, ts;
+        bin_leaves(c, worker, b, r0, n, xf, leaf, &rs, &ts);
+        for (int64_t r = 0; r < n; r++)
+            for (int32_t j = 0; j < nt; j++)
+                c->leaves[(r0 + r) * T + t0 + j] = base[leaf[r * rs + j * ts]].u.leaf.node;
+    }
+    return SPORF_OK;
+}
+
+static int oob_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
+{
+    (void)ctl; (void)err;
+    predict_ctx *c = vctx;
+    const sporf_forest *f = c->f;
+    const sporf_packed *P = f->packed;
+    const int32_t K = f->n_classes;
+    int64_t r0;
+    const int64_t n = block_rows(c, blk, &r0);
+    double *out = c->proba;
+    int64_t *cnt = c->vote_scratch + 2 * worker * c->block;
+    int64_t *votes = cnt + c->block; /* trees that did not abstain */
+    memset(cnt, 0, (size_t)(2 * c->block) * sizeof *cnt);
+    memset(out + r0 * K, 0, (size_t)(n * K) * sizeof *out);
+    for (int64_t t = 0; t < f->n_trees; t++) {
+        const sporf_tree *tr = &f->trees[t];
+        const sporf_pnode *base = sporf_packed_bin_nodes(P, P->tree_bin[t]);
+        const uint8_t *bits = c->inbag + t * c->bitmap_bytes;
+        for (int64_t r = r0; r < r0 + n; r++) {
+            if (bits[r >> 3] & (1u << (r & 7)))
+                continue;
+            const int32_t leaf = sporf_nodes_find_leaf(base, P->root[t], tr, row_ptr(c->X, r), c->X->col_stride);
+            cnt[r - r0]++;
+            votes[r - r0] += add_leaf(out + r * K, tr, &base[leaf], K);
+        }
+    }
+    for (int64_t r = r0; r < r0 + n; r++) {
+        /* A row out of bag for no tree keeps zeros (its oob_count says so). */
+        if (cnt[r - r0] > 0)
+            finish_row(f, out + r * K, votes[r - r0]);
+        if (c->count)
+            c->count[r] = cnt[r - r0];
+    }
+    return SPORF_OK;
+}
+
+static int check_predict(const sporf_forest *f, const sporf_matrix *X, const void *out, sporf_error *err)
+{
+    if (!f)
+        return sporf_set_error(err, SPORF_E_ARG, "the forest is NULL");
+    if (!out)
+        return sporf_set_error(err, SPORF_E_ARG, "the output buffer is NULL");
+    /* the values are checked block by block (ready_block) */
+    return sporf_check_matrix(X, f->n_features, 0, "X", err);
+}
+
+static int64_t row_bytes(const sporf_matrix *X)
+{
+    return (X->ncol > 0 ? X->ncol : 1) * (int64_t)sizeof(double);
+}
+
+/* Does X take the partition walk, or the lanes (see PARTITION_BLOCK_BYTES)? */
+static int takes_partition_walk(const sporf_forest *f, const sporf_matrix *X)
+{
+    return !f->packed->single_only || row_bytes(X) <= LANES_ROW_BYTES;
+}
+
+/* Rows per block for X. With several threads, partition blocks hold at
+ * most an even share of the rows per thread (they want to be large), lane
+ * blocks half of that, so threads finish together. */
+static int64_t choose_block(const sporf_forest *f, const sporf_matrix *X, int32_t n_jobs)
+{
+    const int partition = takes_partition_walk(f, X);
+    const int32_t threads = sporf_pool_threads(n_jobs, X->nrow);
+    /* The threads share the last-level cache, so partition blocks split
+     * PARTITION_BLOCK_BYTES between them. */
+    int64_t b = (partition ? PARTITION_BLOCK_BYTES / threads : LANES_BLOCK_BYTES) / row_bytes(X);
+    if (b < MIN_BLOCK) b = MIN_BLOCK;
+    if (b > MAX_BLOCK) b = MAX_BLOCK;
+    if (b > X->nrow) b = X->nrow; /* scratch for the rows there are (one-row calls stay cheap) */
+    if (threads > 1) {
+        const int64_t parts = partition ? threads : 2 * (int64_t)threads;
+        const int64_t even = (X->nrow + parts - 1) / parts;
+        if (even < b) b = even < MIN_BLOCK ? MIN_BLOCK : even;
+    }
+    return b;
+}
+
+/* Split X into blocks and run unit on n_jobs threads with per-worker scratch. */
+static int run_blocks(predict_ctx *c, int32_t n_jobs, sporf_unit_fn unit, sporf_progress_fn progress,
+                      void *user_data, sporf_error *err)
+{
+    c->block = choose_block(c->f, c->X, n_jobs);
+    const int64_t nb = (c->X->nrow + c->block - 1) / c->block;
+    const int32_t threads = sporf_pool_threads(n_jobs, nb);
+    /* a leaf per (row of the block, tree of a bin) */
+    c->leaf_stride = c->block * SPORF_BIN_TREES;
+    c->leaf_scratch = malloc((size_t)(threads * c->leaf_stride) * sizeof *c->leaf_scratch);
+    c->vote_scratch = malloc((size_t)(2 * threads * c->block) * sizeof *c->vote_scratch);
+    /* the walks' scratch (not for OOB, which walks row by row) */
+    const int64_t float_bytes = c->block * c->X->ncol * (int64_t)sizeof(float);
+    const int partition = takes_partition_walk(c->f, c->X);
+    int float_ok = 1;
+    if (unit != oob_block && c->block >= SPORF_LANES && row_bytes(c->X) > FLOAT_ROW_BYTES &&
+        float_bytes <= MAX_FLOAT_BLOCK_BYTES) {
+        c->float_scratch = malloc((size_t)(threads * float_bytes));
+        float_ok = c->float_scratch != NULL;
+    }
+    int part_ok = 1;
+    if (unit != oob_block && partition && c->block >= SPORF_LANES) {
+        c->part_cap = c->f->packed->max_depth + 2;
+        c->part_scratch = malloc((size_t)(2 * threads * c->block) * sizeof *c->part_scratch);
+        c->part_stack = malloc((size_t)(threads * c->part_cap) * sizeof *c->part_stack);
+        part_ok = c->part_scratch && c->part_stack;
+    }
+    int bad_ok = 1;
+    if (unit != oob_block) {
+        c->first_bad = malloc((size_t)nb * sizeof *c->first_bad);
+        bad_ok = c->first_bad != NULL;
+    }
+    int rc = c->leaf_scratch && c->vote_scratch && float_ok && part_ok && bad_ok
+                 ? sporf_pool_run(threads, nb, unit, c, progress, user_data, err)
+                 : sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    /* the first NaN or infinity in X, whichever worker found it */
+    for (int64_t b = 0; rc == SPORF_OK && c->first_bad && b < nb; b++)
+        if (c->first_bad[b] >= 0)
+            rc = sporf_nonfinite_error(err, "X", c->first_bad[b] / c->X->ncol, c->first_bad[b] % c->X->ncol);
+    free(c->first_bad);
+    free(c->leaf_scratch);
+    free(c->vote_scratch);
+    free(c->float_scratch);
+    free(c->part_scratch);
+    free(c->part_stack);
+    return rc;
+}
+
+int sporf_forest_predict_proba(const sporf_forest *f, const sporf_matrix *X,
+                               int32_t n_jobs, double *out,
+                               sporf_progress_fn progress, void *user_data,
+                               sporf_error *err)
+{
+    sporf_clear_error(err);
+    int rc = check_predict(f, X, out, err);
+    if (rc != SPORF_OK)
+        return rc;
+    if (f->task == SPORF_TASK_UNSUPERVISED)
+        return sporf_set_error(err, SPORF_E_ARG, "an unsupervised forest predicts no response; "
+                                                 "use apply, neighbors or proximity");
+    predict_ctx c;
+    memset(&c, 0, sizeof c);
+    c.f = f;
+    c.X = X;
+    c.proba = out;
+    return run_blocks(&c, n_jobs, proba_block, progress, user_data, err);
+}
+
+int sporf_forest_apply(const sporf_forest *f, const sporf_matrix *X,
+                       int32_t n_jobs, int64_t *out,
+                       sporf_progress_fn progress, void *user_data,
+                       sporf_error *err)
+{
+    sporf_clear_error(err);
+    int rc = check_predict(f, X, out, err);
+    if (rc != SPORF_OK)
+        return rc;
+    predict_ctx c;
+    memset(&c, 0, sizeof c);
+    c.f = f;
+    c.X = X;
+    c.leaves = out;
+    return run_blocks(&c, n_jobs, apply_block, progress, user_data, err);
+}
+
+int sporf_forest_oob(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag,
+                     int32_t n_threads, double *out, int64_t *count, sporf_error *err)
+{
+    predict_ctx c;
+    memset(&c, 0, sizeof c);
+    c.f = f;
+    c.X = X;
+    c.proba = out;
+    c.count = count;
+    c.inbag = inbag;
+    c.bitmap_bytes = (X->nrow + 7) / 8;
+    return run_blocks(&c, n_threads, oob_block, NULL, NULL, err);
+}

@@ -1,0 +1,13 @@
+/*
+ * predict.h -- prediction helpers the fit layer calls (the out-of-bag pass).
+ */
+#ifndef SPORF_PREDICT_H
+#define SPORF_PREDICT_H
+
+#include "model/model.h"
+
+/* Out-of-bag class probabilities: inbag is n_trees bitmaps of n bits. */
+int sporf_forest_oob(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag,
+                     int32_t n_threads, double *out, int64_t *count, sporf_error *err);
+
+#endif

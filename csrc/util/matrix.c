@@ -1,0 +1,77 @@
+/* matrix.c -- see matrix.h. */
+#include "util/matrix.h"
+
+#include <math.h>
+#include <string.h>
+
+int sporf_check_matrix(const sporf_matrix *X, int64_t want_ncol, int check_finite,
+                       const char *what, sporf_error *err)
+{
+    if (!X || !X->data)
+        return sporf_set_error(err, SPORF_E_ARG, "%s: no data", what);
+    if (X->nrow < 1)
+        return sporf_set_error(err, SPORF_E_ARG, "%s has 0 rows; at least 1 is required", what);
+    if (X->ncol < 1)
+        return sporf_set_error(err, SPORF_E_ARG, "%s has 0 columns; at least 1 is required", what);
+    if (want_ncol > 0 && X->ncol != want_ncol)
+        return sporf_set_error(err, SPORF_E_ARG, "%s has %lld columns but the forest was fitted with %lld",
+                               what, (long long)X->ncol, (long long)want_ncol);
+    if (X->nrow >= INT32_MAX || X->ncol > SPORF_MAX_FEATURES)
+        return sporf_set_error(err, SPORF_E_ARG, "%s is too large (rows must be < 2^31 and columns < 2^28)", what);
+    if ((X->nrow > 1 && X->row_stride == 0) || (X->ncol > 1 && X->col_stride == 0))
+        return sporf_set_error(err, SPORF_E_ARG, "%s has a zero stride", what);
+    if (check_finite) {
+        for (int64_t i = 0; i < X->nrow; i++) {
+            const double *row = X->data + i * X->row_stride;
+            const int64_t bad = sporf_row_first_nonfinite(row, X->ncol, X->col_stride);
+            if (bad >= 0)
+                return sporf_nonfinite_error(err, what, i, bad);
+            if (check_finite != SPORF_CHECK_FIT)
+                continue;
+            for (int64_t j = 0; j < X->ncol; j++) {
+                const double v = row[j * X->col_stride];
+                if (fabs(v) > SPORF_MAX_ABS_VALUE)
+                    return sporf_set_error(err, SPORF_E_ARG,
+                                           "%s[%lld, %lld] = %g is too large: fitting takes values up to 1e100 in "
+                                           "magnitude (squared sums would overflow); rescale the data",
+                                           what, (long long)i, (long long)j, v);
+            }
+        }
+    }
+    return SPORF_OK;
+}
+
+/* 1 for NaN and infinities: their exponent bits are all ones. */
+static inline uint64_t nonfinite_bit(double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    return (u & UINT64_C(0x7ff0000000000000)) == UINT64_C(0x7ff0000000000000);
+}
+
+int64_t sporf_row_first_nonfinite(const double *x, int64_t ncol, int64_t cs)
+{
+    /* OR-ing the test over the row, with no branch per value, lets the
+     * compiler vectorize the common all-finite row; only a row with a bad
+     * value is searched again. */
+    uint64_t any = 0;
+    if (cs == 1) {
+        for (int64_t j = 0; j < ncol; j++)
+            any |= nonfinite_bit(x[j]);
+    } else {
+        for (int64_t j = 0; j < ncol; j++)
+            any |= nonfinite_bit(x[j * cs]);
+    }
+    if (!any)
+        return -1;
+    for (int64_t j = 0; j < ncol; j++)
+        if (!isfinite(x[j * cs]))
+            return j;
+    return -1;
+}
+
+int sporf_nonfinite_error(sporf_error *err, const char *what, int64_t row, int64_t col)
+{
+    return sporf_set_error(err, SPORF_E_ARG, "%s contains NaN or infinity (row %lld, column %lld)", what,
+                           (long long)row, (long long)col);
+}

@@ -1,0 +1,151 @@
+"""Check that the C core keeps its layers: dependencies go one way, no cycles.
+
+The core's folders are layers, lowest first (docs/design.md):
+
+    util  ->  model  ->  predict  ->  fit  ->  api
+
+A file may use its own layer and the layers before it, never one after.
+Two checks, both run by the C test suite (meson test "layers"):
+
+  * includes: every `#include "layer/..."` in csrc/<layer>/ names a header
+    of the same or a lower layer (csrc/include/sporf.h, the public header,
+    may be included anywhere);
+  * calls: in the built core library, a file that uses a symbol defined in
+    another file (read with nm) may only use one of the same or a lower
+    layer, and the graph of which file uses which has no cycle.
+
+    python tools/check_layers.py [path/to/libsporfcore.a]
+
+Without the library only the includes are checked. Exits 1 and lists every
+violation.
+"""
+import pathlib
+import re
+import subprocess
+import sys
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+CSRC = REPO / "csrc"
+LAYERS = ["util", "model", "predict", "fit", "api"]
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def layer_of(rel):
+    """The layer of a path relative to csrc/ ("fit/builder.c" -> "fit")."""
+    top = rel.split("/", 1)[0]
+    return top if top in LAYERS else None
+
+
+def check_includes():
+    problems = []
+    for path in sorted(CSRC.rglob("*")):
+        if path.suffix not in (".c", ".h") or not path.is_file():
+            continue
+        rel = path.relative_to(CSRC).as_posix()
+        if rel.startswith("include/"):
+            continue
+        own = layer_of(rel)
+        if own is None:
+            problems.append("%s: not in a layer folder (%s)" % (rel, ", ".join(LAYERS)))
+            continue
+        for inc in INCLUDE.findall(path.read_text()):
+            if inc == "include/sporf.h":
+                continue
+            target = layer_of(inc)
+            if target is None or not (CSRC / inc).is_file():
+                problems.append('%s: #include "%s" is not a header of a layer folder' % (rel, inc))
+            elif LAYERS.index(target) > LAYERS.index(own):
+                problems.append('%s (%s) includes "%s" of the higher layer %s' % (rel, own, inc, target))
+    return problems
+
+
+def object_source(name):
+    """meson names csrc/fit/builder.c's object csrc_fit_builder.c.o."""
+    m = re.match(r"csrc_([a-z]+)_(.+\.c)\.o$", name)
+    return "%s/%s" % (m.group(1), m.group(2)) if m else None
+
+
+def symbol_graph(library):
+    out = subprocess.run(["nm", "-A", library], capture_output=True, text=True, check=True).stdout
+    defined, used = {}, {}
+    # "lib.a:dir/csrc_fit_builder.c.o:0000000000000000 T sporf_builder_grow"
+    # "lib.a:dir/csrc_fit_builder.c.o:                 U sporf_set_error"
+    line_re = re.compile(r"([^:/]+\.o):[0-9a-fA-F]*\s+([A-Za-z])\s+(\S+)$")
+    for line in out.splitlines():
+        m = line_re.search(line)
+        if not m:
+            continue
+        src = object_source(m.group(1))
+        if src is None:
+            continue
+        kind, sym = m.group(2), m.group(3)
+        used.setdefault(src, set())
+        if kind == "U":
+            used[src].add(sym)
+        elif kind in "TDBRGSCV":
+            defined[sym] = src
+    edges = {}
+    for src, syms in used.items():
+        edges[src] = {defined[s] for s in syms if s in defined and defined[s] != src}
+    return edges
+
+
+def find_cycle(edges):
+    """One cycle of the graph as a list of files, or None."""
+    state, stack = {}, []
+
+    def visit(node):
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(edges):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+def check_calls(library):
+    edges = symbol_graph(library)
+    problems = []
+    if not edges:
+        problems.append("%s: no core objects found (is it the core library?)" % library)
+    for src in sorted(edges):
+        for dst in sorted(edges[src]):
+            if LAYERS.index(layer_of(dst)) > LAYERS.index(layer_of(src)):
+                problems.append("%s (%s) calls into %s of the higher layer %s" %
+                                (src, layer_of(src), dst, layer_of(dst)))
+    cycle = find_cycle(edges)
+    if cycle:
+        problems.append("call cycle: " + " -> ".join(cycle))
+    return problems, edges
+
+
+def main(argv):
+    problems = check_includes()
+    n_edges = 0
+    if len(argv) > 1:
+        call_problems, edges = check_calls(argv[1])
+        problems += call_problems
+        n_edges = sum(len(v) for v in edges.values())
+    for p in problems:
+        print("layers: " + p)
+    if problems:
+        return 1
+    print("layers: ok (%s; %d calls between files checked)" % (" -> ".join(LAYERS), n_edges))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
