@@ -22,7 +22,8 @@ demo: install
 	$(PY) examples/demo.py
 
 # check-generated comes first: on a fresh clone it fails when a file generated
-# from spec/params.toml was not regenerated after the spec changed.
+# from spec/params.toml was not regenerated after the spec changed, or when a
+# parameter's name spreads to more hand-written files than allowed.
 test: check-generated install test-c test-r test-python vignettes-fast test-sanitize
 
 # The parameter code of every language, from spec/params.toml (tools/gen_params.py).
@@ -31,6 +32,7 @@ generate:
 
 check-generated:
 	$(PYTHON) tools/gen_params.py --check
+	$(PYTHON) tools/check_param_mentions.py
 
 # System packages (only what is missing), the virtual environment and the
 # build and test dependencies.

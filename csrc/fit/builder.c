@@ -39,8 +39,8 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const doubl
     b->n_classes = response->n_classes;
     const int32_t n_classes = b->n_classes;
     b->n_candidates = sporf_params_resolve_max_features(params, p);
-    b->min_samples_split = sporf_resolve_min_samples_split(params, n);
-    b->min_samples_leaf = sporf_resolve_min_samples_leaf(params, n);
+    b->min_split_rows = sporf_resolve_min_samples_split(params, n);
+    b->min_leaf_rows = sporf_resolve_min_samples_leaf(params, n);
     int rc = sporf_sampler_init(&b->sampler, params, p, b->n_candidates, err);
     if (rc != SPORF_OK)
         return rc;
@@ -226,7 +226,7 @@ int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
         task->node_stats(b, it.start, it.end, &st);
         const int64_t n_node = it.end - it.start;
         int is_leaf = (P->max_depth > 0 && it.depth >= P->max_depth) ||
-                      n_node < b->min_samples_split || n_node < 2 * b->min_samples_leaf ||
+                      n_node < b->min_split_rows || n_node < 2 * b->min_leaf_rows ||
                       st.pure || st.w <= 0.0 || st.w < 2.0 * b->min_weight_leaf;
         sporf_best_split best;
         best.found = 0;

@@ -39,7 +39,7 @@ typedef struct sporf_builder {
     const double *yr;       /* regression: responses (NULL otherwise) */
     int32_t n_classes;      /* 1 unless classification: one value per leaf */
     int64_t n_candidates;   /* d */
-    int64_t min_samples_split, min_samples_leaf; /* resolved against n (params.h) */
+    int64_t min_split_rows, min_leaf_rows; /* min_samples_split and min_samples_leaf resolved against n */
     double min_weight_leaf; /* per tree: min_weight_fraction_leaf * total weight */
 
     /* per tree: filled by the caller before sporf_builder_grow */

@@ -44,7 +44,7 @@ static int scan(sporf_builder *b, int64_t start, int64_t end, const sporf_node_s
 {
     const int32_t K = b->n_classes;
     const int32_t crit = b->params->criterion;
-    const int64_t msl = b->min_samples_leaf;
+    const int64_t msl = b->min_leaf_rows;
     const int32_t *idx = b->idx;
     const int32_t *y = b->y;
     const double *w = b->w;

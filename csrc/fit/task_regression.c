@@ -40,7 +40,7 @@ static void node_stats(sporf_builder *b, int64_t start, int64_t end, sporf_node_
  * constant) keeps its precision when |mean| >> sd. */
 static int scan(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st, sporf_best_split *best)
 {
-    const int64_t msl = b->min_samples_leaf;
+    const int64_t msl = b->min_leaf_rows;
     const int32_t *idx = b->idx;
     const double *yr = b->yr, *w = b->w, *v = b->vals;
     const double mean = st->mean;

@@ -125,7 +125,7 @@ static int scan(sporf_builder *b, int64_t start, int64_t end, const sporf_node_s
     for (int64_t i = 0; i < n; i++)
         b->wsorted[i] = b->w[b->idx[start + i]];
     sporf_unsup_cut cut;
-    sporf_unsup_best_cut(b->params->criterion, b->vals + start, b->wsorted, n, b->min_samples_leaf,
+    sporf_unsup_best_cut(b->params->criterion, b->vals + start, b->wsorted, n, b->min_leaf_rows,
                          b->min_weight_leaf, &cut);
     if (!cut.found || (best->found && !(cut.score > best->proxy)))
         return 0;
