@@ -51,7 +51,6 @@ SHARED_WORDS = {
 CEILINGS = {
     "class_weight": 10,     # the mode at fit; custom weights stored, compared by merge, passed by both glues
     "data_dims": 12,        # the grid also shapes the input: images reshaped in both languages' MORF/URerF
-    "honest_fraction": 6,   # sampling (fit), stored priors (tree codec), abstaining leaves (predict, io)
 }
 
 

@@ -87,7 +87,7 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
         w[i] = wi;
         if (wi > 0.0) b->idx[m++] = (int32_t)i;
     }
-    if (!(c->params->honest_fraction > 0.0))
+    if (!sporf_params_honest(c->params))
         return sporf_builder_grow(b, m, &rng, ctl, &c->forest->trees[t], err);
 
     /* Honesty: shuffle the tree's distinct rows, grow on the first part and
@@ -153,7 +153,7 @@ static int check_fit_args(const sporf_params *params, const sporf_matrix *X, con
             return sporf_set_error(err, SPORF_E_ARG, "an unsupervised forest needs criterion 'fastbic' or 'twomeans'");
         if (params->class_weight != SPORF_CW_NONE)
             return sporf_set_error(err, SPORF_E_ARG, "class_weight does not apply to an unsupervised forest");
-        if (params->honest_fraction > 0.0)
+        if (sporf_params_honest(params))
             return sporf_set_error(err, SPORF_E_ARG, "honest_fraction does not apply to an unsupervised forest "
                                                      "(its leaves hold no response to estimate)");
     } else if (is_unsupervised_criterion(params->criterion)) {

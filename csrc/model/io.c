@@ -299,7 +299,7 @@ int sporf_model_read(const uint8_t *buf, int64_t len, sporf_forest **out, sporf_
         (f->task == SPORF_TASK_UNSUPERVISED) !=
             (P->criterion == SPORF_CRIT_FASTBIC || P->criterion == SPORF_CRIT_TWOMEANS) ||
         (f->task != SPORF_TASK_CLASSIFICATION && f->n_classes != 1) ||
-        (f->task == SPORF_TASK_UNSUPERVISED && P->honest_fraction > 0.0))
+        (f->task == SPORF_TASK_UNSUPERVISED && sporf_params_honest(P)))
         CORRUPT("model's task, criterion and number of outputs disagree");
     if (f->n_features < 1 || f->n_features > SPORF_MAX_FEATURES || f->n_classes < 1 || f->n_classes > 100000000)
         CORRUPT("model has impossible sizes (%lld features, %d classes)", (long long)f->n_features, f->n_classes);

@@ -115,6 +115,16 @@ typedef struct sporf_packed {
                                 (sporf_nodes_find_leaves_f32) */
 } sporf_packed;
 
+/* Honest trees: structure from part of each tree's rows, leaf values
+ * estimated from the rest (honest_fraction > 0); each stores a prior. */
+static inline int sporf_params_honest(const sporf_params *p) { return p->honest_fraction > 0.0; }
+/* Honest leaves that received no estimation row hold NaN and abstain from
+ * the forest's average (honest_prior "ignore"). */
+static inline int sporf_params_abstain(const sporf_params *p)
+{
+    return sporf_params_honest(p) && p->honest_prior == SPORF_HONEST_IGNORE;
+}
+
 /* ---- trees and forests (tree.c) ---- */
 
 /* Free a tree's arrays (its pnodes too) and zero it; NULL is a no-op. */

@@ -69,7 +69,7 @@ void sporf_tree_encode(const sporf_tree *tr, const sporf_forest *f, sporf_writer
         sporf_put_f64(w, nd->threshold);
         sporf_put_f64(w, nd->gain);
     }
-    if (f->params.honest_fraction > 0.0)
+    if (sporf_params_honest(&f->params))
         for (int32_t k = 0; k < K; k++) sporf_put_f64(w, tr->prior[k]);
 }
 
@@ -82,7 +82,7 @@ int sporf_leaf_values_ok(const double *lv, const sporf_forest *f)
 {
     const int32_t K = f->n_classes;
     const int probability = f->task != SPORF_TASK_REGRESSION;
-    const int may_abstain = f->params.honest_fraction > 0.0 && f->params.honest_prior == SPORF_HONEST_IGNORE;
+    const int may_abstain = sporf_params_abstain(&f->params);
     const int abstains = may_abstain && isnan(lv[0]);
     for (int32_t k = 0; k < K; k++)
         if (abstains ? !isnan(lv[k]) : !value_ok(lv[k], probability))
@@ -92,7 +92,7 @@ int sporf_leaf_values_ok(const double *lv, const sporf_forest *f)
 
 int sporf_read_prior(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, int64_t t, sporf_error *err)
 {
-    if (!(f->params.honest_fraction > 0.0))
+    if (!sporf_params_honest(&f->params))
         return SPORF_OK;
     const int32_t K = f->n_classes;
     tr->prior = malloc((size_t)K * sizeof *tr->prior);

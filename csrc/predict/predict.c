@@ -71,11 +71,11 @@ static inline const double *row_ptr(const sporf_matrix *X, int64_t r)
     return X->data + r * X->row_stride;
 }
 
-/* Honest trees with honest_prior "ignore" store NaN in leaves that received
+/* Honest trees with prior "ignore" store NaN in leaves that received
  * no estimation row: such a tree abstains on the rows that reach them. */
 static int forest_abstains(const sporf_forest *f)
 {
-    return f->params.honest_fraction > 0.0 && f->params.honest_prior == SPORF_HONEST_IGNORE;
+    return sporf_params_abstain(&f->params);
 }
 
 /* Add a packed leaf's values to o unless the tree abstains there; 1 if added. */
