@@ -441,7 +441,7 @@ URERF_CASES = [
 
 def r_urerf(r, X, **params):
     kwargs = {k: (ro.FloatVector(v) if isinstance(v, list) else r_value(v)) for k, v in params.items()}
-    return r["urerf"](r_matrix(X), **kwargs)
+    return r("sporf::urerf")(r_matrix(X), **kwargs)
 
 
 @pytest.mark.parametrize("n_jobs", [1, 2])
@@ -763,6 +763,34 @@ def test_a_bad_parameter_reads_the_same_in_both_languages(r, ename):
         assert _normalise(str(py_err.value), "py") == _normalise(r_message, "r"), name
         checked += 1
     assert checked >= 12
+
+
+@pytest.mark.parametrize("case", ["negative class weight", "grid of the wrong size", "grid without patches"])
+def test_core_checked_values_read_the_same_in_both_languages(r, case):
+    """Values only the core checks (custom class weights, a grid against the
+    data) reach the user in the core's words, the same in both languages."""
+    from rpy2.rinterface_lib.embedded import RRuntimeError
+
+    X, y = make_trunk(60, 6, random_state=1)
+    if case == "negative class weight":
+        est = sporf.SPORFClassifier(n_estimators=2, class_weight={0: 1.0, 1: -2.0})
+        rcall = lambda: r_fit(r, X, y, n_estimators=2, class_weight={0: 1.0, 1: -2.0})
+        expect = "class_weight[1] = -2; class weights must be finite"
+    elif case == "grid of the wrong size":
+        est = sporf.MORFClassifier(n_estimators=2, data_dims=(2, 2))
+        rcall = lambda: r("sporf::morf")(r_matrix(X), ro.IntVector([int(v) for v in y]), n_estimators=2,
+                                  data_dims=ro.FloatVector([2, 2]))
+        expect = "data_dims (2 x 2) describe 4 features, but the data has 6"
+    else:
+        est = sporf.URerF(n_estimators=2, data_dims=(2, 3))
+        rcall = lambda: r("sporf::urerf")(r_matrix(X), n_estimators=2, data_dims=ro.FloatVector([2, 3]))
+        expect = 'data_dims and the patch parameters apply to projection "patch" only'
+    with pytest.raises(ValueError) as py_err:
+        est.fit(X) if isinstance(est, sporf.URerF) else est.fit(X, y)
+    with pytest.raises(RRuntimeError) as r_err:
+        rcall()
+    assert expect in str(py_err.value)
+    assert expect in str(r_err.value)
 
 
 def test_fraction_means_the_same_in_both_languages(r):

@@ -192,7 +192,7 @@ def test_dense_proximity_that_would_not_fit_is_refused(monkeypatch):
     (dict(criterion="gini"), "criterion"),
     (dict(n_neighbors=0), "n_neighbors"),
     (dict(min_samples_split="cube"), "min_samples_split"),
-    (dict(data_dims=(2, 5)), "data_dims applies"),
+    (dict(data_dims=(2, 5)), "apply to projection \"patch\" only"),
     (dict(projection="patch", data_dims=(3, 3)), "data_dims"),
 ])
 def test_bad_parameters(params, match):

@@ -18,7 +18,8 @@ morf <- function(x, ...) UseMethod("morf")
 
 # Samples as rows of a feature matrix whose columns follow the row-major (C)
 # order of data_dims -- the order Python uses -- from a matrix (already in
-# that order) or an array of dim c(n, d1, ..., dk).
+# that order) or an array of dim c(n, d1, ..., dk). Only types are checked
+# here: the core checks that the grid fits the columns, in one message.
 .grid_input <- function(x, data_dims, what) {
   d <- dim(x)
   if (is.array(x) && length(d) > 2L) {
@@ -36,9 +37,6 @@ morf <- function(x, ...) UseMethod("morf")
   if (!is.numeric(data_dims) || length(data_dims) < 1L || length(data_dims) > .SPEC_MAX_DIMS ||
       anyNA(data_dims) || any(data_dims < 1) || any(data_dims != round(data_dims)))
     .bad_param("data_dims", .SPEC_PARAMS$data_dims$expect, data_dims)
-  if (prod(data_dims) != ncol(m))
-    stop(sprintf("data_dims (%s) describe %s features, but %s has %d columns", paste(data_dims, collapse = " x "),
-                 format(prod(data_dims)), what, ncol(m)), call. = FALSE)
   list(x = m, dims = as.numeric(data_dims))
 }
 

@@ -118,8 +118,6 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   regression <- .is_regression(y)
   if (regression) {
     if (any(!is.finite(y))) stop("y contains infinite values", call. = FALSE)
-    if (!is.null(args$class_weight)) stop("class_weight does not apply to a regression forest (y is numeric)",
-                                          call. = FALSE)
     enc <- list(codes = as.double(y), levels = NULL, kind = NA_integer_)
     K <- 1L
   } else {
@@ -139,15 +137,15 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
       stop("sample_weight must be finite and non-negative", call. = FALSE)
     sw <- as.double(sample_weight)
   }
+  # Custom weights by class name; the core checks their values (and refuses
+  # any class_weight for regression), in the words Python shows too.
   cw <- NULL
-  if (is.numeric(args$class_weight)) {
+  if (!regression && is.numeric(args$class_weight)) {
     cwv <- args$class_weight
     unknown <- setdiff(names(cwv), enc$levels)
     if (length(unknown))
       stop(sprintf("class_weight names classes that are not in y: %s", paste(unknown, collapse = ", ")),
            call. = FALSE)
-    if (anyNA(cwv) || any(!is.finite(cwv)) || any(cwv < 0))
-      stop("class_weight values must be finite and non-negative", call. = FALSE)
     cw <- rep(1, K)
     cw[match(names(cwv), enc$levels)] <- as.double(cwv)
   }

@@ -13,12 +13,11 @@ urerf <- function(x, ...) UseMethod("urerf")
   .check_n_neighbors(n_neighbors, Inf, FALSE)
   args <- .forest_args("urerf", env)
   args$n_neighbors <- NULL
+  # A grid given with another projection goes to the core, which refuses it.
   dims <- NULL
-  if (identical(args$projection, "patch")) {
+  if (identical(args$projection, "patch") || !is.null(args$data_dims)) {
     dims <- .grid_input(X, args$data_dims, "x")$dims
     args$data_dims <- dims
-  } else if (!is.null(args$data_dims)) {
-    stop(sprintf("data_dims applies to projection = \"patch\", not \"%s\"", format(args$projection)), call. = FALSE)
   }
   params <- .build_params(args, ncol(X), "urerf", "unsupervised", dims)
   res <- .Call(C_sporf_r_fit_unsupervised, X, params, as.integer(args$verbose))

@@ -108,9 +108,17 @@ static int check_patch(const sporf_params *p, int64_t n_features, sporf_error *e
         volume *= (double)D;
         max_volume *= (double)hi;
     }
-    if (n_features > 0 && volume != (double)n_features)
-        return sporf_set_error(err, SPORF_E_ARG, "data_dims describe %.0f features but the data has %lld", volume,
-                               (long long)n_features);
+    if (n_features > 0 && volume != (double)n_features) {
+        /* The one message for a grid that does not fit the data: both
+         * bindings pass the user's grid here unchecked. */
+        char grid[SPORF_MAX_DIMS * 24];
+        size_t used = 0;
+        for (int32_t k = 0; k < p->n_dims && used < sizeof grid; k++)
+            used += (size_t)snprintf(grid + used, sizeof grid - used, "%s%lld", k ? " x " : "",
+                                     (long long)p->data_dims[k]);
+        return sporf_set_error(err, SPORF_E_ARG, "data_dims (%s) describe %.0f features, but the data has %lld",
+                               grid, volume, (long long)n_features);
+    }
     if (n_features > 0 && max_volume * (double)sporf_params_resolve_max_features(p, n_features) > 5e8)
         return sporf_set_error(err, SPORF_E_ARG, "max_patch_dims x max_features = %.0f non-zeros per node is too many",
                                max_volume * (double)sporf_params_resolve_max_features(p, n_features));

@@ -459,9 +459,10 @@ class SPORFClassifier(ClassifierMixin, _spec._SPORFClassifierParams, _BaseForest
             unknown = [k for k in self.class_weight if k not in index]
             if unknown:
                 raise ValueError("The classes, %r, are not in class_weight" % (unknown,))
+            # Only the type here: the core checks the values, in the words R shows too.
             for k, v in self.class_weight.items():
-                if not isinstance(v, numbers.Real) or not np.isfinite(v) or v < 0:
-                    raise ValueError("class_weight[%r] must be a finite number >= 0, got %r" % (k, v))
+                if not isinstance(v, numbers.Real):
+                    raise ValueError("class_weight[%r] must be a number, got %r" % (k, v))
                 cw[index[k]] = float(v)
 
         def fit_call(params, view, sw, oob, oob_count, cb, user, out, err):

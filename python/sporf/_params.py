@@ -194,17 +194,13 @@ def _class_weight(row, v, expect):
 
 
 def resolve_data_dims(data_dims, n_features):
-    """data_dims as a tuple of ints whose product is n_features."""
+    """data_dims as a tuple of ints (the core checks that they fit n_features)."""
     if data_dims is None:
         return (int(n_features),)
     dims = (data_dims,) if _is_int(data_dims) else tuple(data_dims) if not isinstance(data_dims, str) else None
     if not dims or len(dims) > lib.SPORF_MAX_DIMS or not all(_is_int(d) and d >= 1 for d in dims):
         raise bad("data_dims", PARAMS["data_dims"]["expect"], data_dims)
-    dims = tuple(int(d) for d in dims)
-    if int(np.prod(dims)) != n_features:
-        raise ValueError("data_dims %r describe %d features, but X has %d features"
-                         % (dims, int(np.prod(dims)), n_features))
-    return dims
+    return tuple(int(d) for d in dims)
 
 
 def build(est, n_features, data_dims=None):

@@ -74,12 +74,10 @@ class URerF(TransformerMixin, _spec._URerFParams, _BaseForest):
         self : URerF
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2, accept_sparse=False)
-        if self.projection == "patch":
+        # A grid given with another projection goes to the core, which refuses it.
+        dims = None
+        if self.projection == "patch" or self.data_dims is not None:
             dims = _params.resolve_data_dims(self.data_dims, X.shape[1])
-        elif self.data_dims is not None:
-            raise ValueError("data_dims applies to projection='patch', not %r" % (self.projection,))
-        else:
-            dims = None
         # n_neighbors is checked against the reference rows when a query runs
         # (as scikit-learn's NearestNeighbors does); here only its type.
         _proximity.check_n_neighbors(self.n_neighbors, np.inf, self_excluded=False)

@@ -99,7 +99,7 @@ test_that("bad input gives clear errors", {
   expect_error(urerf(bad), "missing|NA")
   expect_error(urerf(x, criterion = "gini"), "criterion")
   expect_error(urerf(x, honest_fraction = 0.5), "unknown parameter")
-  expect_error(urerf(x, data_dims = c(1, 5)), "data_dims applies")
+  expect_error(urerf(x, data_dims = c(1, 5)), "apply to projection \"patch\" only")
   expect_error(urerf(x, min_samples_split = "cube"), "min_samples_split")
   expect_error(urerf(x[1, , drop = FALSE]), "at least 2 rows")
   expect_error(predict(f, x), "predicts no response")
