@@ -1,0 +1,298 @@
+"""The real-data benchmark suite: sporf's defaults against its peers' defaults.
+
+Data: scikit-learn's bundled sets and the sets of Debian's r-cran-* packages
+(MASS, kernlab, modeldata, palmerpenguins, dslabs, AER, carData), exported to
+CSV by suite_data.R -- 27 classification and 15 regression sets, nothing
+downloaded. The mlbench package and the UCR/UEA archives are never used:
+they are kept for independent evaluation.
+
+Protocol: 5-fold cross-validation (stratified for classification), folds
+fixed by seed 0; Cohen's kappa for classification, R^2 for regression; every
+model with its library's defaults (100 trees where the library's default
+differs is NOT imposed: defaults are what users get), 2 threads. Per data
+set the models are ranked (1 = best, ties share the mean rank); the mean
+rank over data sets, with the Nemenyi critical difference at alpha = 0.05,
+is the summary. A model "loses" to scikit-learn's RF on a data set when its
+mean score is below RF's by more than one standard error of RF's CV
+estimate (std over folds / sqrt(5)).
+
+    Rscript benchmarks/suite_data.R /tmp/sporf_suite      # once: export the R sets
+    python benchmarks/suite.py [--models a,b] [--datasets x,y] [--fresh]
+    python benchmarks/suite.py --variant 'name={"max_features": 20}'   # a sporf variant as an extra model
+
+Results accumulate in benchmarks/results/suite.json (a model x data set run
+is skipped when present; --fresh reruns); the tables go to
+benchmarks/results/suite.md and the rank plot to
+benchmarks/figures/suite_ranks.png. BENCHMARKS.md quotes them.
+"""
+import argparse
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.environ.get("SPORF_SUITE_DATA", "/tmp/sporf_suite")
+RESULTS = os.path.join(HERE, "results", "suite.json")
+N_JOBS = 2
+MAX_ROWS = 5000  # larger sets are subsampled (seeded) to keep the suite within an hour
+
+
+# ---------------------------------------------------------------- data
+def load_all():
+    from sklearn import datasets as skd
+
+    sets = {}
+    for name, loader in [("iris", skd.load_iris), ("wine", skd.load_wine),
+                         ("breast_cancer", skd.load_breast_cancer), ("digits", skd.load_digits)]:
+        X, y = loader(return_X_y=True)
+        sets[name] = ("clf", X.astype(float), y)
+    X, y = skd.load_diabetes(return_X_y=True)
+    sets["diabetes"] = ("reg", X, y.astype(float))
+    files = sorted(glob.glob(os.path.join(DATA, "*__*.csv")))
+    if not files:
+        sys.exit("no exported data in %s: run `Rscript benchmarks/suite_data.R %s` first" % (DATA, DATA))
+    for path in files:
+        task, name = os.path.basename(path)[:-4].split("__", 1)
+        with open(path) as fh:
+            header = fh.readline().strip().split(",")
+        a = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
+        assert header[-1].strip('"') == "target"
+        X, y = a[:, :-1], a[:, -1]
+        sets[name] = (task, X, y.astype(int) if task == "clf" else y)
+    for name, (task, X, y) in list(sets.items()):
+        if len(y) > MAX_ROWS:
+            keep = np.sort(np.random.default_rng(0).choice(len(y), MAX_ROWS, replace=False))
+            sets[name] = (task, X[keep], y[keep])
+    return sets
+
+
+def folds_for(task, y):
+    from sklearn.model_selection import KFold, StratifiedKFold
+
+    cv = StratifiedKFold(5, shuffle=True, random_state=0) if task == "clf" else KFold(5, shuffle=True, random_state=0)
+    fold = np.empty(len(y), dtype=int)
+    for k, (_, te) in enumerate(cv.split(np.zeros(len(y)), y)):
+        fold[te] = k
+    return fold
+
+
+def score(task, y, pred):
+    from sklearn.metrics import cohen_kappa_score, r2_score
+
+    return float(cohen_kappa_score(y, pred)) if task == "clf" else float(r2_score(y, pred))
+
+
+# ---------------------------------------------------------------- models
+def make_python_model(name, task, variant_params):
+    import sporf
+    from sklearn.ensemble import (ExtraTreesClassifier, ExtraTreesRegressor, RandomForestClassifier,
+                                  RandomForestRegressor)
+
+    clf = task == "clf"
+    if name == "scikit-learn RF":
+        return (RandomForestClassifier if clf else RandomForestRegressor)(n_jobs=N_JOBS, random_state=0)
+    if name == "scikit-learn ExtraTrees":
+        return (ExtraTreesClassifier if clf else ExtraTreesRegressor)(n_jobs=N_JOBS, random_state=0)
+    if name.startswith("sporf"):
+        return (sporf.SPORFClassifier if clf else sporf.SPORFRegressor)(n_jobs=N_JOBS, random_state=0,
+                                                                         **variant_params.get(name, {}))
+    if name.startswith("ydf"):
+        return YdfModel(task, oblique=name == "ydf sparse oblique")
+    raise KeyError(name)
+
+
+class YdfModel:
+    """ydf's RandomForestLearner with its defaults, as a fit/predict pair."""
+
+    def __init__(self, task, oblique):
+        self.task, self.oblique = task, oblique
+
+    @staticmethod
+    def _frame(X):
+        return {"f%d" % j: X[:, j].astype(np.float32) for j in range(X.shape[1])}
+
+    def fit(self, X, y):
+        import ydf
+
+        data = self._frame(X)
+        data["target"] = y
+        kw = {"split_axis": "SPARSE_OBLIQUE"} if self.oblique else {}
+        task = ydf.Task.CLASSIFICATION if self.task == "clf" else ydf.Task.REGRESSION
+        self.model = ydf.RandomForestLearner(label="target", task=task, num_threads=N_JOBS, random_seed=1,
+                                             **kw).train(data, verbose=0)
+        self.classes = np.unique(y)
+        return self
+
+    def predict(self, X):
+        out = np.asarray(self.model.predict(self._frame(X)))
+        if self.task == "reg":
+            return out
+        if out.ndim == 1:  # binary: P(second class)
+            return self.classes[(out > 0.5).astype(int)]
+        return self.classes[out.argmax(1)]
+
+
+MODELS = ["sporf", "scikit-learn RF", "scikit-learn ExtraTrees", "ydf axis", "ydf sparse oblique", "ranger"]
+
+
+def available(name):
+    if name == "ranger":
+        return shutil.which("Rscript") and subprocess.run(["Rscript", "-e", "library(ranger)"],
+                                                          capture_output=True).returncode == 0
+    if name.startswith("ydf"):
+        try:
+            import ydf  # noqa: F401
+        except ImportError:
+            return False
+    return True
+
+
+def run_ranger(task, X, y, fold):
+    with tempfile.TemporaryDirectory() as tmp:
+        csv = os.path.join(tmp, "d.csv")
+        header = ",".join(["f%d" % j for j in range(X.shape[1])] + ["target"])
+        np.savetxt(csv, np.column_stack([X, y]), delimiter=",", header=header, comments="", fmt="%.17g")
+        np.savetxt(os.path.join(tmp, "folds.txt"), fold, fmt="%d")
+        t = time.perf_counter()
+        out = subprocess.run(["Rscript", os.path.join(HERE, "suite_ranger.R"), csv, os.path.join(tmp, "folds.txt"),
+                              task, str(N_JOBS), "1"], capture_output=True, text=True, check=True).stdout
+        seconds = time.perf_counter() - t
+    scores = [float(line.split()[1]) for line in out.strip().splitlines()]
+    return scores, seconds
+
+
+def run_model(name, task, X, y, fold, variant_params):
+    if name == "ranger":
+        return run_ranger(task, X, y, fold)
+    scores, seconds = [], 0.0
+    for k in range(5):
+        tr, te = fold != k, fold == k
+        m = make_python_model(name, task, variant_params)
+        t = time.perf_counter()
+        m.fit(X[tr], y[tr])
+        seconds += time.perf_counter() - t
+        scores.append(score(task, y[te], m.predict(X[te])))
+    return scores, seconds
+
+
+# ---------------------------------------------------------------- summary
+def ranks_of(scores):
+    """Rank 1 = best (highest); ties share the mean rank."""
+    from scipy.stats import rankdata
+
+    return rankdata(-np.asarray(scores), method="average")
+
+
+def nemenyi_cd(k, n):
+    # q_0.05 of the studentized range / sqrt(2), for k = 2..10 models (Demsar 2006)
+    q = [1.960, 2.343, 2.569, 2.728, 2.850, 2.949, 3.031, 3.102, 3.164][k - 2]
+    return q * np.sqrt(k * (k + 1) / (6.0 * n))
+
+
+def summarise(results, models, sets):
+    lines = []
+    for task, label in (("clf", "classification (Cohen's kappa)"), ("reg", "regression (R^2)")):
+        names = [d for d in sorted(sets) if sets[d][0] == task and all("%s|%s" % (m, d) in results for m in models)]
+        if not names:
+            continue
+        lines += ["", "### %s: %d data sets" % (label, len(names)), "",
+                  "| data set | n x p | " + " | ".join(models) + " |", "|---|---|" + "---:|" * len(models)]
+        rank_rows, losses = [], {m: [] for m in models}
+        for d in names:
+            means = [np.mean(results["%s|%s" % (m, d)]["scores"]) for m in models]
+            rf = results.get("scikit-learn RF|%s" % d)
+            se = np.std(rf["scores"], ddof=1) / np.sqrt(5) if rf else None
+            for m, v in zip(models, means):
+                if rf and v < np.mean(rf["scores"]) - se:
+                    losses[m].append(d)
+            rank_rows.append(ranks_of(means))
+            best = max(means)
+            cells = ["**%.3f**" % v if v == best else "%.3f" % v for v in means]
+            _, X, _ = sets[d]
+            lines.append("| %s | %d x %d | %s |" % (d, X.shape[0], X.shape[1], " | ".join(cells)))
+        mean_rank = np.mean(rank_rows, axis=0)
+        lines.append("| **mean rank** | | " + " | ".join("%.2f" % r for r in mean_rank) + " |")
+        lines.append("| worse than RF by > 1 SE | | " + " | ".join(str(len(losses[m])) for m in models) + " |")
+        cd = nemenyi_cd(len(models), len(names))
+        lines += ["", "Nemenyi critical difference (alpha 0.05): %.2f ranks." % cd]
+        for m in models:
+            if losses[m] and m != "scikit-learn RF":
+                lines.append("- %s below RF by more than 1 SE on: %s" % (m, ", ".join(losses[m])))
+        plots.append((label, models, mean_rank, cd))
+    return "\n".join(lines)
+
+
+plots = []
+
+
+def plot_ranks(path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(len(plots), 1, figsize=(8, 1.9 * len(plots)), squeeze=False)
+    for ax, (label, models, mean_rank, cd) in zip(axes[:, 0], plots):
+        order = np.argsort(mean_rank)
+        ax.scatter(mean_rank[order], np.arange(len(models)), color="k", zorder=3)
+        for i, j in enumerate(order):
+            ax.annotate(models[j], (mean_rank[j], i), xytext=(6, -3), textcoords="offset points", fontsize=8)
+        best = mean_rank[order[0]]
+        ax.axvspan(best, best + cd, color="0.85", zorder=1, label="within the critical difference of the best")
+        ax.set_xlim(1, len(models))
+        ax.set_yticks([])
+        ax.set_title("%s: mean rank (1 = best)" % label, fontsize=9)
+        ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--datasets", default="")
+    ap.add_argument("--variant", action="append", default=[], help='NAME=JSON: a sporf variant, e.g. '
+                    '\'sporf d20={"max_features": 20}\'; its model name is "sporf NAME"')
+    ap.add_argument("--fresh", action="store_true")
+    a = ap.parse_args()
+    variant_params = {}
+    models = [m for m in a.models.split(",") if m]
+    for v in a.variant:
+        name, params = v.split("=", 1)
+        variant_params["sporf " + name] = json.loads(params)
+        models.append("sporf " + name)
+    models = [m for m in models if available(m)]
+    sets = load_all()
+    chosen = [d for d in a.datasets.split(",") if d] or sorted(sets)
+    results = json.load(open(RESULTS)) if os.path.exists(RESULTS) else {}
+    for d in chosen:
+        task, X, y = sets[d]
+        fold = folds_for(task, y)
+        for m in models:
+            key = "%s|%s" % (m, d)
+            if key in results and not a.fresh and m not in variant_params:
+                continue
+            scores, seconds = run_model(m, task, X, y, fold, variant_params)
+            results[key] = {"scores": scores, "seconds": seconds, "params": variant_params.get(m, {})}
+            print("%-24s %-26s %.4f  (%.1f s)" % (d, m, np.mean(scores), seconds), flush=True)
+            os.makedirs(os.path.dirname(RESULTS), exist_ok=True)
+            with open(RESULTS, "w") as fh:
+                json.dump(results, fh, indent=0, sort_keys=True)
+    table = summarise(results, models, {d: sets[d] for d in sets})
+    md = os.path.join(HERE, "results", "suite.md")
+    with open(md, "w") as fh:
+        fh.write("# Benchmark suite (benchmarks/suite.py)\n\nModels: %s. 5-fold CV, defaults.\n%s\n"
+                 % (", ".join(models), table))
+    print(table)
+    if plots:
+        plot_ranks(os.path.join(HERE, "figures", "suite_ranks.png"))
+
+
+if __name__ == "__main__":
+    main()
