@@ -10,6 +10,8 @@ and the shards are merged on the client.
 
 Dask is optional: ``pip install sporf[dask]``.
 """
+from concurrent.futures import CancelledError
+
 import numpy as np
 
 from . import _params
@@ -148,31 +150,51 @@ def _fit_on_cluster(distributed, client, estimator, params, ranges, X, y, sample
                     progress):
     cls = type(estimator)
     data = [X] + ([] if unsupervised else [y]) + ([sample_weight] if sample_weight is not None else [])
-    scattered = client.scatter(data, broadcast=True, hash=False)  # keys of our own, released below
-    X_f = scattered[0]
-    y_f = None if unsupervised else scattered[1]
-    sw_f = scattered[2] if sample_weight is not None else None
-    futures = {client.submit(_grow_shard, cls, params, a, m, X_f, y_f, sw_f, pure=False): (a, m) for a, m in ranges}
     printer = Progress(verbose=estimator.verbose, what="trees")
     shards, done = {}, 0
-    try:
-        for future in distributed.as_completed(list(futures)):
-            a, m = futures[future]
-            try:
-                shards[a] = NativeForest.from_bytes(future.result())
-            except (ValueError, TypeError, MemoryError):
-                raise  # the estimator's own complaint about parameters or data
-            except Exception as exc:
-                raise RuntimeError("sporf.distributed.fit: the cluster failed to grow trees %d-%d (%s: %s); "
+    pending = dict(ranges)  # first tree -> count, the shards still to grow
+    rescatters = 3
+    while pending:
+        # Scattered data cannot be recomputed: when the workers holding it
+        # die, Dask forgets the shards that need it (CancelledError). Then
+        # scatter again and grow the missing shards, a few times at most.
+        scattered = client.scatter(data, broadcast=True, hash=False)  # keys of our own, released below
+        X_f = scattered[0]
+        y_f = None if unsupervised else scattered[1]
+        sw_f = scattered[2] if sample_weight is not None else None
+        futures = {client.submit(_grow_shard, cls, params, a, m, X_f, y_f, sw_f, pure=False): (a, m)
+                   for a, m in pending.items()}
+        lost = None
+        try:
+            for future in distributed.as_completed(list(futures)):
+                a, m = futures[future]
+                try:
+                    shards[a] = NativeForest.from_bytes(future.result())
+                except (ValueError, TypeError, MemoryError):
+                    raise  # the estimator's own complaint about parameters or data
+                except CancelledError as exc:
+                    # Keep collecting: a shard that failed for another reason
+                    # (a worker died under it too often) still ends the fit.
+                    lost = exc, a, m
+                    continue
+                except Exception as exc:
+                    raise RuntimeError("sporf.distributed.fit: the cluster failed to grow trees %d-%d (%s: %s); "
+                                       "no forest was returned" % (a, a + m - 1, type(exc).__name__, exc)) from exc
+                del pending[a]
+                done += m
+                printer.update(done, n_trees)
+                if progress is not None:
+                    progress(done, n_trees)
+        finally:
+            for future in futures:
+                future.cancel()
+            client.cancel(scattered)
+        if lost is not None and pending:
+            exc, a, m = lost
+            if rescatters == 0:
+                raise RuntimeError("sporf.distributed.fit: the cluster lost the data of trees %d-%d (%s: %s); "
                                    "no forest was returned" % (a, a + m - 1, type(exc).__name__, exc)) from exc
-            done += m
-            printer.update(done, n_trees)
-            if progress is not None:
-                progress(done, n_trees)
-    finally:
-        for future in futures:
-            future.cancel()
-        client.cancel(scattered)
+            rescatters -= 1
     if sorted(shards) != [a for a, _ in ranges]:  # never merge a partial forest
         raise RuntimeError("sporf.distributed.fit: shards are missing; no forest was returned")
     fitted = cls._from_native(merge_native([shards[a] for a, _ in ranges]))
