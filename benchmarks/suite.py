@@ -2,9 +2,10 @@
 
 Data: scikit-learn's bundled sets and the sets of Debian's r-cran-* packages
 (MASS, kernlab, modeldata, palmerpenguins, dslabs, AER, carData), exported to
-CSV by suite_data.R -- 27 classification and 15 regression sets, nothing
-downloaded. The mlbench package and the UCR/UEA archives are never used:
-they are kept for independent evaluation.
+CSV by suite_data.R -- 24 classification and 14 regression sets, nothing
+downloaded. The mlbench package and the UCR/UEA archives are never used,
+nor their data under another name (MASS's Boston, Pima, fgl, biopsy): they
+are kept for independent evaluation.
 
 Protocol: 5-fold cross-validation (stratified for classification), folds
 fixed by seed 0; Cohen's kappa for classification, R^2 for regression; every
