@@ -198,7 +198,8 @@ def nemenyi_cd(k, n):
 
 
 def summarise(results, models, sets):
-    lines = []
+    """The markdown tables, and per task (label, models, mean ranks, CD) for the plot."""
+    lines, plots = [], []
     for task, label in (("clf", "classification (Cohen's kappa)"), ("reg", "regression (R^2)")):
         names = [d for d in sorted(sets) if sets[d][0] == task and all("%s|%s" % (m, d) in results for m in models)]
         if not names:
@@ -227,13 +228,10 @@ def summarise(results, models, sets):
             if losses[m] and m != "scikit-learn RF":
                 lines.append("- %s below RF by more than 1 SE on: %s" % (m, ", ".join(losses[m])))
         plots.append((label, models, mean_rank, cd))
-    return "\n".join(lines)
+    return "\n".join(lines), plots
 
 
-plots = []
-
-
-def plot_ranks(path):
+def plot_ranks(plots, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -285,14 +283,14 @@ def main():
             os.makedirs(os.path.dirname(RESULTS), exist_ok=True)
             with open(RESULTS, "w") as fh:
                 json.dump(results, fh, indent=0, sort_keys=True)
-    table = summarise(results, models, {d: sets[d] for d in sets})
+    table, plots = summarise(results, models, sets)
     md = os.path.join(HERE, "results", "suite.md")
     with open(md, "w") as fh:
         fh.write("# Benchmark suite (benchmarks/suite.py)\n\nModels: %s. 5-fold CV, defaults.\n%s\n"
                  % (", ".join(models), table))
     print(table)
     if plots:
-        plot_ranks(os.path.join(HERE, "figures", "suite_ranks.png"))
+        plot_ranks(plots, os.path.join(HERE, "figures", "suite_ranks.png"))
 
 
 if __name__ == "__main__":
