@@ -20,6 +20,7 @@ estimate (std over folds / sqrt(5)).
     Rscript benchmarks/suite_data.R /tmp/sporf_suite      # once: export the R sets
     python benchmarks/suite.py [--models a,b] [--datasets x,y] [--fresh]
     python benchmarks/suite.py --variant 'name={"max_features": 20}'   # a sporf variant as an extra model
+    python benchmarks/suite.py --variant 'name={"clf": {...}, "reg": {...}}'   # per task
 
 Results accumulate in benchmarks/results/suite.json (a model x data set run
 is skipped when present; --fresh reruns); the tables go to
@@ -102,8 +103,10 @@ def make_python_model(name, task, variant_params):
     if name == "scikit-learn ExtraTrees":
         return (ExtraTreesClassifier if clf else ExtraTreesRegressor)(n_jobs=N_JOBS, random_state=0)
     if name.startswith("sporf"):
-        return (sporf.SPORFClassifier if clf else sporf.SPORFRegressor)(n_jobs=N_JOBS, random_state=0,
-                                                                         **variant_params.get(name, {}))
+        params = variant_params.get(name, {})
+        if set(params) <= {"clf", "reg"}:  # per-task parameters: {"clf": {...}, "reg": {...}}
+            params = params.get(task, {})
+        return (sporf.SPORFClassifier if clf else sporf.SPORFRegressor)(n_jobs=N_JOBS, random_state=0, **params)
     if name.startswith("ydf"):
         return YdfModel(task, oblique=name == "ydf sparse oblique")
     raise KeyError(name)

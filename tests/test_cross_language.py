@@ -206,7 +206,8 @@ def test_golden_r_model_in_python():
     X = _golden("train_x.f64", (-1, 7))
     y = np.array((GOLDEN / "train_y.txt").read_text().split())
     refit = sporf.SPORFClassifier(n_estimators=12, max_features=4, projection="axis", max_depth=8,
-                                  min_samples_leaf=2, random_state=4242).fit(X, y)
+                                  min_samples_leaf=2, axis_features=0, guided_features=0,
+                                  random_state=4242).fit(X, y)
     assert refit.to_bytes() == (GOLDEN / "r_model.sporf").read_bytes()
 
 
@@ -225,12 +226,13 @@ def test_golden_python_model_in_python():
     assert refit.to_bytes() == (GOLDEN / "python_model.sporf").read_bytes()
 
 
-@pytest.mark.parametrize("version", [3, 4, 5])
+@pytest.mark.parametrize("version", [3, 4, 5, 6])
 @pytest.mark.parametrize("lang", ["python", "r"])
 def test_golden_older_format_models_still_load(lang, version):
     """Models saved by format 3 (before the compact trees of format 4),
-    format 4 (before tree ranges) and format 5 (sizes stored resolved, before
-    the parameter spec) load, predict exactly as before, and re-save as the
+    format 4 (before tree ranges), format 5 (sizes stored resolved, before
+    the parameter spec) and format 6 (before axis_features and
+    guided_features) load, predict exactly as before, and re-save as the
     current golden file."""
     Xt = _golden("test_x.f64", (-1, 7))
     old = sporf.load(GOLDEN / ("%s_model_v%d.sporf" % (lang, version)))
@@ -264,8 +266,8 @@ def test_r_errors_do_not_take_python_down(r, tmp_path):
                                        (sporf.MORFRegressor, "morf.default")])
 def test_r_has_every_python_parameter_with_the_same_default(r, cls, r_fun):
     """One R function serves both of Python's classes: its parameters are the
-    union; class_weight is the classifier's; criterion and max_features
-    default by task in R (criterion = NULL, max_features an expression of y),
+    union; class_weight is the classifier's; criterion and some sizes
+    default by task in R (criterion = NULL, the sizes expressions of y),
     resolved to the default of the Python class of the task (checked by
     fitting)."""
     import inspect
@@ -278,17 +280,21 @@ def test_r_has_every_python_parameter_with_the_same_default(r, cls, r_fun):
     if "class_weight" not in py_defaults:  # a regressor
         assert r_defaults.pop("class_weight") == "NULL"
     assert r_defaults.pop("criterion") == "NULL"
-    assert r_defaults.pop("max_features") == 'if (.is_regression(y)) NULL else "sqrt"'
+    # Defaults that are expressions of y (the task's) are checked on a fitted forest.
+    by_task = sorted(k for k, v in r_defaults.items() if v.startswith("if (.is_regression(y))"))
+    assert by_task, "the R function has no task-dependent default left to check"
     task_y = "rnorm(30)" if "class_weight" not in py_defaults else "rep(0:1, 15)"
     fitted = r("sporf::%s(matrix(rnorm(120), 30), %s, n_estimators = 2, random_state = 1)$params"
                % (r_fun.split(".")[0], task_y))
     assert fitted.rx2("criterion")[0] == py_defaults.pop("criterion")
-    r_max_features = fitted.rx2("max_features")
-    py_max_features = py_defaults.pop("max_features")
-    if py_max_features is None:
-        assert r_max_features is rpy2.rinterface.NULL
-    else:
-        assert r_max_features[0] == py_max_features
+    for name in by_task:
+        r_defaults.pop(name)
+        r_value_fitted = fitted.rx2(name)
+        py_value = py_defaults.pop(name)
+        if py_value is None:
+            assert r_value_fitted is rpy2.rinterface.NULL, name
+        else:
+            assert r_value_fitted[0] == py_value, name
     assert set(r_defaults) == set(py_defaults)
     for name, default in py_defaults.items():
         got = r_defaults[name]

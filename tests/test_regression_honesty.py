@@ -170,19 +170,37 @@ def test_new_projections_learn_and_are_deterministic(projection):
 
 def test_projection_shapes_follow_their_definitions():
     X, y = make_trunk(400, 12, random_state=0)
-    frc = sporf.SPORFClassifier(n_estimators=10, projection="frc", feature_combinations=3, random_state=0).fit(X, y)
+    drawn = dict(axis_features=0, guided_features=0)  # the distributions' own candidates only
+    frc = sporf.SPORFClassifier(n_estimators=10, projection="frc", feature_combinations=3, random_state=0,
+                                **drawn).fit(X, y)
     for t in frc.projection_importances():
         assert len(t.features) == 3  # exactly L = 3 distinct features
         assert np.all(np.abs(t.weights) <= 1.0)
-    gauss = sporf.SPORFClassifier(n_estimators=10, projection="gaussian", random_state=0).fit(X, y)
+    gauss = sporf.SPORFClassifier(n_estimators=10, projection="gaussian", random_state=0, **drawn).fit(X, y)
     w = np.concatenate([t.weights for t in gauss.projection_importances()])
     assert np.mean(np.abs(np.abs(w) - 1.0) > 1e-9) > 0.9  # continuous weights, not +-1
     pois = sporf.SPORFClassifier(n_estimators=10, projection="poisson", feature_combinations=2.0,
-                                 random_state=0).fit(X, y)
+                                 random_state=0, **drawn).fit(X, y)
     lengths = {len(t.features) for t in pois.projection_importances()}
     assert len(lengths) >= 3  # a Poisson number of non-zeros varies
     for t in pois.projection_importances():
         assert set(np.abs(t.weights)) == {1.0}
+
+
+def test_guided_projections_weight_the_best_features_by_their_slopes():
+    """Guided projections combine several features with fitted (not +-1)
+    weights; with guided_features = 0 and no single-feature search every
+    sparse projection keeps +-1 weights. On trunk the informative features
+    (the first ones: mean shift 1/sqrt(j)) carry the largest weights."""
+    X, y = make_trunk(600, 12, random_state=0)
+    plain = sporf.SPORFClassifier(n_estimators=10, axis_features=0, guided_features=0, random_state=0).fit(X, y)
+    assert all(set(np.abs(t.weights)) == {1.0} for t in plain.projection_importances())
+    guided = sporf.SPORFClassifier(n_estimators=10, random_state=0).fit(X, y)
+    fitted = [t for t in guided.projection_importances() if len(t.features) >= 2 and set(np.abs(t.weights)) != {1.0}]
+    assert fitted, "no guided projection was chosen"
+    top = max(fitted, key=lambda t: t.importance)
+    assert len(top.features) <= 8
+    assert np.min(top.features) <= 2  # the strongest features lead
 
 
 def test_projection_importance_on_trunk_finds_the_first_features():

@@ -4,6 +4,7 @@
 #include "model/params.h"
 #include "util/sort.h"
 #include "fit/task.h"
+#include "fit/guided.h"
 #include "predict/packed.h"
 #include "predict/traverse.h"
 
@@ -41,9 +42,20 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const doubl
     b->n_candidates = sporf_params_resolve_max_features(params, p);
     b->min_split_rows = sporf_resolve_min_samples_split(params, n);
     b->min_leaf_rows = sporf_resolve_min_samples_leaf(params, n);
+    b->n_axis_extra = sporf_params_resolve_axis_features(params, p);
+    b->n_guided = params->projection == SPORF_PROJ_AXIS ? 0 : (int32_t)params->guided_features;
     int rc = sporf_sampler_init(&b->sampler, params, p, b->n_candidates, err);
     if (rc != SPORF_OK)
         return rc;
+    int guided_ok = 1;
+    if (b->n_axis_extra > 0)
+        guided_ok = sporf_sampler_enable_axis(&b->sampler);
+    if (b->n_guided > 0) {
+        b->guide_target = malloc((size_t)n * sizeof *b->guide_target);
+        b->rank = malloc(sizeof *b->rank);
+        b->guided_weight = malloc(SPORF_GUIDED_MAX * sizeof *b->guided_weight);
+        guided_ok = guided_ok && b->guide_target && b->rank && b->guided_weight;
+    }
     size_t K = (size_t)n_classes;
     b->w = calloc((size_t)n, sizeof *b->w);
     b->idx = malloc((size_t)n * sizeof *b->idx);
@@ -53,10 +65,12 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const doubl
     b->left_counts = malloc(K * sizeof(double));
     b->right_counts = malloc(K * sizeof(double));
     int64_t nnz = b->sampler.nnz > 0 ? b->sampler.nnz : 1;
+    if (nnz < b->n_guided)
+        nnz = b->n_guided; /* a guided projection has up to n_guided non-zeros */
     b->best_proj_feature = malloc((size_t)nnz * sizeof(int32_t));
     b->best_proj_weight = malloc((size_t)nnz * sizeof(double));
     int sort_ok = sporf_sort_scratch_init(&b->sort_scratch, n);
-    if (!sort_ok || !b->w || !b->idx || !b->vals || !b->wsorted || !b->node_counts || !b->left_counts ||
+    if (!sort_ok || !guided_ok || !b->w || !b->idx || !b->vals || !b->wsorted || !b->node_counts || !b->left_counts ||
         !b->right_counts || !b->best_proj_feature || !b->best_proj_weight) {
         sporf_builder_free(b);
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory allocating tree-building buffers for %lld rows",
@@ -78,6 +92,9 @@ void sporf_builder_free(sporf_builder *b)
     free(b->right_counts);
     free(b->best_proj_feature);
     free(b->best_proj_weight);
+    free(b->guide_target);
+    free(b->rank);
+    free(b->guided_weight);
     free(b->nodes);
     free(b->proj_feature);
     free(b->proj_weight);
@@ -127,6 +144,60 @@ static int try_candidate(sporf_builder *b, const int32_t *f, const double *w, in
     return 1;
 }
 
+/* Try a single-feature candidate (weight sign) as try_candidate does, and
+ * offer its own best cut to the node's feature ranking. */
+static int try_ranked(sporf_builder *b, int32_t f, double sign, int64_t start, int64_t end,
+                      const sporf_node_stats *st, sporf_best_split *best)
+{
+    project_slice(b, &f, &sign, 1, start, end);
+    sporf_sort_values_radix(b->vals + start, b->idx + start, end - start, &b->sort_scratch);
+    if (!(b->vals[end - 1] > b->vals[start]))
+        return 0;
+    sporf_best_split local;
+    local.found = 0;
+    if (!b->task->scan(b, start, end, st, &local))
+        return 1;
+    if (b->rank)
+        sporf_rank_offer(b->rank, f, sign, local.threshold, local.proxy);
+    if (!best->found || local.proxy > best->proxy) {
+        *best = local;
+        best->len = 1;
+        b->best_proj_feature[0] = f;
+        b->best_proj_weight[0] = sign;
+    }
+    return 1;
+}
+
+/* The guided projections (guided.h): one per prefix length of the ranking. */
+static void try_guided(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st,
+                       sporf_best_split *best)
+{
+    const sporf_feature_rank *r = b->rank;
+    if (r->n < 2)
+        return;
+    double *slope = b->guided_weight;
+    sporf_guided_slopes(b, start, end, r, r->n, slope);
+    int32_t f[SPORF_GUIDED_MAX];
+    double w[SPORF_GUIDED_MAX];
+    /* prefix lengths 2, 4, 8, ... and the whole ranking (1.4x steps measured
+     * the same accuracy with more candidates) */
+    int32_t m = 2, tried_len = 0;
+    while (m <= r->n) {
+        int32_t len = 0;
+        for (int32_t j = 0; j < m; j++)
+            if (slope[j] != 0.0) {
+                f[len] = r->item[j].feature;
+                w[len++] = slope[j];
+            }
+        if (len >= 2 && len > tried_len) /* a prefix that adds no feature repeats the last */
+            try_candidate(b, f, w, len, start, end, st, best);
+        if (len > tried_len) tried_len = len;
+        if (m == r->n)
+            break;
+        m = 2 * m < r->n ? 2 * m : r->n;
+    }
+}
+
 static void find_split(sporf_builder *b, sporf_rng *rng, int64_t start, int64_t end,
                        const sporf_node_stats *st, sporf_best_split *best)
 {
@@ -150,11 +221,31 @@ static void find_split(sporf_builder *b, sporf_rng *rng, int64_t start, int64_t 
     case SPORF_PROJ_FRC: case SPORF_PROJ_POISSON: sporf_sampler_draw_per_column(s, rng); break;
     default: sporf_sampler_draw_sparse(s, rng); break;
     }
+    if (b->rank)
+        sporf_rank_clear(b->rank, b->n_guided);
     const sporf_candidates *c = &s->cand;
     for (int32_t j = 0; j < c->n_proj; j++) {
-        int32_t a = c->start[j];
-        try_candidate(b, c->feature + a, c->weight + a, c->start[j + 1] - a, start, end, st, best);
+        int32_t a = c->start[j], len = c->start[j + 1] - a;
+        if (b->rank && len == 1 && (c->weight[a] == 1.0 || c->weight[a] == -1.0))
+            try_ranked(b, c->feature[a], c->weight[a], start, end, st, best);
+        else
+            try_candidate(b, c->feature + a, c->weight + a, len, start, end, st, best);
     }
+    if (b->n_axis_extra > 0) {
+        /* ydf's "also run the classical splitter": k more single features, drawn
+         * after the oblique candidates so axis_features = 0 leaves the draws as
+         * they were. */
+        sporf_sampler_axis_reset(s);
+        int64_t tried = 0;
+        while (tried < b->n_axis_extra) {
+            int32_t f = sporf_sampler_axis_next(s, rng);
+            if (f < 0)
+                break;
+            tried += try_ranked(b, f, 1.0, start, end, st, best);
+        }
+    }
+    if (b->rank)
+        try_guided(b, start, end, st, best);
 }
 
 /* Reorder idx[start..end) (and vals, the best projection) so the samples

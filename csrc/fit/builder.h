@@ -39,6 +39,8 @@ typedef struct sporf_builder {
     const double *yr;       /* regression: responses (NULL otherwise) */
     int32_t n_classes;      /* 1 unless classification: one value per leaf */
     int64_t n_candidates;   /* d */
+    int64_t n_axis_extra;   /* axis_features resolved: single features searched besides the d */
+    int32_t n_guided;       /* guided_features: longest guided projection (0 = none) */
     int64_t min_split_rows, min_leaf_rows; /* min_samples_split and min_samples_leaf resolved against n */
     double min_weight_leaf; /* per tree: min_weight_fraction_leaf * total weight */
 
@@ -54,6 +56,9 @@ typedef struct sporf_builder {
     sporf_sort_scratch sort_scratch;
     int32_t best_feature[1];
     double best_weight[1];
+    double *guide_target;   /* guided projections: the task's target by node position */
+    struct sporf_feature_rank *rank; /* guided projections: the node's best single features */
+    double *guided_weight;  /* guided projections: slopes of the ranked features */
     int32_t *best_proj_feature; /* copy of the best candidate (sparse) */
     double *best_proj_weight;
 

@@ -130,6 +130,17 @@ void sporf_sampler_reset(sporf_sampler *s)
 
 void sporf_sampler_axis_reset(sporf_sampler *s) { s->n_drawn = 0; }
 
+int sporf_sampler_enable_axis(sporf_sampler *s)
+{
+    if (s->perm)
+        return 1;
+    s->perm = malloc((size_t)(s->n_features > 0 ? s->n_features : 1) * sizeof *s->perm);
+    if (!s->perm)
+        return 0;
+    for (int64_t j = 0; j < s->n_features; j++) s->perm[j] = (int32_t)j;
+    return 1;
+}
+
 int32_t sporf_sampler_axis_next(sporf_sampler *s, sporf_rng *rng)
 {
     if (s->n_drawn >= s->n_features)

@@ -73,6 +73,10 @@ void sporf_sampler_reset(sporf_sampler *s);
 void sporf_sampler_axis_reset(sporf_sampler *s);
 int32_t sporf_sampler_axis_next(sporf_sampler *s, sporf_rng *rng);
 
+/* Let an oblique sampler also draw single features (axis_reset/axis_next),
+ * for the axis_features search; returns 0 when out of memory. */
+int sporf_sampler_enable_axis(sporf_sampler *s);
+
 /* Sparse mode: draw the node's candidate projections into s->cand. */
 void sporf_sampler_draw_sparse(sporf_sampler *s, sporf_rng *rng);
 

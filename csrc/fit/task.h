@@ -57,6 +57,12 @@ typedef struct sporf_task {
     void (*add_row)(const sporf_builder *b, int32_t id, double w, double *acc);
     /* The K values for an estimation sample that is empty. */
     void (*empty)(int32_t K, double *out);
+    /* Guided projections (guided.h): the target t[i - start] of each row
+     * idx[i], i in [start, end), whose marginal slopes weight the node's best
+     * features; (f, sign, threshold) is the node's best single-feature cut
+     * (rows with sign * x[f] <= threshold go left). */
+    void (*guide_target)(sporf_builder *b, int64_t start, int64_t end, int32_t f, double sign,
+                         double threshold, double *t);
 } sporf_task;
 
 extern const sporf_task sporf_task_classification;

@@ -133,4 +133,27 @@ static void empty(int32_t K, double *out)
     for (int32_t k = 0; k < K; k++) out[k] = 1.0 / K;
 }
 
-const sporf_task sporf_task_classification = {node_stats, scan, gain, leaf, add_row, empty};
+/* Each class scores the share of its weight that the best single-feature cut
+ * sends left: with two classes a two-valued target, so the slopes are the
+ * diagonal discriminant; with more, the class contrast that cut separates. */
+static void guide_target(sporf_builder *b, int64_t start, int64_t end, int32_t f, double sign,
+                         double threshold, double *t)
+{
+    const int32_t K = b->n_classes;
+    double *L = b->left_counts, *T = b->right_counts;
+    memset(L, 0, (size_t)K * sizeof *L);
+    memset(T, 0, (size_t)K * sizeof *T);
+    const double *col = b->Xc + (int64_t)f * b->n;
+    for (int64_t i = start; i < end; i++) {
+        const int32_t id = b->idx[i];
+        T[b->y[id]] += b->w[id];
+        if (sign * col[id] <= threshold)
+            L[b->y[id]] += b->w[id];
+    }
+    for (int32_t k = 0; k < K; k++)
+        L[k] = T[k] > 0.0 ? L[k] / T[k] : 0.0;
+    for (int64_t i = start; i < end; i++)
+        t[i - start] = L[b->y[b->idx[i]]];
+}
+
+const sporf_task sporf_task_classification = {node_stats, scan, gain, leaf, add_row, empty, guide_target};

@@ -92,4 +92,13 @@ static void empty(int32_t K, double *out)
     for (int32_t k = 0; k < K; k++) out[k] = 0.0;
 }
 
-const sporf_task sporf_task_regression = {node_stats, scan, gain, leaf, add_row, empty};
+/* The response itself: the slopes are the univariate least-squares fits. */
+static void guide_target(sporf_builder *b, int64_t start, int64_t end, int32_t f, double sign,
+                         double threshold, double *t)
+{
+    (void)f, (void)sign, (void)threshold;
+    for (int64_t i = start; i < end; i++)
+        t[i - start] = b->yr[b->idx[i]];
+}
+
+const sporf_task sporf_task_regression = {node_stats, scan, gain, leaf, add_row, empty, guide_target};

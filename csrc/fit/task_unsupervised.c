@@ -173,4 +173,15 @@ static void empty(int32_t K, double *out)
     for (int32_t k = 0; k < K; k++) out[k] = 0.0;
 }
 
-const sporf_task sporf_task_unsupervised = {node_stats, scan, gain, leaf, NULL, empty};
+/* The side of the best single-feature cut: the slopes are then the
+ * difference of the two sides' means over each feature's variance, one step
+ * of the two-means direction on the node's best features. */
+static void guide_target(sporf_builder *b, int64_t start, int64_t end, int32_t f, double sign,
+                         double threshold, double *t)
+{
+    const double *col = b->Xc + (int64_t)f * b->n;
+    for (int64_t i = start; i < end; i++)
+        t[i - start] = sign * col[b->idx[i]] <= threshold ? 1.0 : 0.0;
+}
+
+const sporf_task sporf_task_unsupervised = {node_stats, scan, gain, leaf, NULL, empty, guide_target};

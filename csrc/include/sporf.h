@@ -172,6 +172,26 @@ typedef struct sporf_params {
      * paper's sparse parity experiments. Forms: SPORF_FORM_SQRT, SPORF_FORM_LOG2,
      * SPORF_FORM_COUNT, SPORF_FORM_FRACTION, SPORF_FORM_ALL. Default: "sqrt". */
     sporf_amount max_features;
+    /* Number of single features searched at each node besides the max_features oblique
+     * candidates, as ydf's sparse oblique learner also runs its axis-aligned splitter: a
+     * count (0 adds none), a fraction of p, "sqrt" (ceil(sqrt(p))), "log2" or None/NULL (all
+     * p). The node keeps the best split of both searches, and the searched features rank the
+     * node's features for guided_features. Defaults: "sqrt" for sporf's classification
+     * forests, all features for its regression forests (as a random forest regressor
+     * searches), 0 for MORF and URerF. Ignored for "axis", whose candidates are single
+     * features already. Forms: SPORF_FORM_COUNT, SPORF_FORM_FRACTION, SPORF_FORM_SQRT,
+     * SPORF_FORM_LOG2, SPORF_FORM_ALL. Default: 0. */
+    sporf_amount axis_features;
+    /* Guided projections: at each oblique node the best single-feature candidates (by the
+     * score of their best split; see axis_features) are combined into one projection for
+     * each prefix length m = 2, 4, 8, ... up to guided_features, each feature weighted by
+     * its marginal slope on the node (covariance with the node's target over its variance:
+     * the response in regression, the class contrast of the best single-feature split in
+     * classification, that split's side for URerF) -- for two classes the diagonal linear
+     * discriminant of those features. A feature enters only when its marginal fit passes a
+     * BIC test (n r^2 >= log n), so noise features stay out. Defaults: 8 for sporf's
+     * forests, 0 (none) for MORF and URerF. Ignored for "axis". Default: 0. */
+    int64_t guided_features;
     /* Split quality measure: "gini" or "entropy" ("log_loss" is a synonym). Codes
      * SPORF_CRIT_*. Default: "gini". */
     int32_t criterion;

@@ -96,7 +96,7 @@ struct sporf_forest {
 };
 
 /* The model format version sporf_forest_save writes (io.c). */
-#define SPORF_MODEL_FORMAT_VERSION 6
+#define SPORF_MODEL_FORMAT_VERSION 7
 
 /* The prediction layout (forest packing, predict/packed.h): derived from
  * the stored trees after fit, load and merge, never saved. The forest owns

@@ -30,6 +30,23 @@ int64_t sporf_params_resolve_max_features(const sporf_params *p, int64_t n_featu
     return (int64_t)d;
 }
 
+int64_t sporf_params_resolve_axis_features(const sporf_params *p, int64_t n_features)
+{
+    if (p->projection == SPORF_PROJ_AXIS)
+        return 0; /* the candidates are single features already */
+    double k;
+    switch (p->axis_features.form) {
+    case SPORF_FORM_COUNT: k = p->axis_features.value; break;
+    case SPORF_FORM_FRACTION: k = ceil(p->axis_features.value * (double)n_features); break;
+    case SPORF_FORM_SQRT: k = ceil(sqrt((double)n_features)); break;
+    case SPORF_FORM_LOG2: k = floor(log2((double)n_features)); break;
+    default: k = (double)n_features; break;
+    }
+    if (!(k >= 0.0)) k = 0.0;
+    if (k > (double)n_features) k = (double)n_features; /* only p distinct features exist */
+    return (int64_t)k;
+}
+
 /* A count, or a fraction of n rounded up, at least `least`. */
 static int64_t resolve_rows(const sporf_amount *a, int64_t n, int64_t least)
 {

@@ -31,6 +31,10 @@ extern const uint32_t sporf_params_format_version;
 /* ---- hand-written (params.c; the wording of a bad parameter,
  * sporf_param_error, is in util/error.h) ---- */
 
+/* The number of single features searched at an oblique node besides its
+ * oblique candidates (axis_features, at most p; 0 for projection "axis"). */
+int64_t sporf_params_resolve_axis_features(const sporf_params *p, int64_t n_features);
+
 /* Sizes resolved against n training rows: min_samples_split (>= 2),
  * min_samples_leaf (>= 1) and the rows drawn per tree (n without bootstrap). */
 int64_t sporf_resolve_min_samples_split(const sporf_params *p, int64_t n);

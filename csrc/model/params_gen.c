@@ -16,6 +16,8 @@ void sporf_params_init(sporf_params *p)
     p->projection = SPORF_PROJ_SPARSE;
     p->feature_combinations = 1.5;
     p->max_features.form = SPORF_FORM_SQRT;
+    p->axis_features.form = SPORF_FORM_COUNT;
+    p->axis_features.value = 0;
     p->criterion = SPORF_CRIT_GINI;
     p->min_samples_split.form = SPORF_FORM_COUNT;
     p->min_samples_split.value = 2;
@@ -43,6 +45,14 @@ int sporf_params_check_fields(const sporf_params *p, sporf_error *err)
         (p->max_features.form == SPORF_FORM_FRACTION && !(p->max_features.value > 0.0 && isfinite(p->max_features.value))) ||
         (p->max_features.form != SPORF_FORM_COUNT && p->max_features.form != SPORF_FORM_FRACTION && p->max_features.value != 0.0))
         return sporf_param_error(err, "max_features", "\"sqrt\", \"log2\", a count (a whole number >= 1), a fraction (a number > 0) or None/NULL (all)", "%g", p->max_features.value);
+    if (p->axis_features.form != SPORF_FORM_COUNT && p->axis_features.form != SPORF_FORM_FRACTION && p->axis_features.form != SPORF_FORM_SQRT && p->axis_features.form != SPORF_FORM_LOG2 && p->axis_features.form != SPORF_FORM_ALL)
+        return sporf_param_error(err, "axis_features", "a count (a whole number >= 0), a fraction (a number in (0, 1]), \"sqrt\", \"log2\" or None/NULL (all)", "form code %d", (int)p->axis_features.form);
+    if ((p->axis_features.form == SPORF_FORM_COUNT && !(p->axis_features.value >= 0.0 && p->axis_features.value <= 1000000000.0 && p->axis_features.value == floor(p->axis_features.value))) ||
+        (p->axis_features.form == SPORF_FORM_FRACTION && !(p->axis_features.value > 0.0 && p->axis_features.value <= 1.0)) ||
+        (p->axis_features.form != SPORF_FORM_COUNT && p->axis_features.form != SPORF_FORM_FRACTION && p->axis_features.value != 0.0))
+        return sporf_param_error(err, "axis_features", "a count (a whole number >= 0), a fraction (a number in (0, 1]), \"sqrt\", \"log2\" or None/NULL (all)", "%g", p->axis_features.value);
+    if (p->guided_features < 0LL || p->guided_features > 64LL)
+        return sporf_param_error(err, "guided_features", "a whole number in [0, 64]", "%lld", (long long)p->guided_features);
     if (p->criterion < 0 || p->criterion > 4)
         return sporf_param_error(err, "criterion", "one of \"gini\", \"entropy\", \"squared_error\", \"fastbic\", \"twomeans\", \"log_loss\"", "code %d", (int)p->criterion);
     if (p->max_depth != 0 && (p->max_depth < 1LL || p->max_depth > 1000000000LL))
@@ -112,6 +122,9 @@ void sporf_params_write(const sporf_params *p, sporf_writer *w)
     sporf_put_f64(w, p->feature_combinations);
     sporf_put_i32(w, p->max_features.form);
     sporf_put_f64(w, p->max_features.value);
+    sporf_put_i32(w, p->axis_features.form);
+    sporf_put_f64(w, p->axis_features.value);
+    sporf_put_i64(w, p->guided_features);
     sporf_put_i32(w, p->criterion);
     sporf_put_i64(w, p->max_depth);
     sporf_put_i32(w, p->min_samples_split.form);
@@ -147,6 +160,11 @@ void sporf_params_read(sporf_params *p, sporf_reader *r, uint32_t version)
         p->max_features.form = sporf_get_i32(r);
         p->max_features.value = sporf_get_f64(r);
     }
+    if (version >= 7) {
+        p->axis_features.form = sporf_get_i32(r);
+        p->axis_features.value = sporf_get_f64(r);
+    }
+    if (version >= 7) p->guided_features = sporf_get_i64(r);
     p->criterion = sporf_get_i32(r);
     p->max_depth = sporf_get_i64(r);
     {
@@ -187,6 +205,8 @@ const char *sporf_params_differing(const sporf_params *a, const sporf_params *b)
     if (memcmp(&a->projection, &b->projection, sizeof a->projection) != 0) return "projection";
     if (memcmp(&a->feature_combinations, &b->feature_combinations, sizeof a->feature_combinations) != 0) return "feature_combinations";
     if (memcmp(&a->max_features, &b->max_features, sizeof a->max_features) != 0) return "max_features";
+    if (memcmp(&a->axis_features, &b->axis_features, sizeof a->axis_features) != 0) return "axis_features";
+    if (memcmp(&a->guided_features, &b->guided_features, sizeof a->guided_features) != 0) return "guided_features";
     if (memcmp(&a->criterion, &b->criterion, sizeof a->criterion) != 0) return "criterion";
     if (memcmp(&a->max_depth, &b->max_depth, sizeof a->max_depth) != 0) return "max_depth";
     if (memcmp(&a->min_samples_split, &b->min_samples_split, sizeof a->min_samples_split) != 0) return "min_samples_split";
@@ -210,4 +230,4 @@ const char *sporf_params_differing(const sporf_params *a, const sporf_params *b)
 }
 
 /* The model format version this spec describes. */
-const uint32_t sporf_params_format_version = 6;
+const uint32_t sporf_params_format_version = 7;

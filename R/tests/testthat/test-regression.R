@@ -56,11 +56,14 @@ test_that("honest classification forests do not memorize their training set", {
 
 test_that("the projection family follows its definitions", {
   d <- sporf::make_trunk(300, 12, random_state = 3)
-  frc <- sporf(d$x, d$y, n_estimators = 10, projection = "frc", feature_combinations = 3, random_state = 1)
+  # the distributions' own candidates: no single-feature search, no guided projections
+  frc <- sporf(d$x, d$y, n_estimators = 10, projection = "frc", feature_combinations = 3, random_state = 1,
+               axis_features = 0, guided_features = 0)
   pi_frc <- projection_importances(frc)
   expect_true(all(lengths(pi_frc$features) == 3))
   expect_true(all(abs(unlist(pi_frc$weights)) <= 1))
-  pois <- sporf(d$x, d$y, n_estimators = 10, projection = "poisson", feature_combinations = 2, random_state = 1)
+  pois <- sporf(d$x, d$y, n_estimators = 10, projection = "poisson", feature_combinations = 2, random_state = 1,
+                axis_features = 0, guided_features = 0)
   expect_gte(length(unique(lengths(projection_importances(pois)$features))), 3)
   expect_true(all(abs(unlist(projection_importances(pois)$weights)) == 1))
 })
@@ -72,7 +75,11 @@ test_that("projection importance on trunk ranks the first features first", {
   expect_equal(sum(pi$importance), 1, tolerance = 1e-9)
   expect_false(is.unsorted(rev(pi$importance)))
   top <- pi[1:10, ]
-  expect_true(all(vapply(top$features[1:3], function(f) all(f <= 3), logical(1))))
+  # the strongest projections lean on the strongest features (guided
+  # projections may add weaker ones with smaller weights; feature 4, shift
+  # 1/2 against feature 3's 0.58, can tie for third place)
+  leads <- vapply(1:3, function(i) top$features[[i]][which.max(abs(top$weights[[i]]))] <= 3, logical(1))
+  expect_true(leads[1] && sum(leads) >= 2)
   expect_gte(mean(vapply(top$features, function(f) min(f) <= 3, logical(1))), 0.6)
   expect_true(all(vapply(pi$weights, function(w) w[1] > 0, logical(1))))
   expect_identical(nrow(projection_importances(m, top = 4)), 4L)
