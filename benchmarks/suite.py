@@ -2,10 +2,9 @@
 
 Data: scikit-learn's bundled sets and the sets of Debian's r-cran-* packages
 (MASS, kernlab, modeldata, palmerpenguins, dslabs, AER, carData), exported to
-CSV by suite_data.R -- 24 classification and 14 regression sets, nothing
-downloaded. The mlbench package and the UCR/UEA archives are never used,
-nor their data under another name (MASS's Boston, Pima, fgl, biopsy): they
-are kept for independent evaluation.
+CSV by suite_data.R -- 23 classification and 14 regression sets, nothing
+downloaded. Data sets the issues reserve for independent evaluation are never
+used, under any name or from any package.
 
 Protocol: 5-fold cross-validation (stratified for classification), folds
 fixed by seed 0; Cohen's kappa for classification, R^2 for regression; every
@@ -51,8 +50,7 @@ def load_all():
     from sklearn import datasets as skd
 
     sets = {}
-    for name, loader in [("iris", skd.load_iris), ("wine", skd.load_wine),
-                         ("breast_cancer", skd.load_breast_cancer), ("digits", skd.load_digits)]:
+    for name, loader in [("iris", skd.load_iris), ("wine", skd.load_wine), ("digits", skd.load_digits)]:
         X, y = loader(return_X_y=True)
         sets[name] = ("clf", X.astype(float), y)
     X, y = skd.load_diabetes(return_X_y=True)

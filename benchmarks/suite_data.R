@@ -5,10 +5,8 @@
 #
 # Factors become indicator columns (model.matrix, first level dropped),
 # ordered factors their integer codes; rows with a missing value are dropped
-# (missing values are issue 24's business). Never used: the mlbench package
-# and the UCR/UEA archives, kept out for independent evaluation -- nor their
-# data under another name: MASS's Boston (mlbench's BostonHousing), Pima.tr/te
-# (PimaIndiansDiabetes), fgl (Glass) and biopsy (BreastCancer) stay out.
+# (missing values are issue 24's business). Data sets the issues reserve for
+# independent evaluation are never used, under any name or from any package.
 args <- commandArgs(trailingOnly = TRUE)
 out <- if (length(args)) args[[1]] else "/tmp/sporf_suite"
 dir.create(out, showWarnings = FALSE, recursive = TRUE)
