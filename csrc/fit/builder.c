@@ -128,6 +128,8 @@ static void project_slice(sporf_builder *b, const int32_t *f, const double *w, i
 }
 
 /* Try one candidate projection; keep it if it gives the best cut so far.
+ * A single feature with weight +-1 is also offered, with its own best cut, to
+ * the node's feature ranking when guided projections are on (guided.h).
  * Returns 0 if the projection is constant on the node. */
 static int try_candidate(sporf_builder *b, const int32_t *f, const double *w, int32_t len,
                          int64_t start, int64_t end, const sporf_node_stats *st, sporf_best_split *best)
@@ -136,36 +138,40 @@ static int try_candidate(sporf_builder *b, const int32_t *f, const double *w, in
     sporf_sort_values_radix(b->vals + start, b->idx + start, end - start, &b->sort_scratch);
     if (!(b->vals[end - 1] > b->vals[start]))
         return 0;
-    if (b->task->scan(b, start, end, st, best)) {
-        best->len = len;
-        memcpy(b->best_proj_feature, f, (size_t)len * sizeof *f);
-        memcpy(b->best_proj_weight, w, (size_t)len * sizeof *w);
+    if (b->rank && len == 1 && (w[0] == 1.0 || w[0] == -1.0)) {
+        /* The ranking needs this feature's cut even when it loses to best. */
+        sporf_best_split local;
+        local.found = 0;
+        if (!b->task->scan(b, start, end, st, &local))
+            return 1;
+        sporf_rank_offer(b->rank, f[0], w[0], local.threshold, local.proxy);
+        if (best->found && !(local.proxy > best->proxy))
+            return 1;
+        *best = local;
+    } else if (!b->task->scan(b, start, end, st, best)) {
+        return 1;
     }
+    best->len = len;
+    memcpy(b->best_proj_feature, f, (size_t)len * sizeof *f);
+    memcpy(b->best_proj_weight, w, (size_t)len * sizeof *w);
     return 1;
 }
 
-/* Try a single-feature candidate (weight sign) as try_candidate does, and
- * offer its own best cut to the node's feature ranking. */
-static int try_ranked(sporf_builder *b, int32_t f, double sign, int64_t start, int64_t end,
-                      const sporf_node_stats *st, sporf_best_split *best)
+/* Draw single features until k non-constant ones were tried (or none is
+ * left): the candidates of projection "axis", and the axis_features search. */
+static void try_single_features(sporf_builder *b, sporf_rng *rng, int64_t k, int64_t start, int64_t end,
+                                const sporf_node_stats *st, sporf_best_split *best)
 {
-    project_slice(b, &f, &sign, 1, start, end);
-    sporf_sort_values_radix(b->vals + start, b->idx + start, end - start, &b->sort_scratch);
-    if (!(b->vals[end - 1] > b->vals[start]))
-        return 0;
-    sporf_best_split local;
-    local.found = 0;
-    if (!b->task->scan(b, start, end, st, &local))
-        return 1;
-    if (b->rank)
-        sporf_rank_offer(b->rank, f, sign, local.threshold, local.proxy);
-    if (!best->found || local.proxy > best->proxy) {
-        *best = local;
-        best->len = 1;
-        b->best_proj_feature[0] = f;
-        b->best_proj_weight[0] = sign;
+    sporf_sampler *s = &b->sampler;
+    sporf_sampler_axis_reset(s);
+    const double one = 1.0;
+    int64_t tried = 0;
+    while (tried < k) {
+        int32_t f = sporf_sampler_axis_next(s, rng);
+        if (f < 0)
+            break;
+        tried += try_candidate(b, &f, &one, 1, start, end, st, best);
     }
-    return 1;
 }
 
 /* The guided projections (guided.h): one per prefix length of the ranking. */
@@ -204,16 +210,7 @@ static void find_split(sporf_builder *b, sporf_rng *rng, int64_t start, int64_t 
     memset(best, 0, sizeof *best);
     sporf_sampler *s = &b->sampler;
     if (b->params->projection == SPORF_PROJ_AXIS) {
-        /* Draw features until d non-constant ones were tried (or none is left). */
-        sporf_sampler_axis_reset(s);
-        const double one = 1.0;
-        int64_t tried = 0;
-        while (tried < b->n_candidates) {
-            int32_t f = sporf_sampler_axis_next(s, rng);
-            if (f < 0)
-                break;
-            tried += try_candidate(b, &f, &one, 1, start, end, st, best);
-        }
+        try_single_features(b, rng, b->n_candidates, start, end, st, best);
         return;
     }
     switch (b->params->projection) {
@@ -225,25 +222,14 @@ static void find_split(sporf_builder *b, sporf_rng *rng, int64_t start, int64_t 
         sporf_rank_clear(b->rank, b->n_guided);
     const sporf_candidates *c = &s->cand;
     for (int32_t j = 0; j < c->n_proj; j++) {
-        int32_t a = c->start[j], len = c->start[j + 1] - a;
-        if (b->rank && len == 1 && (c->weight[a] == 1.0 || c->weight[a] == -1.0))
-            try_ranked(b, c->feature[a], c->weight[a], start, end, st, best);
-        else
-            try_candidate(b, c->feature + a, c->weight + a, len, start, end, st, best);
+        int32_t a = c->start[j];
+        try_candidate(b, c->feature + a, c->weight + a, c->start[j + 1] - a, start, end, st, best);
     }
-    if (b->n_axis_extra > 0) {
-        /* ydf's "also run the classical splitter": k more single features, drawn
-         * after the oblique candidates so axis_features = 0 leaves the draws as
-         * they were. */
-        sporf_sampler_axis_reset(s);
-        int64_t tried = 0;
-        while (tried < b->n_axis_extra) {
-            int32_t f = sporf_sampler_axis_next(s, rng);
-            if (f < 0)
-                break;
-            tried += try_ranked(b, f, 1.0, start, end, st, best);
-        }
-    }
+    /* ydf's "also run the classical splitter": k more single features, drawn
+     * after the oblique candidates so axis_features = 0 leaves the draws as
+     * they were. */
+    if (b->n_axis_extra > 0)
+        try_single_features(b, rng, b->n_axis_extra, start, end, st, best);
     if (b->rank)
         try_guided(b, start, end, st, best);
 }
