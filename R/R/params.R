@@ -164,12 +164,14 @@ print.sporf_fraction <- function(x, ...) {
       axes = if (is.null(data_dims)) rep(0, .SPEC_MAX_DIMS)
              else .conv_axes(row, if (has) v else .default_value(row), expect, length(data_dims)))
   }
-  if ("oob_score" %in% names(given)) {
-    oob <- given$oob_score
-    if (!.is_flag(oob)) .bad_param("oob_score", "TRUE or FALSE", oob)
-    if (oob && isTRUE(given$bootstrap == FALSE))
-      stop("out-of-bag estimation is only available if bootstrap = TRUE", call. = FALSE)
+  # switches of the binding (oob_score, tune_oob): the core never sees them
+  for (name in intersect(names(given), names(.SPEC_PARAMS))) {
+    row <- .SPEC_PARAMS[[name]]
+    if (row$kind == "option" && is.logical(row$default) && !.is_flag(given[[name]]))
+      .bad_param(name, "TRUE or FALSE", given[[name]])
   }
+  if (isTRUE(given$oob_score) && isTRUE(given$bootstrap == FALSE))
+    stop("out-of-bag estimation is only available if bootstrap = TRUE", call. = FALSE)
   v <- given$verbose
   if (!is.null(v) && !(.is_flag(v) || .is_whole(v))) .bad_param("verbose", "a whole number or TRUE/FALSE", v)
   # The core checks everything again (and what relates parameters to each
@@ -220,5 +222,6 @@ print.sporf_fraction <- function(x, ...) {
       NULL)
     out[name] <- list(value)
   }
-  out[setdiff(names(out), c("oob_score", "verbose", "n_jobs", "sample_weight", "n_neighbors"))]
+  # options (oob_score, verbose, tune_oob, ...) and n_jobs are not part of the model
+  out[!vapply(names(out), function(nm) .SPEC_PARAMS[[nm]]$kind %in% c("option", "threads"), logical(1))]
 }

@@ -150,7 +150,8 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
     cw[match(names(cwv), enc$levels)] <- as.double(cwv)
   }
 
-  res <- .Call(C_sporf_r_fit, X, enc$codes, K, params, sw, cw, args$oob_score, as.integer(args$verbose))
+  res <- .Call(C_sporf_r_fit, X, enc$codes, K, params, sw, cw, args$oob_score, as.integer(args$verbose),
+               isTRUE(args$tune_oob))
   if (isTRUE(res[[4L]])) {
     cond <- structure(class = c("sporf_interrupt", "interrupt", "error", "condition"),
                       list(message = "sporf: the fit was interrupted (Ctrl-C); no forest was returned",
@@ -168,6 +169,11 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
                     feature_names = feature_names, n_features = ncol(X), n_samples = n,
                     args = args, seed = params$random_state,
                     max_features_resolved = attr(params, "max_features_resolved"))
+  if (!is.null(res[[5L]])) {
+    tuned <- .tuning_report(res[[5L]], est)
+    obj$tuning <- tuned$table
+    obj$best_params <- tuned$best
+  }
   if (isTRUE(args$oob_score)) {
     counts <- res[[3L]]
     if (any(counts == 0))
@@ -227,4 +233,17 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
     return(handle)
   }
   cache$handle
+}
+
+# tune_oob's report: the parameters the grid varies (as sporf() takes them),
+# each candidate's out-of-bag error and trees, and the winner's parameters.
+.tuning_report <- function(rep, est) {
+  cands <- lapply(rep$candidates, .params_from_core, est = est)
+  varied <- Filter(function(nm) !all(vapply(cands, function(c) identical(c[[nm]], cands[[1L]][[nm]]), logical(1))),
+                   names(cands[[1L]]))
+  show <- function(v) if (is.null(v)) "NULL" else paste(format(v), collapse = ", ")
+  cols <- lapply(varied, function(nm) vapply(cands, function(c) show(c[[nm]]), ""))
+  names(cols) <- varied
+  table <- data.frame(cols, oob_error = rep$oob_error, n_trees = rep$n_trees, stringsAsFactors = FALSE)
+  list(table = table, best = cands[[rep$best]][varied])
 }

@@ -131,12 +131,40 @@ static int progress_cb(void *user, int64_t done, int64_t total)
 
 /* ---- entry points ---- */
 
-/* fit(x, y, n_classes, params, sample_weight, class_weight, oob, verbose)
- * -> list(handle, oob_decision (n*K row-major) or NULL, oob_count or NULL, interrupted).
+/* The out-of-bag tuning report: list(candidates = list of parameter lists,
+ * oob_error, n_trees, best (1-based)). */
+static SEXP tuning_report(const sporf_tune_result *t)
+{
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 4));
+    SEXP names = PROTECT(Rf_allocVector(STRSXP, 4));
+    const char *nm[4] = {"candidates", "oob_error", "n_trees", "best"};
+    for (int i = 0; i < 4; i++) SET_STRING_ELT(names, i, Rf_mkChar(nm[i]));
+    Rf_setAttrib(out, R_NamesSymbol, names);
+    SEXP cands = Rf_allocVector(VECSXP, t->n_candidates);
+    SET_VECTOR_ELT(out, 0, cands);
+    SEXP errs = Rf_allocVector(REALSXP, t->n_candidates);
+    SET_VECTOR_ELT(out, 1, errs);
+    SEXP trees = Rf_allocVector(REALSXP, t->n_candidates);
+    SET_VECTOR_ELT(out, 2, trees);
+    for (int32_t i = 0; i < t->n_candidates; i++) {
+        SET_VECTOR_ELT(cands, i, sporf_r_params_to_list(&t->candidates[i]));
+        REAL(errs)[i] = t->oob_error[i];
+        REAL(trees)[i] = (double)t->n_trees[i];
+    }
+    SET_VECTOR_ELT(out, 3, Rf_ScalarInteger(t->best + 1));
+    UNPROTECT(2);
+    return out;
+}
+
+/* fit(x, y, n_classes, params, sample_weight, class_weight, oob, verbose, tune)
+ * -> list(handle, oob_decision (n*K row-major) or NULL, oob_count or NULL, interrupted,
+ *         tuning report or NULL).
  * An integer y (class codes) grows a classification forest; a double y a
- * regression forest (n_classes must then be 1 and class_weight NULL). */
+ * regression forest (n_classes must then be 1 and class_weight NULL). With
+ * tune TRUE the forest is sporf_forest_tune_oob's (its OOB values then come
+ * from sporf_forest_oob_predict, as a fit's would). */
 SEXP sporf_r_fit(SEXP x, SEXP y, SEXP n_classes, SEXP params, SEXP sample_weight, SEXP class_weight,
-                 SEXP oob, SEXP verbose)
+                 SEXP oob, SEXP verbose, SEXP tune)
 {
     sporf_params p;
     sporf_r_params_from_list(params, &p);
@@ -161,7 +189,8 @@ SEXP sporf_r_fit(SEXP x, SEXP y, SEXP n_classes, SEXP params, SEXP sample_weight
     const int want_oob = Rf_asLogical(oob) == TRUE;
 
     /* Every R allocation happens before the core allocates anything. */
-    SEXP out = PROTECT(Rf_allocVector(VECSXP, 4));
+    const int want_tune = Rf_asLogical(tune) == TRUE;
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 5));
     SEXP handle = new_handle();
     SET_VECTOR_ELT(out, 0, handle);
     double *oob_dec = NULL;
@@ -181,9 +210,15 @@ SEXP sporf_r_fit(SEXP x, SEXP y, SEXP n_classes, SEXP params, SEXP sample_weight
     progress_state st = {Rf_asInteger(verbose) > 0, 0, 0, -1};
     sporf_forest *f = NULL;
     sporf_error err;
-    int rc = regression
-                 ? sporf_forest_fit_regression(&p, &m, REAL(y), sw, oob_dec, oob_cnt, progress_cb, &st, &f, &err)
-                 : sporf_forest_fit(&p, &m, INTEGER(y), K, sw, cw, oob_dec, oob_cnt, progress_cb, &st, &f, &err);
+    sporf_tune_result tuned;
+    int rc;
+    if (want_tune)
+        rc = sporf_forest_tune_oob(&p, &m, regression ? NULL : INTEGER(y), K, regression ? REAL(y) : NULL, sw, cw,
+                                   &tuned, progress_cb, &st, &f, &err);
+    else if (regression)
+        rc = sporf_forest_fit_regression(&p, &m, REAL(y), sw, oob_dec, oob_cnt, progress_cb, &st, &f, &err);
+    else
+        rc = sporf_forest_fit(&p, &m, INTEGER(y), K, sw, cw, oob_dec, oob_cnt, progress_cb, &st, &f, &err);
     if (st.drawn)
         REprintf("\n");
     if (rc == SPORF_E_INTERRUPTED && st.interrupted) {
@@ -193,7 +228,12 @@ SEXP sporf_r_fit(SEXP x, SEXP y, SEXP n_classes, SEXP params, SEXP sample_weight
     }
     if (rc != SPORF_OK)
         raise_core_error(&err);
-    R_SetExternalPtrAddr(handle, f);
+    R_SetExternalPtrAddr(handle, f); /* from here the handle owns the forest: R may raise */
+    if (want_tune) {
+        SET_VECTOR_ELT(out, 4, tuning_report(&tuned));
+        if (want_oob && sporf_forest_oob_predict(f, &m, p.n_jobs, oob_dec, oob_cnt, &err) != SPORF_OK)
+            raise_core_error(&err);
+    }
     if (want_oob) {
         /* counts as doubles: R has no 64-bit integers */
         SEXP cnt = PROTECT(Rf_allocVector(REALSXP, m.nrow));
@@ -569,7 +609,7 @@ SEXP sporf_r_physical_memory(void)
 }
 
 static const R_CallMethodDef call_methods[] = {
-    {"sporf_r_fit", (DL_FUNC)&sporf_r_fit, 8},
+    {"sporf_r_fit", (DL_FUNC)&sporf_r_fit, 9},
     {"sporf_r_load", (DL_FUNC)&sporf_r_load, 1},
     {"sporf_r_save", (DL_FUNC)&sporf_r_save, 1},
     {"sporf_r_merge", (DL_FUNC)&sporf_r_merge, 1},

@@ -406,6 +406,44 @@ int sporf_forest_merge(const sporf_forest *const *forests, int64_t n_forests,
 int sporf_forest_oob_predict(const sporf_forest *forest, const sporf_matrix *X, int32_t n_jobs,
                              double *out, int64_t *count, sporf_error *err);
 
+/* ---- out-of-bag tuning ----
+ * sporf_forest_tune_oob grows the forest of the best of a small grid of
+ * parameter sets around *params, chosen by out-of-bag error, as the SPORF
+ * paper tuned d and lambda. The grid (at most SPORF_TUNE_MAX_CANDIDATES, in
+ * this order): max_features as given, 2 d and 4 d (d = the resolved
+ * max_features; counts, at most p for "axis"), each with
+ * feature_combinations as given and doubled -- for patch forests, with
+ * max_patch_dims as given and doubled (within the grid); "axis" varies d only.
+ * Successive halving: every candidate grows ceil(T / 2^R) trees (T =
+ * n_estimators, R = ceil(log2(candidates))), the better half by OOB error
+ * (misclassification rate of the most probable class, or mean squared error;
+ * ties go to the earlier candidate) grows on to twice as many, and so on; the
+ * last one grows all T. All candidates share tree t's bootstrap sample (tree t
+ * depends only on random_state, t and the parameters), and *out is byte for
+ * byte the forest sporf_forest_fit grows with result->candidates[result->best].
+ *  y, n_classes   classification: class codes as sporf_forest_fit; else NULL.
+ *  y_regression   regression: n responses as sporf_forest_fit_regression; else
+ *                 NULL (exactly one of y and y_regression).
+ *  sample_weight, class_weight: as sporf_forest_fit.
+ *  result         receives the candidates, the trees each grew, the OOB error
+ *                 of those trees (for the winner, of the whole forest), and the
+ *                 winner's index.
+ *  progress       units are trees over all candidates and rounds.
+ * Needs bootstrap; not for unsupervised forests. The caller owns *out. */
+#define SPORF_TUNE_MAX_CANDIDATES 8
+typedef struct sporf_tune_result {   /* arrays of SPORF_TUNE_MAX_CANDIDATES (cffi needs the literal) */
+    int32_t n_candidates;
+    int32_t best;
+    sporf_params candidates[8];
+    double oob_error[8];
+    int64_t n_trees[8];
+} sporf_tune_result;
+
+int sporf_forest_tune_oob(const sporf_params *params, const sporf_matrix *X, const int32_t *y, int32_t n_classes,
+                          const double *y_regression, const double *sample_weight, const double *class_weight,
+                          sporf_tune_result *result, sporf_progress_fn progress, void *user_data,
+                          sporf_forest **out, sporf_error *err);
+
 /* Release a forest; NULL is ignored. */
 void sporf_forest_free(sporf_forest *forest);
 

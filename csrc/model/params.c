@@ -47,6 +47,71 @@ int64_t sporf_params_resolve_axis_features(const sporf_params *p, int64_t n_feat
     return (int64_t)k;
 }
 
+int32_t sporf_params_tune_grid(const sporf_params *base, int64_t p, sporf_params *out)
+{
+    const int64_t d0 = sporf_params_resolve_max_features(base, p);
+    sporf_params d_values[3];
+    int32_t n_d = 0;
+    d_values[n_d++] = *base; /* the base keeps its own form ("sqrt" stays "sqrt") */
+    int64_t last = d0;
+    for (int m = 2; m <= 4; m *= 2) {
+        int64_t d = d0 * m;
+        if (base->projection == SPORF_PROJ_AXIS && d > p)
+            d = p; /* only p distinct single features */
+        if (d <= last)
+            continue;
+        sporf_params q = *base;
+        q.max_features.form = SPORF_FORM_COUNT;
+        q.max_features.value = (double)d;
+        d_values[n_d++] = q;
+        last = d;
+    }
+    int32_t n = 0;
+    for (int32_t i = 0; i < n_d; i++) {
+        out[n++] = d_values[i];
+        sporf_params q = d_values[i];
+        if (base->projection == SPORF_PROJ_PATCH) {
+            /* MORF: patches up to twice as large (within the grid) */
+            int changed = 0;
+            for (int32_t k = 0; k < base->n_dims; k++) {
+                int64_t lo, hi;
+                sporf_patch_bounds(base, k, &lo, &hi);
+                int64_t hi2 = 2 * hi < base->data_dims[k] ? 2 * hi : base->data_dims[k];
+                changed |= hi2 > hi;
+                q.max_patch_dims[k] = hi2;
+            }
+            if (changed)
+                out[n++] = q;
+        } else if (base->projection != SPORF_PROJ_AXIS) {
+            q.feature_combinations = 2.0 * base->feature_combinations; /* denser projections */
+            out[n++] = q;
+        }
+    }
+    return n;
+}
+
+sporf_params sporf_params_shard(const sporf_params *p, int64_t from, int64_t to)
+{
+    sporf_params q = *p;
+    q.first_tree = p->first_tree + from;
+    q.n_estimators = to - from;
+    return q;
+}
+
+int64_t sporf_params_tune_trees(const sporf_params *p, int32_t halvings)
+{
+    const int64_t T = p->n_estimators;
+    return (T + ((int64_t)1 << halvings) - 1) >> halvings;
+}
+
+int sporf_params_check_tunable(const sporf_params *p, sporf_error *err)
+{
+    if (!p->bootstrap)
+        return sporf_set_error(err, SPORF_E_ARG,
+                               "tune_oob needs bootstrap samples (bootstrap on): the out-of-bag rows score the candidates");
+    return SPORF_OK;
+}
+
 /* A count, or a fraction of n rounded up, at least `least`. */
 static int64_t resolve_rows(const sporf_amount *a, int64_t n, int64_t least)
 {

@@ -35,6 +35,17 @@ extern const uint32_t sporf_params_format_version;
  * oblique candidates (axis_features, at most p; 0 for projection "axis"). */
 int64_t sporf_params_resolve_axis_features(const sporf_params *p, int64_t n_features);
 
+/* Out-of-bag tuning (api/tune.c). The candidates around base for p
+ * features into out (at most SPORF_TUNE_MAX_CANDIDATES; the grid sporf.h
+ * describes), returning their number; base comes first, keeping its forms. */
+int32_t sporf_params_tune_grid(const sporf_params *base, int64_t p, sporf_params *out);
+/* Trees [from, to) of p's forest as a forest of their own (a shard). */
+sporf_params sporf_params_shard(const sporf_params *p, int64_t from, int64_t to);
+/* The trees a candidate has `halvings` rounds before the end: ceil(T / 2^halvings). */
+int64_t sporf_params_tune_trees(const sporf_params *p, int32_t halvings);
+/* SPORF_OK when p can be tuned by out-of-bag error (it draws bootstrap samples). */
+int sporf_params_check_tunable(const sporf_params *p, sporf_error *err);
+
 /* Sizes resolved against n training rows: min_samples_split (>= 2),
  * min_samples_leaf (>= 1) and the rows drawn per tree (n without bootstrap). */
 int64_t sporf_resolve_min_samples_split(const sporf_params *p, int64_t n);

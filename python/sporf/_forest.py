@@ -55,14 +55,17 @@ class _BaseForest(BaseEstimator):
     def _resolve_data_dims(self, n_features):
         return None
 
-    def _fit_native(self, X, params, fit_call, n_out, sample_weight):
-        """Run one core fit; returns (forest, oob values or None)."""
+    def _fit_native(self, X, params, fit_call, n_out, sample_weight, tune_call=None):
+        """Run one core fit, or the out-of-bag tuning when tune_oob is set
+        (tune_call); returns (forest, oob values or None)."""
         n = X.shape[0]
         sw = None
         if sample_weight is not None:
             sw = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
             sw = np.ascontiguousarray(sw)
-        want_oob = getattr(self, "oob_score", False)  # an unsupervised forest has none
+        tuning = ffi.new("sporf_tune_result *") if getattr(self, "tune_oob", False) else None
+        # an unsupervised forest has no OOB; a tuned one gets it from its trees afterwards
+        want_oob = getattr(self, "oob_score", False) and tuning is None
         oob = np.zeros((n, n_out), dtype=np.float64) if want_oob else None
         oob_count = np.zeros(n, dtype=np.int64) if want_oob else None
         view, keep = matrix_view(X)
@@ -70,11 +73,14 @@ class _BaseForest(BaseEstimator):
         cb, user, keep_cb = progress_args(progress)
         out = ffi.new("sporf_forest **")
         err = new_error()
-        rc = fit_call(params, view,
-                      double_ptr(sw) if sw is not None else ffi.NULL,
-                      ffi.from_buffer("double[]", oob) if oob is not None else ffi.NULL,
-                      ffi.from_buffer("int64_t[]", oob_count) if oob is not None else ffi.NULL,
-                      cb, user, out, err)
+        sw_ptr = double_ptr(sw) if sw is not None else ffi.NULL
+        if tuning is not None:
+            rc = tune_call(params, view, sw_ptr, tuning, cb, user, out, err)
+        else:
+            rc = fit_call(params, view, sw_ptr,
+                          ffi.from_buffer("double[]", oob) if oob is not None else ffi.NULL,
+                          ffi.from_buffer("int64_t[]", oob_count) if oob is not None else ffi.NULL,
+                          cb, user, out, err)
         del keep, keep_cb
         check(rc, err)
         forest = NativeForest(out[0])
@@ -82,7 +88,22 @@ class _BaseForest(BaseEstimator):
             forest.set_strings(lib.SPORF_STR_FEATURE_NAMES, self.feature_names_in_)
         if want_oob:
             _warn_missing_oob(oob_count)
+        if tuning is not None:
+            self._set_tuning(tuning)
+        else:  # a refit without tuning keeps no report of an earlier one
+            self.__dict__.pop("tuning_", None)
+            self.__dict__.pop("best_params_", None)
         return forest, oob
+
+    def _set_tuning(self, result):
+        """tuning_ and best_params_ from the core's report: the parameters the
+        grid varies, each candidate's out-of-bag error and trees."""
+        name = type(self).__name__
+        cands = [_params.from_core(name, result.candidates[i]) for i in range(result.n_candidates)]
+        varied = [k for k in cands[0] if any(c[k] != cands[0][k] for c in cands)]
+        self.tuning_ = [dict({k: c[k] for k in varied}, oob_error=float(result.oob_error[i]),
+                             n_trees=int(result.n_trees[i])) for i, c in enumerate(cands)]
+        self.best_params_ = {k: cands[result.best][k] for k in varied}
 
     def _oob_from_forest(self, X, n_out):
         """Out-of-bag values of the fitted forest for its training rows X,
@@ -470,13 +491,18 @@ class SPORFClassifier(ClassifierMixin, _spec._SPORFClassifierParams, _BaseForest
                                         double_ptr(cw) if cw is not None else ffi.NULL,
                                         oob, oob_count, cb, user, out, err)
 
-        forest, oob = self._fit_native(X, params, fit_call, K, sample_weight)
+        def tune_call(params, view, sw, result, cb, user, out, err):
+            return lib.sporf_forest_tune_oob(params, view, ffi.from_buffer("int32_t[]", y_enc), K, ffi.NULL, sw,
+                                             double_ptr(cw) if cw is not None else ffi.NULL,
+                                             result, cb, user, out, err)
+
+        forest, oob = self._fit_native(X, params, fit_call, K, sample_weight, tune_call)
         forest.set_strings(lib.SPORF_STR_CLASSES, classes)
         self._forest = forest
         self.classes_ = classes
         self.n_classes_ = K
         if self.oob_score:
-            self._set_oob(oob, y)
+            self._set_oob(oob if oob is not None else self._oob_from_forest(X, K), y)
         return self
 
     def _set_oob(self, oob, y):
@@ -590,10 +616,14 @@ class SPORFRegressor(RegressorMixin, _spec._SPORFRegressorParams, _BaseForest):
             return lib.sporf_forest_fit_regression(params, view, double_ptr(y), sw, oob, oob_count,
                                                    cb, user, out, err)
 
-        forest, oob = self._fit_native(X, params, fit_call, 1, sample_weight)
+        def tune_call(params, view, sw, result, cb, user, out, err):
+            return lib.sporf_forest_tune_oob(params, view, ffi.NULL, 1, double_ptr(y), sw, ffi.NULL,
+                                             result, cb, user, out, err)
+
+        forest, oob = self._fit_native(X, params, fit_call, 1, sample_weight, tune_call)
         self._forest = forest
         if self.oob_score:
-            self._set_oob(oob, y)
+            self._set_oob(oob if oob is not None else self._oob_from_forest(X, 1), y)
         return self
 
     def _set_oob(self, oob, y):

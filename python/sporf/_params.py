@@ -246,11 +246,11 @@ def build(est, n_features, data_dims=None):
         p.n_dims = len(data_dims)
         for k, d in enumerate(data_dims):
             p.data_dims[k] = int(d)
-    if "oob_score" in given:
-        if not _is_bool(given["oob_score"]):
-            raise bad("oob_score", "True or False", given["oob_score"])
-        if given["oob_score"] and not est.bootstrap:
-            raise ValueError("Out of bag estimation only available if bootstrap=True")
+    for name, v in given.items():  # switches of the binding (oob_score, tune_oob): the core never sees them
+        if PARAMS[name]["kind"] == "option" and isinstance(PARAMS[name]["default"], bool) and not _is_bool(v):
+            raise bad(name, "True or False", v)
+    if given.get("oob_score") and not est.bootstrap:
+        raise ValueError("Out of bag estimation only available if bootstrap=True")
     if "verbose" in given and not (_is_int(given["verbose"]) or _is_bool(given["verbose"])):
         raise bad("verbose", "an int", given["verbose"])
     err = ffi.new("sporf_error *")

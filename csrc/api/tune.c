@@ -1,0 +1,203 @@
+/*
+ * tune.c -- out-of-bag tuning (sporf.h, sporf_forest_tune_oob).
+ *
+ * The SPORF paper chose d and lambda by out-of-bag error. Growing a full
+ * forest per candidate costs the grid's size in forests; successive halving
+ * spends most trees on the candidates that look best: every candidate grows
+ * a few trees, the better half grows on, and so on until one candidate is
+ * left, which grows the full forest. Three facts make this cheap and exact:
+ *   - tree t of a forest depends only on (random_state, t) and the
+ *     parameters, so candidates share bootstrap samples (their OOB errors
+ *     differ by the parameters, not by the draws) and a candidate's trees
+ *     grown round by round are the trees of one fit (shards, first_tree);
+ *   - shards merge into the forest a single fit grows (sporf_forest_merge),
+ *     so the winner's forest is byte for byte the forest of
+ *     sporf_forest_fit with the winner's parameters;
+ *   - sporf_forest_oob_predict scores a merged forest exactly.
+ */
+#include "model/model.h"
+#include "model/params.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The error of out-of-bag values out (n x K) against the response: the
+ * misclassification rate of the first most probable class, or the mean
+ * squared error; rows that were never out of bag are left out. */
+static double oob_error(const double *out, const int64_t *count, int64_t n, int32_t K,
+                        const int32_t *y, const double *yr)
+{
+    double err = 0.0;
+    int64_t used = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (count[i] == 0)
+            continue;
+        used++;
+        if (yr) {
+            const double d = out[i] - yr[i];
+            err += d * d;
+        } else {
+            int32_t best = 0;
+            for (int32_t k = 1; k < K; k++)
+                if (out[i * K + k] > out[i * K + best]) best = k;
+            err += best != y[i];
+        }
+    }
+    return used > 0 ? err / (double)used : INFINITY;
+}
+
+typedef struct progress_span {
+    sporf_progress_fn fn;
+    void *user;
+    int64_t offset, units, total;
+} progress_span;
+
+/* A shard's progress (its trees) as a share of the whole tuning run. */
+static int span_progress(void *vs, int64_t done, int64_t total)
+{
+    (void)total;
+    progress_span *s = vs;
+    return s->fn(s->user, s->offset + (done < s->units ? done : s->units), s->total);
+}
+
+/* Grow trees [from, to) of candidate params and append them to *forest. */
+static int grow_on(const sporf_params *params, int64_t from, int64_t to, const sporf_matrix *X,
+                   const int32_t *y, int32_t n_classes, const double *yr, const double *sample_weight,
+                   const double *class_weights, progress_span *span, sporf_forest **forest, sporf_error *err)
+{
+    const sporf_params q = sporf_params_shard(params, from, to);
+    sporf_forest *shard = NULL;
+    span->units = to - from;
+    sporf_progress_fn fn = span->fn ? span_progress : NULL;
+    int rc = y ? sporf_forest_fit(&q, X, y, n_classes, sample_weight, class_weights, NULL, NULL, fn, span, &shard, err)
+               : sporf_forest_fit_regression(&q, X, yr, sample_weight, NULL, NULL, fn, span, &shard, err);
+    span->offset += to - from;
+    if (rc != SPORF_OK)
+        return rc;
+    if (!*forest) {
+        *forest = shard;
+        return SPORF_OK;
+    }
+    const sporf_forest *parts[2] = {*forest, shard};
+    sporf_forest *joined = NULL;
+    rc = sporf_forest_merge(parts, 2, &joined, err);
+    sporf_forest_free(shard);
+    if (rc != SPORF_OK)
+        return rc;
+    sporf_forest_free(*forest);
+    *forest = joined;
+    return SPORF_OK;
+}
+
+int sporf_forest_tune_oob(const sporf_params *params, const sporf_matrix *X, const int32_t *y, int32_t n_classes,
+                          const double *y_regression, const double *sample_weight, const double *class_weights,
+                          sporf_tune_result *result, sporf_progress_fn progress, void *user_data,
+                          sporf_forest **out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!out || !result || !params || !X)
+        return sporf_set_error(err, SPORF_E_ARG, "sporf_forest_tune_oob: params, X, result and out are required");
+    *out = NULL;
+    memset(result, 0, sizeof *result);
+    if ((y == NULL) == (y_regression == NULL))
+        return sporf_set_error(err, SPORF_E_ARG,
+                               "sporf_forest_tune_oob: give class codes or a numeric response, not both");
+    int rc = sporf_params_check(params, X->ncol, err);
+    if (rc == SPORF_OK)
+        rc = sporf_params_check_tunable(params, err);
+    if (rc != SPORF_OK)
+        return rc;
+    const int32_t K = y ? n_classes : 1;
+    const int32_t n_cand = sporf_params_tune_grid(params, X->ncol, result->candidates);
+    result->n_candidates = n_cand;
+
+    /* The schedule: R halvings; round r grows every survivor to
+     * sporf_params_tune_trees(params, R - r) trees, the last one all. */
+    const int64_t n = X->nrow;
+    int32_t R = 0;
+    while ((1 << R) < n_cand) R++;
+    int64_t total = 0;
+    {
+        int64_t grown = 0;
+        for (int32_t r = 0, alive = n_cand; r <= R; r++, alive = (alive + 1) / 2) {
+            const int64_t t = sporf_params_tune_trees(params, R - r);
+            total += alive * (t - grown);
+            grown = t;
+        }
+    }
+    sporf_forest *forest[SPORF_TUNE_MAX_CANDIDATES] = {0};
+    int32_t alive[SPORF_TUNE_MAX_CANDIDATES];
+    for (int32_t i = 0; i < n_cand; i++) {
+        alive[i] = i;
+        result->oob_error[i] = INFINITY;
+    }
+    double *oob = malloc((size_t)n * (size_t)K * sizeof *oob);
+    int64_t *count = malloc((size_t)(n > 0 ? n : 1) * sizeof *count);
+    if (!oob || !count) {
+        rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory for the out-of-bag values of %lld rows", (long long)n);
+        goto done;
+    }
+    progress_span span = {progress, user_data, 0, 0, total};
+    int32_t n_alive = n_cand;
+    int64_t grown = 0;
+    for (int32_t r = 0; r <= R; r++) {
+        const int64_t t = sporf_params_tune_trees(params, R - r);
+        for (int32_t a = 0; a < n_alive && t > grown; a++) {
+            const int32_t i = alive[a];
+            rc = grow_on(&result->candidates[i], grown, t, X, y, n_classes, y_regression, sample_weight,
+                         class_weights, &span, &forest[i], err);
+            if (rc != SPORF_OK)
+                goto done;
+            result->n_trees[i] = t;
+        }
+        grown = t;
+        if (n_alive == 1)
+            break;
+        for (int32_t a = 0; a < n_alive; a++) {
+            const int32_t i = alive[a];
+            rc = sporf_forest_oob_predict(forest[i], X, params->n_jobs, oob, count, err);
+            if (rc != SPORF_OK)
+                goto done;
+            result->oob_error[i] = oob_error(oob, count, n, K, y, y_regression);
+        }
+        /* keep the better half: lower error first, then the earlier candidate
+         * (insertion sort of at most SPORF_TUNE_MAX_CANDIDATES) */
+        for (int32_t a = 1; a < n_alive; a++) {
+            const int32_t i = alive[a];
+            int32_t b = a;
+            while (b > 0 && (result->oob_error[alive[b - 1]] > result->oob_error[i] ||
+                             (result->oob_error[alive[b - 1]] == result->oob_error[i] && alive[b - 1] > i))) {
+                alive[b] = alive[b - 1];
+                b--;
+            }
+            alive[b] = i;
+        }
+        const int32_t keep = (n_alive + 1) / 2;
+        for (int32_t a = keep; a < n_alive; a++) {
+            sporf_forest_free(forest[alive[a]]);
+            forest[alive[a]] = NULL;
+        }
+        n_alive = keep;
+    }
+    /* the winner's error is its full forest's (the OOB score a fit reports) */
+    rc = sporf_forest_oob_predict(forest[alive[0]], X, params->n_jobs, oob, count, err);
+    if (rc != SPORF_OK)
+        goto done;
+    result->oob_error[alive[0]] = oob_error(oob, count, n, K, y, y_regression);
+    result->best = alive[0];
+    *out = forest[alive[0]];
+    forest[alive[0]] = NULL;
+    if (progress)
+        (void)progress(user_data, total, total); /* the work is done: nothing left to cancel */
+done:
+    for (int32_t i = 0; i < n_cand; i++)
+        sporf_forest_free(forest[i]);
+    free(oob);
+    free(count);
+    if (rc != SPORF_OK && *out) {
+        sporf_forest_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
