@@ -428,6 +428,14 @@ class SPORFClassifier(ClassifierMixin, _spec._SPORFClassifierParams, _BaseForest
         Out-of-bag accuracy (when ``oob_score=True``).
     oob_decision_function_ : ndarray of shape (n_samples, n_classes)
         Out-of-bag class probabilities (when ``oob_score=True``).
+    tuning_ : list of dict
+        With ``tune_oob=True``: one dict per candidate of the grid -- the
+        parameters the grid varies, ``n_trees`` it grew and ``oob_error`` of
+        those trees (misclassification rate; for the winner, of the whole forest).
+    best_params_ : dict
+        With ``tune_oob=True``: the winner's values of those parameters; the
+        estimator's other parameters with these and the same ``random_state``
+        grow exactly the fitted forest.
 
     Examples
     --------
@@ -573,6 +581,14 @@ class SPORFRegressor(RegressorMixin, _spec._SPORFRegressorParams, _BaseForest):
         Out-of-bag R^2 (when ``oob_score=True``).
     oob_prediction_ : ndarray of shape (n_samples,)
         Out-of-bag predictions (when ``oob_score=True``).
+    tuning_ : list of dict
+        With ``tune_oob=True``: one dict per candidate of the grid -- the
+        parameters the grid varies, ``n_trees`` it grew and ``oob_error`` of
+        those trees (mean squared error; for the winner, of the whole forest).
+    best_params_ : dict
+        With ``tune_oob=True``: the winner's values of those parameters; the
+        estimator's other parameters with these and the same ``random_state``
+        grow exactly the fitted forest.
 
     Examples
     --------

@@ -103,8 +103,9 @@ class MORFClassifier(_MORFMixin, _spec._MORFClassifierParams, SPORFClassifier):
     data_dims_ : tuple of int
         The grid the forest was fitted on.
     classes_, n_classes_, n_features_in_, feature_importances_, oob_score_,
-    oob_decision_function_ :
-        As in :class:`SPORFClassifier`.
+    oob_decision_function_, tuning_, best_params_ :
+        As in :class:`SPORFClassifier` (``tune_oob`` varies ``max_features`` and
+        ``max_patch_dims``).
     feature_usage_ : ndarray of shape (n_features_in_,)
         How often each feature appears in split projections (normalized).
 
@@ -136,8 +137,10 @@ class MORFRegressor(_MORFMixin, _spec._MORFRegressorParams, SPORFRegressor):
     ----------
     data_dims_ : tuple of int
         The grid the forest was fitted on.
-    n_features_in_, feature_importances_, oob_score_, oob_prediction_ :
-        As in :class:`SPORFRegressor`.
+    n_features_in_, feature_importances_, oob_score_, oob_prediction_, tuning_,
+    best_params_ :
+        As in :class:`SPORFRegressor` (``tune_oob`` varies ``max_features`` and
+        ``max_patch_dims``).
     feature_usage_ : ndarray of shape (n_features_in_,)
         How often each feature appears in split projections (normalized).
 
