@@ -40,7 +40,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.environ.get("SPORF_SUITE_DATA", "/tmp/sporf_suite")
-RESULTS = os.path.join(HERE, "results", "suite.json")
+RESULTS = os.environ.get("SPORF_SUITE_RESULTS", os.path.join(HERE, "results", "suite.json"))
 N_JOBS = 2
 MAX_ROWS = 5000  # larger sets are subsampled (seeded) to keep the suite within an hour
 
@@ -141,10 +141,16 @@ class YdfModel:
         return self.classes[out.argmax(1)]
 
 
-MODELS = ["sporf", "scikit-learn RF", "scikit-learn ExtraTrees", "ydf axis", "ydf sparse oblique", "ranger"]
+MODELS = ["sporf", "scikit-learn RF", "scikit-learn ExtraTrees", "ydf axis", "ydf sparse oblique", "ranger",
+          "treeple oblique"]
+# treeple needs its own scikit-learn (1.6.1): it runs from its own virtual environment (peers.py)
+TREEPLE_PY = os.environ.get("TREEPLE_PYTHON", "/tmp/treeple-venv/bin/python")
 
 
 def available(name):
+    if name == "treeple oblique":
+        return os.path.exists(TREEPLE_PY) and subprocess.run([TREEPLE_PY, "-c", "import treeple"],
+                                                             capture_output=True).returncode == 0
     if name == "ranger":
         return shutil.which("Rscript") and subprocess.run(["Rscript", "-e", "library(ranger)"],
                                                           capture_output=True).returncode == 0
@@ -156,23 +162,29 @@ def available(name):
     return True
 
 
-def run_ranger(task, X, y, fold):
+def run_external(command, task, X, y, fold):
+    """A model that runs in another interpreter (ranger in R, treeple in its
+    venv): the data and folds go through files, one score per fold back."""
     with tempfile.TemporaryDirectory() as tmp:
         csv = os.path.join(tmp, "d.csv")
         header = ",".join(["f%d" % j for j in range(X.shape[1])] + ["target"])
         np.savetxt(csv, np.column_stack([X, y]), delimiter=",", header=header, comments="", fmt="%.17g")
         np.savetxt(os.path.join(tmp, "folds.txt"), fold, fmt="%d")
         t = time.perf_counter()
-        out = subprocess.run(["Rscript", os.path.join(HERE, "suite_ranger.R"), csv, os.path.join(tmp, "folds.txt"),
-                              task, str(N_JOBS), "1"], capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(command + [csv, os.path.join(tmp, "folds.txt"), task, str(N_JOBS), "1"],
+                             capture_output=True, text=True, check=True).stdout
         seconds = time.perf_counter() - t
+    if out.strip() == "unavailable":  # the library cannot do this task here
+        return None, seconds
     scores = [float(line.split()[1]) for line in out.strip().splitlines()]
     return scores, seconds
 
 
 def run_model(name, task, X, y, fold, variant_params):
     if name == "ranger":
-        return run_ranger(task, X, y, fold)
+        return run_external(["Rscript", os.path.join(HERE, "suite_ranger.R")], task, X, y, fold)
+    if name == "treeple oblique":
+        return run_external([TREEPLE_PY, os.path.join(HERE, "suite_treeple.py")], task, X, y, fold)
     scores, seconds = [], 0.0
     for k in range(5):
         tr, te = fold != k, fold == k
@@ -201,10 +213,15 @@ def nemenyi_cd(k, n):
 def summarise(results, models, sets):
     """The markdown tables, and per task (label, models, mean ranks, CD) for the plot."""
     lines, plots = [], []
+    all_models = models
     for task, label in (("clf", "classification (Cohen's kappa)"), ("reg", "regression (R^2)")):
-        names = [d for d in sorted(sets) if sets[d][0] == task and all("%s|%s" % (m, d) in results for m in models)]
+        task_sets = [d for d in sorted(sets) if sets[d][0] == task]
+        # a model that cannot do this task (treeple's regressor here) is left out of its table
+        task_models = [m for m in all_models if any("%s|%s" % (m, d) in results for d in task_sets)]
+        names = [d for d in task_sets if all("%s|%s" % (m, d) in results for m in task_models)]
         if not names:
             continue
+        models = task_models
         lines += ["", "### %s: %d data sets" % (label, len(names)), "",
                   "| data set | n x p | " + " | ".join(models) + " |", "|---|---|" + "---:|" * len(models)]
         rank_rows, losses = [], {m: [] for m in models}
@@ -279,6 +296,9 @@ def main():
             if key in results and not a.fresh and m not in variant_params:
                 continue
             scores, seconds = run_model(m, task, X, y, fold, variant_params)
+            if scores is None:
+                print("%-24s %-26s unavailable for this task" % (d, m), flush=True)
+                continue
             results[key] = {"scores": scores, "seconds": seconds, "params": variant_params.get(m, {})}
             print("%-24s %-26s %.4f  (%.1f s)" % (d, m, np.mean(scores), seconds), flush=True)
             os.makedirs(os.path.dirname(RESULTS), exist_ok=True)

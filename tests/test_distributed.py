@@ -97,6 +97,8 @@ def test_sample_weight_and_bad_input(client):
         X, y, sample_weight=w).to_bytes()
     with pytest.raises(ValueError, match="max_depth"):
         sd.fit(sporf.SPORFClassifier(n_estimators=4, max_depth=-2), X, y, client=client)
+    with pytest.raises(ValueError, match="tune_oob is not available with sporf.distributed.fit"):
+        sd.fit(sporf.SPORFClassifier(n_estimators=4, tune_oob=True), X, y, client=client)
     with pytest.raises(ValueError, match="NaN"):
         Xn = X.copy()
         Xn[3, 2] = np.nan

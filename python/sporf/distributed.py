@@ -119,6 +119,10 @@ def fit(estimator, X, y=None, *, sample_weight=None, client=None, n_shards=None,
         raise TypeError("URerF is unsupervised: pass X only (no y or sample_weight)")
     if not unsupervised and y is None:
         raise ValueError("%s needs y" % type(estimator).__name__)
+    if getattr(estimator, "tune_oob", False):
+        # each shard would tune on its own trees and choose differently
+        raise ValueError("tune_oob is not available with sporf.distributed.fit: tune locally (on a sample if need "
+                         "be), then fit the cluster forest with the estimator's best_params_")
     n_trees, first = estimator.n_estimators, estimator.first_tree
     if not _params._is_int(n_trees) or n_trees < 1:
         raise _params.bad("n_estimators", _params.PARAMS["n_estimators"]["expect"], n_trees)
