@@ -2,8 +2,9 @@
 
 Data: scikit-learn's bundled sets and the sets of Debian's r-cran-* packages
 (MASS, kernlab, modeldata, palmerpenguins, dslabs, AER, carData), exported to
-CSV by suite_data.R -- 23 classification and 14 regression sets, nothing
-downloaded. Data sets the issues reserve for independent evaluation are never
+CSV by suite_data.R, and the SPORF paper's three simulations (sparse parity,
+orthant, trunk; 1,000 rows, seed 0) -- 26 classification and 14 regression
+sets, nothing downloaded. Data sets the issues reserve for independent evaluation are never
 used, under any name or from any package.
 
 Protocol: 5-fold cross-validation (stratified for classification), folds
@@ -55,6 +56,12 @@ def load_all():
         sets[name] = ("clf", X.astype(float), y)
     X, y = skd.load_diabetes(return_X_y=True)
     sets["diabetes"] = ("reg", X, y.astype(float))
+    # The SPORF paper's simulations (seed 0), as classification sets of the suite
+    from sporf.datasets import make_orthant, make_sparse_parity, make_trunk
+    for name, make, n, p in [("sim_sparse_parity", make_sparse_parity, 1000, 20), ("sim_orthant", make_orthant, 1000, 6),
+                             ("sim_trunk", make_trunk, 1000, 100)]:
+        X, y = make(n, p, random_state=0)
+        sets[name] = ("clf", X, y.astype(int))
     files = sorted(glob.glob(os.path.join(DATA, "*__*.csv")))
     if not files:
         sys.exit("no exported data in %s: run `Rscript benchmarks/suite_data.R %s` first" % (DATA, DATA))
@@ -219,7 +226,7 @@ def summarise(results, models, sets):
         # a model that cannot do this task (treeple's regressor here) is left out of its table
         task_models = [m for m in all_models if any("%s|%s" % (m, d) in results for d in task_sets)]
         names = [d for d in task_sets if all("%s|%s" % (m, d) in results for m in task_models)]
-        if not names:
+        if not names or not task_models:
             continue
         models = task_models
         lines += ["", "### %s: %d data sets" % (label, len(names)), "",
@@ -302,8 +309,13 @@ def main():
             results[key] = {"scores": scores, "seconds": seconds, "params": variant_params.get(m, {})}
             print("%-24s %-26s %.4f  (%.1f s)" % (d, m, np.mean(scores), seconds), flush=True)
             os.makedirs(os.path.dirname(RESULTS), exist_ok=True)
-            with open(RESULTS, "w") as fh:
-                json.dump(results, fh, indent=0, sort_keys=True)
+            # re-read before writing, so runs of other models in parallel keep their results
+            on_disk = json.load(open(RESULTS)) if os.path.exists(RESULTS) else {}
+            on_disk[key] = results[key]
+            results.update(on_disk)
+            with open(RESULTS + ".tmp", "w") as fh:
+                json.dump(on_disk, fh, indent=0, sort_keys=True)
+            os.replace(RESULTS + ".tmp", RESULTS)
     table, plots = summarise(results, models, sets)
     md = os.path.join(HERE, "results", "suite.md")
     with open(md, "w") as fh:
