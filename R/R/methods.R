@@ -23,6 +23,8 @@ print.sporf <- function(x, ...) {
   cat(sprintf("  %d trees, %s\n", as.integer(info$n_trees), .describe_projection(p)))
   cat(sprintf("  max_features = %s (%d candidate projections per node), criterion = %s\n",
               .describe_max_features(p$max_features), as.integer(x$max_features_resolved), p$criterion))
+  if (!is.null(x$tuning))
+    cat(sprintf("  chosen by out-of-bag error among %d candidates (see $tuning)\n", nrow(x$tuning)))
   if (identical(x$task, "unsupervised")) {
     cat(sprintf("  %d features, no response; proximity() and kneighbors() give each row's neighbours\n",
                 x$n_features))

@@ -165,12 +165,17 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
     .Call(C_sporf_r_set_strings, handle, .STR_FEATURE_NAMES, .KIND_TEXT, as.character(feature_names))
 
   args$criterion <- .SPEC_PARAMS$criterion$values[params$criterion + 1]
+  resolved <- attr(params, "max_features_resolved")
+  tuned <- if (!is.null(res[[5L]])) .tuning_report(res[[5L]], est)
+  if (!is.null(tuned)) {
+    # the forest holds the winner's values (as its model file does)
+    args[names(tuned$best)] <- tuned$best
+    resolved <- .Call(C_sporf_r_check_params, res[[5L]]$candidates[[res[[5L]]$best]], as.numeric(ncol(X)))
+  }
   obj <- .new_sporf(handle, .Call(C_sporf_r_save, handle), levels = enc$levels, label_kind = enc$kind,
                     feature_names = feature_names, n_features = ncol(X), n_samples = n,
-                    args = args, seed = params$random_state,
-                    max_features_resolved = attr(params, "max_features_resolved"))
-  if (!is.null(res[[5L]])) {
-    tuned <- .tuning_report(res[[5L]], est)
+                    args = args, seed = params$random_state, max_features_resolved = resolved)
+  if (!is.null(tuned)) {
     obj$tuning <- tuned$table
     obj$best_params <- tuned$best
   }

@@ -10,6 +10,10 @@ test_that("tune_oob grows the winner's forest byte for byte and reports every ca
   expect_equal(winner$oob_error, tuned$oob_error, tolerance = 1e-12)
   two <- sporf(d$x, d$y, n_estimators = 40, tune_oob = TRUE, random_state = 3, n_jobs = 2)
   expect_identical(two$model, tuned$model)
+  # the object describes the forest it holds: the winner's values, as a loaded copy does
+  expect_identical(tuned$params$max_features, tuned$best_params$max_features)
+  expect_identical(tuned$max_features_resolved, again$max_features_resolved)
+  expect_output(print(tuned), "chosen by out-of-bag error among 6 candidates")
 })
 
 test_that("tune_oob on a regression forest and a MORF forest", {
