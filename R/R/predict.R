@@ -51,6 +51,8 @@ predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, ...) {
       stop(sprintf("newdata lacks variable%s used by the formula: %s", if (length(missing_vars) > 1L) "s" else "",
                    paste(missing_vars, collapse = ", ")), call. = FALSE)
     mf <- stats::model.frame(tt, newdata, na.action = stats::na.pass, xlev = object$xlevels)
+    op <- options(na.action = "na.pass") # keep rows with NA: they are predicted
+    on.exit(options(op))
     X <- stats::model.matrix(tt, mf, contrasts.arg = object$contrasts)
     X <- X[, colnames(X) != "(Intercept)", drop = FALSE]
     attr(X, "assign") <- NULL

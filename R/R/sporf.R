@@ -19,8 +19,13 @@ sporf <- function(x, ...) UseMethod("sporf")
 sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::na.fail) {
   if (is.null(data)) stop("sporf(formula, data): data is required", call. = FALSE)
   mf <- match.call(expand.dots = FALSE)
-  keep <- match(c("formula", "data", "subset", "na.action"), names(mf), 0L)
+  keep <- match(c("formula", "data", "subset"), names(mf), 0L)
   mf <- mf[c(1L, keep)]
+  # Always this function's na.action (na.fail unless the user says otherwise,
+  # as in randomForest), never getOption("na.action"), which would drop rows
+  # silently. na.pass hands NA in the predictors to the forest, which learns
+  # where missing values go; NA in the response is an error in .fit.
+  mf$na.action <- na.action
   mf$drop.unused.levels <- TRUE
   mf[[1L]] <- quote(stats::model.frame)
   mf <- eval(mf, parent.frame())
@@ -39,6 +44,10 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
 # Design matrix of a model frame without the intercept: numeric columns as
 # they are, factors expanded by their contrasts (treatment coding by default).
 .formula_matrix <- function(terms, mf) {
+  # model.matrix() rebuilds the frame with getOption("na.action"): keep the
+  # rows with NA (a factor's NA becomes NA in each of its columns).
+  op <- options(na.action = "na.pass")
+  on.exit(options(op))
   X <- stats::model.matrix(terms, mf)
   keep <- colnames(X) != "(Intercept)"
   out <- X[, keep, drop = FALSE]
@@ -85,13 +94,10 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   }
   if (nrow(X) == 0L) stop(sprintf("%s has no rows", what), call. = FALSE)
   if (ncol(X) == 0L) stop(sprintf("%s has no columns", what), call. = FALSE)
-  if (anyNA(X)) {
-    bad <- which(colSums(is.na(X)) > 0)
-    stop(sprintf("%s contains NA/NaN (in column%s %s); sporf does not handle missing values",
-                 what, if (length(bad) > 1L) "s" else "", .col_list(X, bad)), call. = FALSE)
-  }
-  if (any(!is.finite(X))) {
-    bad <- which(colSums(!is.finite(X)) > 0)
+  # NA and NaN are missing values, which the forest learns to route; an
+  # infinite value has no place on a split's axis.
+  if (any(is.infinite(X))) {
+    bad <- which(colSums(is.infinite(X)) > 0)
     stop(sprintf("%s contains infinite values (in column%s %s)", what, if (length(bad) > 1L) "s" else "",
                  .col_list(X, bad)), call. = FALSE)
   }

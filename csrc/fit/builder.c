@@ -5,7 +5,6 @@
 #include "util/sort.h"
 #include "fit/task.h"
 #include "fit/guided.h"
-#include "predict/packed.h"
 #include "predict/traverse.h"
 
 #include <math.h>
@@ -44,6 +43,8 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const doubl
     b->min_leaf_rows = sporf_resolve_min_samples_leaf(params, n);
     b->n_axis_extra = sporf_params_resolve_axis_features(params, p);
     b->n_guided = params->projection == SPORF_PROJ_AXIS ? 0 : (int32_t)params->guided_features;
+    for (int64_t i = 0; i < n * p && !b->has_missing; i++)
+        b->has_missing = sporf_is_missing(Xc[i]);
     int rc = sporf_sampler_init(&b->sampler, params, p, b->n_candidates, err);
     if (rc != SPORF_OK)
         return rc;
@@ -127,6 +128,29 @@ static void project_slice(sporf_builder *b, const int32_t *f, const double *w, i
     }
 }
 
+/* Move the rows of idx[start..end) whose projected value is missing to the
+ * end of the slice, in order, the others keeping theirs; returns how many. */
+static int64_t move_missing_last(sporf_builder *b, int64_t start, int64_t end)
+{
+    int32_t *idx = b->idx;
+    double *v = b->vals;
+    int32_t *miss = b->sort_scratch.ids; /* free until the sort */
+    int64_t kept = start, n_miss = 0;
+    for (int64_t i = start; i < end; i++) {
+        if (sporf_is_missing(v[i])) {
+            miss[n_miss++] = idx[i];
+        } else {
+            idx[kept] = idx[i];
+            v[kept++] = v[i];
+        }
+    }
+    for (int64_t k = 0; k < n_miss; k++) {
+        idx[kept + k] = miss[k];
+        v[kept + k] = NAN;
+    }
+    return n_miss;
+}
+
 /* Try one candidate projection; keep it if it gives the best cut so far.
  * A single feature with weight +-1 is also offered, with its own best cut, to
  * the node's feature ranking when guided projections are on (guided.h).
@@ -135,20 +159,24 @@ static int try_candidate(sporf_builder *b, const int32_t *f, const double *w, in
                          int64_t start, int64_t end, const sporf_node_stats *st, sporf_best_split *best)
 {
     project_slice(b, f, w, len, start, end);
-    sporf_sort_values_radix(b->vals + start, b->idx + start, end - start, &b->sort_scratch);
-    if (!(b->vals[end - 1] > b->vals[start]))
+    const int64_t n_miss = b->has_missing ? move_missing_last(b, start, end) : 0;
+    const int64_t end_val = end - n_miss; /* the sorted values end here; missing rows follow */
+    sporf_sort_values_radix(b->vals + start, b->idx + start, end_val - start, &b->sort_scratch);
+    /* constant: one value (or none), and no missing row to split off */
+    const int spread = end_val - start >= 2 && b->vals[end_val - 1] > b->vals[start];
+    if (!spread && !(n_miss > 0 && end_val > start))
         return 0;
     if (b->rank && len == 1 && (w[0] == 1.0 || w[0] == -1.0)) {
         /* The ranking needs this feature's cut even when it loses to best. */
         sporf_best_split local;
         local.found = 0;
-        if (!b->task->scan(b, start, end, st, &local))
+        if (!b->task->scan(b, start, end, n_miss, st, &local))
             return 1;
-        sporf_rank_offer(b->rank, f[0], w[0], local.threshold, local.proxy);
+        sporf_rank_offer(b->rank, f[0], w[0], local.threshold, local.missing_left, local.proxy);
         if (best->found && !(local.proxy > best->proxy))
             return 1;
         *best = local;
-    } else if (!b->task->scan(b, start, end, st, best)) {
+    } else if (!b->task->scan(b, start, end, n_miss, st, best)) {
         return 1;
     }
     best->len = len;
@@ -235,15 +263,24 @@ static void find_split(sporf_builder *b, sporf_rng *rng, int64_t start, int64_t 
 }
 
 /* Reorder idx[start..end) (and vals, the best projection) so the samples
- * going left come first. Returns the number going left. */
-static int64_t partition(sporf_builder *b, int64_t start, int64_t end, double threshold, int32_t len)
+ * going left come first: those with a value <= the threshold, and those
+ * whose value is missing when the split sends them left. Returns the number
+ * going left and, in *n_miss, how many values were missing. */
+static int64_t partition(sporf_builder *b, int64_t start, int64_t end, const sporf_best_split *best,
+                         int64_t *n_miss)
 {
-    project_slice(b, b->best_proj_feature, b->best_proj_weight, len, start, end);
+    project_slice(b, b->best_proj_feature, b->best_proj_weight, best->len, start, end);
     int32_t *idx = b->idx;
     double *v = b->vals;
-    int64_t i = start, j = end - 1;
+    const double threshold = best->threshold;
+    int64_t i = start, j = end - 1, miss = 0;
     while (i <= j) {
-        if (v[i] <= threshold) {
+        int go_left = v[i] <= threshold;
+        if (b->has_missing && sporf_is_missing(v[i])) {
+            miss++;
+            go_left = best->missing_left;
+        }
+        if (go_left) {
             i++;
         } else {
             int32_t t = idx[i]; idx[i] = idx[j]; idx[j] = t;
@@ -251,8 +288,10 @@ static int64_t partition(sporf_builder *b, int64_t start, int64_t end, double th
             j--;
         }
     }
+    *n_miss = miss;
     return i - start;
 }
+
 
 static int push(sporf_builder *b, int64_t *top, sporf_stack_item item)
 {
@@ -311,11 +350,11 @@ int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
             find_split(b, rng, it.start, it.end, &st, &best);
             is_leaf = !best.found;
         }
-        int64_t n_left = 0;
-        double gain = 0.0;
+        int64_t n_left = 0, n_miss = 0;
+        double gain = 0.0, w_side[2] = {0.0, 0.0};
         if (!is_leaf) {
-            n_left = partition(b, it.start, it.end, best.threshold, best.len);
-            gain = task->gain(b, it.start, it.start + n_left, it.end, &st);
+            n_left = partition(b, it.start, it.end, &best, &n_miss);
+            gain = task->gain(b, it.start, it.start + n_left, it.end, &st, w_side);
             if (gain < 0.0) gain = 0.0;
             if (n_left <= 0 || n_left >= n_node ||
                 gain / w_root + 1e-12 < P->min_impurity_decrease)
@@ -346,6 +385,9 @@ int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
         nd->proj_len = best.len;
         nd->threshold = best.threshold;
         nd->gain = gain;
+        /* A split that saw no missing value sends missing ones to the child
+         * holding more of the node's training weight (left on a tie). */
+        nd->missing_left = n_miss > 0 ? best.missing_left : w_side[0] >= w_side[1];
         n_proj += best.len;
         sporf_stack_item right = {it.start + n_left, it.end, it.depth + 1, id, 0};
         sporf_stack_item left = {it.start, it.start + n_left, it.depth + 1, id, 1};
@@ -402,9 +444,7 @@ int sporf_builder_estimate_leaves(sporf_builder *b, const int32_t *est, int64_t 
     double *acc = calloc((size_t)(L * K), sizeof *acc);
     double *wsum = calloc((size_t)L, sizeof *wsum);
     tree->prior = malloc((size_t)K * sizeof *tree->prior);
-    /* The tree's own prediction nodes route the estimation rows (the
-     * forest's packed layout does not exist yet); freed below. */
-    if (!acc || !wsum || !tree->prior || !sporf_tree_prepare(tree)) {
+    if (!acc || !wsum || !tree->prior) {
         free(acc);
         free(wsum);
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory estimating honest leaves");
@@ -412,12 +452,12 @@ int sporf_builder_estimate_leaves(sporf_builder *b, const int32_t *est, int64_t 
     if (!(rows_summary(b, est, n_est, tree->prior) > 0.0) &&
         !(rows_summary(b, b->idx, n_struct, tree->prior) > 0.0))
         b->task->empty(K, tree->prior);
-    /* Route each estimation row through the tree; Xc is column-major, so row
-     * i starts at Xc + i and its columns are n apart. */
+    /* Route each estimation row through the stored tree (the forest's packed
+     * layout does not exist yet), missing values as the fit sent them; Xc is
+     * column-major, so row i starts at Xc + i and its columns are n apart. */
     for (int64_t i = 0; i < n_est; i++) {
         const int32_t id = est[i];
-        const int32_t node = sporf_tree_find_leaf(tree, b->Xc + id, b->n);
-        const int64_t slot = sporf_pnode_leaf_slot(&tree->pnodes[node]);
+        const int64_t slot = tree->nodes[sporf_tree_find_stored_leaf(tree, b->Xc + id, b->n)].right;
         const double w = b->w[id];
         wsum[slot] += w;
         b->task->add_row(b, id, w, acc + slot * K);
@@ -434,7 +474,6 @@ int sporf_builder_estimate_leaves(sporf_builder *b, const int32_t *est, int64_t 
     }
     free(acc);
     free(wsum);
-    sporf_tree_unprepare(tree);
     return SPORF_OK;
 }
 

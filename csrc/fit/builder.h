@@ -42,6 +42,7 @@ typedef struct sporf_builder {
     int64_t n_axis_extra;   /* axis_features resolved: single features searched besides the d */
     int32_t n_guided;       /* guided_features: longest guided projection (0 = none) */
     int64_t min_split_rows, min_leaf_rows; /* min_samples_split and min_samples_leaf resolved against n */
+    int has_missing;        /* Xc holds a NaN (a missing value): projections may be missing */
     double min_weight_leaf; /* per tree: min_weight_fraction_leaf * total weight */
 
     /* per tree: filled by the caller before sporf_builder_grow */
@@ -75,7 +76,7 @@ typedef struct sporf_builder {
 } sporf_builder;
 
 /* A builder for trees on Xc (n x p, borrowed, like params and the response,
- * for the builder's life). */
+ * for the builder's life). NaN in Xc marks a missing value (task.h). */
 int sporf_builder_init(sporf_builder *b, const sporf_params *params, const double *Xc,
                        int64_t n, int64_t p, const sporf_response *response, sporf_error *err);
 void sporf_builder_free(sporf_builder *b);

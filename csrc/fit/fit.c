@@ -246,6 +246,7 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     f->n_features = p;
     f->n_classes = n_classes;
     f->n_trees = T;
+    f->missing_learned = 1;
     f->trees = calloc((size_t)T, sizeof *f->trees);
     c.forest = f;
     /* Column-major copy: a node gathers one column at a time. */
@@ -393,9 +394,12 @@ int sporf_forest_oob_predict(const sporf_forest *f, const sporf_matrix *X, int32
         return sporf_set_error(err, SPORF_E_ARG, "an unsupervised forest has no out-of-bag predictions");
     if (!f->params.bootstrap)
         return sporf_set_error(err, SPORF_E_ARG, "out-of-bag predictions need a forest grown with bootstrap=True");
-    int rc = sporf_check_matrix(X, f->n_features, 1, "X", err);
+    int rc = sporf_check_matrix(X, f->n_features, SPORF_CHECK_NO_INF, "X", err);
     if (rc != SPORF_OK)
         return rc;
+    const int64_t first_missing = f->missing_learned ? -1 : sporf_matrix_first_missing(X);
+    if (first_missing >= 0)
+        return sporf_missing_unlearned_error(err, "X", first_missing / X->ncol, first_missing % X->ncol);
     const int64_t n = X->nrow, draws = sporf_resolve_draws(&f->params, n);
     if (draws > n)
         return sporf_set_error(err, SPORF_E_ARG, "X has %lld rows, fewer than the %lld the forest drew per tree: "

@@ -12,7 +12,8 @@ void sporf_rank_clear(sporf_feature_rank *r, int32_t cap)
     r->n = 0;
 }
 
-void sporf_rank_offer(sporf_feature_rank *r, int32_t feature, double sign, double threshold, double proxy)
+void sporf_rank_offer(sporf_feature_rank *r, int32_t feature, double sign, double threshold, int missing_left,
+                      double proxy)
 {
     if (r->cap <= 0)
         return;
@@ -30,7 +31,7 @@ void sporf_rank_offer(sporf_feature_rank *r, int32_t feature, double sign, doubl
     } else {
         return;
     }
-    sporf_ranked_feature it = {feature, sign, threshold, proxy};
+    sporf_ranked_feature it = {feature, sign, threshold, missing_left, proxy};
     /* move up past every strictly worse entry (earlier offers win ties) */
     while (k > 0 && r->item[k - 1].proxy < proxy) {
         r->item[k] = r->item[k - 1];
@@ -51,12 +52,52 @@ static double min_r2(int64_t n)
     return log(nn) / nn;
 }
 
+/* The slope of the centred target t on feature f over the rows of
+ * idx[start..end) that have f (the data has missing values), with the
+ * rank's test on those rows: the target is re-centred on them, as the rows
+ * without f say nothing about the feature's fit. */
+static double slope_present(const sporf_builder *b, int64_t start, int64_t end, int32_t f, const double *t)
+{
+    const int32_t *idx = b->idx;
+    const double *wt = b->w;
+    const double *col = b->Xc + (int64_t)f * b->n;
+    double x0 = 0.0;
+    int64_t i0 = start;
+    while (i0 < end && sporf_is_missing(col[idx[i0]]))
+        i0++;
+    if (i0 < end)
+        x0 = col[idx[i0]];
+    int64_t n = 0;
+    double W = 0.0, sx = 0.0, sxx = 0.0, sxt = 0.0, st = 0.0, stt = 0.0;
+    for (int64_t i = i0; i < end; i++) {
+        const double x = col[idx[i]];
+        if (sporf_is_missing(x))
+            continue;
+        const double ww = wt[idx[i]], dx = x - x0, dt = t[i - start];
+        n++;
+        W += ww;
+        sx += ww * dx;
+        sxx += ww * dx * dx;
+        st += ww * dt;
+        stt += ww * dt * dt;
+        sxt += ww * dx * dt;
+    }
+    if (!(W > 0.0))
+        return 0.0;
+    sxx -= sx * sx / W;
+    sxt -= sx * st / W;
+    stt -= st * st / W;
+    const double s = sxx > 0.0 ? sxt / sxx : 0.0;
+    const double r2 = sxx > 0.0 && stt > 0.0 ? sxt * sxt / (sxx * stt) : 0.0;
+    return isfinite(s) && r2 >= min_r2(n) ? s : 0.0;
+}
+
 void sporf_guided_slopes(sporf_builder *b, int64_t start, int64_t end, const sporf_feature_rank *r,
                          int32_t m, double *w)
 {
     const sporf_ranked_feature *top = &r->item[0];
     double *t = b->guide_target;
-    b->task->guide_target(b, start, end, top->feature, top->sign, top->threshold, t);
+    b->task->guide_target(b, start, end, top->feature, top->sign, top->threshold, top->missing_left, t);
     const int32_t *idx = b->idx;
     const double *wt = b->w;
     double W = 0.0, T = 0.0;
@@ -70,6 +111,11 @@ void sporf_guided_slopes(sporf_builder *b, int64_t start, int64_t end, const spo
         const double dt = t[i - start] - tbar;
         t[i - start] = dt; /* centred from here on */
         stt += wt[idx[i]] * dt * dt;
+    }
+    if (b->has_missing) {
+        for (int32_t j = 0; j < m; j++)
+            w[j] = slope_present(b, start, end, r->item[j].feature, t);
+        return;
     }
     const double r2_min = min_r2(end - start);
     for (int32_t j = 0; j < m; j++) {

@@ -29,11 +29,13 @@
 #define SPORF_GUIDED_MAX 64
 
 /* One single-feature candidate's best cut: rows with sign * x[feature] <=
- * threshold go left; proxy is the task's score of the cut. */
+ * threshold go left, and rows missing the feature when missing_left; proxy
+ * is the task's score of the cut. */
 typedef struct sporf_ranked_feature {
     int32_t feature;
     double sign;
     double threshold;
+    int missing_left;
     double proxy;
 } sporf_ranked_feature;
 
@@ -49,11 +51,14 @@ void sporf_rank_clear(sporf_feature_rank *r, int32_t cap);
 /* Offer a single-feature candidate's best cut; a feature offered twice keeps
  * its better cut. Ties keep the earlier offer, so the ranking depends only on
  * the order of the draws. */
-void sporf_rank_offer(sporf_feature_rank *r, int32_t feature, double sign, double threshold, double proxy);
+void sporf_rank_offer(sporf_feature_rank *r, int32_t feature, double sign, double threshold, int missing_left,
+                      double proxy);
 
 /* Slopes w[0..m) of the ranking's first m features on rows idx[start..end)
  * (b->guide_target is scratch for the task's target). A feature whose slope
- * is zero or not finite gets 0 (the caller leaves it out). */
+ * is zero or not finite gets 0 (the caller leaves it out). With missing
+ * values in the data, each slope is fitted on the rows that have its
+ * feature. */
 void sporf_guided_slopes(sporf_builder *b, int64_t start, int64_t end, const sporf_feature_rank *r,
                          int32_t m, double *w);
 

@@ -11,11 +11,18 @@
  *
  * Each task reads the builder's rows (b->idx[start..end), weights b->w by
  * row id) and its own response (b->y or b->yr).
+ *
+ * Missing values: a row whose projection is NaN (a feature with a non-zero
+ * weight is missing) is "missing" at that split. The builder moves a
+ * candidate's missing rows to the end of the node's slice, after the sorted
+ * values, and the task's scan chooses the side they go to with the cut.
  */
 #ifndef SPORF_TASK_H
 #define SPORF_TASK_H
 
 #include "fit/builder.h"
+
+#include <math.h>
 
 /* What a node's statistics tell the grow loop. */
 typedef struct sporf_node_stats {
@@ -35,6 +42,7 @@ typedef struct sporf_best_split {
     double proxy;
     int64_t n_left;       /* rows that go left */
     double threshold;
+    int missing_left;     /* rows whose projection is missing go left (else right) */
     int32_t len;          /* non-zeros of its projection */
 } sporf_best_split;
 
@@ -42,13 +50,22 @@ typedef struct sporf_task {
     /* Statistics of rows idx[start..end); classification also leaves the
      * class weights in b->node_counts for scan and leaf. */
     void (*node_stats)(sporf_builder *b, int64_t start, int64_t end, sporf_node_stats *st);
-    /* Scan every cut of the slice, sorted by b->vals[start..end); update
-     * *best when a cut beats it and return 1, else 0. */
-    int (*scan)(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st,
+    /* Scan every cut of the slice: rows [start, end - n_miss) sorted by
+     * b->vals, then the n_miss rows whose projection is missing. Supervised
+     * tasks try the missing rows on each side of every cut (and a cut of
+     * their own: every value left, the missing rows right), as scikit-learn
+     * does for axis splits; unsupervised forests send them where the mean of
+     * the node's projected values falls. Update *best when a cut beats it and
+     * return 1, else 0. With n_miss = 0 the scan is the one of a complete
+     * column, to the last bit. */
+    int (*scan)(sporf_builder *b, int64_t start, int64_t end, int64_t n_miss, const sporf_node_stats *st,
                 sporf_best_split *best);
     /* Weighted impurity decrease of the partition idx[start..mid) |
-     * idx[mid..end) (b->vals holds the split's projection, aligned). */
-    double (*gain)(sporf_builder *b, int64_t start, int64_t mid, int64_t end, const sporf_node_stats *st);
+     * idx[mid..end) (b->vals holds the split's projection, aligned); the
+     * sides' total weights go to w_side[0] (left) and w_side[1] (right),
+     * unsupervised forests counting the rows with a projected value. */
+    double (*gain)(sporf_builder *b, int64_t start, int64_t mid, int64_t end, const sporf_node_stats *st,
+                   double *w_side);
     /* The K values of a leaf of this node (w_root: the tree's total weight). */
     void (*leaf)(const sporf_builder *b, const sporf_node_stats *st, double w_root, double *lv);
     /* Honest estimation: add row id with weight w to the K sums acc (the
@@ -59,10 +76,11 @@ typedef struct sporf_task {
     void (*empty)(int32_t K, double *out);
     /* Guided projections (guided.h): the target t[i - start] of each row
      * idx[i], i in [start, end), whose marginal slopes weight the node's best
-     * features; (f, sign, threshold) is the node's best single-feature cut
-     * (rows with sign * x[f] <= threshold go left). */
+     * features; (f, sign, threshold, missing_left) is the node's best
+     * single-feature cut (rows with sign * x[f] <= threshold go left, and
+     * rows missing x[f] when missing_left). */
     void (*guide_target)(sporf_builder *b, int64_t start, int64_t end, int32_t f, double sign,
-                         double threshold, double *t);
+                         double threshold, int missing_left, double *t);
 } sporf_task;
 
 extern const sporf_task sporf_task_classification;
@@ -83,9 +101,12 @@ static inline double sporf_cut_threshold(double a, double z)
     return t;
 }
 
-/* Keep the cut between sorted values a and z at n_left rows if its proxy
- * beats *best (or nothing was found yet); returns 1 when it did. */
-static inline int sporf_offer_cut(sporf_best_split *best, double proxy, int64_t n_left, double a, double z)
+/* Keep the cut between sorted values a and z at n_left rows (missing rows
+ * on the side missing_left says) if its proxy beats *best (or nothing was
+ * found yet); returns 1 when it did. z = +infinity: the cut after the last
+ * value (threshold a). */
+static inline int sporf_offer_cut(sporf_best_split *best, double proxy, int64_t n_left, double a, double z,
+                                  int missing_left)
 {
     if (best->found && !(proxy > best->proxy))
         return 0;
@@ -93,7 +114,11 @@ static inline int sporf_offer_cut(sporf_best_split *best, double proxy, int64_t 
     best->proxy = proxy;
     best->n_left = n_left;
     best->threshold = sporf_cut_threshold(a, z);
+    best->missing_left = missing_left;
     return 1;
 }
+
+/* Is the projected value v missing (NaN)? */
+static inline int sporf_is_missing(double v) { return isnan(v); }
 
 #endif

@@ -39,50 +39,96 @@ static void node_stats(sporf_builder *b, int64_t start, int64_t end, sporf_node_
     st->pure = st->impurity <= 1e-12;
 }
 
-/* Running sums of the class-count terms (criterion.h): O(1) per row. */
-static int scan(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st, sporf_best_split *best)
+/* Move row id (class c, weight ww) from the right side to the left,
+ * updating the running sums of the class-count terms (criterion.h). */
+static inline void move_left(int32_t crit, int32_t c, double ww, double *L, double *R, double *sl, double *sr)
+{
+    if (crit == SPORF_CRIT_GINI) {
+        *sl += ww * (2.0 * L[c] + ww);
+        *sr += ww * (ww - 2.0 * R[c]);
+    } else {
+        *sl += sporf_xlogx(L[c] + ww) - sporf_xlogx(L[c]);
+        *sr += sporf_xlogx(R[c] - ww) - sporf_xlogx(R[c]);
+    }
+    L[c] += ww;
+    R[c] -= ww;
+}
+
+/* Running sums of the class-count terms: O(1) per row. The missing rows
+ * [end - n_miss, end) start on the left when missing_left, else they stay
+ * on the right, and the right-side pass also tries the cut after the last
+ * value (every value left, the missing rows right). */
+static int scan_side(sporf_builder *b, int64_t start, int64_t end, int64_t n_miss, int missing_left,
+                     const sporf_node_stats *st, sporf_best_split *best)
 {
     const int32_t K = b->n_classes;
     const int32_t crit = b->params->criterion;
     const int64_t msl = b->min_leaf_rows;
+    const double mwl = b->min_weight_leaf;
     const int32_t *idx = b->idx;
     const int32_t *y = b->y;
     const double *w = b->w;
     const double *v = b->vals;
     double *L = b->left_counts, *R = b->right_counts;
     memset(L, 0, (size_t)K * sizeof *L);
-    memcpy(R, b->node_counts, (size_t)K * sizeof *R);
     double sl = 0.0, sr = 0.0, wl = 0.0, wr = st->w;
+    if (missing_left) {
+        for (int64_t i = end - n_miss; i < end; i++) {
+            L[y[idx[i]]] += w[idx[i]];
+            wl += w[idx[i]];
+        }
+        wr = st->w - wl;
+        for (int32_t k = 0; k < K; k++) {
+            R[k] = b->node_counts[k] - L[k];
+            sl += sporf_crit_term(crit, L[k]);
+        }
+    } else {
+        memcpy(R, b->node_counts, (size_t)K * sizeof *R);
+    }
     for (int32_t k = 0; k < K; k++)
         sr += sporf_crit_term(crit, R[k]);
 
-    const int64_t n = end - start;
+    const int64_t n = end - start, n_val = n - n_miss;
+    const int64_t nl0 = missing_left ? n_miss : 0;
     int changed = 0;
-    for (int64_t i = 0; i < n - 1; i++) {
+    int64_t i = 0;
+    for (; i < n_val - 1; i++) {
         const int32_t id = idx[start + i];
-        const int32_t c = y[id];
         const double ww = w[id];
-        if (crit == SPORF_CRIT_GINI) {
-            sl += ww * (2.0 * L[c] + ww);
-            sr += ww * (ww - 2.0 * R[c]);
-        } else {
-            sl += sporf_xlogx(L[c] + ww) - sporf_xlogx(L[c]);
-            sr += sporf_xlogx(R[c] - ww) - sporf_xlogx(R[c]);
-        }
-        L[c] += ww;
-        R[c] -= ww;
+        move_left(crit, y[id], ww, L, R, &sl, &sr);
         wl += ww;
         wr -= ww;
-        const int64_t nl = i + 1;
+        const int64_t nl = nl0 + i + 1;
         if (nl < msl)
             continue;
         if (n - nl < msl)
             break;
         const double a = v[start + i], z = v[start + i + 1];
-        if (!(z > a) || wl <= 0.0 || wr <= 0.0 || wl < b->min_weight_leaf || wr < b->min_weight_leaf)
+        if (!(z > a) || wl <= 0.0 || wr <= 0.0 || wl < mwl || wr < mwl)
             continue;
-        changed |= sporf_offer_cut(best, sporf_crit_proxy(crit, wl, sl, wr, sr), nl, a, z);
+        changed |= sporf_offer_cut(best, sporf_crit_proxy(crit, wl, sl, wr, sr), nl, a, z, missing_left);
     }
+    /* every value left, the missing rows right (not after a break: the right
+     * side was already too small) */
+    if (n_miss > 0 && !missing_left && n_val >= 1 && i == n_val - 1) {
+        const int32_t id = idx[start + i];
+        const double ww = w[id];
+        move_left(crit, y[id], ww, L, R, &sl, &sr);
+        wl += ww;
+        wr -= ww;
+        if (n_val >= msl && n_miss >= msl && wl > 0.0 && wr > 0.0 && wl >= mwl && wr >= mwl)
+            changed |= sporf_offer_cut(best, sporf_crit_proxy(crit, wl, sl, wr, sr), n_val, v[start + i], INFINITY,
+                                       0);
+    }
+    return changed;
+}
+
+static int scan(sporf_builder *b, int64_t start, int64_t end, int64_t n_miss, const sporf_node_stats *st,
+                sporf_best_split *best)
+{
+    int changed = scan_side(b, start, end, n_miss, 0, st, best);
+    if (n_miss > 0)
+        changed |= scan_side(b, start, end, n_miss, 1, st, best);
     return changed;
 }
 
@@ -105,11 +151,14 @@ static double side_counts(const sporf_builder *b, int64_t from, int64_t to, int 
     return W;
 }
 
-static double gain(sporf_builder *b, int64_t start, int64_t mid, int64_t end, const sporf_node_stats *st)
+static double gain(sporf_builder *b, int64_t start, int64_t mid, int64_t end, const sporf_node_stats *st,
+                   double *w_side)
 {
     const int32_t K = b->n_classes, crit = b->params->criterion;
     const double wl = side_counts(b, start, mid, 1, b->left_counts);
     const double wr = side_counts(b, mid, end, -1, b->right_counts);
+    w_side[0] = wl;
+    w_side[1] = wr;
     return st->w * st->impurity - wl * sporf_impurity(crit, b->left_counts, K, wl) -
            wr * sporf_impurity(crit, b->right_counts, K, wr);
 }
@@ -137,7 +186,7 @@ static void empty(int32_t K, double *out)
  * sends left: with two classes a two-valued target, so the slopes are the
  * diagonal discriminant; with more, the class contrast that cut separates. */
 static void guide_target(sporf_builder *b, int64_t start, int64_t end, int32_t f, double sign,
-                         double threshold, double *t)
+                         double threshold, int missing_left, double *t)
 {
     const int32_t K = b->n_classes;
     double *L = b->left_counts, *T = b->right_counts;
@@ -147,7 +196,7 @@ static void guide_target(sporf_builder *b, int64_t start, int64_t end, int32_t f
     for (int64_t i = start; i < end; i++) {
         const int32_t id = b->idx[i];
         T[b->y[id]] += b->w[id];
-        if (sign * col[id] <= threshold)
+        if (sign * col[id] <= threshold || (missing_left && sporf_is_missing(col[id])))
             L[b->y[id]] += b->w[id];
     }
     for (int32_t k = 0; k < K; k++)

@@ -37,42 +37,77 @@ static void node_stats(sporf_builder *b, int64_t start, int64_t end, sporf_node_
 
 /* Running weighted sums of the responses, centred on the node mean so the
  * proxy sum_l^2/w_l + sum_r^2/w_r (the children's SSE up to a node
- * constant) keeps its precision when |mean| >> sd. */
-static int scan(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st, sporf_best_split *best)
+ * constant) keeps its precision when |mean| >> sd. The missing rows [end -
+ * n_miss, end) start on the left when missing_left, else they stay on the
+ * right, and the right-side pass also tries the cut after the last value. */
+static int scan_side(sporf_builder *b, int64_t start, int64_t end, int64_t n_miss, int missing_left,
+                     const sporf_node_stats *st, sporf_best_split *best)
 {
     const int64_t msl = b->min_leaf_rows;
     const int32_t *idx = b->idx;
     const double *yr = b->yr, *w = b->w, *v = b->vals;
     const double mean = st->mean;
     double wl = 0.0, wr = st->w, sl = 0.0, sr = 0.0;
-    for (int64_t i = start; i < end; i++)
+    const int64_t n = end - start, n_val = n - n_miss;
+    if (missing_left) {
+        for (int64_t i = end - n_miss; i < end; i++) {
+            wl += w[idx[i]];
+            sl += w[idx[i]] * (yr[idx[i]] - mean);
+        }
+        wr = st->w - wl;
+    }
+    for (int64_t i = start; i < (missing_left ? start + n_val : end); i++)
         sr += w[idx[i]] * (yr[idx[i]] - mean);
-    const int64_t n = end - start;
+    const int64_t nl0 = missing_left ? n_miss : 0;
+    const double mwl = b->min_weight_leaf;
     int changed = 0;
-    for (int64_t i = 0; i < n - 1; i++) {
+    int64_t i = 0;
+    for (; i < n_val - 1; i++) {
         const int32_t id = idx[start + i];
         const double ww = w[id], wy = ww * (yr[id] - mean);
         wl += ww;
         wr -= ww;
         sl += wy;
         sr -= wy;
-        const int64_t nl = i + 1;
+        const int64_t nl = nl0 + i + 1;
         if (nl < msl)
             continue;
         if (n - nl < msl)
             break;
         const double a = v[start + i], z = v[start + i + 1];
-        if (!(z > a) || wl <= 0.0 || wr <= 0.0 || wl < b->min_weight_leaf || wr < b->min_weight_leaf)
+        if (!(z > a) || wl <= 0.0 || wr <= 0.0 || wl < mwl || wr < mwl)
             continue;
-        changed |= sporf_offer_cut(best, sl * sl / wl + sr * sr / wr, nl, a, z);
+        changed |= sporf_offer_cut(best, sl * sl / wl + sr * sr / wr, nl, a, z, missing_left);
+    }
+    /* every value left, the missing rows right (not after a break: the right
+     * side was already too small) */
+    if (n_miss > 0 && !missing_left && n_val >= 1 && i == n_val - 1) {
+        const int32_t id = idx[start + i];
+        const double ww = w[id], wy = ww * (yr[id] - mean);
+        wl += ww;
+        wr -= ww;
+        sl += wy;
+        sr -= wy;
+        if (n_val >= msl && n_miss >= msl && wl > 0.0 && wr > 0.0 && wl >= mwl && wr >= mwl)
+            changed |= sporf_offer_cut(best, sl * sl / wl + sr * sr / wr, n_val, v[start + i], INFINITY, 0);
     }
     return changed;
 }
 
-static double gain(sporf_builder *b, int64_t start, int64_t mid, int64_t end, const sporf_node_stats *st)
+static int scan(sporf_builder *b, int64_t start, int64_t end, int64_t n_miss, const sporf_node_stats *st,
+                sporf_best_split *best)
 {
-    double wl, wr, ml, mr;
-    return st->sse - rows_sse(b, start, mid, &wl, &ml) - rows_sse(b, mid, end, &wr, &mr);
+    int changed = scan_side(b, start, end, n_miss, 0, st, best);
+    if (n_miss > 0)
+        changed |= scan_side(b, start, end, n_miss, 1, st, best);
+    return changed;
+}
+
+static double gain(sporf_builder *b, int64_t start, int64_t mid, int64_t end, const sporf_node_stats *st,
+                   double *w_side)
+{
+    double ml, mr;
+    return st->sse - rows_sse(b, start, mid, &w_side[0], &ml) - rows_sse(b, mid, end, &w_side[1], &mr);
 }
 
 static void leaf(const sporf_builder *b, const sporf_node_stats *st, double w_root, double *lv)
@@ -94,9 +129,9 @@ static void empty(int32_t K, double *out)
 
 /* The response itself: the slopes are the univariate least-squares fits. */
 static void guide_target(sporf_builder *b, int64_t start, int64_t end, int32_t f, double sign,
-                         double threshold, double *t)
+                         double threshold, int missing_left, double *t)
 {
-    (void)f, (void)sign, (void)threshold;
+    (void)f, (void)sign, (void)threshold, (void)missing_left;
     for (int64_t i = start; i < end; i++)
         t[i - start] = b->yr[b->idx[i]];
 }

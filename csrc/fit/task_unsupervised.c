@@ -118,10 +118,16 @@ static void node_stats(sporf_builder *b, int64_t start, int64_t end, sporf_node_
     st->pure = 0;
 }
 
-static int scan(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st, sporf_best_split *best)
+/* The cut is Fast-BIC's (or two-means') on the values the node has; the
+ * rows whose projection is missing carry no value to cluster, so they go to
+ * the side holding the weighted mean of the node's values: at each split a
+ * missing projection is imputed by the node's mean, which lands it with the
+ * bulk of the rows rather than with a peeled-off tail. */
+static int scan(sporf_builder *b, int64_t start, int64_t end, int64_t n_miss, const sporf_node_stats *st,
+                sporf_best_split *best)
 {
     (void)st;
-    const int64_t n = end - start;
+    const int64_t n = end - start - n_miss;
     for (int64_t i = 0; i < n; i++)
         b->wsorted[i] = b->w[b->idx[start + i]];
     sporf_unsup_cut cut;
@@ -129,36 +135,54 @@ static int scan(sporf_builder *b, int64_t start, int64_t end, const sporf_node_s
                          b->min_weight_leaf, &cut);
     if (!cut.found || (best->found && !(cut.score > best->proxy)))
         return 0;
+    int missing_left = 0;
+    if (n_miss > 0) {
+        double W = 0.0, S = 0.0;
+        for (int64_t i = 0; i < n; i++) {
+            W += b->wsorted[i];
+            S += b->wsorted[i] * b->vals[start + i];
+        }
+        missing_left = W > 0.0 && S / W <= cut.threshold;
+    }
     best->found = 1;
     best->proxy = cut.score;
-    best->n_left = cut.n_left;
+    best->n_left = cut.n_left + (missing_left ? n_miss : 0);
     best->threshold = cut.threshold;
+    best->missing_left = missing_left;
     return 1;
 }
 
 /* Weighted sum of squares of the projected values vals[start..end) about
- * their weighted mean: a node's spread along its split. */
-static double vals_sse(const sporf_builder *b, int64_t start, int64_t end)
+ * their weighted mean: a node's spread along its split (missing values left
+ * out). */
+static double vals_sse(const sporf_builder *b, int64_t start, int64_t end, double *w_out)
 {
     double W = 0.0, S = 0.0;
     for (int64_t i = start; i < end; i++) {
+        if (sporf_is_missing(b->vals[i]))
+            continue;
         W += b->w[b->idx[i]];
         S += b->w[b->idx[i]] * b->vals[i];
     }
     const double mean = W > 0.0 ? S / W : 0.0;
     double sse = 0.0;
     for (int64_t i = start; i < end; i++) {
+        if (sporf_is_missing(b->vals[i]))
+            continue;
         const double d = b->vals[i] - mean;
         sse += b->w[b->idx[i]] * d * d;
     }
+    *w_out = W;
     return sse;
 }
 
 /* The spread the split explains along its own projection. */
-static double gain(sporf_builder *b, int64_t start, int64_t mid, int64_t end, const sporf_node_stats *st)
+static double gain(sporf_builder *b, int64_t start, int64_t mid, int64_t end, const sporf_node_stats *st,
+                   double *w_side)
 {
     (void)st;
-    return vals_sse(b, start, end) - vals_sse(b, start, mid) - vals_sse(b, mid, end);
+    double w_all;
+    return vals_sse(b, start, end, &w_all) - vals_sse(b, start, mid, &w_side[0]) - vals_sse(b, mid, end, &w_side[1]);
 }
 
 /* A leaf's value is its share of the tree's weight. */
@@ -177,11 +201,13 @@ static void empty(int32_t K, double *out)
  * difference of the two sides' means over each feature's variance, one step
  * of the two-means direction on the node's best features. */
 static void guide_target(sporf_builder *b, int64_t start, int64_t end, int32_t f, double sign,
-                         double threshold, double *t)
+                         double threshold, int missing_left, double *t)
 {
     const double *col = b->Xc + (int64_t)f * b->n;
-    for (int64_t i = start; i < end; i++)
-        t[i - start] = sign * col[b->idx[i]] <= threshold ? 1.0 : 0.0;
+    for (int64_t i = start; i < end; i++) {
+        const double x = col[b->idx[i]];
+        t[i - start] = sign * x <= threshold || (missing_left && sporf_is_missing(x)) ? 1.0 : 0.0;
+    }
 }
 
 const sporf_task sporf_task_unsupervised = {node_stats, scan, gain, leaf, NULL, empty, guide_target};

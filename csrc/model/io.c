@@ -1,8 +1,9 @@
 /*
- * io.c -- the model format (version 6; versions 1 (before patch forests),
+ * io.c -- the model format (version 8; versions 1 (before patch forests),
  * 2 (before regression and honesty), 3 (fixed-width trees), 4 (before
- * shards) and 5 (sizes stored resolved) are still read). Little-endian,
- * explicit widths:
+ * shards), 5 (sizes stored resolved), 6 (before axis_features and
+ * guided_features) and 7 (before missing values) are still read).
+ * Little-endian, explicit widths:
  *
  *   "SPORFMDL"  u32 version  u32 reserved(0)  u64 payload_length
  *   payload:
@@ -18,7 +19,11 @@
  *                 n_classes with class_weight "custom", else 0; 0 for custom
  *                 weights of a model converted from an older format, which did
  *                 not keep them)
- *     per tree    [version >= 4] the compact encoding of tree_codec.h;
+ *     [version >= 8] i32 missing_learned: 1 when every split holds a learned
+ *                 missing-value direction (a fitted forest), 0 for a model
+ *                 converted from an older format (it refuses rows with NaN)
+ *     per tree    [version >= 4] the compact encoding of tree_codec.h
+ *                 (version >= 8: with each split's missing-value direction);
  *                 [versions 1-3] i32 n_nodes, i32 n_leaves, i32 n_proj, i32 depth,
  *                 n_nodes x (i32 left, i32 right, i32 proj_start, i32 proj_len,
  *                            f64 threshold, f64 gain),
@@ -71,6 +76,7 @@ static void write_model(const sporf_forest *f, sporf_writer *w)
     const int64_t n_cw = f->class_weights ? f->n_classes : 0;
     sporf_put_i64(w, n_cw);
     for (int64_t k = 0; k < n_cw; k++) sporf_put_f64(w, f->class_weights[k]);
+    sporf_put_i32(w, f->missing_learned);
     for (int64_t t = 0; t < f->n_trees; t++) {
         sporf_tree_encode(&f->trees[t], f, w);
     }
@@ -191,7 +197,7 @@ fail:
 static int read_tree(sporf_reader *r, uint32_t version, sporf_tree *tr, const sporf_forest *f, int64_t t,
                      sporf_error *err)
 {
-    return version >= 4 ? sporf_tree_decode(r, tr, f, t, err) : read_tree_fixed(r, tr, f, t, err);
+    return version >= 4 ? sporf_tree_decode(r, tr, f, t, version >= 8, err) : read_tree_fixed(r, tr, f, t, err);
 }
 
 static int read_strings(sporf_reader *r, sporf_strings *s, int64_t want, int allow_empty, const char *what,
@@ -318,6 +324,13 @@ int sporf_model_read(const uint8_t *buf, int64_t len, sporf_forest **out, sporf_
         goto fail;
     if (version >= 6 && (rc = read_class_weights(&r, f, err)) != SPORF_OK)
         goto fail;
+    if (version >= 8) {
+        f->missing_learned = sporf_get_i32(&r);
+        if (r.bad)
+            CORRUPT("model is truncated before its trees");
+        if (f->missing_learned != 0 && f->missing_learned != 1)
+            CORRUPT("model has a bad missing-value flag %d", f->missing_learned);
+    }
     f->trees = calloc((size_t)n_trees, sizeof *f->trees);
     if (!f->trees) {
         rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory");

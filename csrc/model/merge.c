@@ -143,6 +143,10 @@ int sporf_model_merge(const sporf_forest *const *forests, int64_t n_forests, spo
         m->task = first->task;
         m->n_features = first->n_features;
         m->n_classes = first->n_classes;
+        /* rows with NaN need every tree's directions */
+        m->missing_learned = 1;
+        for (int64_t k = 0; k < n_forests; k++)
+            m->missing_learned &= forests[k]->missing_learned;
         m->trees = calloc((size_t)total, sizeof *m->trees);
         ok = m->trees != NULL;
     }

@@ -20,6 +20,10 @@ typedef struct sporf_node {
     int32_t right;       /* index of the right child; for a leaf, its leaf slot  */
     int32_t proj_start;  /* first entry of this split's projection               */
     int32_t proj_len;    /* number of non-zeros (0 for a leaf)                   */
+    int32_t missing_left; /* 1: a row whose projection is missing (NaN: a feature of
+                             the split is missing) goes left; 0: right. Learned
+                             where the split saw missing rows, else the child that
+                             held more training weight (builder.c) */
     double threshold;    /* go left when the projection is <= threshold          */
     double gain;         /* weighted impurity decrease W_t*i_t - W_l*i_l - W_r*i_r */
 } sporf_node;
@@ -92,11 +96,14 @@ struct sporf_forest {
     sporf_tree *trees;
     sporf_strings strings[2];
     double *class_weights; /* n_classes weights when params.class_weight is SPORF_CW_CUSTOM, else NULL */
+    int32_t missing_learned; /* 1: every split holds a learned missing-value direction (fitted
+                                by this version, or loaded from format >= 8), so rows with NaN
+                                can be predicted; 0: a model from an older format */
     struct sporf_packed *packed; /* derived prediction layout (packed.h); NULL until packed */
 };
 
 /* The model format version sporf_forest_save writes (io.c). */
-#define SPORF_MODEL_FORMAT_VERSION 7
+#define SPORF_MODEL_FORMAT_VERSION 8
 
 /* The prediction layout (forest packing, predict/packed.h): derived from
  * the stored trees after fit, load and merge, never saved. The forest owns

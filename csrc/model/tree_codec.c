@@ -68,6 +68,7 @@ void sporf_tree_encode(const sporf_tree *tr, const sporf_forest *f, sporf_writer
         }
         sporf_put_f64(w, nd->threshold);
         sporf_put_f64(w, nd->gain);
+        sporf_put_u8(w, (uint8_t)(nd->missing_left != 0));
     }
     if (sporf_params_honest(&f->params))
         for (int32_t k = 0; k < K; k++) sporf_put_f64(w, tr->prior[k]);
@@ -152,7 +153,8 @@ int sporf_preorder_open(sporf_preorder *w, int32_t i)
 
 #define CORRUPT(...) do { rc = sporf_set_error(err, SPORF_E_FORMAT, __VA_ARGS__); goto fail; } while (0)
 
-int sporf_tree_decode(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, int64_t t, sporf_error *err)
+int sporf_tree_decode(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, int64_t t, int with_missing,
+                      sporf_error *err)
 {
     const int64_t p = f->n_features;
     const int32_t K = f->n_classes;
@@ -166,11 +168,13 @@ int sporf_tree_decode(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, in
     if (n_nodes < 1 || n_nodes % 2 == 0 || n_proj < n_splits)
         CORRUPT("tree %lld has impossible sizes (%d nodes, %d non-zeros)", (long long)t, n_nodes, n_proj);
     /* Every count is checked against the bytes left before anything is
-     * allocated: a split takes at least 19 bytes plus one per further
-     * non-zero, a leaf at least 2 (one-hot) and its values at most
-     * SPORF_ONEHOT_MAX_CLASSES / 2 doubles per byte. */
+     * allocated: a split takes at least 19 bytes (20 with its missing-value
+     * direction, format >= 8) plus one per further non-zero, a leaf at least
+     * 2 (one-hot) and its values at most SPORF_ONEHOT_MAX_CLASSES / 2 doubles
+     * per byte. */
     const double left = (double)(r->len - r->pos);
-    const double least = 19.0 * n_splits + (double)(n_proj - n_splits) + 2.0 * n_leaves;
+    const double split_bytes = with_missing ? 20.0 : 19.0;
+    const double least = split_bytes * n_splits + (double)(n_proj - n_splits) + 2.0 * n_leaves;
     if (least > left || (double)n_leaves * (double)K > (SPORF_ONEHOT_MAX_CLASSES / 2.0) * left)
         CORRUPT("model is truncated in tree %lld (its sizes need more bytes than remain)", (long long)t);
     if (!sporf_preorder_init(&walk, n_splits) || !sporf_tree_alloc(tr, n_nodes, n_leaves, n_proj, K)) {
@@ -242,6 +246,12 @@ int sporf_tree_decode(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, in
         }
         nd->threshold = sporf_get_f64(r);
         nd->gain = sporf_get_f64(r);
+        if (with_missing) {
+            const uint8_t dir = sporf_get_u8(r);
+            if (!r->bad && dir > 1)
+                CORRUPT("tree %lld, node %d: bad missing-value direction %u", (long long)t, i, (unsigned)dir);
+            nd->missing_left = dir;
+        }
         if (r->bad) CORRUPT("model is truncated in tree %lld", (long long)t);
         if (!isfinite(nd->threshold) || !isfinite(nd->gain) || nd->gain < 0.0)
             CORRUPT("tree %lld, node %d: threshold or gain is not a finite number", (long long)t, i);

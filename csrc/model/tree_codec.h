@@ -1,5 +1,5 @@
 /*
- * tree_codec.h -- the compact encoding of one tree in model format 4.
+ * tree_codec.h -- the compact encoding of one tree in model formats 4 and later.
  *
  * Trees are stored in the layout the builder grows them in (model/model.h): nodes in
  * preorder, so a split's left child is the next node and its right child is
@@ -16,7 +16,8 @@
  *   split          [varint non-zeros], non-zeros x varint feature,
  *                  unit weights: ceil(non-zeros / 8) bytes of signs (bit k
  *                  set: weight k is -1), else non-zeros x f64 weight;
- *                  f64 threshold, f64 gain
+ *                  f64 threshold, f64 gain,
+ *                  [format >= 8] u8 missing-value direction (1 left, 0 right)
  *
  * preceded by varint n_nodes and varint n_proj, and followed (honest trees)
  * by n_classes x f64 prior. A classification leaf of a forest with at most
@@ -59,9 +60,12 @@ void sporf_tree_encode(const sporf_tree *tr, const sporf_forest *f, sporf_writer
 
 /* Read tree t of forest f (task, n_classes, n_features and params already
  * set) from r into tr, checking every count against the bytes left and every
- * index and value; tr's arrays are owned by tr (freed by sporf_tree_release
- * even on failure). Returns SPORF_OK or an error status with err filled. */
-int sporf_tree_decode(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, int64_t t, sporf_error *err);
+ * index and value; with_missing: the splits hold missing-value directions
+ * (format >= 8; else they read as 0, right). tr's arrays are owned by tr
+ * (freed by sporf_tree_release even on failure). Returns SPORF_OK or an
+ * error status with err filled. */
+int sporf_tree_decode(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, int64_t t, int with_missing,
+                      sporf_error *err);
 
 /* 1 if a leaf's n_classes values are valid for forest f: probabilities in
  * [0, 1] (classification, and an unsupervised leaf's share of the tree's

@@ -5,7 +5,10 @@
  * one tree's walk in cache), so each row's sum is reduced in tree order for
  * any thread count. Rows partition down each tree, on float copies when wide;
  * forests of single-feature splits on wide rows walk in lanes (see
- * PARTITION_BLOCK_BYTES and traverse.h). */
+ * PARTITION_BLOCK_BYTES and traverse.h). Rows with a missing value (NaN)
+ * walk the stored trees instead, each split sending them where it learned
+ * to (sporf_tree_find_stored_leaf); the packed walks, and so the speed of
+ * complete rows, do not change. */
 #include "predict/predict.h"
 #include "predict/packed.h"
 
@@ -62,8 +65,10 @@ typedef struct predict_ctx {
     int64_t *count;            /* OOB: n */
     const uint8_t *inbag;      /* OOB: T bitmaps */
     int64_t bitmap_bytes;
-    int64_t *first_bad;        /* per block: its first NaN or infinity as row * ncol + column, or -1;
-                                  NULL when X was checked before (OOB) */
+    int64_t *first_bad;        /* per block: its first bad value (an infinity, or a NaN the forest
+                                  cannot route) as row * ncol + column, or -1; NULL when X was
+                                  checked before (OOB) */
+    int32_t *missing_rows;     /* block per worker: the block's rows with a missing value */
 } predict_ctx;
 
 static inline const double *row_ptr(const sporf_matrix *X, int64_t r)
@@ -86,6 +91,20 @@ static inline int add_leaf(double *o, const sporf_tree *tr, const sporf_pnode *l
         return 1;
     }
     const double *lv = sporf_packed_leaf_values(tr, lf, K);
+    if (isnan(lv[0]))
+        return 0;
+    for (int32_t k = 0; k < K; k++)
+        o[k] += lv[k];
+    return 1;
+}
+
+/* The same for row x (column stride cs) walked down tree tr's stored nodes:
+ * the rows with missing values. The values are those of the packed leaf
+ * (a one-hot leaf's zeros add nothing). */
+static inline int add_stored_leaf(double *o, const sporf_tree *tr, const double *x, int64_t cs, int32_t K)
+{
+    const int32_t node = sporf_tree_find_stored_leaf(tr, x, cs);
+    const double *lv = tr->leaf_values + (int64_t)tr->nodes[node].right * K;
     if (isnan(lv[0]))
         return 0;
     for (int32_t k = 0; k < K; k++)
@@ -158,27 +177,35 @@ static void bin_leaves(const predict_ctx *c, int32_t worker, int64_t b, int64_t 
 }
 
 /* Ready the block's rows: check their values (prediction checks X here,
- * per block on the workers, not in a serial pass before) and, when the
- * block takes the float walk, write their float copies to the worker's
- * scratch (row r at r * ncol; else *xf is NULL). Row by row, so the check
- * and the copy share the row's cache lines. 0 if a value is NaN or
- * infinite: the first is recorded for run_blocks to report and the block
- * is not walked. */
-static int ready_block(const predict_ctx *c, int32_t worker, int64_t blk, int64_t r0, int64_t n, const float **xf)
+ * per block on the workers, not in a serial pass before), list the rows
+ * with a missing value in the worker's missing_rows (block positions; their
+ * count in *n_missing) and, when the block takes the float walk, write the
+ * rows' float copies to the worker's scratch (row r at r * ncol; else *xf
+ * is NULL). Row by row, so the check and the copy share the row's cache
+ * lines. 0 if a value is infinite, or missing where the forest has no
+ * directions for it (a model from format < 8): the first is recorded for
+ * run_blocks to report and the block is not walked. */
+static int ready_block(const predict_ctx *c, int32_t worker, int64_t blk, int64_t r0, int64_t n, const float **xf,
+                       int64_t *n_missing)
 {
     const sporf_matrix *X = c->X;
     float *copy = c->float_scratch && n >= SPORF_LANES ? c->float_scratch + worker * c->block * X->ncol : NULL;
+    int32_t *missing = c->missing_rows + worker * c->block;
     *xf = copy;
+    *n_missing = 0;
     if (c->first_bad)
         c->first_bad[blk] = -1;
     for (int64_t r = 0; r < n; r++) {
         const double *x = row_ptr(X, r0 + r);
-        if (c->first_bad) {
-            const int64_t bad = sporf_row_first_nonfinite(x, X->ncol, X->col_stride);
+        if (c->first_bad && sporf_row_first_nonfinite(x, X->ncol, X->col_stride) >= 0) {
+            int64_t bad = sporf_row_first_infinite(x, X->ncol, X->col_stride);
+            if (bad < 0 && !c->f->missing_learned)
+                bad = sporf_row_first_nonfinite(x, X->ncol, X->col_stride);
             if (bad >= 0) {
                 c->first_bad[blk] = (r0 + r) * X->ncol + bad;
                 return 0;
             }
+            missing[(*n_missing)++] = (int32_t)r;
         }
         if (copy) {
             float *o = copy + r * X->ncol;
@@ -202,7 +229,8 @@ static int proba_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
     int64_t *votes = c->vote_scratch + 2 * worker * c->block;
     double *out = c->proba + r0 * K;
     const float *xf;
-    if (!ready_block(c, worker, blk, r0, n, &xf))
+    int64_t n_missing;
+    if (!ready_block(c, worker, blk, r0, n, &xf, &n_missing))
         return SPORF_OK;
     memset(out, 0, (size_t)(n * K) * sizeof *out);
     memset(votes, 0, (size_t)n * sizeof *votes);
@@ -215,6 +243,16 @@ static int proba_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
         for (int64_t r = 0; r < n; r++)
             for (int32_t j = 0; j < nt; j++) /* tree order, for any block size */
                 votes[r] += add_leaf(out + r * K, &f->trees[t0 + j], &base[leaf[r * rs + j * ts]], K);
+    }
+    /* Rows with a missing value: their packed walks are discarded and redone
+     * on the stored trees, in the same tree order. */
+    const int32_t *missing = c->missing_rows + worker * c->block;
+    for (int64_t m = 0; m < n_missing; m++) {
+        const int64_t r = missing[m];
+        memset(out + r * K, 0, (size_t)K * sizeof *out);
+        votes[r] = 0;
+        for (int64_t t = 0; t < f->n_trees; t++)
+            votes[r] += add_stored_leaf(out + r * K, &f->trees[t], row_ptr(c->X, r0 + r), c->X->col_stride, K);
     }
     if (forest_abstains(f)) {
         for (int64_t r = 0; r < n; r++)
@@ -238,7 +276,8 @@ static int apply_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
     const int64_t n = block_rows(c, blk, &r0);
     int32_t *leaf = c->leaf_scratch + worker * c->leaf_stride;
     const float *xf;
-    if (!ready_block(c, worker, blk, r0, n, &xf))
+    int64_t n_missing;
+    if (!ready_block(c, worker, blk, r0, n, &xf, &n_missing))
         return SPORF_OK;
     for (int64_t b = 0; b < P->n_bins; b++) {
         const sporf_pnode *base = sporf_packed_bin_nodes(P, b);
@@ -249,6 +288,12 @@ static int apply_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
         for (int64_t r = 0; r < n; r++)
             for (int32_t j = 0; j < nt; j++)
                 c->leaves[(r0 + r) * T + t0 + j] = base[leaf[r * rs + j * ts]].u.leaf.node;
+    }
+    const int32_t *missing = c->missing_rows + worker * c->block;
+    for (int64_t m = 0; m < n_missing; m++) {
+        const int64_t r = r0 + missing[m];
+        for (int64_t t = 0; t < T; t++)
+            c->leaves[r * T + t] = sporf_tree_find_stored_leaf(&f->trees[t], row_ptr(c->X, r), c->X->col_stride);
     }
     return SPORF_OK;
 }
@@ -267,6 +312,11 @@ static int oob_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *ct
     int64_t *votes = cnt + c->block; /* trees that did not abstain */
     memset(cnt, 0, (size_t)(2 * c->block) * sizeof *cnt);
     memset(out + r0 * K, 0, (size_t)(n * K) * sizeof *out);
+    /* the rows with a missing value walk the stored trees (X is the training
+     * data: it has no infinity) */
+    int32_t *missing = c->missing_rows + worker * c->block;
+    for (int64_t r = 0; r < n; r++)
+        missing[r] = sporf_row_first_nonfinite(row_ptr(c->X, r0 + r), c->X->ncol, c->X->col_stride) >= 0;
     for (int64_t t = 0; t < f->n_trees; t++) {
         const sporf_tree *tr = &f->trees[t];
         const sporf_pnode *base = sporf_packed_bin_nodes(P, P->tree_bin[t]);
@@ -274,8 +324,12 @@ static int oob_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *ct
         for (int64_t r = r0; r < r0 + n; r++) {
             if (bits[r >> 3] & (1u << (r & 7)))
                 continue;
-            const int32_t leaf = sporf_nodes_find_leaf(base, P->root[t], tr, row_ptr(c->X, r), c->X->col_stride);
             cnt[r - r0]++;
+            if (missing[r - r0]) {
+                votes[r - r0] += add_stored_leaf(out + r * K, tr, row_ptr(c->X, r), c->X->col_stride, K);
+                continue;
+            }
+            const int32_t leaf = sporf_nodes_find_leaf(base, P->root[t], tr, row_ptr(c->X, r), c->X->col_stride);
             votes[r - r0] += add_leaf(out + r * K, tr, &base[leaf], K);
         }
     }
@@ -296,7 +350,7 @@ static int check_predict(const sporf_forest *f, const sporf_matrix *X, const voi
     if (!out)
         return sporf_set_error(err, SPORF_E_ARG, "the output buffer is NULL");
     /* the values are checked block by block (ready_block) */
-    return sporf_check_matrix(X, f->n_features, 0, "X", err);
+    return sporf_check_matrix(X, f->n_features, SPORF_CHECK_SHAPE, "X", err);
 }
 
 static int64_t row_bytes(const sporf_matrix *X)
@@ -331,6 +385,14 @@ static int64_t choose_block(const sporf_forest *f, const sporf_matrix *X, int32_
     return b;
 }
 
+/* The error for X's value at (row, col) that ready_block refused. */
+static int bad_value_error(const predict_ctx *c, int64_t row, int64_t col, sporf_error *err)
+{
+    if (isinf(row_ptr(c->X, row)[col * c->X->col_stride]))
+        return sporf_infinite_error(err, "X", row, col);
+    return sporf_missing_unlearned_error(err, "X", row, col);
+}
+
 /* Split X into blocks and run unit on n_jobs threads with per-worker scratch. */
 static int run_blocks(predict_ctx *c, int32_t n_jobs, sporf_unit_fn unit, sporf_progress_fn progress,
                       void *user_data, sporf_error *err)
@@ -363,14 +425,16 @@ static int run_blocks(predict_ctx *c, int32_t n_jobs, sporf_unit_fn unit, sporf_
         c->first_bad = malloc((size_t)nb * sizeof *c->first_bad);
         bad_ok = c->first_bad != NULL;
     }
-    int rc = c->leaf_scratch && c->vote_scratch && float_ok && part_ok && bad_ok
+    c->missing_rows = malloc((size_t)(threads * c->block) * sizeof *c->missing_rows);
+    int rc = c->leaf_scratch && c->vote_scratch && float_ok && part_ok && bad_ok && c->missing_rows
                  ? sporf_pool_run(threads, nb, unit, c, progress, user_data, err)
                  : sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
-    /* the first NaN or infinity in X, whichever worker found it */
+    /* the first bad value in X, whichever worker found it */
     for (int64_t b = 0; rc == SPORF_OK && c->first_bad && b < nb; b++)
         if (c->first_bad[b] >= 0)
-            rc = sporf_nonfinite_error(err, "X", c->first_bad[b] / c->X->ncol, c->first_bad[b] % c->X->ncol);
+            rc = bad_value_error(c, c->first_bad[b] / c->X->ncol, c->first_bad[b] % c->X->ncol, err);
     free(c->first_bad);
+    free(c->missing_rows);
     free(c->leaf_scratch);
     free(c->vote_scratch);
     free(c->float_scratch);

@@ -176,9 +176,9 @@ static int run(const sporf_forest *f, const sporf_matrix *reference, const sporf
     sporf_clear_error(err);
     if (!f || !reference || !sim_out || (k > 0 && !index_out))
         return sporf_set_error(err, SPORF_E_ARG, "proximity: forest, reference and outputs are required");
-    int rc = sporf_check_matrix(reference, f->n_features, 1, "reference", err);
+    int rc = sporf_check_matrix(reference, f->n_features, SPORF_CHECK_NO_INF, "reference", err);
     if (rc == SPORF_OK && query)
-        rc = sporf_check_matrix(query, f->n_features, 1, "X", err);
+        rc = sporf_check_matrix(query, f->n_features, SPORF_CHECK_NO_INF, "X", err);
     if (rc != SPORF_OK)
         return rc;
     prox_ctx c;

@@ -615,6 +615,42 @@ static inline void sporf_bin_find_leaves(const sporf_pnode *nodes, const int32_t
     }
 }
 
+/* ---- rows with missing values: the stored nodes' walk ---- */
+
+/* The projection of stored split nd for row x (column stride cs) in the
+ * fit's arithmetic (builder.c, project_slice): NaN when one of its features
+ * is missing. The packed walks' rewrites read absent terms as 0 * x[0],
+ * which a missing x[0] turns into NaN, so rows with missing values take
+ * this walk instead. */
+static inline double sporf_node_project(const sporf_tree *tree, const sporf_node *nd, const double *x, int64_t cs)
+{
+    const int32_t *f = tree->proj_feature + nd->proj_start;
+    const double *w = tree->proj_weight + nd->proj_start;
+    if (nd->proj_len == 1 && w[0] == 1.0)
+        return x[(int64_t)f[0] * cs];
+    double v = 0.0;
+    for (int32_t k = 0; k < nd->proj_len; k++)
+        v += w[k] * x[(int64_t)f[k] * cs];
+    return v;
+}
+
+/* The stored leaf (index in tree->nodes) row x reaches, a missing
+ * projection going where its split learned to send it (missing_left): the
+ * path the fit sent the row along. On a row without missing values it is
+ * the leaf every packed walk reaches. */
+static inline int32_t sporf_tree_find_stored_leaf(const sporf_tree *tree, const double *x, int64_t cs)
+{
+    int32_t i = 0;
+    for (;;) {
+        const sporf_node *nd = &tree->nodes[i];
+        if (nd->left < 0)
+            return i;
+        const double v = sporf_node_project(tree, nd, x, cs);
+        const int left = isnan(v) ? nd->missing_left : v <= nd->threshold;
+        i = left ? nd->left : nd->right;
+    }
+}
+
 /* The same on a tree's own pnodes (sporf_tree_prepare): the plain layout. */
 static inline int32_t sporf_tree_find_leaf(const sporf_tree *tree, const double *x, int64_t cs)
 {

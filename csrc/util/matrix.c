@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-int sporf_check_matrix(const sporf_matrix *X, int64_t want_ncol, int check_finite,
+int sporf_check_matrix(const sporf_matrix *X, int64_t want_ncol, int check,
                        const char *what, sporf_error *err)
 {
     if (!X || !X->data)
@@ -20,13 +20,15 @@ int sporf_check_matrix(const sporf_matrix *X, int64_t want_ncol, int check_finit
         return sporf_set_error(err, SPORF_E_ARG, "%s is too large (rows must be < 2^31 and columns < 2^28)", what);
     if ((X->nrow > 1 && X->row_stride == 0) || (X->ncol > 1 && X->col_stride == 0))
         return sporf_set_error(err, SPORF_E_ARG, "%s has a zero stride", what);
-    if (check_finite) {
+    if (check != SPORF_CHECK_SHAPE) {
         for (int64_t i = 0; i < X->nrow; i++) {
             const double *row = X->data + i * X->row_stride;
-            const int64_t bad = sporf_row_first_nonfinite(row, X->ncol, X->col_stride);
-            if (bad >= 0)
-                return sporf_nonfinite_error(err, what, i, bad);
-            if (check_finite != SPORF_CHECK_FIT)
+            if (sporf_row_first_nonfinite(row, X->ncol, X->col_stride) >= 0) {
+                const int64_t bad = sporf_row_first_infinite(row, X->ncol, X->col_stride);
+                if (bad >= 0)
+                    return sporf_infinite_error(err, what, i, bad);
+            }
+            if (check != SPORF_CHECK_FIT)
                 continue;
             for (int64_t j = 0; j < X->ncol; j++) {
                 const double v = row[j * X->col_stride];
@@ -70,8 +72,40 @@ int64_t sporf_row_first_nonfinite(const double *x, int64_t ncol, int64_t cs)
     return -1;
 }
 
-int sporf_nonfinite_error(sporf_error *err, const char *what, int64_t row, int64_t col)
+int64_t sporf_row_first_infinite(const double *x, int64_t ncol, int64_t cs)
 {
-    return sporf_set_error(err, SPORF_E_ARG, "%s contains NaN or infinity (row %lld, column %lld)", what,
-                           (long long)row, (long long)col);
+    for (int64_t j = 0; j < ncol; j++)
+        if (isinf(x[j * cs]))
+            return j;
+    return -1;
+}
+
+int64_t sporf_matrix_first_missing(const sporf_matrix *X)
+{
+    for (int64_t i = 0; i < X->nrow; i++) {
+        const double *row = X->data + i * X->row_stride;
+        if (sporf_row_first_nonfinite(row, X->ncol, X->col_stride) < 0)
+            continue;
+        for (int64_t j = 0; j < X->ncol; j++)
+            if (isnan(row[j * X->col_stride]))
+                return i * X->ncol + j;
+    }
+    return -1;
+}
+
+int sporf_infinite_error(sporf_error *err, const char *what, int64_t row, int64_t col)
+{
+    return sporf_set_error(err, SPORF_E_ARG,
+                           "%s contains infinity (row %lld, column %lld); missing values are NaN, but an "
+                           "infinite value has no place on a split's axis",
+                           what, (long long)row, (long long)col);
+}
+
+int sporf_missing_unlearned_error(sporf_error *err, const char *what, int64_t row, int64_t col)
+{
+    return sporf_set_error(err, SPORF_E_ARG,
+                           "%s contains NaN (row %lld, column %lld), but this model was saved in format 7 or "
+                           "earlier, before sporf learned where missing values go; refit it to predict rows "
+                           "with missing values",
+                           what, (long long)row, (long long)col);
 }

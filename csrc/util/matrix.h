@@ -18,19 +18,32 @@
  * fit stores is a finite number (which the model loader requires). */
 #define SPORF_MAX_ABS_VALUE 1e100
 
-/* check_finite: 0 no value check, 1 every value finite (prediction), or
- * SPORF_CHECK_FIT finite and at most SPORF_MAX_ABS_VALUE in magnitude. */
-#define SPORF_CHECK_FIT 2
+/* What sporf_check_matrix checks of the values. NaN is a missing value
+ * everywhere (the forest learns where it goes); infinity is an error. */
+#define SPORF_CHECK_SHAPE 0   /* shape and strides only */
+#define SPORF_CHECK_NO_INF 1  /* and no infinity (prediction) */
+#define SPORF_CHECK_FIT 2     /* and no magnitude above SPORF_MAX_ABS_VALUE (fit) */
 
-/* Check a matrix view: shape, strides, and (when check_finite) every value. */
-int sporf_check_matrix(const sporf_matrix *X, int64_t want_ncol, int check_finite,
+/* Check a matrix view: shape, strides, and the values as `check` says. */
+int sporf_check_matrix(const sporf_matrix *X, int64_t want_ncol, int check,
                        const char *what, sporf_error *err);
 
 /* The column of the first NaN or infinity among row x's ncol values (column
- * stride cs), or -1. */
+ * stride cs), or -1: one vectorized pass for a complete row. */
 int64_t sporf_row_first_nonfinite(const double *x, int64_t ncol, int64_t cs);
 
-/* Sets err for a NaN or infinity at (row, col) of matrix `what`; returns SPORF_E_ARG. */
-int sporf_nonfinite_error(sporf_error *err, const char *what, int64_t row, int64_t col);
+/* The column of the first infinity among row x's ncol values, or -1. */
+int64_t sporf_row_first_infinite(const double *x, int64_t ncol, int64_t cs);
+
+/* The first NaN of X as row * ncol + column, or -1. */
+int64_t sporf_matrix_first_missing(const sporf_matrix *X);
+
+/* Sets err for an infinity at (row, col) of matrix `what`; returns SPORF_E_ARG. */
+int sporf_infinite_error(sporf_error *err, const char *what, int64_t row, int64_t col);
+
+/* Sets err for a NaN at (row, col) of matrix `what` given to a forest that
+ * has no missing-value directions (a model saved in format 7 or earlier);
+ * returns SPORF_E_ARG. */
+int sporf_missing_unlearned_error(sporf_error *err, const char *what, int64_t row, int64_t col);
 
 #endif

@@ -48,7 +48,15 @@ class _BaseForest(BaseEstimator):
     """What classifiers and regressors share: the native handle, prediction
     plumbing, importances, persistence. Subclasses define fit and predict."""
 
+    def __sklearn_tags__(self):
+        # NaN in X is a missing value the trees learn to route, as
+        # scikit-learn's own forests do since 1.4.
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags
+
     # Hooks for patch forests, whose samples may come as images or grids.
+
     def _flatten_input(self, X, fitting=False):
         return X
 
@@ -125,17 +133,18 @@ class _BaseForest(BaseEstimator):
         # Fast path for the common case -- a float64 matrix of the right
         # width, from a model fitted without feature names -- so one-row
         # prediction costs microseconds, not scikit-learn's full validation
-        # (~0.1 ms). It accepts what validate_data would accept unchanged,
-        # plus NaN and infinity, which every core call rejects itself
-        # (ValueError naming the row and column), sparing a pass over X;
-        # anything else takes the full path and its messages.
+        # (~0.1 ms). It accepts what validate_data would accept unchanged.
+        # NaN is a missing value, which the forest routes where each split
+        # learned to send it; infinity is left to the core, which refuses it
+        # naming the row and column (ValueError), sparing a pass over X.
+        # Anything else takes the full path and its messages.
         if (type(X) is np.ndarray and X.dtype == np.float64 and X.ndim == 2 and X.shape[0] > 0
                 and "_forest" in self.__dict__ and "feature_names_in_" not in self.__dict__
                 and X.shape[1] == self.n_features_in_):
             return X
         check_is_fitted(self, "_forest")
         X = self._flatten_input(X)
-        return validate_data(self, X, dtype=np.float64, reset=False, accept_sparse=False)
+        return validate_data(self, X, dtype=np.float64, reset=False, accept_sparse=False, ensure_all_finite=False)
 
     def _n_threads(self):
         return _params.resolve_n_jobs(self.n_jobs)
@@ -458,7 +467,9 @@ class SPORFClassifier(ClassifierMixin, _spec._SPORFClassifierParams, _BaseForest
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            Training data; converted to float64. NaN and infinity are refused.
+            Training data; converted to float64. NaN marks a missing value: each
+            split learns which side rows missing its features go to (see "Missing
+            values" in the README). Infinity is refused.
         y : array-like of shape (n_samples,)
             Class labels of any type.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -470,7 +481,7 @@ class SPORFClassifier(ClassifierMixin, _spec._SPORFClassifierParams, _BaseForest
         """
         X = self._flatten_input(X, fitting=True)
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=1,
-                             accept_sparse=False, y_numeric=False)
+                             accept_sparse=False, ensure_all_finite=False, y_numeric=False)
         check_classification_targets(y)
         params = _params.build(self, X.shape[1], data_dims=self._resolve_data_dims(X.shape[1]))
         classes, y_enc = np.unique(y, return_inverse=True)
@@ -609,7 +620,9 @@ class SPORFRegressor(RegressorMixin, _spec._SPORFRegressorParams, _BaseForest):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            Training data; converted to float64. NaN and infinity are refused.
+            Training data; converted to float64. NaN marks a missing value: each
+            split learns which side rows missing its features go to (see "Missing
+            values" in the README). Infinity is refused.
         y : array-like of shape (n_samples,)
             Numeric response; NaN and infinity are refused.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -621,7 +634,7 @@ class SPORFRegressor(RegressorMixin, _spec._SPORFRegressorParams, _BaseForest):
         """
         X = self._flatten_input(X, fitting=True)
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=1,
-                             accept_sparse=False, y_numeric=True)
+                             accept_sparse=False, ensure_all_finite=False, y_numeric=True)
         if y.ndim != 1:
             raise ValueError("%s predicts one response: y must be 1-D, got shape %r"
                              % (type(self).__name__, y.shape))

@@ -65,7 +65,9 @@ class URerF(TransformerMixin, _spec._URerFParams, _BaseForest):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            Training data; converted to float64. NaN and infinity are refused.
+            Training data; converted to float64. NaN marks a missing value (each
+            split sends rows missing its projection to the side of the node's mean
+            projected value); infinity is refused.
         y : None
             Ignored.
 
@@ -73,7 +75,8 @@ class URerF(TransformerMixin, _spec._URerFParams, _BaseForest):
         -------
         self : URerF
         """
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2, accept_sparse=False)
+        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2, accept_sparse=False,
+                          ensure_all_finite=False)
         # A grid given with another projection goes to the core, which refuses it.
         dims = None
         if self.projection == "patch" or self.data_dims is not None:

@@ -562,7 +562,7 @@ static void test_model_format(void)
 
 static void test_bad_input(void)
 {
-    double X[6] = {1, 2, NAN, 4, 5, 6};
+    double X[6] = {1, 2, INFINITY, 4, 5, 6};
     int32_t y[3] = {0, 1, 0};
     sporf_params p;
     sporf_params_init(&p);
@@ -570,7 +570,12 @@ static void test_bad_input(void)
     sporf_forest *f = NULL;
     sporf_error err;
     CHECK(sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG &&
-          strstr(err.message, "NaN"), "NaN refused: %s", err.message);
+          strstr(err.message, "X contains infinity (row 1, column 0)"), "infinity refused: %s", err.message);
+    X[2] = NAN; /* a missing value: learned, not refused */
+    CHECK(sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_OK,
+          "NaN accepted: %s", err.message);
+    sporf_forest_free(f);
+    f = NULL;
     X[2] = 3;
     int32_t bad_y[3] = {0, 2, 0};
     CHECK(sporf_forest_fit(&p, &m, bad_y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG,
@@ -595,7 +600,8 @@ static void test_bad_input(void)
 }
 
 /* Prediction checks X's values block by block on its workers (predict.c);
- * the error must still name the first NaN or infinity in row order, for
+ * the error must still name the first infinity in row order (NaN, a missing
+ * value, is predicted), for
  * narrow rows (double walk) and wide ones (float copies), row- and
  * column-major, in a later block, and for a few rows. */
 static void test_predict_names_first_nonfinite(void)
@@ -616,8 +622,9 @@ static void test_predict_names_first_nonfinite(void)
          * two blocks with 2 threads); more in the second block */
         T[2000 * P + 2] = NAN;
         T[2000 * P + 1] = -INFINITY;
-        T[4700 * P + 0] = NAN;
+        T[4700 * P + 0] = INFINITY;
         T[4999 * P + 3] = INFINITY;
+        T[4999 * P + 2] = NAN;
         for (int i = 0; i < M; i++)
             for (int j = 0; j < P; j++) Tc[(int64_t)j * M + i] = T[(int64_t)i * P + j];
         sporf_params p;
@@ -633,7 +640,7 @@ static void test_predict_names_first_nonfinite(void)
         }
         for (int jobs = 1; jobs <= 2; jobs++) {
             CHECK(sporf_forest_predict_proba(f, &mt, jobs, out, NULL, NULL, &err) == SPORF_E_ARG &&
-                      strstr(err.message, "X contains NaN or infinity (row 2000, column 1)"),
+                      strstr(err.message, "X contains infinity (row 2000, column 1)"),
                   "%d features, %d thread(s): predict_proba names the first bad value: %s", P, jobs, err.message);
             CHECK(sporf_forest_predict_proba(f, &mc, jobs, out, NULL, NULL, &err) == SPORF_E_ARG &&
                       strstr(err.message, "(row 2000, column 1)"),

@@ -2,10 +2,12 @@ x <- matrix(rnorm(200), 50, 4)
 y <- factor(rep(c("a", "b"), 25))
 
 test_that("bad data gives an error naming the problem", {
-  xn <- x; xn[3, 2] <- NA
-  expect_error(sporf(xn, y), "NA")
+  # NA in x is a missing value (test-missing.R); infinity is an error
   xi <- x; xi[1, 1] <- Inf
-  expect_error(sporf(xi, y), "infinite")
+  expect_error(sporf(xi, y), "x contains infinite values \\(in column 1\\)")
+  fit0 <- sporf(x, y, n_estimators = 2, random_state = 0)
+  expect_error(predict(fit0, xi), "newdata contains infinite values")
+  expect_error(urerf(xi, n_estimators = 2), "infinite")
   df <- data.frame(a = rnorm(50), b = letters[rep(1:2, 25)])
   expect_error(sporf(df, y), "non-numeric column: b")
   yn <- y; yn[4] <- NA
