@@ -226,18 +226,24 @@ def test_golden_python_model_in_python():
     assert refit.to_bytes() == (GOLDEN / "python_model.sporf").read_bytes()
 
 
-@pytest.mark.parametrize("version", [3, 4, 5, 6])
+@pytest.mark.parametrize("version", [3, 4, 5, 6, 7])
 @pytest.mark.parametrize("lang", ["python", "r"])
-def test_golden_older_format_models_still_load(lang, version):
+def test_golden_older_format_models_still_load(lang, version, tmp_path):
     """Models saved by format 3 (before the compact trees of format 4),
     format 4 (before tree ranges), format 5 (sizes stored resolved, before
-    the parameter spec) and format 6 (before axis_features and
-    guided_features) load, predict exactly as before, and re-save as the
-    current golden file."""
+    the parameter spec), format 6 (before axis_features and guided_features)
+    and format 7 (before missing values) load, predict exactly as before,
+    and re-save as one current-format file: the current golden file's trees
+    without its missing-value directions, which older formats did not store
+    (such a model refuses rows with NaN: test_missing.py)."""
     Xt = _golden("test_x.f64", (-1, 7))
     old = sporf.load(GOLDEN / ("%s_model_v%d.sporf" % (lang, version)))
     np.testing.assert_array_equal(old.predict_proba(Xt), _golden("%s_proba.f64" % lang, (-1, 3)))
-    assert old.to_bytes() == (GOLDEN / ("%s_model.sporf" % lang)).read_bytes()
+    converted = old.to_bytes()
+    assert converted == sporf.load(GOLDEN / ("%s_model_v7.sporf" % lang)).to_bytes()
+    assert len(converted) == len((GOLDEN / ("%s_model.sporf" % lang)).read_bytes())
+    (tmp_path / "converted.sporf").write_bytes(converted)
+    assert sporf.load(tmp_path / "converted.sporf").to_bytes() == converted
 
 
 def test_golden_python_model_in_r(r):
@@ -837,3 +843,41 @@ def test_tune_oob_picks_the_same_forest_in_both_languages(r, task):
     assert list(table.rx2("n_trees")) == [row["n_trees"] for row in py.tuning_]
     assert list(table.names)[:-2] == list(py.best_params_)
     assert rm.rx2("oob_score")[0] == pytest.approx(py.oob_score_, rel=1e-12)
+
+
+@pytest.mark.parametrize("task", ["classification", "regression", "unsupervised", "morf"])
+def test_python_nan_and_r_na_give_the_same_model(r, task):
+    """Missing values: NaN in Python, NA (not NaN) in R, give the same model
+    bytes and the same predictions of rows with missing values."""
+    rng = np.random.default_rng(7)
+    X, y = make_trunk(300, 16, random_state=6)
+    X = X.copy()
+    X[rng.random(X.shape) < 0.15] = np.nan
+    Xt = X[::-1].copy()
+    rx = r("function(m) { m[is.nan(m)] <- NA_real_; stopifnot(anyNA(m), !any(is.nan(m))); m }")(r_matrix(X))
+    rxt = r("function(m) { m[is.nan(m)] <- NA_real_; m }")(r_matrix(Xt))
+    common = dict(n_estimators=10, random_state=11)
+    if task == "classification":
+        py = sporf.SPORFClassifier(**common).fit(X, y)
+        rm = r["sporf"](rx, r_labels(y), **{k: r_value(v) for k, v in common.items()})
+    elif task == "regression":
+        yr = np.nan_to_num(X[:, 0]) + y
+        py = sporf.SPORFRegressor(**common).fit(X, yr)
+        rm = r["sporf"](rx, ro.FloatVector(yr), **{k: r_value(v) for k, v in common.items()})
+    elif task == "unsupervised":
+        py = sporf.URerF(**common).fit(X)
+        rm = r["urerf"](rx, **{k: r_value(v) for k, v in common.items()})
+    else:
+        dims = dict(data_dims=(4, 4))
+        py = sporf.MORFClassifier(**common, **dims).fit(X, y)
+        rm = r["morf"](rx, r_labels(y), data_dims=ro.IntVector([4, 4]),
+                       **{k: r_value(v) for k, v in common.items()})
+    assert r_model_bytes(rm) == py.to_bytes()
+    if task == "unsupervised":
+        leaves = np.array(r["predict"](rm, rxt, type="leaf")).reshape(Xt.shape[0], -1, order="F")
+        np.testing.assert_array_equal(leaves, py.apply(Xt))
+    elif task == "regression":
+        np.testing.assert_array_equal(np.array(r["predict"](rm, rxt)), py.predict(Xt))
+    else:
+        p = np.array(r["predict"](rm, rxt, type="prob")).reshape(Xt.shape[0], -1, order="F")
+        np.testing.assert_array_equal(p, py.predict_proba(Xt))

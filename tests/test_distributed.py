@@ -99,9 +99,14 @@ def test_sample_weight_and_bad_input(client):
         sd.fit(sporf.SPORFClassifier(n_estimators=4, max_depth=-2), X, y, client=client)
     with pytest.raises(ValueError, match="tune_oob is not available with sporf.distributed.fit"):
         sd.fit(sporf.SPORFClassifier(n_estimators=4, tune_oob=True), X, y, client=client)
-    with pytest.raises(ValueError, match="NaN"):
-        Xn = X.copy()
-        Xn[3, 2] = np.nan
+    # missing values shard like the rest; infinity is refused
+    Xn = X.copy()
+    Xn[3, 2] = np.nan
+    est = sporf.SPORFClassifier(n_estimators=4, random_state=2)
+    sd.fit(est, Xn, y, client=client)
+    assert est.to_bytes() == sporf.SPORFClassifier(n_estimators=4, random_state=2).fit(Xn, y).to_bytes()
+    with pytest.raises(ValueError, match="infinity"):
+        Xn[3, 2] = np.inf
         sd.fit(sporf.SPORFClassifier(n_estimators=4), Xn, y, client=client)
     with pytest.raises(ValueError, match="needs y"):
         sd.fit(sporf.SPORFClassifier(), X, client=client)

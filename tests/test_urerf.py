@@ -170,7 +170,7 @@ def test_metric_reference_values():
     (lambda f, X: f.kneighbors(n_neighbors=len(X)), "n_neighbors"),
     (lambda f, X: f.kneighbors(n_neighbors=0), "n_neighbors"),
     (lambda f, X: f.kneighbors(X[:2], n_neighbors=len(X) + 1), "n_neighbors"),
-    (lambda f, X: f.transform(np.full((2, X.shape[1]), np.nan)), "NaN|infinity"),
+    (lambda f, X: f.transform(np.full((2, X.shape[1]), np.inf)), r"infinity \(row 0, column 0\)"),
     (lambda f, X: f.transform(X[:, :2]), "features"),
 ])
 def test_bad_queries(call, match):
@@ -202,8 +202,10 @@ def test_bad_parameters(params, match):
 
 
 def test_bad_data():
-    with pytest.raises(ValueError, match="NaN|infinity"):
-        URerF().fit(np.array([[0.0, np.nan], [1.0, 2.0], [3.0, 4.0]]))
+    with pytest.raises(ValueError, match=r"infinity \(row 0, column 1\)"):
+        URerF().fit(np.array([[0.0, np.inf], [1.0, 2.0], [3.0, 4.0]]))
+    # NaN is a missing value
+    URerF(n_estimators=2).fit(np.array([[0.0, np.nan], [1.0, 2.0], [3.0, 4.0]]))
     with pytest.raises(ValueError):
         URerF().fit(np.zeros((1, 3)))
     with pytest.raises(TypeError):

@@ -47,7 +47,9 @@ test_that("predict checks newdata against the training features", {
   df <- data.frame(a = rnorm(50), b = rnorm(50), c = rnorm(50))
   m <- sporf(df, y, n_estimators = 3, random_state = 1)
   expect_error(predict(m, df[, c("a", "b")]), "lacks column the forest was trained on: c")
-  expect_error(predict(m, data.frame(a = 1, b = 1, c = NA)), "NA")
+  # NA is a missing value now (test-missing.R): predicted, not refused
+  expect_length(predict(m, data.frame(a = 1, b = 1, c = NA)), 1L)
+  expect_error(predict(m, data.frame(a = 1, b = 1, c = -Inf)), "infinite values \\(in column c\\)")
   mm <- sporf(x, y, n_estimators = 3, random_state = 1)
   expect_error(predict(mm, x[, 1:3]), "3 columns but the forest was trained on 4")
   expect_error(predict(mm, x, type = "votes"), "type must be one of")
