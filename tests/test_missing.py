@@ -45,7 +45,8 @@ def test_the_scikit_learn_tag_says_nan_is_allowed():
     lambda: sporf.SPORFClassifier(n_estimators=10, projection="axis", random_state=0),
     lambda: sporf.SPORFClassifier(n_estimators=10, honest_fraction=0.5, oob_score=True, random_state=0),
     lambda: sporf.SPORFRegressor(n_estimators=10, oob_score=True, random_state=0),
-], ids=["sparse", "axis", "honest-oob", "regressor-oob"])
+    lambda: sporf.SPORFClassifier(n_estimators=16, tune_oob=True, random_state=0),
+], ids=["sparse", "axis", "honest-oob", "regressor-oob", "tune-oob"])
 def test_fit_and_predict_with_nan(make):
     X, y = make_classification(400, 8, n_informative=4, random_state=1)
     Xm = hide_mcar(X, 0.2, 0)

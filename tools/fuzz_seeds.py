@@ -15,6 +15,12 @@ from sporf.datasets import make_bars, make_trunk
 REPO = pathlib.Path(__file__).resolve().parent.parent
 
 
+def with_missing(X):
+    X = X.copy()
+    X[np.random.default_rng(0).random(X.shape) < 0.25] = np.nan
+    return X
+
+
 def main(out):
     out = pathlib.Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -32,10 +38,12 @@ def main(out):
         "morf": sporf.MORFClassifier(n_estimators=2, max_depth=4, max_patch_dims=(2, 3), random_state=0).fit(Xb, yb),
         "urerf": sporf.URerF(n_estimators=2, max_depth=4, random_state=0).fit(X),
         "shard": sporf.SPORFClassifier(n_estimators=1, first_tree=5, max_depth=3, random_state=0).fit(X, y),
+        # format 8's missing-value directions, learned both ways
+        "missing": sporf.SPORFClassifier(n_estimators=2, max_depth=4, random_state=0).fit(with_missing(X), y),
     }
     for name, model in models.items():
         model.save(out / ("%s.sporf" % name))
-    for golden in sorted((REPO / "tests" / "golden").glob("*.sporf")):  # formats 3, 4 and the current one
+    for golden in sorted((REPO / "tests" / "golden").glob("*.sporf")):  # formats 3-7 and the current one
         shutil.copy(golden, out / ("golden-" + golden.name))
     print("wrote %d seeds to %s" % (len(models) + len(list((REPO / "tests" / "golden").glob("*.sporf"))), out))
 

@@ -128,6 +128,53 @@ static void project_slice(sporf_builder *b, const int32_t *f, const double *w, i
     }
 }
 
+/* project_slice with each missing feature at its training mean (b->impute):
+ * the projection SPORF_MISSING_IMPUTE splits send missing rows by, in the
+ * arithmetic of sporf_node_project_imputed. */
+static void project_slice_imputed(sporf_builder *b, const int32_t *f, const double *w, int32_t len,
+                                  int64_t start, int64_t end)
+{
+    const int32_t *idx = b->idx;
+    double *v = b->vals;
+    const int64_t n = b->n;
+    if (len == 1 && w[0] == 1.0) {
+        const double *col = b->Xc + (int64_t)f[0] * n;
+        const double fill = b->impute[f[0]];
+        for (int64_t i = start; i < end; i++)
+            v[i] = sporf_is_missing(col[idx[i]]) ? fill : col[idx[i]];
+        return;
+    }
+    for (int64_t i = start; i < end; i++)
+        v[i] = 0.0;
+    for (int32_t k = 0; k < len; k++) {
+        const double *col = b->Xc + (int64_t)f[k] * n;
+        const double wk = w[k], fill = b->impute[f[k]];
+        for (int64_t i = start; i < end; i++)
+            v[i] += wk * (sporf_is_missing(col[idx[i]]) ? fill : col[idx[i]]);
+    }
+}
+
+/* The third option for a candidate's missing rows, after the two sides the
+ * task's scan tried: their projection with the missing features at their
+ * training means, cut among the other rows'. Imputing the means is what wins
+ * when values are missing at random (a row keeps what its other features
+ * say); a learned side wins when missingness itself carries information
+ * (BENCHMARKS.md, "Missing values"): the scan picks per split. Replaces
+ * *local when better. */
+static void try_imputed(sporf_builder *b, const int32_t *f, const double *w, int32_t len, int64_t start,
+                        int64_t end, const sporf_node_stats *st, sporf_best_split *local)
+{
+    project_slice_imputed(b, f, w, len, start, end);
+    sporf_sort_values_radix(b->vals + start, b->idx + start, end - start, &b->sort_scratch);
+    if (!(b->vals[end - 1] > b->vals[start]))
+        return;
+    sporf_best_split imp = *local;
+    if (b->task->scan(b, start, end, 0, st, &imp)) {
+        imp.imputed = 1;
+        *local = imp;
+    }
+}
+
 /* Move the rows of idx[start..end) whose projected value is missing to the
  * end of the slice, in order, the others keeping theirs; returns how many. */
 static int64_t move_missing_last(sporf_builder *b, int64_t start, int64_t end)
@@ -166,7 +213,24 @@ static int try_candidate(sporf_builder *b, const int32_t *f, const double *w, in
     const int spread = end_val - start >= 2 && b->vals[end_val - 1] > b->vals[start];
     if (!spread && !(n_miss > 0 && end_val > start))
         return 0;
-    if (b->rank && len == 1 && (w[0] == 1.0 || w[0] == -1.0)) {
+    const int single = len == 1 && (w[0] == 1.0 || w[0] == -1.0);
+    if (n_miss > 0 && b->impute) {
+        /* missing rows left, right (the task's scan) or imputed */
+        sporf_best_split local;
+        memset(&local, 0, sizeof local);
+        b->task->scan(b, start, end, n_miss, st, &local);
+        try_imputed(b, f, w, len, start, end, st, &local);
+        if (!local.found)
+            return 1;
+        if (b->rank && single) {
+            /* the ranking's side for the feature's missing rows: where an imputed one lands */
+            const int left = local.imputed ? w[0] * b->impute[f[0]] <= local.threshold : local.missing_left;
+            sporf_rank_offer(b->rank, f[0], w[0], local.threshold, left, local.proxy);
+        }
+        if (best->found && !(local.proxy > best->proxy))
+            return 1;
+        *best = local;
+    } else if (b->rank && single) {
         /* The ranking needs this feature's cut even when it loses to best. */
         sporf_best_split local;
         local.found = 0;
@@ -269,7 +333,10 @@ static void find_split(sporf_builder *b, sporf_rng *rng, int64_t start, int64_t 
 static int64_t partition(sporf_builder *b, int64_t start, int64_t end, const sporf_best_split *best,
                          int64_t *n_miss)
 {
-    project_slice(b, b->best_proj_feature, b->best_proj_weight, best->len, start, end);
+    if (best->imputed)
+        project_slice_imputed(b, b->best_proj_feature, b->best_proj_weight, best->len, start, end);
+    else
+        project_slice(b, b->best_proj_feature, b->best_proj_weight, best->len, start, end);
     int32_t *idx = b->idx;
     double *v = b->vals;
     const double threshold = best->threshold;
@@ -387,7 +454,12 @@ int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
         nd->gain = gain;
         /* A split that saw no missing value sends missing ones to the child
          * holding more of the node's training weight (left on a tie). */
-        nd->missing_left = n_miss > 0 ? best.missing_left : w_side[0] >= w_side[1];
+        if (best.imputed)
+            nd->missing = SPORF_MISSING_IMPUTE;
+        else if (n_miss > 0)
+            nd->missing = best.missing_left ? SPORF_MISSING_LEFT : SPORF_MISSING_RIGHT;
+        else
+            nd->missing = w_side[0] >= w_side[1] ? SPORF_MISSING_LEFT : SPORF_MISSING_RIGHT;
         n_proj += best.len;
         sporf_stack_item right = {it.start + n_left, it.end, it.depth + 1, id, 0};
         sporf_stack_item left = {it.start, it.start + n_left, it.depth + 1, id, 1};
@@ -457,7 +529,7 @@ int sporf_builder_estimate_leaves(sporf_builder *b, const int32_t *est, int64_t 
      * column-major, so row i starts at Xc + i and its columns are n apart. */
     for (int64_t i = 0; i < n_est; i++) {
         const int32_t id = est[i];
-        const int64_t slot = tree->nodes[sporf_tree_find_stored_leaf(tree, b->Xc + id, b->n)].right;
+        const int64_t slot = tree->nodes[sporf_tree_find_stored_leaf(tree, b->impute, b->Xc + id, b->n)].right;
         const double w = b->w[id];
         wsum[slot] += w;
         b->task->add_row(b, id, w, acc + slot * K);

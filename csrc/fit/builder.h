@@ -43,6 +43,8 @@ typedef struct sporf_builder {
     int32_t n_guided;       /* guided_features: longest guided projection (0 = none) */
     int64_t min_split_rows, min_leaf_rows; /* min_samples_split and min_samples_leaf resolved against n */
     int has_missing;        /* Xc holds a NaN (a missing value): projections may be missing */
+    const double *impute;   /* p training means of the features (the forest's, set by fit.c) when
+                               has_missing: the SPORF_MISSING_IMPUTE option; NULL otherwise */
     double min_weight_leaf; /* per tree: min_weight_fraction_leaf * total weight */
 
     /* per tree: filled by the caller before sporf_builder_grow */

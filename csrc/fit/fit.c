@@ -204,6 +204,35 @@ static int check_fit_args(const sporf_params *params, const sporf_matrix *X, con
     return SPORF_OK;
 }
 
+/* When the training data Xc (n rows, column-major) has a missing value, the
+ * forest keeps each feature's mean over its present values (0 for a feature
+ * missing everywhere), in row order: what SPORF_MISSING_IMPUTE splits put in
+ * place of a missing feature. None otherwise. */
+static int impute_values(sporf_forest *f, const double *Xc, int64_t n, sporf_error *err)
+{
+    const int64_t p = f->n_features;
+    int64_t i = 0;
+    while (i < n * p && !isnan(Xc[i]))
+        i++;
+    if (i == n * p)
+        return SPORF_OK;
+    f->impute = malloc((size_t)p * sizeof *f->impute);
+    if (!f->impute)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    for (int64_t j = 0; j < p; j++) {
+        const double *col = Xc + j * n;
+        double s = 0.0;
+        int64_t m = 0;
+        for (int64_t r = 0; r < n; r++)
+            if (!isnan(col[r])) {
+                s += col[r];
+                m++;
+            }
+        f->impute[j] = m > 0 ? s / (double)m : 0.0;
+    }
+    return SPORF_OK;
+}
+
 /* Classification (y), regression (yr, n_classes 1) and unsupervised forests
  * (neither, n_classes 1) share everything but the response. */
 static int fit_forest(const sporf_params *params, const sporf_matrix *X,
@@ -264,6 +293,9 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
             col[i] = src[i * X->row_stride];
     }
 
+    if ((rc = impute_values(f, Xc, n, err)) != SPORF_OK)
+        goto done;
+
     if (params->class_weight == SPORF_CW_CUSTOM) {
         /* kept with the forest, so a loaded model refits the same */
         f->class_weights = malloc((size_t)n_classes * sizeof *f->class_weights);
@@ -291,6 +323,7 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     for (int32_t t = 0; t < n_threads; t++) {
         rc = sporf_builder_init(&c.builders[t], params, Xc, n, p, &response, err);
         if (rc != SPORF_OK) goto done;
+        c.builders[t].impute = f->impute;
         c.balanced_scratch[t] = malloc((size_t)n_classes * sizeof(double));
         if (!c.balanced_scratch[t]) {
             rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory");

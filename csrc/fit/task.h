@@ -15,7 +15,9 @@
  * Missing values: a row whose projection is NaN (a feature with a non-zero
  * weight is missing) is "missing" at that split. The builder moves a
  * candidate's missing rows to the end of the node's slice, after the sorted
- * values, and the task's scan chooses the side they go to with the cut.
+ * values, and the task's scan chooses the side they go to with the cut. The
+ * builder then tries the candidate with the missing features imputed (their
+ * training means) and no row missing, and keeps the better (builder.c).
  */
 #ifndef SPORF_TASK_H
 #define SPORF_TASK_H
@@ -43,6 +45,8 @@ typedef struct sporf_best_split {
     int64_t n_left;       /* rows that go left */
     double threshold;
     int missing_left;     /* rows whose projection is missing go left (else right) */
+    int imputed;          /* instead, missing rows take their projection with each missing
+                             feature at its training mean (builder.c; tasks leave it 0) */
     int32_t len;          /* non-zeros of its projection */
 } sporf_best_split;
 
@@ -115,6 +119,7 @@ static inline int sporf_offer_cut(sporf_best_split *best, double proxy, int64_t 
     best->n_left = n_left;
     best->threshold = sporf_cut_threshold(a, z);
     best->missing_left = missing_left;
+    best->imputed = 0;
     return 1;
 }
 

@@ -149,6 +149,7 @@ static int scan(sporf_builder *b, int64_t start, int64_t end, int64_t n_miss, co
     best->n_left = cut.n_left + (missing_left ? n_miss : 0);
     best->threshold = cut.threshold;
     best->missing_left = missing_left;
+    best->imputed = 0;
     return 1;
 }
 

@@ -306,10 +306,26 @@ typedef struct sporf_forest_info {
     int32_t format_version;   /* model format version the forest will be saved with */
 } sporf_forest_info;
 
+/* Missing values. NaN in X (any NaN payload: R's NA too) is a missing value,
+ * in every fit and prediction call. At a split, a row whose projection has a
+ * missing feature (NaN times any weight) is "missing": each split learns
+ * where those rows go and stores it in the model (format 8): left or right
+ * (supervised forests score both sides in the threshold scan, and the cut
+ * that sends every value left and the missing rows right; unsupervised
+ * forests take the side of the node's mean projected value), or by the
+ * projection with each missing feature at its training mean (the forest
+ * keeps the means), whichever cuts best; a split that saw no missing row
+ * sends them to the child that held more training weight.
+ * Prediction, apply, proximity and the OOB pass route them the same way
+ * (rows with NaN walk the stored trees; others the packed layout). A forest
+ * loaded from format 7 or older has no directions and returns SPORF_E_ARG
+ * for a row with NaN. Infinity is always an error (SPORF_E_ARG, naming the
+ * row and column). */
+
 /* Grow a classification forest.
- *  X            n x p view of finite values at most 1e100 in magnitude (checked:
- *               NaN, infinity or larger values give SPORF_E_ARG; squared sums of
- *               larger ones could overflow).
+ *  X            n x p view of values at most 1e100 in magnitude, NaN where
+ *               missing (checked: infinity or larger values give SPORF_E_ARG;
+ *               squared sums of larger ones could overflow).
  *  y            n class codes in [0, n_classes).
  *  n_classes    >= 1 (the binding decides what a single class means).
  *  sample_weight  n weights in [0, 1e100], or NULL for all ones.
@@ -462,7 +478,9 @@ int sporf_forest_get_class_weights(const sporf_forest *forest, double *out, int3
 
 /* Mean of the trees' leaf values: out is n x n_classes, row-major,
  * caller-allocated. For classification these are class probabilities; for
- * regression (n_classes 1) the prediction. n_jobs <= 0 uses all cores. */
+ * regression (n_classes 1) the prediction. n_jobs <= 0 uses all cores. X may
+ * hold NaN (missing values, see above); infinity gives SPORF_E_ARG naming
+ * the first one in row order. */
 int sporf_forest_predict_proba(const sporf_forest *forest, const sporf_matrix *X,
                                int32_t n_jobs, double *out,
                                sporf_progress_fn progress, void *user_data,

@@ -21,7 +21,10 @@
  *                 not keep them)
  *     [version >= 8] i32 missing_learned: 1 when every split holds a learned
  *                 missing-value direction (a fitted forest), 0 for a model
- *                 converted from an older format (it refuses rows with NaN)
+ *                 converted from an older format (it refuses rows with NaN);
+ *                 i64 count, count x f64: the features' training means that
+ *                 imputing splits read (count n_features when the training data
+ *                 had a missing value, else 0)
  *     per tree    [version >= 4] the compact encoding of tree_codec.h
  *                 (version >= 8: with each split's missing-value direction);
  *                 [versions 1-3] i32 n_nodes, i32 n_leaves, i32 n_proj, i32 depth,
@@ -77,6 +80,9 @@ static void write_model(const sporf_forest *f, sporf_writer *w)
     sporf_put_i64(w, n_cw);
     for (int64_t k = 0; k < n_cw; k++) sporf_put_f64(w, f->class_weights[k]);
     sporf_put_i32(w, f->missing_learned);
+    const int64_t n_impute = f->impute ? f->n_features : 0;
+    sporf_put_i64(w, n_impute);
+    for (int64_t k = 0; k < n_impute; k++) sporf_put_f64(w, f->impute[k]);
     for (int64_t t = 0; t < f->n_trees; t++) {
         sporf_tree_encode(&f->trees[t], f, w);
     }
@@ -256,6 +262,33 @@ fail:
     return rc;
 }
 
+/* The training means of imputing splits (format >= 8): none, or one finite
+ * value in [-1e100, 1e100] per feature. */
+static int read_impute(sporf_reader *r, sporf_forest *f, sporf_error *err)
+{
+    int rc = SPORF_OK;
+    const int64_t count = sporf_get_i64(r);
+    if (r->bad)
+        CORRUPT("model is truncated in the impute values");
+    if (count != 0 && count != f->n_features)
+        CORRUPT("model holds %lld impute values, expected 0 or one per feature", (long long)count);
+    if (count > (r->len - r->pos) / 8)
+        CORRUPT("model is truncated in the impute values");
+    if (count == 0)
+        return SPORF_OK;
+    f->impute = malloc((size_t)count * sizeof *f->impute);
+    if (!f->impute)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    for (int64_t k = 0; k < count; k++) {
+        f->impute[k] = sporf_get_f64(r);
+        if (!(fabs(f->impute[k]) <= 1e100))
+            CORRUPT("model's impute value %lld is not a number in [-1e100, 1e100]", (long long)k);
+    }
+    return SPORF_OK;
+fail:
+    return rc;
+}
+
 int sporf_model_read(const uint8_t *buf, int64_t len, sporf_forest **out, sporf_error *err)
 {
     sporf_clear_error(err);
@@ -330,6 +363,8 @@ int sporf_model_read(const uint8_t *buf, int64_t len, sporf_forest **out, sporf_
             CORRUPT("model is truncated before its trees");
         if (f->missing_learned != 0 && f->missing_learned != 1)
             CORRUPT("model has a bad missing-value flag %d", f->missing_learned);
+        if ((rc = read_impute(&r, f, err)) != SPORF_OK)
+            goto fail;
     }
     f->trees = calloc((size_t)n_trees, sizeof *f->trees);
     if (!f->trees) {

@@ -33,6 +33,10 @@ static int check_compatible(const sporf_forest *a, const sporf_forest *b, sporf_
     if (!p && a->class_weights &&
         memcmp(a->class_weights, b->class_weights, (size_t)a->n_classes * sizeof *a->class_weights) != 0)
         p = "class_weight";
+    if (!p && ((!a->impute) != (!b->impute) ||
+               (a->impute && memcmp(a->impute, b->impute, (size_t)a->n_features * sizeof *a->impute) != 0)))
+        return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests were grown on different training "
+                                                 "data (their missing values' feature means differ)");
     if (p)
         return sporf_set_error(err, SPORF_E_ARG,
                                "cannot merge: the forests were grown with different %s "
@@ -157,6 +161,9 @@ int sporf_model_merge(const sporf_forest *const *forests, int64_t n_forests, spo
     if (ok)
         ok = copy_array((void **)&m->class_weights, first->class_weights, first->class_weights ? first->n_classes : 0,
                         sizeof *first->class_weights);
+    if (ok)
+        ok = copy_array((void **)&m->impute, first->impute, first->impute ? first->n_features : 0,
+                        sizeof *first->impute);
     int64_t t = 0;
     for (int64_t k = 0; k < n_forests && ok; k++) {
         const sporf_forest *f = forests[order[k]];

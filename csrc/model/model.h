@@ -20,13 +20,20 @@ typedef struct sporf_node {
     int32_t right;       /* index of the right child; for a leaf, its leaf slot  */
     int32_t proj_start;  /* first entry of this split's projection               */
     int32_t proj_len;    /* number of non-zeros (0 for a leaf)                   */
-    int32_t missing_left; /* 1: a row whose projection is missing (NaN: a feature of
-                             the split is missing) goes left; 0: right. Learned
-                             where the split saw missing rows, else the child that
-                             held more training weight (builder.c) */
+    int32_t missing;     /* where a row whose projection is missing (a feature of the
+                            split is NaN) goes: SPORF_MISSING_* (builder.c learns it) */
     double threshold;    /* go left when the projection is <= threshold          */
     double gain;         /* weighted impurity decrease W_t*i_t - W_l*i_l - W_r*i_r */
 } sporf_node;
+
+/* Where a split sends a row whose projection is missing: to the right or
+ * left child, or by its projection with each missing feature at its
+ * training mean (the forest's impute values). Learned where the split saw
+ * missing rows; a split that saw none sends them to the child that held more
+ * training weight. */
+#define SPORF_MISSING_RIGHT 0
+#define SPORF_MISSING_LEFT 1
+#define SPORF_MISSING_IMPUTE 2
 
 /* The node as prediction reads it: 16 bytes, so a tree's hot nodes take
  * half the cache of the stored nodes; see traverse.h and packed.h. A split
@@ -99,6 +106,9 @@ struct sporf_forest {
     int32_t missing_learned; /* 1: every split holds a learned missing-value direction (fitted
                                 by this version, or loaded from format >= 8), so rows with NaN
                                 can be predicted; 0: a model from an older format */
+    double *impute;        /* n_features training means over each feature's present values,
+                              read by SPORF_MISSING_IMPUTE splits; NULL when the training data
+                              had no missing value */
     struct sporf_packed *packed; /* derived prediction layout (packed.h); NULL until packed */
 };
 

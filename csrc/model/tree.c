@@ -42,6 +42,7 @@ void sporf_forest_free(sporf_forest *f)
     sporf_packed_free(f->packed);
     for (int i = 0; i < 2; i++) free(f->strings[i].blob);
     free(f->class_weights);
+    free(f->impute);
     free(f);
 }
 

@@ -68,7 +68,7 @@ void sporf_tree_encode(const sporf_tree *tr, const sporf_forest *f, sporf_writer
         }
         sporf_put_f64(w, nd->threshold);
         sporf_put_f64(w, nd->gain);
-        sporf_put_u8(w, (uint8_t)(nd->missing_left != 0));
+        sporf_put_u8(w, (uint8_t)nd->missing);
     }
     if (sporf_params_honest(&f->params))
         for (int32_t k = 0; k < K; k++) sporf_put_f64(w, tr->prior[k]);
@@ -248,9 +248,9 @@ int sporf_tree_decode(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, in
         nd->gain = sporf_get_f64(r);
         if (with_missing) {
             const uint8_t dir = sporf_get_u8(r);
-            if (!r->bad && dir > 1)
+            if (!r->bad && (dir > SPORF_MISSING_IMPUTE || (dir == SPORF_MISSING_IMPUTE && !f->impute)))
                 CORRUPT("tree %lld, node %d: bad missing-value direction %u", (long long)t, i, (unsigned)dir);
-            nd->missing_left = dir;
+            nd->missing = dir;
         }
         if (r->bad) CORRUPT("model is truncated in tree %lld", (long long)t);
         if (!isfinite(nd->threshold) || !isfinite(nd->gain) || nd->gain < 0.0)

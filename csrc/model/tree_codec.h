@@ -17,7 +17,8 @@
  *                  unit weights: ceil(non-zeros / 8) bytes of signs (bit k
  *                  set: weight k is -1), else non-zeros x f64 weight;
  *                  f64 threshold, f64 gain,
- *                  [format >= 8] u8 missing-value direction (1 left, 0 right)
+ *                  [format >= 8] u8 missing-value direction (SPORF_MISSING_*: 0 right,
+ *                  1 left, 2 by the imputed projection, only in a forest with impute values)
  *
  * preceded by varint n_nodes and varint n_proj, and followed (honest trees)
  * by n_classes x f64 prior. A classification leaf of a forest with at most

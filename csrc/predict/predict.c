@@ -101,9 +101,10 @@ static inline int add_leaf(double *o, const sporf_tree *tr, const sporf_pnode *l
 /* The same for row x (column stride cs) walked down tree tr's stored nodes:
  * the rows with missing values. The values are those of the packed leaf
  * (a one-hot leaf's zeros add nothing). */
-static inline int add_stored_leaf(double *o, const sporf_tree *tr, const double *x, int64_t cs, int32_t K)
+static inline int add_stored_leaf(double *o, const sporf_tree *tr, const double *impute, const double *x, int64_t cs,
+                                  int32_t K)
 {
-    const int32_t node = sporf_tree_find_stored_leaf(tr, x, cs);
+    const int32_t node = sporf_tree_find_stored_leaf(tr, impute, x, cs);
     const double *lv = tr->leaf_values + (int64_t)tr->nodes[node].right * K;
     if (isnan(lv[0]))
         return 0;
@@ -252,7 +253,7 @@ static int proba_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
         memset(out + r * K, 0, (size_t)K * sizeof *out);
         votes[r] = 0;
         for (int64_t t = 0; t < f->n_trees; t++)
-            votes[r] += add_stored_leaf(out + r * K, &f->trees[t], row_ptr(c->X, r0 + r), c->X->col_stride, K);
+            votes[r] += add_stored_leaf(out + r * K, &f->trees[t], f->impute, row_ptr(c->X, r0 + r), c->X->col_stride, K);
     }
     if (forest_abstains(f)) {
         for (int64_t r = 0; r < n; r++)
@@ -293,7 +294,7 @@ static int apply_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
     for (int64_t m = 0; m < n_missing; m++) {
         const int64_t r = r0 + missing[m];
         for (int64_t t = 0; t < T; t++)
-            c->leaves[r * T + t] = sporf_tree_find_stored_leaf(&f->trees[t], row_ptr(c->X, r), c->X->col_stride);
+            c->leaves[r * T + t] = sporf_tree_find_stored_leaf(&f->trees[t], f->impute, row_ptr(c->X, r), c->X->col_stride);
     }
     return SPORF_OK;
 }
@@ -326,7 +327,7 @@ static int oob_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *ct
                 continue;
             cnt[r - r0]++;
             if (missing[r - r0]) {
-                votes[r - r0] += add_stored_leaf(out + r * K, tr, row_ptr(c->X, r), c->X->col_stride, K);
+                votes[r - r0] += add_stored_leaf(out + r * K, tr, f->impute, row_ptr(c->X, r), c->X->col_stride, K);
                 continue;
             }
             const int32_t leaf = sporf_nodes_find_leaf(base, P->root[t], tr, row_ptr(c->X, r), c->X->col_stride);

@@ -634,19 +634,47 @@ static inline double sporf_node_project(const sporf_tree *tree, const sporf_node
     return v;
 }
 
+/* The same with each missing feature at its training mean (impute): how a
+ * SPORF_MISSING_IMPUTE split projects a row with missing values, in the
+ * arithmetic of the builder's project_slice_imputed. */
+static inline double sporf_node_project_imputed(const sporf_tree *tree, const sporf_node *nd, const double *impute,
+                                                const double *x, int64_t cs)
+{
+    const int32_t *f = tree->proj_feature + nd->proj_start;
+    const double *w = tree->proj_weight + nd->proj_start;
+    if (nd->proj_len == 1 && w[0] == 1.0) {
+        const double v = x[(int64_t)f[0] * cs];
+        return isnan(v) ? impute[f[0]] : v;
+    }
+    double s = 0.0;
+    for (int32_t k = 0; k < nd->proj_len; k++) {
+        const double v = x[(int64_t)f[k] * cs];
+        s += w[k] * (isnan(v) ? impute[f[k]] : v);
+    }
+    return s;
+}
+
 /* The stored leaf (index in tree->nodes) row x reaches, a missing
- * projection going where its split learned to send it (missing_left): the
+ * projection going where its split learned to send it (nd->missing; impute:
+ * the forest's training means, which SPORF_MISSING_IMPUTE splits read): the
  * path the fit sent the row along. On a row without missing values it is
  * the leaf every packed walk reaches. */
-static inline int32_t sporf_tree_find_stored_leaf(const sporf_tree *tree, const double *x, int64_t cs)
+static inline int32_t sporf_tree_find_stored_leaf(const sporf_tree *tree, const double *impute, const double *x,
+                                                  int64_t cs)
 {
     int32_t i = 0;
     for (;;) {
         const sporf_node *nd = &tree->nodes[i];
         if (nd->left < 0)
             return i;
-        const double v = sporf_node_project(tree, nd, x, cs);
-        const int left = isnan(v) ? nd->missing_left : v <= nd->threshold;
+        double v = sporf_node_project(tree, nd, x, cs);
+        int left;
+        if (!isnan(v))
+            left = v <= nd->threshold;
+        else if (nd->missing == SPORF_MISSING_IMPUTE)
+            left = sporf_node_project_imputed(tree, nd, impute, x, cs) <= nd->threshold;
+        else
+            left = nd->missing == SPORF_MISSING_LEFT;
         i = left ? nd->left : nd->right;
     }
 }

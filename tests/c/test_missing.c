@@ -119,9 +119,10 @@ static void test_missing_direction_is_learned(void)
             continue;
         }
         const sporf_node *root = &f->trees[0].nodes[0];
-        CHECK(f->trees[0].n_nodes == 3 && fabs(root->threshold - 0.5) < 0.01 && root->missing_left == mirror,
-              "mirror %d: the stump cuts at 0.5 (%g) and sends missing rows %s (got %s)", mirror, root->threshold,
-              mirror ? "left" : "right", root->missing_left ? "left" : "right");
+        const int want = mirror ? SPORF_MISSING_LEFT : SPORF_MISSING_RIGHT;
+        CHECK(f->trees[0].n_nodes == 3 && fabs(root->threshold - 0.5) < 0.01 && root->missing == want,
+              "mirror %d: the stump cuts at 0.5 (%g) and sends missing rows %s (got mode %d)", mirror, root->threshold,
+              mirror ? "left" : "right", root->missing);
         /* and a missing row is predicted as the hidden class */
         double nan_row = NAN, proba[2];
         sporf_matrix one = rowmajor(&nan_row, 1, 1);
@@ -131,14 +132,15 @@ static void test_missing_direction_is_learned(void)
     }
 }
 
-/* Weighted gini of the partition: x <= t left, missing rows left when
- * missing_left; INFINITY if a side is empty. */
-static double cut_impurity(const double *x, const int32_t *y, int n, double t, int missing_left)
+/* Weighted gini of the partition: x <= t left; missing rows left, right, or
+ * at fill (mode SPORF_MISSING_*); INFINITY if a side is empty. */
+static double cut_impurity(const double *x, const int32_t *y, int n, double t, int mode, double fill)
 {
     double L[2] = {0, 0}, R[2] = {0, 0};
     int nl = 0;
     for (int i = 0; i < n; i++) {
-        const int left = isnan(x[i]) ? missing_left : x[i] <= t;
+        const int left = !isnan(x[i]) ? x[i] <= t
+                         : mode == SPORF_MISSING_IMPUTE ? fill <= t : mode == SPORF_MISSING_LEFT;
         if (left) { L[y[i]]++; nl++; } else R[y[i]]++;
     }
     if (nl == 0 || nl == n) return INFINITY;
@@ -146,12 +148,12 @@ static double cut_impurity(const double *x, const int32_t *y, int n, double t, i
 }
 
 /* The stump's cut is the best of every threshold (between values, or after
- * the last) and both sides for the missing rows. */
+ * the last) with the missing rows on either side or at the feature's mean. */
 static void test_scan_matches_brute_force(void)
 {
     sporf_rng rng;
     sporf_rng_seed(&rng, 321, 0);
-    int ok = 1;
+    int ok = 1, modes[3] = {0, 0, 0};
     for (int trial = 0; trial < 100; trial++) {
         enum { n = 40 };
         double x[n];
@@ -162,11 +164,20 @@ static void test_scan_matches_brute_force(void)
             y[i] = (x[i] + (double)sporf_rng_below(&rng, 400) / 10.0) > 60 ? 1 : 0;
             if ((int)sporf_rng_below(&rng, 100) < miss_pct) x[i] = NAN;
         }
-        double best = INFINITY;
+        double fill = 0.0, best = INFINITY;
+        int present = 0;
+        for (int i = 0; i < n; i++)
+            if (!isnan(x[i])) {
+                fill += x[i];
+                present++;
+            }
+        fill = present ? fill / present : 0.0;
         for (int a = 0; a < n; a++)
-            for (int dir = 0; dir < 2; dir++)
+            for (int mode = 0; mode < 3; mode++)
                 if (!isnan(x[a])) {
-                    const double s = cut_impurity(x, y, n, x[a], dir);
+                    double s = cut_impurity(x, y, n, x[a], mode, fill);
+                    if (s < best) best = s;
+                    s = cut_impurity(x, y, n, fill, mode, fill); /* the imputed value's own cut */
                     if (s < best) best = s;
                 }
         sporf_params p;
@@ -185,8 +196,10 @@ static void test_scan_matches_brute_force(void)
         }
         if (isfinite(best)) {
             const sporf_node *root = &f->trees[0].nodes[0];
-            const double got = f->trees[0].n_nodes == 3 ? cut_impurity(x, y, n, root->threshold, root->missing_left)
-                                                        : INFINITY;
+            const double got = f->trees[0].n_nodes == 3
+                                   ? cut_impurity(x, y, n, root->threshold, root->missing, f->impute ? f->impute[0] : 0.0)
+                                   : INFINITY;
+            modes[root->missing]++;
             if (fabs(got - best) > 1e-9) {
                 printf("trial %d (%d%% missing): best %g, tree's cut %g\n", trial, miss_pct, best, got);
                 ok = 0;
@@ -195,6 +208,97 @@ static void test_scan_matches_brute_force(void)
         sporf_forest_free(f);
     }
     CHECK(ok, "the split search finds the brute-force optimum over thresholds and missing sides on 100 problems");
+    /* on one feature, imputing is a side (that of the mean): never better */
+    CHECK(modes[0] > 0 && modes[1] > 0, "both sides win somewhere (right %d, left %d)", modes[0], modes[1]);
+}
+
+/* Gini of the partition of rows by projected value v (v <= t left; NaN:
+ * left, right, or by vi, the imputed projection). */
+static double proj_impurity(const double *v, const double *vi, const int32_t *y, int n, double t, int mode)
+{
+    double L[2] = {0, 0}, R[2] = {0, 0};
+    int nl = 0;
+    for (int i = 0; i < n; i++) {
+        const int left = !isnan(v[i]) ? v[i] <= t
+                         : mode == SPORF_MISSING_IMPUTE ? vi[i] <= t : mode == SPORF_MISSING_LEFT;
+        if (left) { L[y[i]]++; nl++; } else R[y[i]]++;
+    }
+    if (nl == 0 || nl == n) return INFINITY;
+    return nl * sporf_impurity(0, L, 2, nl) + (n - nl) * sporf_impurity(0, R, 2, n - nl);
+}
+
+/* Two features, one candidate per node (Forest-RC with two features): the
+ * stump's cut is the best over thresholds with the missing rows on either
+ * side or projected with the missing feature at its mean -- and with values
+ * missing at random the imputed projection wins, as it keeps what the other
+ * feature says. */
+static void test_imputed_projection_matches_brute_force(void)
+{
+    sporf_rng rng;
+    sporf_rng_seed(&rng, 99, 0);
+    int ok = 1, imputed = 0;
+    enum { n = 60, TRIALS = 60 };
+    for (int trial = 0; trial < TRIALS; trial++) {
+        double X[2 * n], v[n], vi[n];
+        int32_t y[n];
+        for (int i = 0; i < n; i++) {
+            X[2 * i] = unif(&rng);
+            X[2 * i + 1] = unif(&rng);
+            y[i] = X[2 * i] + X[2 * i + 1] + 0.2 * unif(&rng) > 1.1;
+            for (int j = 0; j < 2; j++)
+                if (sporf_rng_below(&rng, 10) < 3) X[2 * i + j] = NAN;
+        }
+        sporf_params p;
+        sporf_params_init(&p);
+        p.n_estimators = 1;
+        p.bootstrap = 0;
+        p.max_depth = 1;
+        p.projection = SPORF_PROJ_FRC;
+        p.feature_combinations = 2.0;
+        p.max_features.form = SPORF_FORM_COUNT;
+        p.max_features.value = 1;
+        p.axis_features.form = SPORF_FORM_COUNT;
+        p.axis_features.value = 0;
+        p.guided_features = 0;
+        sporf_matrix m = rowmajor(X, n, 2);
+        sporf_forest *f = NULL;
+        sporf_error err;
+        if (sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+            printf("trial %d: %s\n", trial, err.message);
+            ok = 0;
+            break;
+        }
+        const sporf_tree *t = &f->trees[0];
+        if (t->n_nodes != 3) {
+            sporf_forest_free(f);
+            continue;
+        }
+        const sporf_node *root = &t->nodes[0];
+        for (int i = 0; i < n; i++) {
+            v[i] = sporf_node_project(t, root, X + 2 * i, 1);
+            vi[i] = sporf_node_project_imputed(t, root, f->impute, X + 2 * i, 1);
+        }
+        double best = INFINITY;
+        for (int a = 0; a < n; a++)
+            for (int mode = 0; mode < 3; mode++) {
+                if (!isnan(v[a])) {
+                    const double s = proj_impurity(v, vi, y, n, v[a], mode);
+                    if (s < best) best = s;
+                }
+                const double s = proj_impurity(v, vi, y, n, vi[a], mode);
+                if (s < best) best = s;
+            }
+        const double got = proj_impurity(v, vi, y, n, root->threshold, root->missing);
+        if (fabs(got - best) > 1e-9) {
+            printf("trial %d: best %g, tree's cut %g (mode %d)\n", trial, best, got, root->missing);
+            ok = 0;
+        }
+        imputed += root->missing == SPORF_MISSING_IMPUTE;
+        sporf_forest_free(f);
+    }
+    CHECK(ok, "a two-feature split finds the brute-force optimum over thresholds and the three missing options");
+    CHECK(imputed >= TRIALS / 4, "with values missing at random the imputed projection wins often (%d of %d)",
+          imputed, TRIALS);
 }
 
 /* Count the training rows reaching each node of tree t (weights 1). */
@@ -252,8 +356,8 @@ static void test_unseen_missing_goes_to_heavier_child(void)
             const sporf_node *nd = &tr->nodes[k];
             if (nd->left < 0) continue;
             splits++;
-            left += nd->missing_left;
-            ok &= nd->missing_left == (count[nd->left] >= count[nd->right]);
+            left += nd->missing == SPORF_MISSING_LEFT;
+            ok &= nd->missing == (count[nd->left] >= count[nd->right] ? SPORF_MISSING_LEFT : SPORF_MISSING_RIGHT);
         }
         free(count);
     }
@@ -301,7 +405,7 @@ static void test_every_path_routes_missing_rows_alike(void)
         for (int i = 0; i < M; i++)
             for (int64_t t = 0; t < f->n_trees; t++) {
                 const sporf_tree *tr = &f->trees[t];
-                const double *lv = tr->leaf_values + (int64_t)tr->nodes[sporf_tree_find_stored_leaf(tr, T + i * P, 1)].right * 3;
+                const double *lv = tr->leaf_values + (int64_t)tr->nodes[sporf_tree_find_stored_leaf(tr, f->impute, T + i * P, 1)].right * 3;
                 for (int c = 0; c < 3; c++) ref[i * 3 + c] += lv[c];
             }
         const double inv = 1.0 / (double)f->n_trees; /* predict.c's scaling */
@@ -324,7 +428,7 @@ static void test_every_path_routes_missing_rows_alike(void)
         ok = sporf_forest_apply(f, &mt, 2, leaves, NULL, NULL, &err) == SPORF_OK;
         for (int i = 0; ok && i < M; i++)
             for (int t = 0; ok && t < 12; t++)
-                ok = leaves[i * 12 + t] == sporf_tree_find_stored_leaf(&f->trees[t], T + i * P, 1);
+                ok = leaves[i * 12 + t] == sporf_tree_find_stored_leaf(&f->trees[t], f->impute, T + i * P, 1);
         CHECK(ok, "%s: apply gives the stored walk's leaves", PROJ_NAME[k]);
         free(leaves);
         free(ref);
@@ -431,6 +535,7 @@ int main(void)
     test_missingness_is_learned();
     test_missing_direction_is_learned();
     test_scan_matches_brute_force();
+    test_imputed_projection_matches_brute_force();
     test_unseen_missing_goes_to_heavier_child();
     test_every_path_routes_missing_rows_alike();
     test_fits_with_missing_values();

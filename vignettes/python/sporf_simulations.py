@@ -170,3 +170,67 @@ print("| max_features | feature_combinations | trees | out-of-bag error |")
 print("|---|---:|---:|---:|")
 for row in tuned.tuning_:
     print("| %s | %s | %d | %.3f |" % (row["max_features"], row["feature_combinations"], row["n_trees"], row["oob_error"]))
+
+# %% [markdown]
+# ## Learning with missing values
+#
+# NaN marks a missing value, in training data and in rows to predict; sporf
+# learns where it goes instead of imputing it. An oblique split cannot compute
+# a row's projection when one of its features is missing, so the row is
+# "missing" at that split, and each split learns (in its threshold scan)
+# which side missing rows go to. Below, trunk with p = 10 loses values in two
+# ways: completely at random (30% of all values), and not at random (each
+# feature's largest 15% hidden: a missing value then means "large", which a
+# learned direction can use and an imputed mean hides).
+
+# %%
+from sklearn.impute import SimpleImputer
+from sklearn.pipeline import make_pipeline
+
+rng = np.random.default_rng(0)
+X, y = make_trunk(1000 if FAST else 3000, 10, random_state=0)
+Xt, yt = make_trunk(N_TEST, 10, random_state=1000)
+
+
+def hide(X, how):
+    X = X.copy()
+    if how == "30% at random":
+        X[rng.random(X.shape) < 0.3] = np.nan
+    else:  # each feature's largest 15%, with the training data's cut
+        X[X > cut] = np.nan
+    return X
+
+
+cut = np.quantile(X, 0.85, axis=0)
+rows = []
+for how in ["30% at random", "largest 15% hidden"]:
+    Xm, Xtm = hide(X, how), hide(Xt, how)
+    native = sporf.SPORFClassifier(TREES, random_state=0, n_jobs=-1).fit(Xm, y)
+    imputed = make_pipeline(SimpleImputer(), sporf.SPORFClassifier(TREES, random_state=0, n_jobs=-1)).fit(Xm, y)
+    rows.append((how, np.mean(native.predict(Xtm) != yt), np.mean(imputed.predict(Xtm) != yt)))
+complete = np.mean(sporf.SPORFClassifier(TREES, random_state=0, n_jobs=-1).fit(X, y).predict(Xt) != yt)
+print("| values missing | sporf, learned | sporf after mean imputation |")
+print("|---|---:|---:|")
+for how, e_native, e_imputed in rows:
+    print("| %s | %.3f | %.3f |" % (how, e_native, e_imputed))
+print("no value missing: %.3f" % complete)
+
+fig, ax = plt.subplots(figsize=(6, 3))
+pos = np.arange(len(rows))
+ax.bar(pos - 0.2, [r[1] for r in rows], 0.4, label="learned (NaN)")
+ax.bar(pos + 0.2, [r[2] for r in rows], 0.4, label="mean imputation")
+ax.axhline(complete, color="k", ls="--", lw=1, label="no value missing")
+ax.set_xticks(pos)
+ax.set_xticklabels([r[0] for r in rows])
+ax.set_ylabel("test error")
+ax.set_title("trunk, p = 10, with missing values")
+ax.legend()
+fig.tight_layout()
+
+# %% [markdown]
+# When the values are missing at random, learning and imputing are close.
+# When the largest values are hidden, a learned direction sends missing rows
+# with the large values, where they belong, while the imputed mean puts them in
+# the middle of the range: the learned forest is the more accurate.
+# `BENCHMARKS.md` ("Missing values") compares sporf with scikit-learn's and
+# ranger's native handling and with ydf on real data sets.
