@@ -105,10 +105,10 @@ def test_regression_learns_hidden_large_values():
 def test_morf_and_urerf_take_missing_pixels():
     X, y = make_bars(300, size=8, random_state=0)
     Xm = hide_mcar(X, 0.1, 0)
-    # A patch is missing where any of its pixels is, so missing pixels cost
-    # MORF more than a single-pixel forest (BENCHMARKS.md); it still learns.
+    # A 3 x 3 patch is missing for most rows here; the imputed projection
+    # keeps its other pixels (0.84; 0.77 with the two sides only).
     morf = sporf.MORFClassifier(n_estimators=20, random_state=0).fit(Xm[:200], y[:200])
-    assert morf.score(Xm[200:], y[200:]) > 0.65
+    assert morf.score(Xm[200:], y[200:]) > 0.8
     urf = sporf.URerF(n_estimators=20, n_neighbors=5, projection="patch", data_dims=(8, 8),
                       random_state=0).fit(Xm.reshape(len(Xm), -1))
     S = urf.transform(Xm[:10].reshape(10, -1))

@@ -177,8 +177,9 @@ for row in tuned.tuning_:
 # NaN marks a missing value, in training data and in rows to predict; sporf
 # learns where it goes instead of imputing it. An oblique split cannot compute
 # a row's projection when one of its features is missing, so the row is
-# "missing" at that split, and each split learns (in its threshold scan)
-# which side missing rows go to. Below, trunk with p = 10 loses values in two
+# "missing" at that split, and each split learns, by the score of its cut,
+# where missing rows go: left, right, or by the projection with the missing
+# features at their training means. Below, trunk with p = 10 loses values in two
 # ways: completely at random (30% of all values), and not at random (each
 # feature's largest 15% hidden: a missing value then means "large", which a
 # learned direction can use and an imputed mean hides).
@@ -228,9 +229,10 @@ ax.legend()
 fig.tight_layout()
 
 # %% [markdown]
-# When the values are missing at random, learning and imputing are close.
-# When the largest values are hidden, a learned direction sends missing rows
-# with the large values, where they belong, while the imputed mean puts them in
-# the middle of the range: the learned forest is the more accurate.
+# When the values are missing at random, the splits mostly impute, and the
+# learned forest does about as well as imputing first. When the largest values are
+# hidden, a learned side sends missing rows with the large values, where they
+# belong, while an imputed mean puts them in the middle of the range: the
+# learned forest is the more accurate.
 # `BENCHMARKS.md` ("Missing values") compares sporf with scikit-learn's and
 # ranger's native handling and with ydf on real data sets.
