@@ -95,8 +95,10 @@ test_that("bad input gives clear errors", {
   expect_error(kneighbors(f, n_neighbors = 0), "n_neighbors")
   expect_error(proximity(f, x[, 1:2]), "columns")
   bad <- x
-  bad[2, 2] <- NA
-  expect_error(urerf(bad), "missing|NA")
+  bad[2, 2] <- Inf
+  expect_error(urerf(bad), "infinite values \\(in column 2\\)")
+  bad[2, 2] <- NA # a missing value: learned (test-missing.R)
+  expect_s3_class(urerf(bad, n_estimators = 2), "urerf")
   expect_error(urerf(x, criterion = "gini"), "criterion")
   expect_error(urerf(x, honest_fraction = 0.5), "unknown parameter")
   expect_error(urerf(x, data_dims = c(1, 5)), "apply to projection \"patch\" only")
