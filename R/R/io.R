@@ -10,7 +10,7 @@ sporf_save <- function(object, file) {
   ok <- FALSE
   on.exit(if (!ok) unlink(tmp), add = TRUE)
   con <- file(tmp, "wb")
-  tryCatch(writeBin(object$model, con), finally = close(con))
+  tryCatch(writeBin(object[["model"]], con), finally = close(con))
   if (!file.rename(tmp, file)) stop(sprintf("could not write %s", file), call. = FALSE)
   ok <- TRUE
   invisible(file)

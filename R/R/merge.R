@@ -19,11 +19,11 @@ merge_forests <- function(...) {
   merged <- .sporf_from_bytes(.Call(C_sporf_r_save, handle))
   # A merged urerf keeps the training rows when every shard holds the same.
   if (inherits(merged, "urerf")) {
-    x <- forests[[1L]]$x
-    if (!is.null(x) && all(vapply(forests, function(f) identical(f$x, x), logical(1)))) {
+    x <- forests[[1L]][["x"]]
+    if (!is.null(x) && all(vapply(forests, function(f) identical(f[["x"]], x), logical(1)))) {
       merged$x <- x
       merged$n_samples <- nrow(x)
-      merged$n_neighbors <- forests[[1L]]$n_neighbors
+      merged$n_neighbors <- forests[[1L]][["n_neighbors"]]
     }
   }
   merged$call <- match.call()

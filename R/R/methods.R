@@ -1,11 +1,21 @@
 # print() and summary() of a sporf forest.
 
+# Patch sizes per axis as the core resolves them (params.c,
+# sporf_patch_bounds): the smallest 1 by default, the largest
+# ceiling(sqrt(axis length)) (within the axis, at least the smallest).
+.patch_sizes <- function(p) {
+  D <- p$data_dims
+  lo <- if (is.null(p$min_patch_dims)) rep(1, length(D)) else rep_len(p$min_patch_dims, length(D))
+  hi <- if (is.null(p$max_patch_dims)) pmax(lo, pmin(D, ceiling(sqrt(D)))) else rep_len(p$max_patch_dims, length(D))
+  list(lo = lo, hi = hi)
+}
+
 .describe_projection <- function(p) {
-  if (!is.null(p$data_dims))
+  if (!is.null(p$data_dims)) {
+    s <- .patch_sizes(p)
     sprintf("patches of a %s grid (sizes %s to %s, boundary %s)", paste(p$data_dims, collapse = " x "),
-            paste(if (is.null(p$min_patch_dims)) "default" else p$min_patch_dims, collapse = " x "),
-            paste(if (is.null(p$max_patch_dims)) "default" else p$max_patch_dims, collapse = " x "),
-            paste(p$boundary, collapse = "/"))
+            paste(s$lo, collapse = " x "), paste(s$hi, collapse = " x "), paste(p$boundary, collapse = "/"))
+  }
   else if (identical(p$projection, "axis")) "axis-aligned splits (random forest)"
   else sprintf("%s oblique projections, feature_combinations = %g", p$projection, p$feature_combinations)
 }
@@ -16,26 +26,26 @@
 
 print.sporf <- function(x, ...) {
   info <- .Call(C_sporf_r_info, .native(x))
-  p <- x$params
+  p <- x[["params"]]
   kind <- if (inherits(x, "urerf")) "urerf" else if (inherits(x, "morf")) "morf" else "sporf"
-  cat(sprintf("%s %s forest%s\n", kind, x$task,
+  cat(sprintf("%s %s forest%s\n", kind, x[["task"]],
               if (isTRUE(p$honest_fraction > 0)) sprintf(" (honest, fraction %g)", p$honest_fraction) else ""))
   cat(sprintf("  %d trees, %s\n", as.integer(info$n_trees), .describe_projection(p)))
   cat(sprintf("  max_features = %s (%d candidate projections per node), criterion = %s\n",
-              .describe_max_features(p$max_features), as.integer(x$max_features_resolved), p$criterion))
-  if (!is.null(x$tuning))
-    cat(sprintf("  chosen by out-of-bag error among %d candidates (see $tuning)\n", nrow(x$tuning)))
-  if (identical(x$task, "unsupervised")) {
+              .describe_max_features(p$max_features), as.integer(x[["max_features_resolved"]]), p$criterion))
+  if (!is.null(x[["tuning"]]))
+    cat(sprintf("  chosen by out-of-bag error among %d candidates (see $tuning)\n", nrow(x[["tuning"]])))
+  if (identical(x[["task"]], "unsupervised")) {
     cat(sprintf("  %d features, no response; proximity() and kneighbors() give each row's neighbours\n",
-                x$n_features))
-  } else if (identical(x$task, "regression")) {
-    cat(sprintf("  %d features, numeric response\n", x$n_features))
-    if (!is.null(x$oob_error))
-      cat(sprintf("  out-of-bag mean squared error: %.4g, R^2: %.4f\n", x$oob_error, x$oob_score))
+                x[["n_features"]]))
+  } else if (identical(x[["task"]], "regression")) {
+    cat(sprintf("  %d features, numeric response\n", x[["n_features"]]))
+    if (!is.null(x[["oob_error"]]))
+      cat(sprintf("  out-of-bag mean squared error: %.4g, R^2: %.4f\n", x[["oob_error"]], x[["oob_score"]]))
   } else {
-    shown <- if (length(x$classes) > 6L) c(x$classes[1:6], "...") else x$classes
-    cat(sprintf("  %d features, %d classes: %s\n", x$n_features, length(x$classes), paste(shown, collapse = ", ")))
-    if (!is.null(x$oob_error)) cat(sprintf("  out-of-bag error: %.2f%%\n", 100 * x$oob_error))
+    shown <- if (length(x[["classes"]]) > 6L) c(x[["classes"]][1:6], "...") else x[["classes"]]
+    cat(sprintf("  %d features, %d classes: %s\n", x[["n_features"]], length(x[["classes"]]), paste(shown, collapse = ", ")))
+    if (!is.null(x[["oob_error"]])) cat(sprintf("  out-of-bag error: %.2f%%\n", 100 * x[["oob_error"]]))
   }
   invisible(x)
 }
@@ -46,30 +56,30 @@ summary.sporf <- function(object, ...) {
   structure(list(
     n_trees = info$n_trees, n_nodes = info$n_nodes, n_leaves = info$n_leaves,
     mean_leaves = info$n_leaves / info$n_trees, max_depth = info$max_depth_seen,
-    n_features = object$n_features, classes = object$classes, n_samples = object$n_samples, task = object$task,
-    params = object$params, max_features_resolved = object$max_features_resolved,
-    oob_error = object$oob_error, importance = sort(imp, decreasing = TRUE),
-    model_bytes = length(object$model)), class = "summary.sporf")
+    n_features = object[["n_features"]], classes = object[["classes"]], n_samples = object[["n_samples"]], task = object[["task"]],
+    params = object[["params"]], max_features_resolved = object[["max_features_resolved"]],
+    oob_error = object[["oob_error"]], importance = sort(imp, decreasing = TRUE),
+    model_bytes = length(object[["model"]])), class = "summary.sporf")
 }
 
 print.summary.sporf <- function(x, ...) {
-  cat(sprintf("sporf %s forest\n\n", x$task))
-  p <- x$params
+  cat(sprintf("sporf %s forest\n\n", x[["task"]]))
+  p <- x[["params"]]
   cat(sprintf("Projections:       %s\n", .describe_projection(p)))
   cat(sprintf("Trees:             %d (%.1f leaves each on average, deepest leaf at depth %d)\n",
-              as.integer(x$n_trees), x$mean_leaves, as.integer(x$max_depth)))
-  cat(sprintf("Candidates/node:   %d (max_features = %s)\n", as.integer(x$max_features_resolved),
+              as.integer(x[["n_trees"]]), x[["mean_leaves"]], as.integer(x[["max_depth"]])))
+  cat(sprintf("Candidates/node:   %d (max_features = %s)\n", as.integer(x[["max_features_resolved"]]),
               .describe_max_features(p$max_features)))
-  if (!is.na(x$n_samples)) cat(sprintf("Training samples:  %d\n", as.integer(x$n_samples)))
-  cat(sprintf("Features:          %d\n", x$n_features))
-  if (identical(x$task, "classification")) cat(sprintf("Classes:           %d\n", length(x$classes)))
-  cat(sprintf("Model size:        %s bytes\n", format(x$model_bytes, big.mark = ",")))
-  if (!is.null(x$oob_error))
-    cat(sprintf("Out-of-bag %s  %.4f\n", if (identical(x$task, "regression")) "MSE:   " else "error: ", x$oob_error))
+  if (!is.na(x[["n_samples"]])) cat(sprintf("Training samples:  %d\n", as.integer(x[["n_samples"]])))
+  cat(sprintf("Features:          %d\n", x[["n_features"]]))
+  if (identical(x[["task"]], "classification")) cat(sprintf("Classes:           %d\n", length(x[["classes"]])))
+  cat(sprintf("Model size:        %s bytes\n", format(x[["model_bytes"]], big.mark = ",")))
+  if (!is.null(x[["oob_error"]]))
+    cat(sprintf("Out-of-bag %s  %.4f\n", if (identical(x[["task"]], "regression")) "MSE:   " else "error: ", x[["oob_error"]]))
   cat("\nParameters:\n")
   shown <- vapply(p, function(v) if (is.null(v)) "NULL" else paste(format(v), collapse = ","), character(1))
   print(data.frame(value = shown, stringsAsFactors = FALSE), right = FALSE)
-  top <- utils::head(x$importance, 10L)
+  top <- utils::head(x[["importance"]], 10L)
   cat(sprintf("\nTop %d features by impurity importance:\n", length(top)))
   print(round(top, 4))
   invisible(x)

@@ -11,7 +11,7 @@ morf <- function(x, ...) UseMethod("morf")
   args$data_dims <- grid$dims
   obj <- .fit(grid$x, env$y, args, env$sample_weight, "morf", grid$dims)
   obj$data_dims <- grid$dims
-  obj$call <- call
+  obj$call <- .generic_call(call, "morf")
   class(obj) <- c("morf", class(obj))
   obj
 }
@@ -42,14 +42,14 @@ morf <- function(x, ...) UseMethod("morf")
 
 predict.morf <- function(object, newdata, type = NULL, n_jobs = NULL, ...) {
   if (!missing(newdata) && !is.null(newdata) && is.array(newdata) && length(dim(newdata)) > 2L)
-    newdata <- .grid_input(newdata, object$data_dims, "newdata")$x
+    newdata <- .grid_input(newdata, object[["data_dims"]], "newdata")$x
   NextMethod()
 }
 
 importance_map <- function(object, kind = c("impurity", "usage")) {
   if (!inherits(object, "sporf")) stop("importance_map() needs a sporf or morf forest", call. = FALSE)
   kind <- match.arg(kind)
-  dims <- if (is.null(object$data_dims)) object$n_features else object$data_dims
+  dims <- if (is.null(object[["data_dims"]])) object[["n_features"]] else object[["data_dims"]]
   v <- importance(object, kind = kind)
   if (length(dims) == 1L) return(v)
   # v is in row-major order of dims: fill an array of reversed dims, then flip back.
@@ -61,7 +61,7 @@ plot_importance <- function(object, kind = c("impurity", "usage"), data_dims = N
   kind <- match.arg(kind)
   if (!is.null(data_dims)) object$data_dims <- data_dims
   m <- importance_map(object, kind)
-  d <- if (is.null(object$data_dims)) object$n_features else object$data_dims
+  d <- if (is.null(object[["data_dims"]])) object[["n_features"]] else object[["data_dims"]]
   if (is.null(main)) main <- sprintf("%s importance", kind)
   if (length(d) == 1L) {
     graphics::plot(seq_along(m), m, type = "h", xlab = "feature", ylab = "importance", main = main, ...)

@@ -1,27 +1,29 @@
 # Prediction, leaves, importances and out-of-bag results of a sporf forest.
 
 predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, ...) {
-  regression <- identical(object$task, "regression")
-  # type: "class" (the default) / "prob" / "leaf" for classification;
-  # "response" (the default) / "leaf" for regression.
-  types <- if (identical(object$task, "unsupervised")) "leaf"
-           else if (regression) c("response", "leaf") else c("class", "prob", "leaf")
+  regression <- identical(object[["task"]], "regression")
+  # type: "class" (the default; "response" is randomForest's name for it) /
+  # "prob" / "leaf" for classification; "response" (the default) / "leaf"
+  # for regression.
+  types <- if (identical(object[["task"]], "unsupervised")) "leaf"
+           else if (regression) c("response", "leaf") else c("class", "response", "prob", "leaf")
   if (is.null(type)) type <- types[1L]
   if (!is.character(type) || length(type) != 1L || !(type %in% types))
     stop(sprintf("type must be one of %s for a %s forest", paste0("\"", types, "\"", collapse = ", "),
-                 object$task), call. = FALSE)
+                 object[["task"]]), call. = FALSE)
+  if (!regression && type == "response") type <- "class"
   if (length(list(...)))
     stop(sprintf("unknown argument%s to predict(): %s", if (length(list(...)) > 1L) "s" else "",
                  paste(names(list(...)), collapse = ", ")), call. = FALSE)
   if (missing(newdata) || is.null(newdata)) {
-    if (is.null(object$oob_predictions))
+    if (is.null(object[["oob_predictions"]]))
       stop("newdata is required: this forest has no out-of-bag predictions (fit with oob_score = TRUE)",
            call. = FALSE)
     if (type == "leaf") stop("type = \"leaf\" needs newdata", call. = FALSE)
-    return(if (type == "prob") object$oob_decision_function else object$oob_predictions)
+    return(if (type == "prob") object[["oob_decision_function"]] else object[["oob_predictions"]])
   }
   X <- .newdata_matrix(object, newdata)
-  threads <- .resolve_n_jobs(if (is.null(n_jobs)) object$n_jobs else n_jobs)
+  threads <- .resolve_n_jobs(if (is.null(n_jobs)) object[["n_jobs"]] else n_jobs)
   handle <- .native(object)
   if (type == "leaf") {
     leaves <- .Call(C_sporf_r_apply, handle, X, threads)
@@ -33,42 +35,42 @@ predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, ...) {
     names(values) <- rownames(X)
     return(values)
   }
-  K <- length(object$classes)
-  proba <- matrix(values, nrow = nrow(X), ncol = K, byrow = TRUE, dimnames = list(rownames(X), object$classes))
+  K <- length(object[["classes"]])
+  proba <- matrix(values, nrow = nrow(X), ncol = K, byrow = TRUE, dimnames = list(rownames(X), object[["classes"]]))
   if (type == "prob") return(proba)
-  factor(object$classes[max.col(proba, ties.method = "first")], levels = object$classes)
+  factor(object[["classes"]][max.col(proba, ties.method = "first")], levels = object[["classes"]])
 }
 
 # newdata as the double matrix the forest was trained on: through the
 # formula's terms when fitted with a formula; columns matched by name when the
 # forest knows its feature names; checked for shape and values.
-.newdata_matrix <- function(object, newdata) {
-  if (!is.null(object$terms)) {
+.newdata_matrix <- function(object, newdata, what = "newdata") {
+  if (!is.null(object[["terms"]])) {
     if (!is.data.frame(newdata)) newdata <- as.data.frame(newdata)
-    tt <- stats::delete.response(object$terms)
+    tt <- stats::delete.response(object[["terms"]])
     missing_vars <- setdiff(all.vars(tt), names(newdata))
     if (length(missing_vars))
-      stop(sprintf("newdata lacks variable%s used by the formula: %s", if (length(missing_vars) > 1L) "s" else "",
+      stop(sprintf("%s lacks variable%s used by the formula: %s", what, if (length(missing_vars) > 1L) "s" else "",
                    paste(missing_vars, collapse = ", ")), call. = FALSE)
-    mf <- stats::model.frame(tt, newdata, na.action = stats::na.pass, xlev = object$xlevels)
+    mf <- stats::model.frame(tt, newdata, na.action = stats::na.pass, xlev = object[["xlevels"]])
     op <- options(na.action = "na.pass") # keep rows with NA: they are predicted
     on.exit(options(op))
-    X <- stats::model.matrix(tt, mf, contrasts.arg = object$contrasts)
+    X <- stats::model.matrix(tt, mf, contrasts.arg = object[["contrasts"]])
     X <- X[, colnames(X) != "(Intercept)", drop = FALSE]
     attr(X, "assign") <- NULL
     attr(X, "contrasts") <- NULL
-    return(.as_feature_matrix(X, "newdata"))
+    return(.as_feature_matrix(X, what))
   }
-  X <- .as_feature_matrix(newdata, "newdata")
-  names_fit <- object$feature_names
+  X <- .as_feature_matrix(newdata, what)
+  names_fit <- object[["feature_names"]]
   if (!is.null(names_fit) && !is.null(colnames(X))) {
     absent <- setdiff(names_fit, colnames(X))
     if (length(absent))
-      stop(sprintf("newdata lacks column%s the forest was trained on: %s", if (length(absent) > 1L) "s" else "",
+      stop(sprintf("%s lacks column%s the forest was trained on: %s", what, if (length(absent) > 1L) "s" else "",
                    paste(utils::head(absent, 10L), collapse = ", ")), call. = FALSE)
     if (!identical(colnames(X), names_fit)) X <- X[, names_fit, drop = FALSE]
-  } else if (ncol(X) != object$n_features) {
-    stop(sprintf("newdata has %d columns but the forest was trained on %d features", ncol(X), object$n_features),
+  } else if (ncol(X) != object[["n_features"]]) {
+    stop(sprintf("%s has %d columns but the forest was trained on %d features", what, ncol(X), object[["n_features"]]),
          call. = FALSE)
   }
   X
@@ -79,7 +81,7 @@ importance <- function(x, ...) UseMethod("importance")
 importance.sporf <- function(x, kind = c("impurity", "usage"), ...) {
   kind <- match.arg(kind)
   imp <- .Call(if (kind == "impurity") C_sporf_r_importances else C_sporf_r_usage, .native(x))
-  names(imp) <- if (is.null(x$feature_names)) paste0("x", seq_along(imp)) else x$feature_names
+  names(imp) <- if (is.null(x[["feature_names"]])) paste0("x", seq_along(imp)) else x[["feature_names"]]
   imp
 }
 
@@ -97,7 +99,7 @@ projection_importances <- function(object, top = NULL) {
   out <- data.frame(importance = r[[4L]][idx])
   out$features <- lapply(spans, function(s) r[[2L]][s] + 1L)
   out$weights <- lapply(spans, function(s) r[[3L]][s])
-  nm <- object$feature_names
+  nm <- object[["feature_names"]]
   out$names <- vapply(out$features, function(f) paste(if (is.null(nm)) paste0("x", f) else nm[f], collapse = " + "),
                       character(1))
   out[, c("features", "weights", "importance", "names")]
@@ -105,7 +107,7 @@ projection_importances <- function(object, top = NULL) {
 
 oob_error <- function(object) {
   if (!inherits(object, "sporf")) stop("oob_error() needs a sporf forest", call. = FALSE)
-  if (is.null(object$oob_error))
+  if (is.null(object[["oob_error"]]))
     stop("this forest has no out-of-bag estimate (fit with oob_score = TRUE)", call. = FALSE)
-  object$oob_error
+  object[["oob_error"]]
 }

@@ -12,7 +12,7 @@ sporf <- function(x, ...) UseMethod("sporf")
   args <- .forest_args("sporf", env)
   X <- .as_feature_matrix(env$x, "x")
   obj <- .fit(X, env$y, args, env$sample_weight, "sporf")
-  obj$call <- call
+  obj$call <- .generic_call(call, "sporf")
   obj
 }
 
@@ -37,8 +37,16 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   obj$terms <- terms
   obj$xlevels <- stats::.getXlevels(terms, mf)
   obj$contrasts <- attr(X, "contrasts")
-  obj$call <- match.call()
+  obj$call <- .generic_call(match.call(), "sporf")
   obj
+}
+
+# The call as the user could have typed it: the exported generic, not the
+# unexported S3 method match.call() names, so update() and eval(fit$call)
+# refit (as for lm and randomForest).
+.generic_call <- function(call, generic) {
+  call[[1L]] <- as.name(generic)
+  call
 }
 
 # Design matrix of a model frame without the intercept: numeric columns as
@@ -175,15 +183,15 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   tuned <- if (!is.null(res[[5L]])) .tuning_report(res[[5L]], est)
   if (!is.null(tuned)) {
     # the forest holds the winner's values (as its model file does)
-    args[names(tuned$best)] <- tuned$best
+    args[names(tuned[["best"]])] <- tuned[["best"]]
     resolved <- .Call(C_sporf_r_check_params, res[[5L]]$candidates[[res[[5L]]$best]], as.numeric(ncol(X)))
   }
   obj <- .new_sporf(handle, .Call(C_sporf_r_save, handle), levels = enc$levels, label_kind = enc$kind,
                     feature_names = feature_names, n_features = ncol(X), n_samples = n,
                     args = args, seed = params$random_state, max_features_resolved = resolved)
   if (!is.null(tuned)) {
-    obj$tuning <- tuned$table
-    obj$best_params <- tuned$best
+    obj$tuning <- tuned[["table"]]
+    obj$best_params <- tuned[["best"]]
   }
   if (isTRUE(args$oob_score)) {
     counts <- res[[3L]]
@@ -205,7 +213,7 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
       obj$oob_predictions <- predicted
       # As Python's oob_score_: accuracy of the argmax over all samples.
       obj$oob_score <- mean(enc$codes == max.col(dec, ties.method = "first") - 1L)
-      obj$oob_error <- 1 - obj$oob_score
+      obj$oob_error <- 1 - obj[["oob_score"]]
     }
   }
   obj
@@ -237,9 +245,9 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
 # The native forest of a sporf object, rebuilt from its bytes when the object
 # came back from saveRDS/readRDS (external pointers do not survive that).
 .native <- function(object) {
-  cache <- object$.cache
+  cache <- object[[".cache"]]
   if (!is.environment(cache) || is.null(cache$handle) || !.Call(C_sporf_r_is_valid, cache$handle)) {
-    handle <- .Call(C_sporf_r_load, object$model)
+    handle <- .Call(C_sporf_r_load, object[["model"]])
     if (is.environment(cache)) cache$handle <- handle
     return(handle)
   }

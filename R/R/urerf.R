@@ -36,7 +36,7 @@ urerf <- function(x, ...) UseMethod("urerf")
                     max_features_resolved = attr(params, "max_features_resolved"), task = "unsupervised")
   obj$x <- X
   obj$n_neighbors <- n_neighbors
-  obj$call <- call
+  obj$call <- .generic_call(call, "urerf")
   class(obj) <- c("urerf", class(obj))
   obj
 }
@@ -59,11 +59,13 @@ predict.urerf <- function(object, newdata, type = NULL, n_jobs = NULL, ...) {
 
 # The reference rows of a forest: urerf() keeps its training rows, other
 # forests (and forests read from a model file) keep none.
-.reference_rows <- function(object) object$x
+.reference_rows <- function(object) object[["x"]]
 
+# Rows to compare, as predict() reads newdata: through the formula of a
+# formula fit, columns matched by name, a MORF grid flattened.
 .query_matrix <- function(object, x, what) {
-  if (inherits(object, "morf")) .grid_input(x, object$data_dims, what)$x
-  else .as_feature_matrix(x, what)
+  if (inherits(object, "morf")) .grid_input(x, object[["data_dims"]], what)$x
+  else .newdata_matrix(object, x, what)
 }
 
 proximity <- function(object, ...) UseMethod("proximity")
@@ -83,7 +85,7 @@ proximity.sporf <- function(object, x = NULL, reference = NULL, dense = FALSE, n
   }
   reference <- .query_matrix(object, reference, "reference")
   query <- if (is.null(x)) NULL else .query_matrix(object, x, "x")
-  n_jobs <- .resolve_n_jobs(object$n_jobs)
+  n_jobs <- .resolve_n_jobs(object[["n_jobs"]])
   n_query <- if (is.null(query)) nrow(reference) else nrow(query)
   if (!.is_flag(dense)) .bad_param("dense", "TRUE or FALSE", dense)
   if (dense) {
@@ -96,7 +98,7 @@ proximity.sporf <- function(object, x = NULL, reference = NULL, dense = FALSE, n
                    n_query, nrow(reference), need / 1e9, have / 1e9), call. = FALSE)
     return(.Call(C_sporf_r_proximity_dense, .native(object), reference, query, n_jobs))
   }
-  if (is.null(n_neighbors)) n_neighbors <- if (is.null(object$n_neighbors)) 10 else object$n_neighbors
+  if (is.null(n_neighbors)) n_neighbors <- if (is.null(object[["n_neighbors"]])) 10 else object[["n_neighbors"]]
   k <- .check_n_neighbors(n_neighbors, nrow(reference), is.null(query))
   nb <- .Call(C_sporf_r_neighbors, .native(object), reference, query, k, n_jobs)
   i <- rep(seq_len(n_query), times = k)
@@ -119,9 +121,9 @@ kneighbors.urerf <- function(object, x = NULL, n_neighbors = NULL, ...) {
   if (is.null(reference))
     stop("this urerf forest was read from a model file, which holds the trees but not the training rows: fit again, or use proximity(object, x, reference = ...)", call. = FALSE)
   query <- if (is.null(x)) NULL else .as_feature_matrix(x, "x")
-  if (is.null(n_neighbors)) n_neighbors <- object$n_neighbors
+  if (is.null(n_neighbors)) n_neighbors <- object[["n_neighbors"]]
   k <- .check_n_neighbors(n_neighbors, nrow(reference), is.null(query))
-  nb <- .Call(C_sporf_r_neighbors, .native(object), reference, query, k, .resolve_n_jobs(object$n_jobs))
+  nb <- .Call(C_sporf_r_neighbors, .native(object), reference, query, k, .resolve_n_jobs(object[["n_jobs"]]))
   list(index = nb[[1L]], similarity = nb[[2L]])
 }
 

@@ -144,3 +144,30 @@ test_that("verbose shows a progress bar", {
                         type = "message")
   expect_true(any(grepl("400/400 trees", out)))
 })
+
+test_that("R conventions: the call refits, $ never partially matches, response is the class", {
+  fit <- sporf(Species ~ ., iris, n_estimators = 5, random_state = 1)
+  # the call names the exported generic, so update() and eval() refit
+  expect_identical(fit$call[[1L]], as.name("sporf"))
+  expect_identical(update(fit, n_estimators = 7)$params$n_estimators, 7)
+  expect_identical(eval(fit$call)$model, fit$model)
+  m <- sporf(as.matrix(iris[, 1:4]), iris$Species, n_estimators = 5, random_state = 1)
+  expect_identical(eval(m$call)$model, m$model)
+  u <- urerf(as.matrix(iris[, 1:4]), n_estimators = 3, random_state = 1)
+  expect_identical(eval(u$call)$model, u$model)
+  b <- make_bars(40, size = 6, random_state = 0)
+  mf <- morf(b$x, factor(b$y), n_estimators = 2, random_state = 1)
+  expect_identical(update(mf, n_estimators = 2)$model, mf$model)
+  # a formula fit has $xlevels, which $x would partially match
+  expect_equal(dim(proximity(fit, iris[1:20, ], dense = TRUE)), c(20L, 20L))
+  # randomForest's type = "response" is the class
+  expect_identical(predict(fit, iris, type = "response"), predict(fit, iris))
+  # MORF's print shows the patch sizes it draws
+  expect_output(print(mf), "sizes 1 x 1 to 3 x 3")
+})
+
+test_that("importance() works after library(randomForest) too", {
+  skip_if_not_installed("randomForest")
+  fit <- sporf(Species ~ ., iris, n_estimators = 3, random_state = 1)
+  expect_identical(randomForest::importance(fit), importance(fit))
+})
