@@ -881,3 +881,15 @@ def test_python_nan_and_r_na_give_the_same_model(r, task):
     else:
         p = np.array(r["predict"](rm, rxt, type="prob")).reshape(Xt.shape[0], -1, order="F")
         np.testing.assert_array_equal(p, py.predict_proba(Xt))
+
+
+def test_warm_start_and_grow_give_the_same_forest(r):
+    """Python's warm_start and R's grow() add the same trees: both equal one
+    fit of the final size, in either language."""
+    X, y = make_trunk(200, 8, random_state=12)
+    py = sporf.SPORFClassifier(n_estimators=4, warm_start=True, random_state=21).fit(X, y)
+    py.set_params(n_estimators=9).fit(X, y)
+    rx, ry = r_matrix(X), r_labels(y)
+    ro.globalenv["gx"], ro.globalenv["gy"] = rx, ry
+    rm = r("grow(sporf(gx, gy, n_estimators = 4, random_state = 21), 5)")
+    assert r_model_bytes(rm) == py.to_bytes()

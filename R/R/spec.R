@@ -36,6 +36,7 @@
   n_jobs = list(name = "n_jobs", kind = "threads", default = "none", since = 0, shards = "runtime", aliases = list(), expect = "NULL or a non-zero whole number"),
   oob_score = list(name = "oob_score", kind = "option", default = FALSE, since = 0, shards = "runtime", aliases = list(), expect = ""),
   tune_oob = list(name = "tune_oob", kind = "option", default = FALSE, since = 0, shards = "runtime", aliases = list(), expect = ""),
+  warm_start = list(name = "warm_start", kind = "option", default = FALSE, since = 0, shards = "runtime", aliases = list(), expect = ""),
   n_neighbors = list(name = "n_neighbors", kind = "option", default = 10, since = 0, shards = "runtime", aliases = list(), expect = ""),
   sample_weight = list(name = "sample_weight", kind = "option", default = "none", since = 0, shards = "runtime", aliases = list(), expect = ""),
   verbose = list(name = "verbose", kind = "option", default = 0, since = 0, shards = "runtime", aliases = list(), expect = "")

@@ -103,6 +103,41 @@ class _BaseForest(BaseEstimator):
             self.__dict__.pop("best_params_", None)
         return forest, oob
 
+    def _warm_fit(self, X, y, sample_weight, n_out):
+        """warm_start: grow trees n_old .. n_estimators - 1 of the fitted
+        forest's seed on (X, y) and join them to it (merge_forests), which
+        is exactly the forest one fit of n_estimators trees grows."""
+        from sklearn.base import clone
+
+        from ._merge import merge_native
+
+        if getattr(self, "tune_oob", False):
+            raise ValueError("warm_start cannot add trees to a forest tuned by tune_oob: set the tuned "
+                             "parameters (best_params_) and tune_oob=False, then refit")
+        n_old = int(self._forest.info().n_trees)
+        if not _params._is_int(self.n_estimators) or self.n_estimators < n_old:
+            raise ValueError("n_estimators=%r must be at least the %d trees already grown when warm_start=True"
+                             % (self.n_estimators, n_old))
+        if self.n_estimators == n_old:
+            warnings.warn("Warm-start fitting without increasing n_estimators does not fit new trees.",
+                          UserWarning)
+            return self
+        stored = self._forest.params()
+        more = clone(self).set_params(warm_start=False, oob_score=False, random_state=int(stored.random_state),
+                                      first_tree=int(stored.first_tree) + n_old,
+                                      n_estimators=self.n_estimators - n_old)
+        more.fit(X, y, sample_weight=sample_weight)
+        try:
+            merged = merge_native([self._forest, more._forest])
+        except ValueError as exc:
+            raise ValueError("warm_start: the new trees do not join the fitted forest (%s); change only "
+                             "n_estimators between warm-started fits, on the same features and classes" % exc) from exc
+        self._forest = merged
+        if self.oob_score:
+            Xv = self._check_X(X)
+            self._set_oob(self._oob_from_forest(Xv, n_out), np.asarray(y))
+        return self
+
     def _set_tuning(self, result):
         """tuning_ and best_params_ from the core's report: the parameters the
         grid varies, each candidate's out-of-bag error and trees."""
@@ -479,6 +514,8 @@ class SPORFClassifier(ClassifierMixin, _spec._SPORFClassifierParams, _BaseForest
         -------
         self : SPORFClassifier
         """
+        if self.warm_start and "_forest" in self.__dict__:
+            return self._warm_fit(X, y, sample_weight, len(self.classes_))
         X = self._flatten_input(X, fitting=True)
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=1,
                              accept_sparse=False, ensure_all_finite=False, y_numeric=False)
@@ -632,6 +669,8 @@ class SPORFRegressor(RegressorMixin, _spec._SPORFRegressorParams, _BaseForest):
         -------
         self : SPORFRegressor
         """
+        if self.warm_start and "_forest" in self.__dict__:
+            return self._warm_fit(X, y, sample_weight, 1)
         X = self._flatten_input(X, fitting=True)
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=1,
                              accept_sparse=False, ensure_all_finite=False, y_numeric=True)

@@ -78,13 +78,16 @@ def save_bytes(path, data):
     os.replace(tmp, path)
 
 
-def load(path):
+def load(source):
     """Load a model saved by ``save()`` in Python or ``sporf_save()`` in R.
 
     Parameters
     ----------
-    path : str or os.PathLike
-        File written by :meth:`SPORFClassifier.save` or R's ``sporf_save``.
+    source : str, os.PathLike, bytes-like or binary file object
+        A file written by :meth:`SPORFClassifier.save` or R's ``sporf_save``:
+        its path, its bytes (``to_bytes()``; ``bytes``, ``bytearray`` or
+        ``memoryview``), or a file object opened in binary mode (read to
+        its end, as ``pickle.load`` does).
 
     Returns
     -------
@@ -114,8 +117,20 @@ def load(path):
     >>> bool((again.predict_proba(X) == clf.predict_proba(X)).all())
     True
     """
-    with open(os.fspath(path), "rb") as fh:
-        data = fh.read()
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+    elif hasattr(source, "read"):
+        data = source.read()
+        if not isinstance(data, (bytes, bytearray)):
+            raise TypeError("load() needs a file opened in binary mode ('rb'); this one returned %s"
+                            % type(data).__name__)
+        data = bytes(data)
+    elif isinstance(source, (str, os.PathLike)):
+        with open(os.fspath(source), "rb") as fh:
+            data = fh.read()
+    else:
+        raise TypeError("load() takes a path, the model's bytes or a binary file object; got %s"
+                        % type(source).__name__)
     from ._forest import SPORFClassifier, SPORFRegressor
     from ._morf import MORFClassifier, MORFRegressor
     from ._urerf import URerF

@@ -1,7 +1,7 @@
 """URerF: unsupervised randomer forests (Fast-BIC or two-means splits on
 sparse oblique, axis or patch projections) and the neighbours they induce."""
 import numpy as np
-from sklearn.base import TransformerMixin
+from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _params, _proximity, _spec
@@ -10,7 +10,7 @@ from ._forest import _BaseForest
 from ._sporf_cffi import lib
 
 
-class URerF(TransformerMixin, _spec._URerFParams, _BaseForest):
+class URerF(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _spec._URerFParams, _BaseForest):
     __doc__ = (
         """Unsupervised randomer forest (URerF) and its proximity.
 
@@ -89,6 +89,10 @@ class URerF(TransformerMixin, _spec._URerFParams, _BaseForest):
             X, params, lambda p, v, sw, oob, cnt, cb, user, out, err:
             lib.sporf_forest_fit_unsupervised(p, v, sw, cb, user, out, err), 1, None)
         self._fit_X = np.ascontiguousarray(X)
+        # transform's columns are the training rows (get_feature_names_out:
+        # "urerf0", "urerf1", ...; set_output for the sparse result as for
+        # scikit-learn's sparse transformers)
+        self._n_features_out = X.shape[0]
         return self
 
     def _reference_rows(self):

@@ -123,6 +123,7 @@ def fit(estimator, X, y=None, *, sample_weight=None, client=None, n_shards=None,
         # each shard would tune on its own trees and choose differently
         raise ValueError("tune_oob is not available with sporf.distributed.fit: tune locally (on a sample if need "
                          "be), then fit the cluster forest with the estimator's best_params_")
+    _check_data(estimator, X, y, sample_weight, unsupervised)
     n_trees, first = estimator.n_estimators, estimator.first_tree
     if not _params._is_int(n_trees) or n_trees < 1:
         raise _params.bad("n_estimators", _params.PARAMS["n_estimators"]["expect"], n_trees)
@@ -148,6 +149,20 @@ def fit(estimator, X, y=None, *, sample_weight=None, client=None, n_shards=None,
     with fitting(estimator):
         return _fit_on_cluster(distributed, client, estimator, params, ranges, X, y, sample_weight, unsupervised,
                                n_trees, progress)
+
+
+def _check_data(estimator, X, y, sample_weight, unsupervised):
+    """Refuse bad data on the client, before anything reaches the cluster:
+    otherwise every worker raises, and prints its traceback, for an error
+    the caller could have had at once. The shards' own fit checks the rest."""
+    from sklearn.utils import check_array, check_consistent_length
+
+    Xf = check_array(estimator._flatten_input(X, fitting=True), dtype=np.float64, ensure_all_finite=False,
+                     ensure_min_samples=2 if unsupervised else 1, input_name="X")
+    inf = np.argwhere(np.isinf(Xf))
+    if len(inf):
+        raise ValueError("X contains infinity (row %d, column %d); missing values are NaN" % tuple(inf[0]))
+    check_consistent_length(*[a for a in (Xf, y, sample_weight) if a is not None])
 
 
 def _fit_on_cluster(distributed, client, estimator, params, ranges, X, y, sample_weight, unsupervised, n_trees,

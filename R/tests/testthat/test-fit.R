@@ -171,3 +171,23 @@ test_that("importance() works after library(randomForest) too", {
   fit <- sporf(Species ~ ., iris, n_estimators = 3, random_state = 1)
   expect_identical(randomForest::importance(fit), importance(fit))
 })
+
+test_that("grow() adds trees of the same forest (Python's warm_start)", {
+  fit <- sporf(Species ~ ., iris, n_estimators = 5, random_state = 3)
+  more <- grow(fit, 7)
+  expect_identical(more$model, sporf(Species ~ ., iris, n_estimators = 12, random_state = 3)$model)
+  expect_identical(predict(more, iris), predict(sporf(Species ~ ., iris, n_estimators = 12, random_state = 3), iris))
+  expect_identical(eval(more$call)$model, more$model)
+  x <- as.matrix(iris[, 1:4])
+  set.seed(9)
+  m <- sporf(x, iris$Species, n_estimators = 4)
+  seed <- m$params$random_state
+  expect_identical(grow(m, 3)$model, sporf(x, iris$Species, n_estimators = 7, random_state = seed)$model)
+  r <- sporf(x, iris$Sepal.Length * 2, n_estimators = 3, random_state = 2)
+  expect_identical(grow(r, 2, x = x)$model, sporf(x, iris$Sepal.Length * 2, n_estimators = 5, random_state = 2)$model)
+  expect_error(grow(fit, 0), "n_more")
+  expect_error(grow(merge_forests(fit), 2), "has none")
+  f <- tempfile(fileext = ".sporf")
+  sporf_save(fit, f)
+  expect_error(grow(sporf_load(f), 2), "has none")
+})

@@ -1,0 +1,44 @@
+# grow(): add trees to a fitted forest -- R's warm_start. Documented in
+# man/grow.Rd.
+
+grow <- function(object, n_more, ...) {
+  if (!inherits(object, "sporf")) stop("grow() needs a sporf forest", call. = FALSE)
+  if (!.is_number(n_more) || n_more < 1 || n_more != round(n_more))
+    .bad_param("n_more", "a whole number >= 1", n_more)
+  call <- object[["call"]]
+  fitted_by <- if (is.call(call)) sub("^sporf::", "", paste(deparse(call[[1L]]), collapse = "")) else ""
+  if (!(fitted_by %in% c("sporf", "morf", "urerf")))
+    stop(paste0("grow() refits through the forest's fitting call, and this forest has none (it was read from a ",
+                "model file or merged): grow trees with first_tree = ", object[["params"]]$first_tree +
+                  .Call(C_sporf_r_info, .native(object))$n_trees,
+                " and the same random_state, then merge_forests()"), call. = FALSE)
+  if (!is.null(object[["tuning"]]))
+    stop("grow() cannot add trees to a forest tuned by tune_oob: refit with its best_params and tune_oob = FALSE",
+         call. = FALSE)
+  n_old <- .Call(C_sporf_r_info, .native(object))$n_trees
+  p <- object[["params"]]
+  # Trees n_old .. n_old + n_more - 1 of the forest the first fit's seed began
+  # (the seed as resolved, so a fit seeded by set.seed() grows on), on the
+  # data of the call unless the user passes it again in `...`.
+  more_call <- call
+  more_call$n_estimators <- n_more
+  more_call$first_tree <- p$first_tree + n_old
+  more_call$random_state <- p$random_state
+  more_call$oob_score <- FALSE
+  more_call$verbose <- 0
+  extra <- list(...)
+  if (length(extra) && (is.null(names(extra)) || any(names(extra) == "")))
+    stop("grow() takes the data again by name (x = , y = , data = ...), as the first fit's call names it",
+         call. = FALSE)
+  for (nm in names(extra)) more_call[[nm]] <- extra[[nm]]
+  more <- eval(more_call, parent.frame())
+  merged <- tryCatch(merge_forests(object, more), error = function(e)
+    stop(sprintf("grow(): the new trees do not join the forest (%s); give the same data", conditionMessage(e)),
+         call. = FALSE))
+  # what the model file does not hold: the formula, the data's shape
+  for (k in c("terms", "xlevels", "contrasts", "n_samples", "x", "n_neighbors", "n_jobs"))
+    if (!is.null(object[[k]])) merged[[k]] <- object[[k]]
+  call$n_estimators <- n_old + n_more
+  merged$call <- call
+  merged
+}

@@ -1,0 +1,114 @@
+"""What scikit-learn users expect of sporf's Python API (issue 25): each
+test failed on the code before the change it covers."""
+import io
+
+import numpy as np
+import pytest
+
+import sporf
+from sporf.datasets import make_trunk
+
+X, Y = make_trunk(120, n_features=6, random_state=0)
+
+
+def test_load_takes_bytes_and_binary_file_objects(tmp_path):
+    clf = sporf.SPORFClassifier(n_estimators=4, random_state=0).fit(X, Y)
+    data = clf.to_bytes()
+    for source in (data, bytearray(data), memoryview(data), io.BytesIO(data)):
+        assert sporf.load(source).to_bytes() == data
+    path = tmp_path / "m.sporf"
+    clf.save(path)
+    with open(path, "rb") as fh:
+        assert sporf.load(fh).to_bytes() == data
+    with open(path, "r", encoding="latin-1") as fh, pytest.raises(TypeError, match="binary mode"):
+        sporf.load(fh)
+    with pytest.raises(TypeError, match="path, the model's bytes or a binary file object"):
+        sporf.load(42)
+    with pytest.raises(ValueError, match="not a sporf model"):
+        sporf.load(b"\x00" * 64)
+
+
+def test_random_state_beyond_2_53_is_refused():
+    for seed in (2 ** 53 + 1, 2 ** 64, -1):
+        with pytest.raises(ValueError, match="random_state"):
+            sporf.SPORFClassifier(n_estimators=2, random_state=seed).fit(X, Y)
+
+
+def test_urerf_set_output_and_feature_names():
+    urf = sporf.URerF(n_estimators=3, n_neighbors=3, random_state=0)
+    assert urf.set_output(transform="default") is urf
+    urf.fit(X)
+    names = urf.get_feature_names_out()
+    assert len(names) == len(X) and names[0] == "urerf0"
+    assert urf.transform(X[:2]).shape == (2, len(X))
+    # its result is sparse: pandas output is refused, as for scikit-learn's sparse transformers
+    urf.set_output(transform="pandas")
+    with pytest.raises(ValueError, match="(?i)sparse"):
+        urf.transform(X[:2])
+
+
+def test_distributed_fit_checks_the_data_on_the_client():
+    """Bad data is refused before the cluster is touched (a client that
+    cannot do anything proves it), not by every worker with a traceback."""
+    import sporf.distributed as sd
+
+    class Untouchable:
+        def __getattr__(self, name):
+            raise AssertionError("the cluster was used (%s)" % name)
+
+    est = sporf.SPORFClassifier(n_estimators=4)
+    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
+        sd.fit(est, X, Y[:-1], client=Untouchable())
+    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
+        sd.fit(est, X, Y, sample_weight=np.ones(5), client=Untouchable())
+    Xi = X.copy()
+    Xi[7, 2] = np.inf
+    with pytest.raises(ValueError, match=r"infinity \(row 7, column 2\)"):
+        sd.fit(est, Xi, Y, client=Untouchable())
+    with pytest.raises(ValueError, match="2D"):
+        sd.fit(est, X[0], Y[:1], client=Untouchable())
+
+
+def test_sqrt_resolves_as_documented():
+    """"sqrt" is floor(sqrt(p)) for axis-aligned forests and ceil(sqrt(p))
+    for oblique ones, as the docstring says."""
+    doc = sporf.SPORFClassifier.__doc__
+    assert 'floor(sqrt(p)) for "axis"' in doc and "ceil(sqrt(p)) for oblique projections" in doc
+
+
+@pytest.mark.parametrize("make", [
+    lambda **kw: sporf.SPORFClassifier(**kw),
+    lambda **kw: sporf.SPORFRegressor(**kw),
+    lambda **kw: sporf.MORFClassifier(data_dims=(2, 3), **kw),
+], ids=["classifier", "regressor", "morf"])
+def test_warm_start_adds_trees_of_the_same_forest(make):
+    y = Y if "Classifier" in type(make()).__name__ else X[:, 0] * 2.0
+    est = make(n_estimators=5, warm_start=True, oob_score=True, random_state=3)
+    est.fit(X, y)
+    est.set_params(n_estimators=12)
+    est.fit(X, y)
+    whole = make(n_estimators=12, oob_score=True, random_state=3).fit(X, y)
+    assert est.to_bytes() == whole.to_bytes()
+    oob = est.oob_decision_function_ if hasattr(est, "oob_decision_function_") else est.oob_prediction_
+    np.testing.assert_array_equal(oob, getattr(whole, "oob_decision_function_", None)
+                                  if hasattr(whole, "oob_decision_function_") else whole.oob_prediction_)
+    with pytest.warns(UserWarning, match="does not fit new trees"):
+        est.fit(X, y)
+    est.set_params(n_estimators=4)
+    with pytest.raises(ValueError, match="at least the 12 trees"):
+        est.fit(X, y)
+
+
+def test_warm_start_with_a_drawn_seed_and_refused_changes():
+    np.random.seed(0)
+    est = sporf.SPORFClassifier(n_estimators=3, warm_start=True).fit(X, Y)  # seed drawn from numpy
+    seed = sporf.load(est.to_bytes()).random_state
+    est.set_params(n_estimators=6).fit(X, Y)
+    assert est.to_bytes() == sporf.SPORFClassifier(n_estimators=6, random_state=seed).fit(X, Y).to_bytes()
+    est.set_params(n_estimators=8, max_depth=3)
+    with pytest.raises(ValueError, match="warm_start.*max_depth"):
+        est.fit(X, Y)
+    # without warm_start a refit grows a new forest
+    cold = sporf.SPORFClassifier(n_estimators=3, random_state=1).fit(X, Y)
+    assert cold.set_params(n_estimators=4).fit(X, Y).to_bytes() == \
+        sporf.SPORFClassifier(n_estimators=4, random_state=1).fit(X, Y).to_bytes()
