@@ -39,8 +39,8 @@ def r_matrix(X):
 
 def r_labels(y):
     y = np.asarray(y)
-    if np.issubdtype(y.dtype, np.integer):
-        return ro.IntVector([int(v) for v in y])
+    if np.issubdtype(y.dtype, np.integer):  # an integer R vector would grow a regression forest
+        return ro.r["factor"](ro.IntVector([int(v) for v in y]))
     return ro.StrVector([str(v) for v in y])
 
 
@@ -146,7 +146,7 @@ def test_data_frames_with_feature_names_match(r):
     cols = ["alpha", "beta", "gamma", "delta", "epsilon"]
     py = sporf.SPORFClassifier(n_estimators=10, random_state=4).fit(pd.DataFrame(X, columns=cols), y)
     df = ro.r["data.frame"](**{c: ro.FloatVector(X[:, i]) for i, c in enumerate(cols)})
-    rm = r["sporf"](df, ro.IntVector([int(v) for v in y]), n_estimators=10, random_state=4)
+    rm = r["sporf"](df, r_labels(y), n_estimators=10, random_state=4)
     assert r_model_bytes(rm) == py.to_bytes()
     assert list(r["names"](r["importance"](rm))) == cols
 
@@ -285,11 +285,14 @@ def test_r_has_every_python_parameter_with_the_same_default(r, cls, r_fun):
         r_defaults.pop(name)
     if "class_weight" not in py_defaults:  # a regressor
         assert r_defaults.pop("class_weight") == "NULL"
+    # Python's warm_start is R's grow(fit, n_more) (a function, as R's fits are values)
+    assert py_defaults.pop("warm_start") is False
+    assert "grow" in list(r("getNamespaceExports('sporf')"))
     assert r_defaults.pop("criterion") == "NULL"
     # Defaults that are expressions of y (the task's) are checked on a fitted forest.
     by_task = sorted(k for k, v in r_defaults.items() if v.startswith("if (.is_regression(y))"))
     assert by_task, "the R function has no task-dependent default left to check"
-    task_y = "rnorm(30)" if "class_weight" not in py_defaults else "rep(0:1, 15)"
+    task_y = "rnorm(30)" if "class_weight" not in py_defaults else "factor(rep(0:1, 15))"
     fitted = r("sporf::%s(matrix(rnorm(120), 30), %s, n_estimators = 2, random_state = 1)$params"
                % (r_fun.split(".")[0], task_y))
     assert fitted.rx2("criterion")[0] == py_defaults.pop("criterion")
@@ -323,7 +326,7 @@ def test_morf_same_seed_same_model_in_both_languages(r, tmp_path, n_jobs):
               dim_contiguous=(True, False), patch_weights="gaussian", random_state=17, n_jobs=n_jobs)
     py = sporf.MORFClassifier(**kw).fit(X, y)
     r.assign("xa", ro.r.array(ro.FloatVector(X.ravel(order="F")), dim=ro.IntVector(X.shape)))
-    r.assign("yb", ro.IntVector([int(v) for v in y]))
+    r.assign("yb", r_labels(y))
     rm = r("morf(xa, yb, n_estimators = 8, min_patch_dims = c(1, 2), max_patch_dims = c(3, 5), "
            "boundary = c('inside', 'wrap'), dim_contiguous = c(TRUE, FALSE), patch_weights = 'gaussian', "
            "random_state = 17, n_jobs = %d)" % n_jobs)
@@ -355,7 +358,7 @@ def test_r_datasets_match_python(r, name):
     X, y = fn(n, random_state=0)
     res = r[name](n, random_state=0)
     rx = np.asarray(res.rx2("x"))
-    ry = np.asarray(res.rx2("y"))
+    ry = np.asarray(r("function(y) { stopifnot(is.factor(y)); as.integer(as.character(y)) }")(res.rx2("y")))
     assert rx.shape == X.shape and ry.shape == y.shape
     assert set(ry.tolist()) <= set(range(int(y.max()) + 1)) and ry.dtype.kind == "i"
     assert abs(ry.mean() - y.mean()) < 0.05 * max(1.0, y.mean())
@@ -695,7 +698,7 @@ def _r_fit_with(r, rname, X, y, params):
     kwargs = {k: _r_value(r, v, _spec.PARAMS[k]["kind"]) for k, v in params.items()}
     args = [r_matrix(X)]
     if y is not None:
-        args.append(ro.IntVector([int(v) for v in y]) if y.dtype.kind == "i" else ro.FloatVector(y))
+        args.append(r_labels(y) if y.dtype.kind == "i" else ro.FloatVector(y))
     return r(rname)(*args, **kwargs)
 
 
@@ -718,7 +721,7 @@ def test_every_parameter_form_refits_to_the_same_bytes_in_the_other_language(r, 
     if y is None:
         refit = r("do.call(sporf::%s, c(list(xm), loaded_params))" % rname)
     else:
-        r.assign("ym", ro.IntVector([int(v) for v in y]) if y.dtype.kind == "i" else ro.FloatVector(y))
+        r.assign("ym", r_labels(y) if y.dtype.kind == "i" else ro.FloatVector(y))
         refit = r("do.call(sporf::%s, c(list(xm, ym), loaded_params))" % rname)
     assert r_model_bytes(refit) == py.to_bytes(), "Python -> R: %s=%r" % (name, value)
     # R -> Python
@@ -790,7 +793,7 @@ def test_core_checked_values_read_the_same_in_both_languages(r, case):
         expect = "class_weight[1] = -2; class weights must be finite"
     elif case == "grid of the wrong size":
         est = sporf.MORFClassifier(n_estimators=2, data_dims=(2, 2))
-        rcall = lambda: r("sporf::morf")(r_matrix(X), ro.IntVector([int(v) for v in y]), n_estimators=2,
+        rcall = lambda: r("sporf::morf")(r_matrix(X), r_labels(y), n_estimators=2,
                                   data_dims=ro.FloatVector([2, 2]))
         expect = "data_dims (2 x 2) describe 4 features, but the data has 6"
     else:

@@ -1,6 +1,11 @@
 # The papers' simulated problems, with the same names, arguments and
 # distributions as Python's sporf.datasets (the draws differ: R and numpy have
-# different generators). Each returns list(x = features, y = integer classes).
+# different generators). Each returns list(x = features, y = classes): a factor of
+# the class codes 0, 1, ... (Python returns ints; a factor of whole numbers is
+# stored as integer labels, so fits on the same codes give the same model bytes,
+# and an integer y would grow a regression forest, as in randomForest).
+
+.classes <- function(y) factor(y, levels = sort(unique(y)))
 
 # Evaluate expr with R's generator seeded by random_state (whole number), or
 # with the current stream (NULL); the caller's stream is restored afterwards.
@@ -27,7 +32,7 @@ make_sparse_parity <- function(n_samples, n_features = 20, n_relevant = 3, rando
   .with_seed(random_state, {
     x <- matrix(stats::runif(n_samples * n_features, -1, 1), n_samples, n_features)
     y <- as.integer(rowSums(x[, seq_len(n_relevant), drop = FALSE] > 0) %% 2L)
-    list(x = x, y = y)
+    list(x = x, y = .classes(y))
   })
 }
 
@@ -36,7 +41,7 @@ make_orthant <- function(n_samples, n_features = 6, random_state = NULL) {
   .with_seed(random_state, {
     x <- matrix(stats::runif(n_samples * n_features, -1, 1), n_samples, n_features)
     y <- as.integer(drop((x > 0) %*% 2^(seq_len(n_features) - 1)))
-    list(x = x, y = y)
+    list(x = x, y = .classes(y))
   })
 }
 
@@ -46,7 +51,7 @@ make_trunk <- function(n_samples, n_features = 10, random_state = NULL) {
     y <- sample(c(rep(1L, n_samples %/% 2), rep(0L, n_samples - n_samples %/% 2)))
     mu <- 1 / sqrt(seq_len(n_features))
     x <- matrix(stats::rnorm(n_samples * n_features), n_samples, n_features) + outer(ifelse(y == 1L, 1, -1), mu)
-    list(x = x, y = y)
+    list(x = x, y = .classes(y))
   })
 }
 
@@ -66,7 +71,7 @@ make_circle_segments <- function(n_samples, n_features = 100, random_state = NUL
       x[i, (a + seq_len(lengths[1]) - 1) %% n_features + 1] <- 1
       x[i, (b + seq_len(lengths[2]) - 1) %% n_features + 1] <- 1
     }
-    list(x = x, y = y)
+    list(x = x, y = .classes(y))
   })
 }
 
@@ -86,7 +91,7 @@ make_bars <- function(n_samples, size = 28, mean_bars = 10, random_state = NULL)
       }
       x[i, , ] <- if (y[i] == 1L) t(img) else img
     }
-    list(x = x, y = y)
+    list(x = x, y = .classes(y))
   })
 }
 
@@ -97,7 +102,7 @@ make_impulse <- function(n_samples, n_steps = 100, onset = 20, decay = 10, rando
     t <- seq_len(n_steps) - 1
     signal <- ifelse(t >= onset, exp(-(t - onset) / decay), 0)
     x <- matrix(stats::rnorm(n_samples * n_steps), n_samples, n_steps) + outer(y, signal)
-    list(x = x, y = y)
+    list(x = x, y = .classes(y))
   })
 }
 

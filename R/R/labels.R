@@ -8,6 +8,14 @@
 .STR_CLASSES <- 0L
 .STR_FEATURE_NAMES <- 1L
 
+# Levels that are whole numbers written canonically ("-3", "7", "10"), in
+# increasing order: what factor() makes of integer codes.
+.integer_levels <- function(levels) {
+  if (!length(levels) || !all(grepl("^-?[0-9]{1,9}$", levels))) return(FALSE)
+  v <- as.integer(levels)
+  identical(as.character(v), levels) && !is.unsorted(v, strictly = TRUE)
+}
+
 # Encode a classification response: class k is the k-th level of a factor
 # (unused levels dropped), or the k-th of the sorted distinct values otherwise
 # -- the order Python's numpy.unique gives, so both languages number classes
@@ -16,7 +24,11 @@
   if (is.factor(y)) {
     y <- droplevels(y)
     levels <- levels(y)
-    kind <- .KIND_TEXT
+    # factor(y) of integer class codes (an integer y grows a regression
+    # forest, as in randomForest): stored as integer labels, as Python stores
+    # its int classes, so the same codes give the same model bytes in both
+    # languages and load in Python as ints.
+    kind <- if (.integer_levels(levels)) .KIND_INTEGER else .KIND_TEXT
     labels <- levels
     codes <- as.integer(y) - 1L
   } else if (is.logical(y)) {

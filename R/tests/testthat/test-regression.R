@@ -97,3 +97,19 @@ test_that("regression bad input gives clear errors", {
   expect_error(sporf(tr$x, tr$y, honest_fraction = 0.5, honest_prior = "uniform"), "honest_prior")
   expect_error(sporf(tr$x, tr$y, projection = "dense"), "projection")
 })
+
+test_that("an integer y grows a regression forest, as in randomForest and ranger", {
+  set.seed(4)
+  x <- matrix(runif(300 * 3), 300, 3)
+  yi <- as.integer(round(10 * x[, 1] + 5 * x[, 2]))   # what read.csv gives a numeric target
+  fit <- sporf(x, yi, n_estimators = 5, random_state = 1)
+  expect_identical(fit$task, "regression")
+  expect_identical(fit$model, sporf(x, as.double(yi), n_estimators = 5, random_state = 1)$model)
+  expect_true(is.double(predict(fit, x)))
+  # factor(y) of the same codes classifies
+  cl <- sporf(x, factor(yi %% 3L), n_estimators = 5, random_state = 1)
+  expect_identical(cl$task, "classification")
+  expect_identical(levels(predict(cl, x)), c("0", "1", "2"))
+  # the datasets' classes are factors
+  expect_true(is.factor(sporf::make_trunk(10, random_state = 1)$y))
+})
