@@ -49,7 +49,9 @@ np.savetxt(work / "y.txt", y, fmt="%d")
 print(rscript("""
 library(sporf)
 x <- matrix(readBin('%(w)s/x.f64', 'double', n = 500 * 6, endian = 'little'), ncol = 6, byrow = TRUE)
-y <- as.integer(scan('%(w)s/y.txt', quiet = TRUE))  # integer labels: a classifier, as in Python
+# factor() of the integer codes: a classifier whose labels are stored as
+# integers, as Python's are (an integer y alone grows a regression forest)
+y <- factor(as.integer(scan('%(w)s/y.txt', quiet = TRUE)))
 fit <- sporf(x, y, n_estimators = 50, random_state = 7)
 sporf_save(fit, '%(w)s/from_r.sporf')
 p <- predict(fit, x, type = 'prob')
