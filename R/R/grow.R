@@ -9,23 +9,16 @@ grow <- function(object, n_more, ...) {
   fitted_by <- if (is.call(call)) sub("^sporf::", "", paste(deparse(call[[1L]]), collapse = "")) else ""
   if (!(fitted_by %in% c("sporf", "morf", "urerf")))
     stop(paste0("grow() refits through the forest's fitting call, and this forest has none (it was read from a ",
-                "model file or merged): grow trees with first_tree = ", object[["params"]]$first_tree +
-                  .Call(C_sporf_r_info, .native(object))$n_trees,
-                " and the same random_state, then merge_forests()"), call. = FALSE)
+                "model file or merged): grow its next trees as a shard with the same seed and join them with ",
+                "merge_forests()"), call. = FALSE)
   if (!is.null(object[["tuning"]]))
-    stop("grow() cannot add trees to a forest tuned by tune_oob: refit with its best_params and tune_oob = FALSE",
+    stop("grow() cannot add trees to a forest tuned by out-of-bag error: refit with its best_params, untuned",
          call. = FALSE)
   n_old <- .Call(C_sporf_r_info, .native(object))$n_trees
-  p <- object[["params"]]
   # Trees n_old .. n_old + n_more - 1 of the forest the first fit's seed began
   # (the seed as resolved, so a fit seeded by set.seed() grows on), on the
   # data of the call unless the user passes it again in `...`.
-  more_call <- call
-  more_call$n_estimators <- n_more
-  more_call$first_tree <- p$first_tree + n_old
-  more_call$random_state <- p$random_state
-  more_call$oob_score <- FALSE
-  more_call$verbose <- 0
+  more_call <- .next_trees_call(call, object[["params"]], n_old, n_more)
   extra <- list(...)
   if (length(extra) && (is.null(names(extra)) || any(names(extra) == "")))
     stop("grow() takes the data again by name (x = , y = , data = ...), as the first fit's call names it",
@@ -38,7 +31,6 @@ grow <- function(object, n_more, ...) {
   # what the model file does not hold: the formula, the data's shape
   for (k in c("terms", "xlevels", "contrasts", "n_samples", "x", "n_neighbors", "n_jobs"))
     if (!is.null(object[[k]])) merged[[k]] <- object[[k]]
-  call$n_estimators <- n_old + n_more
-  merged$call <- call
+  merged$call <- .next_trees_call(call, NULL, 0, n_old + n_more)
   merged
 }

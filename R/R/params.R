@@ -225,3 +225,17 @@ print.sporf_fraction <- function(x, ...) {
   # options (oob_score, verbose, tune_oob, ...) and n_jobs are not part of the model
   out[!vapply(names(out), function(nm) .SPEC_PARAMS[[nm]]$kind %in% c("option", "threads"), logical(1))]
 }
+
+# A fitting call rewritten to grow trees first .. first + count - 1 of the
+# forest whose parameters are `params` (grow()): the tree range and the
+# resolved seed, no out-of-bag pass, silent. With params NULL, only the
+# number of trees changes (the call a grown forest reports).
+.next_trees_call <- function(call, params, first, count) {
+  call$n_estimators <- count
+  if (is.null(params)) return(call)
+  call$first_tree <- params$first_tree + first
+  call$random_state <- params$random_state
+  call$oob_score <- FALSE
+  call$verbose <- 0
+  call
+}

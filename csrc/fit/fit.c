@@ -31,7 +31,7 @@ typedef struct fit_ctx {
 /* Tree t of this fit is tree first_tree + t of the seed's forest. */
 static void seed_tree(sporf_rng *rng, const sporf_params *params, int64_t t)
 {
-    sporf_rng_seed(rng, params->random_state, (uint64_t)(params->first_tree + t));
+    sporf_rng_seed(rng, params->random_state, sporf_params_tree_stream(params, t));
 }
 
 static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
@@ -126,13 +126,14 @@ static int check_forest_fits_memory(const sporf_params *params, int64_t n, int64
         leaves = 1.0;
     const double per_tree = (2.0 * leaves - 1.0) * (double)(sizeof(sporf_node) + 2 * sizeof(sporf_pnode) + 20) +
                             leaves * (double)K * 8.0;
-    const double total = per_tree * (double)params->n_estimators;
+    const int64_t n_trees = sporf_params_n_trees(params);
+    const double total = per_tree * (double)n_trees;
     if (total > (double)mem)
         return sporf_set_error(err, SPORF_E_NOMEM,
                                "%lld trees of about %.0f leaves each would need about %.3g GB, more than this "
                                "machine's %.3g GB of memory: grow fewer trees, or smaller ones (max_depth, "
                                "min_samples_leaf, max_samples)",
-                               (long long)params->n_estimators, leaves, total / 1e9, (double)mem / 1e9);
+                               (long long)n_trees, leaves, total / 1e9, (double)mem / 1e9);
     return SPORF_OK;
 }
 
@@ -250,7 +251,7 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     if (rc != SPORF_OK)
         return rc;
 
-    const int64_t n = X->nrow, p = X->ncol, T = params->n_estimators;
+    const int64_t n = X->nrow, p = X->ncol, T = sporf_params_n_trees(params);
     int32_t n_threads = sporf_pool_threads(params->n_jobs, T);
     fit_ctx c;
     memset(&c, 0, sizeof c);

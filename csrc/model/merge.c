@@ -101,7 +101,8 @@ int sporf_model_merge(const sporf_forest *const *forests, int64_t n_forests, spo
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
     for (int64_t i = 0; i < n_forests; i++) {
         int64_t j = i;
-        while (j > 0 && forests[order[j - 1]]->params.first_tree > forests[i]->params.first_tree) {
+        while (j > 0 && sporf_params_first_tree(&forests[order[j - 1]]->params) >
+                            sporf_params_first_tree(&forests[i]->params)) {
             order[j] = order[j - 1];
             j--;
         }
@@ -112,8 +113,8 @@ int sporf_model_merge(const sporf_forest *const *forests, int64_t n_forests, spo
         const sporf_forest *f = forests[order[k]];
         if (k > 0) {
             const sporf_forest *prev = forests[order[k - 1]];
-            const int64_t end = prev->params.first_tree + prev->n_trees;
-            const int64_t start = f->params.first_tree;
+            const int64_t end = sporf_params_first_tree(&prev->params) + prev->n_trees;
+            const int64_t start = sporf_params_first_tree(&f->params);
             int rc = SPORF_OK;
             if (start < end)
                 rc = sporf_set_error(err, SPORF_E_ARG,
@@ -143,7 +144,7 @@ int sporf_model_merge(const sporf_forest *const *forests, int64_t n_forests, spo
     int ok = m != NULL;
     if (ok) {
         m->params = first->params;
-        m->params.n_estimators = total;
+        sporf_params_set_n_trees(&m->params, total);
         m->task = first->task;
         m->n_features = first->n_features;
         m->n_classes = first->n_classes;

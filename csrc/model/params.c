@@ -302,3 +302,11 @@ void sporf_params_read_legacy(sporf_params *p, sporf_reader *r, uint32_t version
     if (version >= 5)
         p->first_tree = sporf_get_i64(r);
 }
+
+int64_t sporf_params_n_trees(const sporf_params *p) { return p->n_estimators; }
+
+int64_t sporf_params_first_tree(const sporf_params *p) { return p->first_tree; }
+
+uint64_t sporf_params_tree_stream(const sporf_params *p, int64_t t) { return (uint64_t)(p->first_tree + t); }
+
+void sporf_params_set_n_trees(sporf_params *p, int64_t count) { p->n_estimators = count; }

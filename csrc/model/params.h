@@ -48,6 +48,15 @@ int sporf_params_check_tunable(const sporf_params *p, sporf_error *err);
 
 /* Sizes resolved against n training rows: min_samples_split (>= 2),
  * min_samples_leaf (>= 1) and the rows drawn per tree (n without bootstrap). */
+/* The tree range a fit grows: trees first .. first + count - 1 of the forest
+ * its seed begins (shards, warm starts). Tree t of the fit draws from stream
+ * sporf_params_tree_stream(p, t). */
+int64_t sporf_params_n_trees(const sporf_params *p);
+int64_t sporf_params_first_tree(const sporf_params *p);
+uint64_t sporf_params_tree_stream(const sporf_params *p, int64_t t);
+/* A merged forest's parameters: its shards' with the joined tree count. */
+void sporf_params_set_n_trees(sporf_params *p, int64_t count);
+
 int64_t sporf_resolve_min_samples_split(const sporf_params *p, int64_t n);
 int64_t sporf_resolve_min_samples_leaf(const sporf_params *p, int64_t n);
 int64_t sporf_resolve_draws(const sporf_params *p, int64_t n);
