@@ -112,3 +112,27 @@ def test_warm_start_with_a_drawn_seed_and_refused_changes():
     cold = sporf.SPORFClassifier(n_estimators=3, random_state=1).fit(X, Y)
     assert cold.set_params(n_estimators=4).fit(X, Y).to_bytes() == \
         sporf.SPORFClassifier(n_estimators=4, random_state=1).fit(X, Y).to_bytes()
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
+def test_sparse_x_gives_the_dense_fit_and_predictions(fmt, monkeypatch):
+    """scipy sparse X is densified a block at a time (blocks shrunk here so
+    several are used), and gives the dense fit's model bytes and answers."""
+    import scipy.sparse as sparse
+
+    from sporf import _sparse
+
+    monkeypatch.setattr(_sparse, "BLOCK_ELEMENTS", 200)
+    rng = np.random.default_rng(0)
+    Xd = np.where(rng.random(X.shape) < 0.3, X, 0.0)  # mostly zeros (+0.0, as sparse zeros are)
+    Xsp = getattr(sparse, fmt + "_matrix")(Xd)
+    for make in (lambda: sporf.SPORFClassifier(n_estimators=5, random_state=0),
+                 lambda: sporf.SPORFRegressor(n_estimators=5, random_state=0)):
+        target = Y if isinstance(make(), sporf.SPORFClassifier) else Xd[:, 0]
+        dense, sp_fit = make().fit(Xd, target), make().fit(Xsp, target)
+        assert sp_fit.to_bytes() == dense.to_bytes()
+        np.testing.assert_array_equal(sp_fit.predict(Xsp), dense.predict(Xd))
+        np.testing.assert_array_equal(sp_fit.apply(Xsp), dense.apply(Xd))
+    urf = sporf.URerF(n_estimators=3, random_state=0)
+    assert urf.fit(Xsp).to_bytes() == sporf.URerF(n_estimators=3, random_state=0).fit(Xd).to_bytes()
+    assert sporf.SPORFClassifier().__sklearn_tags__().input_tags.sparse

@@ -279,22 +279,27 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     f->missing_learned = 1;
     f->trees = calloc((size_t)T, sizeof *f->trees);
     c.forest = f;
-    /* Column-major copy: a node gathers one column at a time. */
-    Xc = malloc((size_t)n * (size_t)p * sizeof *Xc);
+    /* Column-major data: a node gathers one column at a time. X already in
+     * that layout (R's matrices, Fortran-ordered arrays, sparse input
+     * densified by column blocks) is read in place; anything else is copied. */
+    const int in_place = X->row_stride == 1 && (X->col_stride == n || p == 1);
+    if (!in_place)
+        Xc = malloc((size_t)n * (size_t)p * sizeof *Xc);
+    const double *Xcols = in_place ? X->data : Xc;
     c.builders = calloc((size_t)n_threads, sizeof *c.builders);
     c.balanced_scratch = calloc((size_t)n_threads, sizeof *c.balanced_scratch);
-    if (!f->trees || !Xc || !c.builders || !c.balanced_scratch) {
+    if (!f->trees || !Xcols || !c.builders || !c.balanced_scratch) {
         rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory copying X (%lld x %lld)", (long long)n, (long long)p);
         goto done;
     }
-    for (int64_t j = 0; j < p; j++) {
+    for (int64_t j = 0; Xc && j < p; j++) {
         double *col = Xc + j * n;
         const double *src = X->data + j * X->col_stride;
         for (int64_t i = 0; i < n; i++)
             col[i] = src[i * X->row_stride];
     }
 
-    if ((rc = impute_values(f, Xc, n, err)) != SPORF_OK)
+    if ((rc = impute_values(f, Xcols, n, err)) != SPORF_OK)
         goto done;
 
     if (params->class_weight == SPORF_CW_CUSTOM) {
@@ -322,7 +327,7 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
 
     const sporf_response response = {f->task, y, yr, n_classes};
     for (int32_t t = 0; t < n_threads; t++) {
-        rc = sporf_builder_init(&c.builders[t], params, Xc, n, p, &response, err);
+        rc = sporf_builder_init(&c.builders[t], params, Xcols, n, p, &response, err);
         if (rc != SPORF_OK) goto done;
         c.builders[t].impute = f->impute;
         c.balanced_scratch[t] = malloc((size_t)n_classes * sizeof(double));

@@ -9,7 +9,7 @@ from sklearn.metrics import r2_score
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from . import _params, _proximity, _spec
+from . import _params, _proximity, _sparse, _spec
 from ._core import Progress, check, double_ptr, matrix_view, new_error, progress_args
 from ._exclusive import exclusive_fit
 from ._io import NativeForest, save_bytes
@@ -53,6 +53,7 @@ class _BaseForest(BaseEstimator):
         # scikit-learn's own forests do since 1.4.
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
+        tags.input_tags.sparse = True  # scipy sparse X, densified a block at a time (_sparse.py)
         return tags
 
     # Hooks for patch forests, whose samples may come as images or grids.
@@ -179,7 +180,13 @@ class _BaseForest(BaseEstimator):
             return X
         check_is_fitted(self, "_forest")
         X = self._flatten_input(X)
-        return validate_data(self, X, dtype=np.float64, reset=False, accept_sparse=False, ensure_all_finite=False)
+        return validate_data(self, X, dtype=np.float64, reset=False, accept_sparse=("csr", "csc"),
+                             ensure_all_finite=False)
+
+    def _dense_X(self, X):
+        """_check_X, sparse X made dense (proximities compare whole matrices)."""
+        X = self._check_X(X)
+        return X.toarray() if _sparse.issparse(X) else X
 
     def _n_threads(self):
         return _params.resolve_n_jobs(self.n_jobs)
@@ -187,6 +194,11 @@ class _BaseForest(BaseEstimator):
     def _leaf_means(self, X, n_out):
         """The mean over trees of the leaf values reached by each row."""
         X = self._check_X(X)
+        if _sparse.issparse(X):
+            out = np.empty((X.shape[0], n_out), dtype=np.float64)
+            for i, block in _sparse.row_blocks(X):
+                out[i:i + block.shape[0]] = self._leaf_means(block, n_out)
+            return out
         out = np.empty((X.shape[0], n_out), dtype=np.float64)
         view, keep = matrix_view(X)
         err = new_error()
@@ -219,6 +231,10 @@ class _BaseForest(BaseEstimator):
         X = self._check_X(X)
         T = self._forest.info().n_trees
         out = np.empty((X.shape[0], T), dtype=np.int64)
+        if _sparse.issparse(X):
+            for i, block in _sparse.row_blocks(X):
+                out[i:i + block.shape[0]] = self.apply(block)
+            return out
         view, keep = matrix_view(X)
         err = new_error()
         rc = lib.sporf_forest_apply(self._forest.ptr, view, self._n_threads(),
@@ -276,10 +292,10 @@ class _BaseForest(BaseEstimator):
                 if X is None:
                     raise ValueError("%s does not keep its training rows: pass the rows to compare as X"
                                      % type(self).__name__)
-                reference, X = self._check_X(X), None
+                reference, X = self._dense_X(X), None
         else:
-            reference = self._check_X(reference)
-        query = None if X is None else self._check_X(X)
+            reference = self._dense_X(reference)
+        query = None if X is None else self._dense_X(X)
         if dense:
             return _proximity.dense(self._forest, reference, query, self._n_threads())
         if n_neighbors is None:
@@ -518,7 +534,9 @@ class SPORFClassifier(ClassifierMixin, _spec._SPORFClassifierParams, _BaseForest
             return self._warm_fit(X, y, sample_weight, len(self.classes_))
         X = self._flatten_input(X, fitting=True)
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=1,
-                             accept_sparse=False, ensure_all_finite=False, y_numeric=False)
+                             accept_sparse=("csr", "csc"), ensure_all_finite=False, y_numeric=False)
+        if _sparse.issparse(X):
+            X = _sparse.dense_columns(X)
         check_classification_targets(y)
         params = _params.build(self, X.shape[1], data_dims=self._resolve_data_dims(X.shape[1]))
         classes, y_enc = np.unique(y, return_inverse=True)
@@ -673,7 +691,9 @@ class SPORFRegressor(RegressorMixin, _spec._SPORFRegressorParams, _BaseForest):
             return self._warm_fit(X, y, sample_weight, 1)
         X = self._flatten_input(X, fitting=True)
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=1,
-                             accept_sparse=False, ensure_all_finite=False, y_numeric=True)
+                             accept_sparse=("csr", "csc"), ensure_all_finite=False, y_numeric=True)
+        if _sparse.issparse(X):
+            X = _sparse.dense_columns(X)
         if y.ndim != 1:
             raise ValueError("%s predicts one response: y must be 1-D, got shape %r"
                              % (type(self).__name__, y.shape))

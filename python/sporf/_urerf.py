@@ -4,7 +4,7 @@ import numpy as np
 from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from . import _params, _proximity, _spec
+from . import _params, _proximity, _sparse, _spec
 from ._exclusive import exclusive_fit
 from ._forest import _BaseForest
 from ._sporf_cffi import lib
@@ -75,8 +75,10 @@ class URerF(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _spec._URerFParam
         -------
         self : URerF
         """
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2, accept_sparse=False,
+        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2, accept_sparse=("csr", "csc"),
                           ensure_all_finite=False)
+        if _sparse.issparse(X):
+            X = _sparse.dense_columns(X)
         # A grid given with another projection goes to the core, which refuses it.
         dims = None
         if self.projection == "patch" or self.data_dims is not None:

@@ -158,8 +158,14 @@ def _check_data(estimator, X, y, sample_weight, unsupervised):
     from sklearn.utils import check_array, check_consistent_length
 
     Xf = check_array(estimator._flatten_input(X, fitting=True), dtype=np.float64, ensure_all_finite=False,
-                     ensure_min_samples=2 if unsupervised else 1, input_name="X")
-    inf = np.argwhere(np.isinf(Xf))
+                     ensure_min_samples=2 if unsupervised else 1, input_name="X", accept_sparse=("csr", "csc"))
+    if hasattr(Xf, "tocoo"):  # sparse: only the stored values can be infinite
+        coo = Xf.tocoo()
+        bad = np.flatnonzero(np.isinf(coo.data))
+        inf = np.column_stack([coo.row[bad], coo.col[bad]])
+        inf = inf[np.lexsort((inf[:, 1], inf[:, 0]))] if len(inf) else inf
+    else:
+        inf = np.argwhere(np.isinf(Xf))
     if len(inf):
         raise ValueError("X contains infinity (row %d, column %d); missing values are NaN" % tuple(inf[0]))
     check_consistent_length(*[a for a in (Xf, y, sample_weight) if a is not None])
