@@ -136,3 +136,17 @@ def test_sparse_x_gives_the_dense_fit_and_predictions(fmt, monkeypatch):
     urf = sporf.URerF(n_estimators=3, random_state=0)
     assert urf.fit(Xsp).to_bytes() == sporf.URerF(n_estimators=3, random_state=0).fit(Xd).to_bytes()
     assert sporf.SPORFClassifier().__sklearn_tags__().input_tags.sparse
+
+
+def test_oob_error_curve():
+    """The out-of-bag error as trees are added (randomForest's err.rate, R's
+    plot(fit)): its last point is the forest's out-of-bag error."""
+    clf = sporf.SPORFClassifier(n_estimators=40, oob_score=True, random_state=0).fit(X, Y)
+    curve = clf.oob_error_curve_
+    assert curve.shape == (40,) and np.all((curve >= 0) & (curve <= 1))
+    assert curve[-1] == pytest.approx(1 - clf.oob_score_, abs=1e-12)
+    assert curve[:5].mean() > curve[-10:].mean()  # more trees, fewer errors
+    reg = sporf.SPORFRegressor(n_estimators=40, oob_score=True, random_state=0).fit(X, X[:, 0] * 3)
+    mse = np.mean((reg.oob_prediction_ - X[:, 0] * 3) ** 2)
+    assert reg.oob_error_curve_[-1] == pytest.approx(mse, rel=1e-9)
+    assert not hasattr(sporf.SPORFClassifier(n_estimators=3, random_state=0).fit(X, Y), "oob_error_curve_")

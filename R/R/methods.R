@@ -84,3 +84,17 @@ print.summary.sporf <- function(x, ...) {
   print(round(top, 4))
   invisible(x)
 }
+
+# plot(fit): the out-of-bag error against the number of trees, as
+# randomForest's plot() draws it (a MORF forest plots its importance map:
+# plot.morf).
+plot.sporf <- function(x, ...) {
+  curve <- x[["oob_error_curve"]]
+  if (is.null(curve))
+    stop("plot() draws the out-of-bag error against the number of trees: fit with oob_score = TRUE",
+         call. = FALSE)
+  regression <- identical(x[["task"]], "regression")
+  graphics::plot(seq_along(curve), curve, type = "l", xlab = "trees",
+                 ylab = if (regression) "out-of-bag mean squared error" else "out-of-bag error", ...)
+  invisible(curve)
+}

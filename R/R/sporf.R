@@ -216,6 +216,8 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
       obj$oob_score <- mean(enc$codes == max.col(dec, ties.method = "first") - 1L)
       obj$oob_error <- 1 - obj[["oob_score"]]
     }
+    # the error as trees are added, which plot() draws (randomForest's err.rate)
+    obj$oob_error_curve <- .Call(C_sporf_r_oob_curve, handle, X, if (regression) as.double(y) else enc$codes)
   }
   obj
 }

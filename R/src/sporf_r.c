@@ -337,6 +337,25 @@ SEXP sporf_r_apply(SEXP handle, SEXP x, SEXP n_jobs)
     return out;
 }
 
+/* oob_curve(handle, x, y) -> the out-of-bag error after each tree (plot());
+ * y the 0-based class codes (integer) or the responses (double). */
+SEXP sporf_r_oob_curve(SEXP handle, SEXP x, SEXP y)
+{
+    sporf_forest *f = get_forest(handle);
+    sporf_matrix m = matrix_view(x);
+    const sporf_forest_info info = forest_info(f);
+    if ((TYPEOF(y) != INTSXP && TYPEOF(y) != REALSXP) || XLENGTH(y) != m.nrow)
+        Rf_error("internal: y must be an integer or double vector of length nrow(x)");
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)info.n_trees));
+    sporf_error err;
+    const int regression = TYPEOF(y) == REALSXP;
+    if (sporf_forest_oob_curve(f, &m, regression ? NULL : INTEGER(y), regression ? REAL(y) : NULL, REAL(out), &err) !=
+        SPORF_OK)
+        raise_core_error(&err);
+    UNPROTECT(1);
+    return out;
+}
+
 /* One double per feature from a core function such as the importances. */
 static SEXP per_feature(SEXP handle, int (*fn)(const sporf_forest *, double *, sporf_error *))
 {
@@ -616,6 +635,7 @@ static const R_CallMethodDef call_methods[] = {
     {"sporf_r_is_valid", (DL_FUNC)&sporf_r_is_valid, 1},
     {"sporf_r_predict_proba", (DL_FUNC)&sporf_r_predict_proba, 3},
     {"sporf_r_apply", (DL_FUNC)&sporf_r_apply, 3},
+    {"sporf_r_oob_curve", (DL_FUNC)&sporf_r_oob_curve, 3},
     {"sporf_r_importances", (DL_FUNC)&sporf_r_importances, 1},
     {"sporf_r_info", (DL_FUNC)&sporf_r_info, 1},
     {"sporf_r_usage", (DL_FUNC)&sporf_r_usage, 1},

@@ -423,16 +423,18 @@ int sporf_forest_fit_unsupervised(const sporf_params *params, const sporf_matrix
     return fit_forest(params, X, NULL, NULL, 1, sample_weight, NULL, NULL, NULL, progress, user_data, out, err);
 }
 
-int sporf_forest_oob_predict(const sporf_forest *f, const sporf_matrix *X, int32_t n_jobs,
-                             double *out, int64_t *count, sporf_error *err)
+/* The training rows' in-bag bitmaps of f's trees, regenerated from the seed
+ * (the draws come first in each tree's stream), after checking that X can be
+ * f's training data; *inbag_out (n_trees x ceil(n / 8) bytes) is the
+ * caller's to free. `what` names the calling function in errors. */
+static int regenerate_inbag(const sporf_forest *f, const sporf_matrix *X, const char *what, uint8_t **inbag_out,
+                            sporf_error *err)
 {
-    sporf_clear_error(err);
-    if (!f || !out)
-        return sporf_set_error(err, SPORF_E_ARG, "oob_predict: forest and out are required");
+    *inbag_out = NULL;
     if (f->task == SPORF_TASK_UNSUPERVISED)
         return sporf_set_error(err, SPORF_E_ARG, "an unsupervised forest has no out-of-bag predictions");
     if (!f->params.bootstrap)
-        return sporf_set_error(err, SPORF_E_ARG, "out-of-bag predictions need a forest grown with bootstrap=True");
+        return sporf_set_error(err, SPORF_E_ARG, "%s needs a forest grown with bootstrap=True", what);
     int rc = sporf_check_matrix(X, f->n_features, SPORF_CHECK_NO_INF, "X", err);
     if (rc != SPORF_OK)
         return rc;
@@ -456,7 +458,45 @@ int sporf_forest_oob_predict(const sporf_forest *f, const sporf_matrix *X, int32
             bits[i >> 3] |= (uint8_t)(1u << (i & 7));
         }
     }
-    rc = sporf_forest_oob(f, X, inbag, sporf_pool_threads(n_jobs, n), out, count, err);
+    *inbag_out = inbag;
+    return SPORF_OK;
+}
+
+int sporf_forest_oob_predict(const sporf_forest *f, const sporf_matrix *X, int32_t n_jobs,
+                             double *out, int64_t *count, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !out)
+        return sporf_set_error(err, SPORF_E_ARG, "oob_predict: forest and out are required");
+    uint8_t *inbag;
+    int rc = regenerate_inbag(f, X, "out-of-bag prediction", &inbag, err);
+    if (rc != SPORF_OK)
+        return rc;
+    rc = sporf_forest_oob(f, X, inbag, sporf_pool_threads(n_jobs, X->nrow), out, count, err);
+    free(inbag);
+    return rc;
+}
+
+int sporf_forest_oob_curve(const sporf_forest *f, const sporf_matrix *X, const int32_t *y,
+                           const double *y_regression, double *curve_out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !curve_out)
+        return sporf_set_error(err, SPORF_E_ARG, "oob_curve: forest and curve_out are required");
+    const int regression = f->task == SPORF_TASK_REGRESSION;
+    if (f->task != SPORF_TASK_UNSUPERVISED && (regression ? !y_regression : !y))
+        return sporf_set_error(err, SPORF_E_ARG, "oob_curve: the training response is required (%s)",
+                               regression ? "y_regression" : "y, the class codes");
+    if (!regression && y)
+        for (int64_t i = 0; X && i < X->nrow; i++)
+            if (y[i] < 0 || y[i] >= f->n_classes)
+                return sporf_set_error(err, SPORF_E_ARG, "y[%lld] = %d is not a class code in [0, %d)",
+                                       (long long)i, y[i], f->n_classes);
+    uint8_t *inbag;
+    int rc = regenerate_inbag(f, X, "the out-of-bag error curve", &inbag, err);
+    if (rc != SPORF_OK)
+        return rc;
+    rc = sporf_forest_oob_error_curve(f, X, inbag, y, y_regression, curve_out, err);
     free(inbag);
     return rc;
 }

@@ -422,6 +422,18 @@ int sporf_forest_merge(const sporf_forest *const *forests, int64_t n_forests,
 int sporf_forest_oob_predict(const sporf_forest *forest, const sporf_matrix *X, int32_t n_jobs,
                              double *out, int64_t *count, sporf_error *err);
 
+/* The out-of-bag error as the forest grows (randomForest's err.rate, what R's
+ * plot(fit) draws): curve_out[t] is the error of the first t + 1 trees'
+ * out-of-bag predictions on the training rows X (the training data, as for
+ * sporf_forest_oob_predict), over the rows out of bag for at least one of
+ * them -- the misclassification rate with y (n class codes) for a
+ * classification forest, the mean squared error with y_regression (n values)
+ * for a regression forest (the other NULL). curve_out has n_trees entries;
+ * NaN where no row is out of bag yet. The last equals the error of the full
+ * forest's out-of-bag predictions. One thread; the caller owns every buffer. */
+int sporf_forest_oob_curve(const sporf_forest *forest, const sporf_matrix *X, const int32_t *y,
+                           const double *y_regression, double *curve_out, sporf_error *err);
+
 /* ---- out-of-bag tuning ----
  * sporf_forest_tune_oob grows the forest of the best of a small grid of
  * parameter sets around *params, chosen by out-of-bag error, as the SPORF

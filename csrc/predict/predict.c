@@ -494,3 +494,66 @@ int sporf_forest_oob(const sporf_forest *f, const sporf_matrix *X, const uint8_t
     c.bitmap_bytes = (X->nrow + 7) / 8;
     return run_blocks(&c, n_threads, oob_block, NULL, NULL, err);
 }
+
+/* One pass over the trees in order, each adding its leaves to the rows out
+ * of its bag (as oob_block does, so the last point is the full OOB error to
+ * the bit), then the error of every row seen so far. */
+int sporf_forest_oob_error_curve(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag,
+                                 const int32_t *y, const double *yr, double *curve, sporf_error *err)
+{
+    const int64_t n = X->nrow, T = f->n_trees, bitmap_bytes = (n + 7) / 8;
+    const int32_t K = f->n_classes;
+    const sporf_packed *P = f->packed;
+    double *sum = calloc((size_t)(n * K), sizeof *sum), *o = malloc((size_t)K * sizeof *o);
+    int64_t *cnt = calloc((size_t)n, sizeof *cnt), *votes = calloc((size_t)n, sizeof *votes);
+    uint8_t *missing = malloc((size_t)n);
+    int rc = SPORF_OK;
+    if (!sum || !o || !cnt || !votes || !missing) {
+        rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory for the out-of-bag error curve");
+        goto done;
+    }
+    for (int64_t r = 0; r < n; r++)
+        missing[r] = sporf_row_first_nonfinite(row_ptr(X, r), X->ncol, X->col_stride) >= 0;
+    for (int64_t t = 0; t < T; t++) {
+        const sporf_tree *tr = &f->trees[t];
+        const sporf_pnode *base = sporf_packed_bin_nodes(P, P->tree_bin[t]);
+        const uint8_t *bits = inbag + t * bitmap_bytes;
+        for (int64_t r = 0; r < n; r++) {
+            if (bits[r >> 3] & (1u << (r & 7)))
+                continue;
+            cnt[r]++;
+            if (missing[r]) {
+                votes[r] += add_stored_leaf(sum + r * K, tr, f->impute, row_ptr(X, r), X->col_stride, K);
+                continue;
+            }
+            const int32_t leaf = sporf_nodes_find_leaf(base, P->root[t], tr, row_ptr(X, r), X->col_stride);
+            votes[r] += add_leaf(sum + r * K, tr, &base[leaf], K);
+        }
+        double e = 0.0;
+        int64_t m = 0;
+        for (int64_t r = 0; r < n; r++) {
+            if (cnt[r] == 0)
+                continue;
+            memcpy(o, sum + r * K, (size_t)K * sizeof *o);
+            finish_row(f, o, votes[r]);
+            if (yr) {
+                const double d = o[0] - yr[r];
+                e += d * d;
+            } else {
+                int32_t best = 0;
+                for (int32_t k = 1; k < K; k++)
+                    if (o[k] > o[best]) best = k;
+                e += best != y[r];
+            }
+            m++;
+        }
+        curve[t] = m > 0 ? e / (double)m : NAN;
+    }
+done:
+    free(sum);
+    free(o);
+    free(cnt);
+    free(votes);
+    free(missing);
+    return rc;
+}

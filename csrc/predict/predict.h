@@ -10,4 +10,10 @@
 int sporf_forest_oob(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag,
                      int32_t n_threads, double *out, int64_t *count, sporf_error *err);
 
+/* The out-of-bag error of the first t + 1 trees, for each t (sporf.h,
+ * sporf_forest_oob_curve): inbag as above, y the class codes or yr the
+ * responses; curve n_trees values. One thread. */
+int sporf_forest_oob_error_curve(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag,
+                                 const int32_t *y, const double *yr, double *curve, sporf_error *err);
+
 #endif

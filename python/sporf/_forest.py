@@ -135,9 +135,30 @@ class _BaseForest(BaseEstimator):
                              "n_estimators between warm-started fits, on the same features and classes" % exc) from exc
         self._forest = merged
         if self.oob_score:
-            Xv = self._check_X(X)
+            Xv = self._dense_X(X)
             self._set_oob(self._oob_from_forest(Xv, n_out), np.asarray(y))
+            codes = (np.searchsorted(self.classes_, np.asarray(y)) if hasattr(self, "classes_")
+                     else np.asarray(y, dtype=np.float64))
+            self._set_oob_curve(Xv, codes)
         return self
+
+    def _set_oob_curve(self, X, y):
+        """oob_error_curve_: the out-of-bag error of the first 1, 2, ...
+        trees on the training rows X, y (class codes or responses)."""
+        X = np.ascontiguousarray(X, dtype=np.float64) if not _sparse.issparse(X) else X.toarray()
+        curve = np.empty(self._forest.info().n_trees, dtype=np.float64)
+        view, keep = matrix_view(X)
+        err = new_error()
+        if y.dtype.kind == "f":
+            rc = lib.sporf_forest_oob_curve(self._forest.ptr, view, ffi.NULL, double_ptr(y),
+                                            ffi.from_buffer("double[]", curve), err)
+        else:
+            codes = np.ascontiguousarray(y, dtype=np.int32)
+            rc = lib.sporf_forest_oob_curve(self._forest.ptr, view, ffi.from_buffer("int32_t[]", codes), ffi.NULL,
+                                            ffi.from_buffer("double[]", curve), err)
+        del keep
+        check(rc, err)
+        self.oob_error_curve_ = curve
 
     def _set_tuning(self, result):
         """tuning_ and best_params_ from the core's report: the parameters the
@@ -488,6 +509,10 @@ class SPORFClassifier(ClassifierMixin, _spec._SPORFClassifierParams, _BaseForest
         Out-of-bag accuracy (when ``oob_score=True``).
     oob_decision_function_ : ndarray of shape (n_samples, n_classes)
         Out-of-bag class probabilities (when ``oob_score=True``).
+    oob_error_curve_ : ndarray of shape (n_estimators,)
+        The out-of-bag misclassification rate of the first 1, 2, ... trees, over the
+        rows out of bag for at least one of them (when ``oob_score=True``;
+        randomForest's ``err.rate``, what R's ``plot(fit)`` draws).
     tuning_ : list of dict
         With ``tune_oob=True``: one dict per candidate of the grid -- the
         parameters the grid varies, ``n_trees`` it grew and ``oob_error`` of
@@ -577,6 +602,7 @@ class SPORFClassifier(ClassifierMixin, _spec._SPORFClassifierParams, _BaseForest
         self.n_classes_ = K
         if self.oob_score:
             self._set_oob(oob if oob is not None else self._oob_from_forest(X, K), y)
+            self._set_oob_curve(X, y_enc)
         return self
 
     def _set_oob(self, oob, y):
@@ -647,6 +673,10 @@ class SPORFRegressor(RegressorMixin, _spec._SPORFRegressorParams, _BaseForest):
         Out-of-bag R^2 (when ``oob_score=True``).
     oob_prediction_ : ndarray of shape (n_samples,)
         Out-of-bag predictions (when ``oob_score=True``).
+    oob_error_curve_ : ndarray of shape (n_estimators,)
+        The out-of-bag mean squared error of the first 1, 2, ... trees, over the rows
+        out of bag for at least one of them (when ``oob_score=True``; what R's
+        ``plot(fit)`` draws).
     tuning_ : list of dict
         With ``tune_oob=True``: one dict per candidate of the grid -- the
         parameters the grid varies, ``n_trees`` it grew and ``oob_error`` of
@@ -712,6 +742,7 @@ class SPORFRegressor(RegressorMixin, _spec._SPORFRegressorParams, _BaseForest):
         self._forest = forest
         if self.oob_score:
             self._set_oob(oob if oob is not None else self._oob_from_forest(X, 1), y)
+            self._set_oob_curve(X, y)
         return self
 
     def _set_oob(self, oob, y):

@@ -191,3 +191,13 @@ test_that("grow() adds trees of the same forest (Python's warm_start)", {
   sporf_save(fit, f)
   expect_error(grow(sporf_load(f), 2), "has none")
 })
+
+test_that("plot(fit) draws the out-of-bag error against the number of trees", {
+  fit <- sporf(Species ~ ., iris, n_estimators = 40, random_state = 1, oob_score = TRUE)
+  expect_length(fit$oob_error_curve, 40L)
+  expect_equal(fit$oob_error_curve[40], fit$oob_error, tolerance = 1e-12)
+  pdf(NULL)
+  on.exit(dev.off())
+  expect_identical(plot(fit), fit$oob_error_curve)
+  expect_error(plot(sporf(Species ~ ., iris, n_estimators = 3)), "oob_score = TRUE")
+})
