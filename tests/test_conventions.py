@@ -150,3 +150,13 @@ def test_oob_error_curve():
     mse = np.mean((reg.oob_prediction_ - X[:, 0] * 3) ** 2)
     assert reg.oob_error_curve_[-1] == pytest.approx(mse, rel=1e-9)
     assert not hasattr(sporf.SPORFClassifier(n_estimators=3, random_state=0).fit(X, Y), "oob_error_curve_")
+
+
+def test_vote_shares_match_r_and_count_leaf_winners():
+    clf = sporf.SPORFClassifier(n_estimators=15, max_depth=3, random_state=0).fit(X, Y)
+    votes = clf.predict_votes(X)
+    assert np.allclose(votes.sum(axis=1), 1.0)
+    assert np.all(np.isclose(votes * 15, np.round(votes * 15)))  # whole numbers of trees
+    # shallow trees: votes differ from the averaged distributions, but agree on most rows
+    assert not np.allclose(votes, clf.predict_proba(X))
+    assert np.mean(votes.argmax(1) == clf.predict_proba(X).argmax(1)) > 0.9

@@ -3,10 +3,10 @@
 predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, ...) {
   regression <- identical(object[["task"]], "regression")
   # type: "class" (the default; "response" is randomForest's name for it) /
-  # "prob" / "leaf" for classification; "response" (the default) / "leaf"
-  # for regression.
+  # "prob" / "vote" / "leaf" for classification; "response" (the default) /
+  # "leaf" for regression.
   types <- if (identical(object[["task"]], "unsupervised")) "leaf"
-           else if (regression) c("response", "leaf") else c("class", "response", "prob", "leaf")
+           else if (regression) c("response", "leaf") else c("class", "response", "prob", "vote", "leaf")
   if (is.null(type)) type <- types[1L]
   if (!is.character(type) || length(type) != 1L || !(type %in% types))
     stop(sprintf("type must be one of %s for a %s forest", paste0("\"", types, "\"", collapse = ", "),
@@ -19,7 +19,7 @@ predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, ...) {
     if (is.null(object[["oob_predictions"]]))
       stop("newdata is required: this forest has no out-of-bag predictions (fit with oob_score = TRUE)",
            call. = FALSE)
-    if (type == "leaf") stop("type = \"leaf\" needs newdata", call. = FALSE)
+    if (type %in% c("leaf", "vote")) stop(sprintf("type = \"%s\" needs newdata", type), call. = FALSE)
     return(if (type == "prob") object[["oob_decision_function"]] else object[["oob_predictions"]])
   }
   X <- .newdata_matrix(object, newdata)
@@ -29,6 +29,11 @@ predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, ...) {
     leaves <- .Call(C_sporf_r_apply, handle, X, threads)
     rownames(leaves) <- rownames(X)
     return(leaves)
+  }
+  if (type == "vote") {
+    votes <- .Call(C_sporf_r_votes, handle, X, threads)
+    dimnames(votes) <- list(rownames(X), object[["classes"]])
+    return(votes)
   }
   values <- .Call(C_sporf_r_predict_proba, handle, X, threads)
   if (regression) {

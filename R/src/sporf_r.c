@@ -337,6 +337,25 @@ SEXP sporf_r_apply(SEXP handle, SEXP x, SEXP n_jobs)
     return out;
 }
 
+/* votes(handle, x, n_jobs) -> n x K matrix of vote shares (type = "vote"). */
+SEXP sporf_r_votes(SEXP handle, SEXP x, SEXP n_jobs)
+{
+    sporf_forest *f = get_forest(handle);
+    sporf_matrix m = matrix_view(x);
+    const sporf_forest_info info = forest_info(f);
+    const R_xlen_t n = (R_xlen_t)m.nrow, K = (R_xlen_t)info.n_classes;
+    SEXP scratch = PROTECT(Rf_allocVector(REALSXP, n * K));
+    SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int)n, (int)K));
+    sporf_error err;
+    if (sporf_forest_predict_votes(f, &m, Rf_asInteger(n_jobs), REAL(scratch), &err) != SPORF_OK)
+        raise_core_error(&err);
+    for (R_xlen_t r = 0; r < n; r++)
+        for (R_xlen_t k = 0; k < K; k++)
+            REAL(out)[r + k * n] = REAL(scratch)[r * K + k];
+    UNPROTECT(2);
+    return out;
+}
+
 /* oob_curve(handle, x, y) -> the out-of-bag error after each tree (plot());
  * y the 0-based class codes (integer) or the responses (double). */
 SEXP sporf_r_oob_curve(SEXP handle, SEXP x, SEXP y)
@@ -636,6 +655,7 @@ static const R_CallMethodDef call_methods[] = {
     {"sporf_r_predict_proba", (DL_FUNC)&sporf_r_predict_proba, 3},
     {"sporf_r_apply", (DL_FUNC)&sporf_r_apply, 3},
     {"sporf_r_oob_curve", (DL_FUNC)&sporf_r_oob_curve, 3},
+    {"sporf_r_votes", (DL_FUNC)&sporf_r_votes, 3},
     {"sporf_r_importances", (DL_FUNC)&sporf_r_importances, 1},
     {"sporf_r_info", (DL_FUNC)&sporf_r_info, 1},
     {"sporf_r_usage", (DL_FUNC)&sporf_r_usage, 1},

@@ -498,6 +498,14 @@ int sporf_forest_predict_proba(const sporf_forest *forest, const sporf_matrix *X
                                sporf_progress_fn progress, void *user_data,
                                sporf_error *err);
 
+/* Votes of a classification forest (randomForest's type = "vote"): each tree
+ * votes for the class its leaf gives the most weight (the first on a tie),
+ * and out (n x n_classes, row-major, caller-allocated) holds each class's
+ * share of the voting trees (trees whose honest leaf abstains do not vote; a
+ * row no tree votes for gets zeros). Threads as sporf_forest_apply. */
+int sporf_forest_predict_votes(const sporf_forest *forest, const sporf_matrix *X,
+                               int32_t n_jobs, double *out, sporf_error *err);
+
 /* Leaf index per row and tree: out is n x n_trees, row-major. A leaf index
  * is the node's position in its tree (0 = root), as in scikit-learn's apply. */
 int sporf_forest_apply(const sporf_forest *forest, const sporf_matrix *X,

@@ -557,3 +557,41 @@ done:
     free(missing);
     return rc;
 }
+
+int sporf_forest_predict_votes(const sporf_forest *f, const sporf_matrix *X, int32_t n_jobs, double *out,
+                               sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (f && f->task != SPORF_TASK_CLASSIFICATION)
+        return sporf_set_error(err, SPORF_E_ARG, "votes are a classification forest's");
+    int rc = check_predict(f, X, out, err);
+    if (rc != SPORF_OK)
+        return rc;
+    const int64_t n = X->nrow, T = f->n_trees;
+    const int32_t K = f->n_classes;
+    int64_t *leaves = malloc((size_t)(n * T) * sizeof *leaves);
+    if (!leaves)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory for %lld x %lld leaves", (long long)n, (long long)T);
+    if ((rc = sporf_forest_apply(f, X, n_jobs, leaves, NULL, NULL, err)) == SPORF_OK) {
+        for (int64_t r = 0; r < n; r++) {
+            double *o = out + r * K;
+            int64_t voters = 0;
+            memset(o, 0, (size_t)K * sizeof *o);
+            for (int64_t t = 0; t < T; t++) {
+                const sporf_tree *tr = &f->trees[t];
+                const double *lv = tr->leaf_values + (int64_t)tr->nodes[leaves[r * T + t]].right * K;
+                if (isnan(lv[0]))
+                    continue; /* an honest leaf that abstains */
+                int32_t best = 0;
+                for (int32_t k = 1; k < K; k++)
+                    if (lv[k] > lv[best]) best = k;
+                o[best] += 1.0;
+                voters++;
+            }
+            for (int32_t k = 0; voters > 0 && k < K; k++)
+                o[k] /= (double)voters;
+        }
+    }
+    free(leaves);
+    return rc;
+}

@@ -626,6 +626,39 @@ class SPORFClassifier(ClassifierMixin, _spec._SPORFClassifierParams, _BaseForest
             check_is_fitted(self, "_forest")
         return self._leaf_means(X, self.n_classes_)
 
+    def predict_votes(self, X):
+        """Vote shares: each tree votes for the class its leaf gives the most
+        weight, and each class gets its share of the voting trees
+        (randomForest's ``type = "vote"``; R: ``predict(fit, x, type = "vote")``).
+        With fully grown trees they equal ``predict_proba`` for nearly every row.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        votes : ndarray of shape (n_samples, n_classes)
+
+        Examples
+        --------
+        >>> from sporf import SPORFClassifier
+        >>> from sporf.datasets import make_trunk
+        >>> X, y = make_trunk(100, n_features=4, random_state=0)
+        >>> clf = SPORFClassifier(n_estimators=10, max_depth=2, random_state=0).fit(X, y)
+        >>> float(clf.predict_votes(X[:1]).sum())
+        1.0
+        """
+        X = self._dense_X(X)
+        out = np.empty((X.shape[0], len(self.classes_)), dtype=np.float64)
+        view, keep = matrix_view(X)
+        err = new_error()
+        rc = lib.sporf_forest_predict_votes(self._forest.ptr, view, self._n_threads(),
+                                            ffi.from_buffer("double[]", out), err)
+        del keep
+        check(rc, err)
+        return out
+
     def predict_log_proba(self, X):
         """Logarithm of :meth:`predict_proba`."""
         with np.errstate(divide="ignore"):

@@ -201,3 +201,13 @@ test_that("plot(fit) draws the out-of-bag error against the number of trees", {
   expect_identical(plot(fit), fit$oob_error_curve)
   expect_error(plot(sporf(Species ~ ., iris, n_estimators = 3)), "oob_score = TRUE")
 })
+
+test_that("predict type = \"vote\" gives randomForest's vote fractions", {
+  fit <- sporf(Species ~ ., iris, n_estimators = 15, max_depth = 2, random_state = 1)
+  v <- predict(fit, iris, type = "vote")
+  expect_equal(dim(v), c(150L, 3L))
+  expect_equal(colnames(v), levels(iris$Species))
+  expect_equal(unname(rowSums(v)), rep(1, 150))
+  expect_equal(v * 15, round(v * 15))
+  expect_error(predict(fit, type = "vote"), "newdata is required")
+})
