@@ -896,3 +896,22 @@ def test_warm_start_and_grow_give_the_same_forest(r):
     ro.globalenv["gx"], ro.globalenv["gy"] = rx, ry
     rm = r("grow(sporf(gx, gy, n_estimators = 4, random_state = 21), 5)")
     assert r_model_bytes(rm) == py.to_bytes()
+
+
+def test_r_formula_survives_a_trip_through_python(r, tmp_path):
+    """R keeps a formula fit's formula in the model's note; Python loads,
+    predicts and re-saves the file unchanged, and R then predicts from a
+    data frame again."""
+    rm = r("sporf(Species ~ ., iris, n_estimators = 5, random_state = 3)")
+    path = tmp_path / "formula.sporf"
+    r["sporf_save"](rm, str(path))
+    py = sporf.load(path)
+    assert py.to_bytes() == path.read_bytes()
+    iris_x = np.array(r("as.matrix(iris[, 1:4])"))
+    np.testing.assert_array_equal(py.predict_proba(iris_x),
+                                  np.array(r("function(m) predict(m, iris, type = 'prob')")(rm)).reshape(150, 3, order="F"))
+    back = tmp_path / "back.sporf"
+    py.save(back)
+    same = r("function(p) { m <- sporf_load(p); identical(predict(m, iris), predict(sporf(Species ~ ., iris, "
+             "n_estimators = 5, random_state = 3), iris)) }")(str(back))
+    assert bool(same[0])

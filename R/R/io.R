@@ -52,6 +52,12 @@ sporf_load <- function(file) {
              feature_names = if (length(fn[[2L]])) fn[[2L]] else NULL,
              n_features = info$n_features, n_samples = NA_integer_, args = args, seed = seed,
              max_features_resolved = .Call(C_sporf_r_check_params, cp, as.numeric(info$n_features)), task = task)
+  formula <- .formula_from_note(.Call(C_sporf_r_get_note, handle))
+  if (!is.null(formula)) {
+    obj$terms <- formula$terms
+    obj$xlevels <- formula$xlevels
+    obj$contrasts <- formula$contrasts
+  }
   if (est == "urerf") {
     class(obj) <- c("urerf", class(obj))
   } else if (est == "morf") {

@@ -337,6 +337,33 @@ SEXP sporf_r_apply(SEXP handle, SEXP x, SEXP n_jobs)
     return out;
 }
 
+/* set_note(handle, raw): the binding note (R's formula, formula_note.R). */
+SEXP sporf_r_set_note(SEXP handle, SEXP note)
+{
+    sporf_forest *f = get_forest(handle);
+    if (TYPEOF(note) != RAWSXP)
+        Rf_error("internal: a note is a raw vector");
+    sporf_error err;
+    if (sporf_forest_set_note(f, RAW(note), (int64_t)XLENGTH(note), &err) != SPORF_OK)
+        raise_core_error(&err);
+    return R_NilValue;
+}
+
+/* get_note(handle) -> raw */
+SEXP sporf_r_get_note(SEXP handle)
+{
+    sporf_forest *f = get_forest(handle);
+    sporf_error err;
+    int64_t len = 0;
+    if (sporf_forest_get_note(f, NULL, 0, &len, &err) != SPORF_OK)
+        raise_core_error(&err);
+    SEXP out = PROTECT(Rf_allocVector(RAWSXP, (R_xlen_t)len));
+    if (len > 0 && sporf_forest_get_note(f, RAW(out), len, &len, &err) != SPORF_OK)
+        raise_core_error(&err);
+    UNPROTECT(1);
+    return out;
+}
+
 /* votes(handle, x, n_jobs) -> n x K matrix of vote shares (type = "vote"). */
 SEXP sporf_r_votes(SEXP handle, SEXP x, SEXP n_jobs)
 {
@@ -656,6 +683,8 @@ static const R_CallMethodDef call_methods[] = {
     {"sporf_r_apply", (DL_FUNC)&sporf_r_apply, 3},
     {"sporf_r_oob_curve", (DL_FUNC)&sporf_r_oob_curve, 3},
     {"sporf_r_votes", (DL_FUNC)&sporf_r_votes, 3},
+    {"sporf_r_set_note", (DL_FUNC)&sporf_r_set_note, 2},
+    {"sporf_r_get_note", (DL_FUNC)&sporf_r_get_note, 1},
     {"sporf_r_importances", (DL_FUNC)&sporf_r_importances, 1},
     {"sporf_r_info", (DL_FUNC)&sporf_r_info, 1},
     {"sporf_r_usage", (DL_FUNC)&sporf_r_usage, 1},

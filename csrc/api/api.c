@@ -105,6 +105,37 @@ int sporf_forest_get_strings(const sporf_forest *f, int32_t which, char *buf, in
     return SPORF_OK;
 }
 
+int sporf_forest_set_note(sporf_forest *f, const uint8_t *note, int64_t len, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || len < 0 || (len > 0 && !note))
+        return sporf_set_error(err, SPORF_E_ARG, "set_note: bad arguments");
+    if (len > SPORF_MAX_NOTE_BYTES)
+        return sporf_set_error(err, SPORF_E_ARG, "set_note: a note holds at most %lld bytes, got %lld",
+                               (long long)SPORF_MAX_NOTE_BYTES, (long long)len);
+    uint8_t *copy = NULL;
+    if (len > 0) {
+        copy = malloc((size_t)len);
+        if (!copy) return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+        memcpy(copy, note, (size_t)len);
+    }
+    free(f->note);
+    f->note = copy;
+    f->note_len = len;
+    return SPORF_OK;
+}
+
+int sporf_forest_get_note(const sporf_forest *f, uint8_t *buf, int64_t cap, int64_t *len_out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !len_out)
+        return sporf_set_error(err, SPORF_E_ARG, "get_note: bad arguments");
+    *len_out = f->note_len;
+    if (buf && cap >= f->note_len && f->note_len > 0)
+        memcpy(buf, f->note, (size_t)f->note_len);
+    return SPORF_OK;
+}
+
 /* The model layer's forest, given its prediction layout; freed on failure. */
 static int with_layout(int rc, sporf_forest **out, sporf_error *err)
 {

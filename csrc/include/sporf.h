@@ -560,6 +560,17 @@ int sporf_forest_get_strings(const sporf_forest *forest, int32_t which,
                              int64_t *count_out, int32_t *kind_out,
                              sporf_error *err);
 
+/* A binding's note kept with the model (format 8): opaque bytes the core
+ * stores, saves, loads and merges (a merged forest keeps the first shard's)
+ * but never reads -- R keeps a formula fit's formula there, so a loaded model
+ * predicts from a data frame. len bytes are copied in (at most 16 MiB); len 0
+ * clears it. Not thread-safe against other calls on the same forest. */
+int sporf_forest_set_note(sporf_forest *forest, const uint8_t *note, int64_t len, sporf_error *err);
+
+/* Two-call read: *len_out always; the bytes too when buf holds them. */
+int sporf_forest_get_note(const sporf_forest *forest, uint8_t *buf, int64_t cap, int64_t *len_out,
+                          sporf_error *err);
+
 /* ---- model format ----
  * sporf_forest_save: with buf == NULL (or cap too small) only *size_out is
  * written; call again with a buffer of that size. The bytes depend only on

@@ -24,7 +24,8 @@
  *                 converted from an older format (it refuses rows with NaN);
  *                 i64 count, count x f64: the features' training means that
  *                 imputing splits read (count n_features when the training data
- *                 had a missing value, else 0)
+ *                 had a missing value, else 0); i64 note length, note bytes: a
+ *                 binding's opaque note (sporf_forest_set_note; R: a formula)
  *     per tree    [version >= 4] the compact encoding of tree_codec.h
  *                 (version >= 8: with each split's missing-value direction);
  *                 [versions 1-3] i32 n_nodes, i32 n_leaves, i32 n_proj, i32 depth,
@@ -83,6 +84,8 @@ static void write_model(const sporf_forest *f, sporf_writer *w)
     const int64_t n_impute = f->impute ? f->n_features : 0;
     sporf_put_i64(w, n_impute);
     for (int64_t k = 0; k < n_impute; k++) sporf_put_f64(w, f->impute[k]);
+    sporf_put_i64(w, f->note_len);
+    sporf_put_bytes(w, f->note, f->note_len);
     for (int64_t t = 0; t < f->n_trees; t++) {
         sporf_tree_encode(&f->trees[t], f, w);
     }
@@ -365,6 +368,19 @@ int sporf_model_read(const uint8_t *buf, int64_t len, sporf_forest **out, sporf_
             CORRUPT("model has a bad missing-value flag %d", f->missing_learned);
         if ((rc = read_impute(&r, f, err)) != SPORF_OK)
             goto fail;
+        const int64_t note_len = sporf_get_i64(&r);
+        if (r.bad || note_len < 0 || note_len > SPORF_MAX_NOTE_BYTES || note_len > r.len - r.pos)
+            CORRUPT("model is truncated or corrupt in its note (%lld bytes)", (long long)note_len);
+        if (note_len > 0) {
+            f->note = malloc((size_t)note_len);
+            if (!f->note) {
+                rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+                goto fail;
+            }
+            memcpy(f->note, r.p + r.pos, (size_t)note_len);
+            r.pos += note_len;
+            f->note_len = note_len;
+        }
     }
     f->trees = calloc((size_t)n_trees, sizeof *f->trees);
     if (!f->trees) {

@@ -162,6 +162,10 @@ int sporf_model_merge(const sporf_forest *const *forests, int64_t n_forests, spo
     if (ok)
         ok = copy_array((void **)&m->class_weights, first->class_weights, first->class_weights ? first->n_classes : 0,
                         sizeof *first->class_weights);
+    if (ok && first->note_len > 0) {
+        ok = copy_array((void **)&m->note, first->note, first->note_len, 1);
+        m->note_len = ok ? first->note_len : 0;
+    }
     if (ok)
         ok = copy_array((void **)&m->impute, first->impute, first->impute ? first->n_features : 0,
                         sizeof *first->impute);

@@ -106,11 +106,16 @@ struct sporf_forest {
     int32_t missing_learned; /* 1: every split holds a learned missing-value direction (fitted
                                 by this version, or loaded from format >= 8), so rows with NaN
                                 can be predicted; 0: a model from an older format */
+    uint8_t *note;         /* a binding's opaque note (sporf_forest_set_note), or NULL */
+    int64_t note_len;
     double *impute;        /* n_features training means over each feature's present values,
                               read by SPORF_MISSING_IMPUTE splits; NULL when the training data
                               had no missing value */
     struct sporf_packed *packed; /* derived prediction layout (packed.h); NULL until packed */
 };
+
+/* The longest binding note a forest keeps (sporf_forest_set_note). */
+#define SPORF_MAX_NOTE_BYTES ((int64_t)16 << 20)
 
 /* The model format version sporf_forest_save writes (io.c). */
 #define SPORF_MODEL_FORMAT_VERSION 8

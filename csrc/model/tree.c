@@ -43,6 +43,7 @@ void sporf_forest_free(sporf_forest *f)
     for (int i = 0; i < 2; i++) free(f->strings[i].blob);
     free(f->class_weights);
     free(f->impute);
+    free(f->note);
     free(f);
 }
 

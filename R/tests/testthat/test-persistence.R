@@ -28,3 +28,25 @@ test_that("sporf_save and sporf_load round-trip the model bytes", {
   expect_identical(l$params$random_state, 2)
   expect_identical(predict(l, df, type = "prob"), predict(m, df, type = "prob"))
 })
+
+test_that("a formula fit's model keeps its formula through save and load", {
+  d <- iris
+  d$big <- d$Sepal.Length > 5.8           # logical predictor
+  d$kind <- factor(ifelse(d$Petal.Width > 1, "wide", "narrow"))
+  fit <- sporf(Species ~ Sepal.Length + Petal.Length + big + kind + Sepal.Width:Petal.Width, d,
+               n_estimators = 8, random_state = 1)
+  f <- tempfile(fileext = ".sporf")
+  sporf_save(fit, f)
+  loaded <- sporf_load(f)
+  expect_identical(predict(loaded, d), predict(fit, d))
+  expect_identical(predict(loaded, d[1:5, ], type = "prob"), predict(fit, d[1:5, ], type = "prob"))
+  expect_identical(loaded$model, fit$model)
+  # a formula that calls functions is not stored (model.frame would run it on
+  # an untrusted file's say-so): its loaded model takes the design matrix
+  fit2 <- sporf(Species ~ log(Sepal.Length) + Petal.Length, iris, n_estimators = 3, random_state = 1)
+  sporf_save(fit2, f)
+  expect_null(sporf_load(f)$terms)
+  # a crafted note with a call in a term is ignored
+  note <- charToRaw(paste("sporf-r-formula 1", "i 1", "t system(%22echo%20pwned%22)", sep = "\n"))
+  expect_null(sporf:::.formula_from_note(note))
+})
