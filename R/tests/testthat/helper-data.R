@@ -14,3 +14,11 @@ make_rotated <- function(n, seed) {
   y <- factor(ifelse(x[, 1] + x[, 2] > 0, "pos", "neg"))
   list(x = x, y = y)
 }
+
+# A model's bytes without the binding note a formula fit adds (its formula):
+# the trees and parameters, to compare a formula fit with a matrix fit.
+model_without_note <- function(fit) {
+  handle <- .Call(sporf:::C_sporf_r_load, fit$model)
+  .Call(sporf:::C_sporf_r_set_note, handle, raw(0))
+  .Call(sporf:::C_sporf_r_save, handle)
+}

@@ -42,7 +42,7 @@ test_that("the formula interface fails on NA by default and passes it with na.pa
   on.exit(options(op))
   expect_error(sporf(y ~ ., df, n_estimators = 5), "missing values")
   fit <- sporf(y ~ ., df, n_estimators = 5, random_state = 3, na.action = na.pass)
-  expect_identical(fit$model, sporf(d$x, d$y, n_estimators = 5, random_state = 3)$model)
+  expect_identical(model_without_note(fit), sporf(d$x, d$y, n_estimators = 5, random_state = 3)$model)
   expect_length(predict(fit, df), 300)
   # a factor predictor's NA reaches the forest as NA in each of its columns
   df$f <- factor(sample(c("u", "v", "w"), 300, TRUE))
