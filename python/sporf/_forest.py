@@ -234,7 +234,7 @@ class _BaseForest(BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, scipy sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------
@@ -542,7 +542,7 @@ class SPORFClassifier(ClassifierMixin, _spec._SPORFClassifierParams, _BaseForest
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, scipy sparse matrix} of shape (n_samples, n_features)
             Training data; converted to float64. NaN marks a missing value: each
             split learns which side rows missing its features go to (see "Missing
             values" in the README). Infinity is refused.
@@ -614,7 +614,7 @@ class SPORFClassifier(ClassifierMixin, _spec._SPORFClassifierParams, _BaseForest
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, scipy sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------
@@ -634,7 +634,7 @@ class SPORFClassifier(ClassifierMixin, _spec._SPORFClassifierParams, _BaseForest
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, scipy sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------
@@ -669,7 +669,7 @@ class SPORFClassifier(ClassifierMixin, _spec._SPORFClassifierParams, _BaseForest
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, scipy sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------
@@ -737,7 +737,7 @@ class SPORFRegressor(RegressorMixin, _spec._SPORFRegressorParams, _BaseForest):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, scipy sparse matrix} of shape (n_samples, n_features)
             Training data; converted to float64. NaN marks a missing value: each
             split learns which side rows missing its features go to (see "Missing
             values" in the README). Infinity is refused.
@@ -787,7 +787,7 @@ class SPORFRegressor(RegressorMixin, _spec._SPORFRegressorParams, _BaseForest):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, scipy sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------

@@ -64,7 +64,7 @@ class URerF(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _spec._URerFParam
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, scipy sparse matrix} of shape (n_samples, n_features)
             Training data; converted to float64. NaN marks a missing value (each
             split sends rows missing its projection to the side of the node's mean
             projected value); infinity is refused.
@@ -112,7 +112,7 @@ class URerF(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _spec._URerFParam
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, scipy sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------
