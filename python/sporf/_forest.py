@@ -489,6 +489,7 @@ class SPORFClassifier(ClassifierMixin, _spec._SPORFClassifierParams, _BaseForest
     +1/-1), sorts the samples along each and takes the best cut, so the trees
     can split on sparse linear combinations as well as on single features.
     With ``projection="axis"`` it is Breiman's random forest.
+
 """
         + _spec.PARAM_DOCS["SPORFClassifier"]
         + """
@@ -500,9 +501,9 @@ class SPORFClassifier(ClassifierMixin, _spec._SPORFClassifierParams, _BaseForest
         Number of classes.
     n_features_in_ : int
         Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features,)
         Names of features seen during fit, when X had string column names.
-    feature_importances_ : ndarray of shape (n_features_in_,)
+    feature_importances_ : ndarray of shape (n_features,)
         Impurity-based importances; an oblique split's decrease is shared by
         its features in proportion to |weight|. Sums to 1.
     oob_score_ : float
@@ -691,6 +692,7 @@ class SPORFRegressor(RegressorMixin, _spec._SPORFRegressorParams, _BaseForest):
     with splits chosen by the decrease of the squared error and leaves that
     predict the mean response of their samples; the forest predicts the mean
     of the trees' leaf means.
+
 """
         + _spec.PARAM_DOCS["SPORFRegressor"]
         + """
@@ -698,9 +700,9 @@ class SPORFRegressor(RegressorMixin, _spec._SPORFRegressorParams, _BaseForest):
     ----------
     n_features_in_ : int
         Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features,)
         Names of features seen during fit, when X had string column names.
-    feature_importances_ : ndarray of shape (n_features_in_,)
+    feature_importances_ : ndarray of shape (n_features,)
         Impurity (squared error) based importances. Sums to 1.
     oob_score_ : float
         Out-of-bag R^2 (when ``oob_score=True``).

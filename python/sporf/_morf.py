@@ -93,8 +93,9 @@ class MORFClassifier(_MORFMixin, _spec._MORFClassifierParams, SPORFClassifier):
     random subset of the axis when it has no order (``dim_contiguous=False``).
 
     X may be given flat, (n_samples, prod(data_dims)), or shaped,
-    (n_samples, *data_dims) (e.g. (n, H, W) images); features are numbered in
+    ``(n_samples, *data_dims)`` (e.g. (n, H, W) images); features are numbered in
     row-major (C) order of ``data_dims``.
+
 """
         + _spec.PARAM_DOCS["MORFClassifier"]
         + """
@@ -106,7 +107,7 @@ class MORFClassifier(_MORFMixin, _spec._MORFClassifierParams, SPORFClassifier):
     oob_decision_function_, tuning_, best_params_ :
         As in :class:`SPORFClassifier` (``tune_oob`` varies ``max_features`` and
         ``max_patch_dims``).
-    feature_usage_ : ndarray of shape (n_features_in_,)
+    feature_usage_ : ndarray of shape (n_features,)
         How often each feature appears in split projections (normalized).
 
     Examples
@@ -129,7 +130,8 @@ class MORFRegressor(_MORFMixin, _spec._MORFRegressorParams, SPORFRegressor):
 
     The regression twin of :class:`MORFClassifier`: patch projections on the
     grid ``data_dims``, squared-error splits, leaves predicting mean responses.
-    X may be given flat or shaped (n_samples, *data_dims).
+    X may be given flat or shaped ``(n_samples, *data_dims)``.
+
 """
         + _spec.PARAM_DOCS["MORFRegressor"]
         + """
@@ -141,7 +143,7 @@ class MORFRegressor(_MORFMixin, _spec._MORFRegressorParams, SPORFRegressor):
     best_params_ :
         As in :class:`SPORFRegressor` (``tune_oob`` varies ``max_features`` and
         ``max_patch_dims``).
-    feature_usage_ : ndarray of shape (n_features_in_,)
+    feature_usage_ : ndarray of shape (n_features,)
         How often each feature appears in split projections (normalized).
 
     Examples

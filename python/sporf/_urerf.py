@@ -38,7 +38,7 @@ class URerF(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _spec._URerFParam
     ----------
     n_features_in_ : int
         Number of features seen during fit.
-    feature_importances_ : ndarray of shape (n_features_in_,)
+    feature_importances_ : ndarray of shape (n_features,)
         Share of the projected values' spread removed by splits, by feature.
 
     Examples

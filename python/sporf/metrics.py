@@ -31,8 +31,8 @@ def geodesic_precision_recall(truth, similarity, k):
     ``similarity`` (ties: smaller index first). The relevant points are the k
     nearest others by the true latent distance, or, when ``truth`` gives
     connected-component labels, every other point of i's component.
-    precision = |relevant & retrieved| / k; recall = |relevant & retrieved| /
-    |relevant|. With distances both are equal; chance is k / (n - 1).
+    precision = ``|relevant & retrieved| / k``; recall =
+    ``|relevant & retrieved| / |relevant|``. With distances both are equal; chance is k / (n - 1).
 
     Parameters
     ----------

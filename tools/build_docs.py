@@ -1,0 +1,150 @@
+"""Build sporf's documentation site into one folder.
+
+    python tools/build_docs.py OUT_DIR [--fast]
+
+- OUT_DIR/index.html: the landing page (docs/site/index.html), linking both halves.
+- OUT_DIR/python/: Sphinx with the PyData theme (docs/site/python). It holds
+  the API reference from the numpydoc docstrings, a sphinx-gallery built from
+  vignettes/python/ (run, figures included), and the benchmarks page from
+  BENCHMARKS.md. Warnings are errors.
+- OUT_DIR/r/: pkgdown, the Rd pages as the reference and vignettes/R/*.Rmd as
+  articles. It runs on a copy of the R package against the installed one
+  (make r-install).
+
+The vignettes are percent-format scripts with Markdown comment cells.
+sphinx-gallery reads reStructuredText comment blocks, so each Markdown cell
+is converted by pandoc. --fast sets SPORF_VIGNETTE_FAST=1 (the vignettes'
+small sizes): `make docs-fast`, which `make test` runs, then checks the site
+with tools/check_docs.py.
+"""
+import argparse
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+SITE = REPO / "docs" / "site"
+
+
+def pandoc_rst(markdown):
+    out = subprocess.run(["pandoc", "-f", "markdown", "-t", "rst", "--wrap=preserve"], input=markdown,
+                         capture_output=True, text=True, check=True)
+    return out.stdout.rstrip("\n")
+
+
+def split_cells(text):
+    """[(kind, source)] of a percent-format script: "markdown" or "code"."""
+    cells, kind, lines = [], None, []
+    for line in text.splitlines():
+        m = re.match(r"^# %%( \[markdown\])?\s*$", line)
+        if m:
+            if kind is not None:
+                cells.append((kind, "\n".join(lines).strip("\n")))
+            kind, lines = ("markdown" if m.group(1) else "code"), []
+        elif kind is not None:
+            lines.append(line)
+    if kind is not None:
+        cells.append((kind, "\n".join(lines).strip("\n")))
+    return [(k, s) for k, s in cells if s.strip()]
+
+
+def gallery_script(path):
+    """A vignette as a sphinx-gallery example: the first Markdown cell is
+    the docstring (its title the example's), later ones comment blocks."""
+    cells = split_cells(path.read_text(encoding="utf-8"))
+    out = []
+    for i, (kind, source) in enumerate(cells):
+        if kind == "markdown":
+            md = "\n".join(re.sub(r"^# ?", "", line) for line in source.splitlines())
+            rst = pandoc_rst(md)
+            if i == 0:
+                out.append('"""\n' + rst.replace('"""', "'''") + '\n"""')
+            else:
+                out.append("# %%\n" + "\n".join(("# " + line).rstrip() for line in rst.splitlines()))
+        else:
+            if i == 0:
+                out.append('"""\n%s\n%s\n"""' % (path.stem, "=" * len(path.stem)))
+            # the vignette finds the repository from its own path
+            out.append("# %%\n" + source.replace("__file__", repr(str(path))))
+    return "\n\n".join(out) + "\n"
+
+
+def build_python(out, fast):
+    src = out / "_python_src"
+    if src.exists():
+        shutil.rmtree(src)
+    shutil.copytree(SITE / "python", src)
+    gallery = src / "gallery_src"
+    gallery.mkdir()
+    (gallery / "README.txt").write_text(
+        "Gallery\n=======\n\nThe vignettes: the papers' results rerun as worked examples (their R twins are "
+        "the R site's articles).\n", encoding="utf-8")
+    for path in sorted((REPO / "vignettes" / "python").glob("*.py")):
+        (gallery / ("plot_" + path.name)).write_text(gallery_script(path), encoding="utf-8")
+    # the benchmarks page: BENCHMARKS.md with the figures it shows
+    shutil.copytree(REPO / "benchmarks" / "figures", src / "benchmarks" / "figures")
+    shutil.copy(REPO / "BENCHMARKS.md", src / "benchmarks.md")
+    env = dict(os.environ, MPLBACKEND="Agg")
+    if fast:
+        env["SPORF_VIGNETTE_FAST"] = "1"
+    html = out / "python"
+    cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q", "-d", str(out / "_doctrees"),
+           str(src), str(html)]
+    subprocess.run(cmd, check=True, env=env, cwd=src)
+
+
+PKGDOWN = r"""
+args <- commandArgs(TRUE)
+options(repos = NULL)
+pkgdown::build_site(args[1], override = list(destination = args[2]), preview = FALSE,
+                    install = FALSE, new_process = FALSE)
+"""
+
+
+def build_r(out, fast):
+    pkg = out / "_r_pkg"
+    if pkg.exists():
+        shutil.rmtree(pkg)
+    # a copy with the core's sources as real files (R/src/core is a link)
+    shutil.copytree(REPO / "R", pkg, symlinks=False, ignore=shutil.ignore_patterns("*.o", "*.so"))
+    vig = pkg / "vignettes"
+    vig.mkdir(exist_ok=True)
+    for path in sorted((REPO / "vignettes" / "R").glob("*.Rmd")):
+        shutil.copy(path, vig / path.name)
+    shutil.copy(SITE / "r" / "_pkgdown.yml", pkg / "_pkgdown.yml")
+    env = dict(os.environ)
+    lib = env.get("SPORF_R_LIB", str(REPO / ".rlib"))
+    env["R_LIBS"] = lib + (os.pathsep + env["R_LIBS"] if env.get("R_LIBS") else "")
+    if fast:
+        env["SPORF_VIGNETTE_FAST"] = "1"
+    script = out / "_pkgdown.R"
+    script.write_text(PKGDOWN, encoding="utf-8")
+    subprocess.run(["Rscript", str(script), str(pkg), str(out / "r")], check=True, env=env)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("out")
+    ap.add_argument("--fast", action="store_true")
+    ap.add_argument("--only", choices=["python", "r"])
+    args = ap.parse_args()
+    out = pathlib.Path(args.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    shutil.copy(SITE / "index.html", out / "index.html")
+    if args.only in (None, "python"):
+        build_python(out, args.fast)
+        print("docs: python half in %.0f s" % (time.time() - t0))
+    if args.only in (None, "r"):
+        t1 = time.time()
+        build_r(out, args.fast)
+        print("docs: R half in %.0f s" % (time.time() - t1))
+    print("docs: %s/index.html" % out)
+
+
+if __name__ == "__main__":
+    main()
