@@ -16,7 +16,7 @@ export SPORF_GOLDEN_DIR := $(CURDIR)/tests/golden
 export NOT_CRAN := true
 
 .PHONY: demo test test-c test-python test-r test-sanitize r-install setup install bench golden clean vignettes vignettes-fast \
-        generate check-generated
+        generate check-generated docs docs-fast
 
 demo: install
 	$(PY) examples/demo.py
@@ -24,7 +24,7 @@ demo: install
 # check-generated comes first: on a fresh clone it fails when a file generated
 # from spec/params.toml was not regenerated after the spec changed, or when a
 # parameter's name spreads to more hand-written files than allowed.
-test: check-generated install test-c test-r test-python vignettes-fast test-sanitize
+test: check-generated install test-c test-r test-python vignettes-fast docs-fast test-sanitize
 
 # The parameter code of every language, from spec/params.toml (tools/gen_params.py).
 generate:
@@ -101,6 +101,20 @@ vignettes: install r-install
 vignettes-fast: install r-install
 	$(PY) tools/render_vignettes.py build-vignettes-fast --fast
 
+# The documentation site (tools/build_docs.py): Sphinx for Python, pkgdown for
+# R, a landing page linking both; open build-docs/index.html. docs-fast (in
+# make test) builds it with the vignettes' small sizes and checks it: links,
+# every public name, the gallery's figures, Chromium screenshots.
+docs: install r-install
+	rm -rf build-docs
+	$(PY) tools/build_docs.py build-docs
+	$(PY) tools/check_docs.py build-docs
+
+docs-fast: install r-install
+	rm -rf build-docs-fast
+	$(PY) tools/build_docs.py build-docs-fast --fast
+	$(PY) tools/check_docs.py build-docs-fast
+
 # R CMD check of the built tarball (its tests include the golden files);
 # a WARNING or ERROR fails the target. --no-manual: no LaTeX for the PDF manual.
 test-r: r-install
@@ -116,4 +130,4 @@ bench: install
 	$(PY) benchmarks/bench_vs_sklearn.py
 
 clean:
-	rm -rf build build-c build-py build-r build-san build-san-py build-fuzz build-vignettes build-vignettes-fast .pytest_cache .rlib
+	rm -rf build build-c build-py build-r build-san build-san-py build-fuzz build-vignettes build-vignettes-fast build-docs build-docs-fast .pytest_cache .rlib

@@ -35,6 +35,12 @@ for pkg in knitr rmarkdown randomForest; do
   fi
 done
 command -v pandoc >/dev/null 2>&1 || missing+=(pandoc)
+# The documentation site (make docs): pkgdown builds the R half, chromium
+# takes the screenshots its check looks at.
+if ! command -v Rscript >/dev/null 2>&1 || ! Rscript -e 'library(pkgdown)' >/dev/null 2>&1; then
+  missing+=(r-cran-pkgdown)
+fi
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 # make test-sanitize: valgrind memcheck of the C tests.
 command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
 if [ ${#missing[@]} -gt 0 ]; then

@@ -99,7 +99,7 @@ def build_python(out, fast):
 
 PKGDOWN = r"""
 args <- commandArgs(TRUE)
-options(repos = NULL)
+options(repos = NULL, pkgdown.internet = FALSE) # nothing is fetched: no CRAN lookups
 pkgdown::build_site(args[1], override = list(destination = args[2]), preview = FALSE,
                     install = FALSE, new_process = FALSE)
 """
@@ -119,6 +119,7 @@ def build_r(out, fast):
     env = dict(os.environ)
     lib = env.get("SPORF_R_LIB", str(REPO / ".rlib"))
     env["R_LIBS"] = lib + (os.pathsep + env["R_LIBS"] if env.get("R_LIBS") else "")
+    env["SPORF_VIGNETTES"] = str(REPO / "vignettes")  # where the articles find their data
     if fast:
         env["SPORF_VIGNETTE_FAST"] = "1"
     script = out / "_pkgdown.R"

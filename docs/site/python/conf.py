@@ -21,10 +21,9 @@ numpydoc_class_members_toctree = False
 autodoc_default_options = {"members": True, "inherited-members": False}
 html_theme = "pydata_sphinx_theme"
 html_title = "sporf (Python)"
-html_theme_options = {
-    "navbar_end": ["navbar-icon-links"],
-    "external_links": [{"name": "R reference", "url": "../r/index.html"}],
-}
+# The R half is linked from the landing and home pages (a navbar link would
+# need a different relative path on every page).
+html_theme_options = {"navbar_end": ["navbar-icon-links"]}
 html_static_path = []
 exclude_patterns = ["_build", "gallery_src/README.txt"]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
