@@ -100,8 +100,12 @@ def build_python(out, fast):
 PKGDOWN = r"""
 args <- commandArgs(TRUE)
 options(repos = NULL, pkgdown.internet = FALSE) # nothing is fetched: no CRAN lookups
-pkgdown::build_site(args[1], override = list(destination = args[2]), preview = FALSE,
-                    install = FALSE, new_process = FALSE)
+# pkgdown's own warnings (a topic missing from the index, a bad link) are
+# errors, as Sphinx's are; warnings inside an article's code stay its output.
+withCallingHandlers(
+  pkgdown::build_site(args[1], override = list(destination = args[2]), preview = FALSE,
+                      install = FALSE, new_process = FALSE),
+  warning = function(w) stop("pkgdown warned: ", conditionMessage(w), call. = FALSE))
 """
 
 
