@@ -46,31 +46,37 @@ print(json.dumps({"seconds": time.perf_counter() - t, "bytes": len(est.to_bytes(
 WORKLOADS = ["classification-sparse", "classification-axis", "regression", "urerf"]
 
 
-def run(path, name):
+def run(path, name, worker=WORKER):
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
-    out = subprocess.run([sys.executable, "-c", WORKER, path, name], capture_output=True, text=True, env=env,
+    out = subprocess.run([sys.executable, "-c", worker, path, name], capture_output=True, text=True, env=env,
                          check=True).stdout
     return json.loads(out.strip().splitlines()[-1])["seconds"]
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def ab_table(description, worker, workloads, digits=3):
+    """Parse A_DIR B_DIR [--rounds], run each workload with each build in
+    alternating order, round after round, and print the medians and B/A."""
+    ap = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("a")
     ap.add_argument("b")
     ap.add_argument("--rounds", type=int, default=5)
     args = ap.parse_args()
-    times = {(w, k): [] for w in WORKLOADS for k in "ab"}
+    times = {(w, k): [] for w in workloads for k in "ab"}
     for r in range(args.rounds):
-        for w in WORKLOADS:
+        for w in workloads:
             order = "ab" if r % 2 == 0 else "ba"
             for k in order:
-                times[(w, k)].append(run(args.a if k == "a" else args.b, w))
+                times[(w, k)].append(run(args.a if k == "a" else args.b, w, worker))
     print("| workload | A (s) | B (s) | B/A |")
     print("|---|---:|---:|---:|")
-    for w in WORKLOADS:
+    for w in workloads:
         a = statistics.median(times[(w, "a")])
         b = statistics.median(times[(w, "b")])
-        print("| %s | %.3f | %.3f | %.3f |" % (w, a, b, b / a))
+        print("| %s | %.*f | %.*f | %.3f |" % (w, digits, a, digits, b, b / a))
+
+
+def main():
+    ab_table(__doc__, WORKER, WORKLOADS)
 
 
 if __name__ == "__main__":

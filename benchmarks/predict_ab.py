@@ -16,12 +16,11 @@ predicting 10,000 rows (float copies: partition, and lanes for a forest of
 single-feature splits); and 2,000 one-row calls to predict_proba (the lanes
 over a bin's trees).
 """
-import argparse
-import json
 import os
-import statistics
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fit_ab import ab_table  # noqa: E402  (the same interleaved A/B loop)
 
 WORKER = r"""
 import sys, time, json
@@ -54,31 +53,8 @@ print(json.dumps({"seconds": sorted(times)[2]}))
 WORKLOADS = ["sparse-30", "sparse-784", "axis-784", "one-row"]
 
 
-def run(path, name):
-    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
-    out = subprocess.run([sys.executable, "-c", WORKER, path, name], capture_output=True, text=True, env=env,
-                         check=True).stdout
-    return json.loads(out.strip().splitlines()[-1])["seconds"]
-
-
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("a")
-    ap.add_argument("b")
-    ap.add_argument("--rounds", type=int, default=5)
-    args = ap.parse_args()
-    times = {(w, k): [] for w in WORKLOADS for k in "ab"}
-    for r in range(args.rounds):
-        for w in WORKLOADS:
-            order = "ab" if r % 2 == 0 else "ba"
-            for k in order:
-                times[(w, k)].append(run(args.a if k == "a" else args.b, w))
-    print("| workload | A (s) | B (s) | B/A |")
-    print("|---|---:|---:|---:|")
-    for w in WORKLOADS:
-        a = statistics.median(times[(w, "a")])
-        b = statistics.median(times[(w, "b")])
-        print("| %s | %.4f | %.4f | %.3f |" % (w, a, b, b / a))
+    ab_table(__doc__, WORKER, WORKLOADS, digits=4)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,6 @@ with tools/check_docs.py.
 import argparse
 import os
 import pathlib
-import re
 import shutil
 import subprocess
 import sys
@@ -28,28 +27,14 @@ import time
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 SITE = REPO / "docs" / "site"
+sys.path.insert(0, str(REPO / "tools"))
+from render_vignettes import markdown_text, split_cells  # noqa: E402  (one reader of the vignettes)
 
 
 def pandoc_rst(markdown):
     out = subprocess.run(["pandoc", "-f", "markdown", "-t", "rst", "--wrap=preserve"], input=markdown,
                          capture_output=True, text=True, check=True)
     return out.stdout.rstrip("\n")
-
-
-def split_cells(text):
-    """[(kind, source)] of a percent-format script: "markdown" or "code"."""
-    cells, kind, lines = [], None, []
-    for line in text.splitlines():
-        m = re.match(r"^# %%( \[markdown\])?\s*$", line)
-        if m:
-            if kind is not None:
-                cells.append((kind, "\n".join(lines).strip("\n")))
-            kind, lines = ("markdown" if m.group(1) else "code"), []
-        elif kind is not None:
-            lines.append(line)
-    if kind is not None:
-        cells.append((kind, "\n".join(lines).strip("\n")))
-    return [(k, s) for k, s in cells if s.strip()]
 
 
 def gallery_script(path):
@@ -59,8 +44,7 @@ def gallery_script(path):
     out = []
     for i, (kind, source) in enumerate(cells):
         if kind == "markdown":
-            md = "\n".join(re.sub(r"^# ?", "", line) for line in source.splitlines())
-            rst = pandoc_rst(md)
+            rst = pandoc_rst(markdown_text(source))
             if i == 0:
                 out.append('"""\n' + rst.replace('"""', "'''") + '\n"""')
             else:
