@@ -915,3 +915,28 @@ def test_r_formula_survives_a_trip_through_python(r, tmp_path):
     same = r("function(p) { m <- sporf_load(p); identical(predict(m, iris), predict(sporf(Species ~ ., iris, "
              "n_estimators = 5, random_state = 3), iris)) }")(str(back))
     assert bool(same[0])
+
+
+def test_votes_oob_curve_sparse_and_bytes_loading_match(r):
+    """What issue 25 added on both sides gives the same numbers: vote
+    fractions (predict_votes / type = "vote"), the out-of-bag error curve
+    (oob_error_curve_ / $oob_error_curve), sparse X (scipy / Matrix) and
+    loading a model from its bytes (load(bytes) / sporf_load(raw))."""
+    import scipy.sparse as sparse
+
+    X, y = make_trunk(200, 8, random_state=13)
+    Xs = np.where(np.random.default_rng(0).random(X.shape) < 0.4, X, 0.0)
+    py = sporf.SPORFClassifier(n_estimators=12, max_depth=3, oob_score=True, random_state=5).fit(Xs, y)
+    ro.globalenv["sx"], ro.globalenv["sy"] = r_matrix(Xs), r_labels(y)
+    rm = r("sporf(sx, sy, n_estimators = 12, max_depth = 3, oob_score = TRUE, random_state = 5)")
+    assert r_model_bytes(rm) == py.to_bytes()
+    rv = np.array(r("function(m) predict(m, sx, type = 'vote')")(rm)).reshape(200, 2, order="F")
+    np.testing.assert_array_equal(rv, py.predict_votes(Xs))
+    np.testing.assert_array_equal(np.array(rm.rx2("oob_error_curve")), py.oob_error_curve_)
+    # sparse input in both languages: the dense fit's bytes
+    assert sporf.SPORFClassifier(n_estimators=12, max_depth=3, random_state=5).fit(
+        sparse.csr_matrix(Xs), y).to_bytes() == r_model_bytes(
+        r("sporf(Matrix::Matrix(sx, sparse = TRUE), sy, n_estimators = 12, max_depth = 3, random_state = 5)"))
+    # a model from its bytes
+    back = r["sporf_load"](ro.vectors.ByteVector(py.to_bytes()))
+    assert r_model_bytes(back) == sporf.load(r_model_bytes(rm)).to_bytes()

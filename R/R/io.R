@@ -17,8 +17,10 @@ sporf_save <- function(object, file) {
 }
 
 sporf_load <- function(file) {
+  # the model's bytes themselves (fit$model, readBin), as Python's load() takes them
+  if (is.raw(file)) return(.sporf_from_bytes(file))
   if (!is.character(file) || length(file) != 1L || is.na(file))
-    stop("file must be a single path", call. = FALSE)
+    stop("file must be a single path or the model's bytes (a raw vector)", call. = FALSE)
   if (!file.exists(file)) stop(sprintf("no such file: %s", file), call. = FALSE)
   size <- file.info(file)$size
   bytes <- readBin(file, "raw", n = size)

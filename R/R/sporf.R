@@ -95,6 +95,11 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
                    what, if (sum(!ok) > 1L) "s" else "", paste(names(x)[!ok], collapse = ", ")), call. = FALSE)
     X <- matrix(as.numeric(unlist(x, use.names = FALSE)), nrow = nrow(x), ncol = ncol(x),
                 dimnames = list(NULL, names(x)))
+  } else if (inherits(x, "sparseMatrix")) {
+    # a Matrix package sparse matrix: made dense once, column-major -- the
+    # copy the core reads in place (as Python densifies scipy matrices)
+    X <- as.matrix(x)
+    if (!is.double(X)) storage.mode(X) <- "double"
   } else if (is.matrix(x) && (is.numeric(x) || is.logical(x))) {
     X <- x
     if (!is.double(X)) storage.mode(X) <- "double"

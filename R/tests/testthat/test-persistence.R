@@ -50,3 +50,16 @@ test_that("a formula fit's model keeps its formula through save and load", {
   note <- charToRaw(paste("sporf-r-formula 1", "i 1", "t system(%22echo%20pwned%22)", sep = "\n"))
   expect_null(sporf:::.formula_from_note(note))
 })
+
+test_that("sporf_load() takes the model's bytes, and Matrix sparse input fits as dense", {
+  fit <- sporf(Species ~ ., iris, n_estimators = 3, random_state = 1)
+  expect_identical(sporf_load(fit$model)$model, fit$model)
+  x <- as.matrix(iris[, 1:4])
+  x[x < 2] <- 0
+  sp <- Matrix::Matrix(x, sparse = TRUE)
+  expect_true(inherits(sp, "sparseMatrix"))
+  a <- sporf(sp, iris$Species, n_estimators = 3, random_state = 2)
+  b <- sporf(x, iris$Species, n_estimators = 3, random_state = 2)
+  expect_identical(a$model, b$model)
+  expect_identical(predict(a, sp), predict(b, x))
+})
