@@ -71,6 +71,13 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const doubl
     b->best_proj_feature = malloc((size_t)nnz * sizeof(int32_t));
     b->best_proj_weight = malloc((size_t)nnz * sizeof(double));
     int sort_ok = sporf_sort_scratch_init(&b->sort_scratch, n);
+    /* Histograms need the task's bin statistics and complete data (the
+     * exact scan places missing rows, histogram.h). */
+    const int32_t hist_width = b->task->hist_width(n_classes);
+    const int32_t max_bins = hist_width > 0 && !b->has_missing ? (int32_t)params->max_bins : 0;
+    b->hist_min_rows = SPORF_HIST_MIN_ROWS;
+    if (!sporf_histogram_init(&b->hist, max_bins, hist_width, n))
+        sort_ok = 0;
     if (!sort_ok || !guided_ok || !b->w || !b->idx || !b->vals || !b->wsorted || !b->node_counts || !b->left_counts ||
         !b->right_counts || !b->best_proj_feature || !b->best_proj_weight) {
         sporf_builder_free(b);
@@ -84,6 +91,7 @@ void sporf_builder_free(sporf_builder *b)
 {
     sporf_sampler_free(&b->sampler);
     sporf_sort_scratch_free(&b->sort_scratch);
+    sporf_histogram_free(&b->hist);
     free(b->w);
     free(b->idx);
     free(b->vals);
@@ -198,6 +206,25 @@ static int64_t move_missing_last(sporf_builder *b, int64_t start, int64_t end)
     return n_miss;
 }
 
+/* A candidate's best cut *local, found: offer a single feature to the
+ * node's ranking, and keep the candidate in *best when it beats it.
+ * Returns 1 (the candidate was tried). */
+static int keep_candidate(sporf_builder *b, const int32_t *f, const double *w, int32_t len,
+                          const sporf_best_split *local, sporf_best_split *best)
+{
+    if (!local->found)
+        return 1;
+    if (b->rank && len == 1 && (w[0] == 1.0 || w[0] == -1.0))
+        sporf_rank_offer(b->rank, f[0], w[0], local->threshold, local->missing_left, local->proxy);
+    if (best->found && !(local->proxy > best->proxy))
+        return 1;
+    *best = *local;
+    best->len = len;
+    memcpy(b->best_proj_feature, f, (size_t)len * sizeof *f);
+    memcpy(b->best_proj_weight, w, (size_t)len * sizeof *w);
+    return 1;
+}
+
 /* Try one candidate projection; keep it if it gives the best cut so far.
  * A single feature with weight +-1 is also offered, with its own best cut, to
  * the node's feature ranking when guided projections are on (guided.h).
@@ -206,6 +233,17 @@ static int try_candidate(sporf_builder *b, const int32_t *f, const double *w, in
                          int64_t start, int64_t end, const sporf_node_stats *st, sporf_best_split *best)
 {
     project_slice(b, f, w, len, start, end);
+    if (b->hist_node) {
+        /* Large node: bins instead of a sort (histogram.h). */
+        sporf_best_split local;
+        local.found = 0;
+        const int r = sporf_hist_scan(b, start, end, st, &local);
+        if (r == -1)
+            return 0;
+        if (r == 1)
+            return keep_candidate(b, f, w, len, &local, best);
+        /* a range doubles cannot bin: the exact scan below */
+    }
     const int64_t n_miss = b->has_missing ? move_missing_last(b, start, end) : 0;
     const int64_t end_val = end - n_miss; /* the sorted values end here; missing rows follow */
     sporf_sort_values_radix(b->vals + start, b->idx + start, end_val - start, &b->sort_scratch);
@@ -249,6 +287,16 @@ static int try_candidate(sporf_builder *b, const int32_t *f, const double *w, in
     return 1;
 }
 
+/* Has the search found a cut into pure children? No candidate can beat it
+ * (a later one could only tie, and ties keep the first), so the node's
+ * search stops there: on the deep, small nodes of a fully grown tree most
+ * of the candidates would otherwise be scanned for nothing. The relative
+ * margin absorbs the rounding of the scan's running sums. */
+static int search_done(const sporf_node_stats *st, const sporf_best_split *best)
+{
+    return best->found && best->proxy >= st->perfect - 1e-12 * fabs(st->perfect);
+}
+
 /* Draw single features until k non-constant ones were tried (or none is
  * left): the candidates of projection "axis", and the axis_features search. */
 static void try_single_features(sporf_builder *b, sporf_rng *rng, int64_t k, int64_t start, int64_t end,
@@ -258,7 +306,7 @@ static void try_single_features(sporf_builder *b, sporf_rng *rng, int64_t k, int
     sporf_sampler_axis_reset(s);
     const double one = 1.0;
     int64_t tried = 0;
-    while (tried < k) {
+    while (tried < k && !search_done(st, best)) {
         int32_t f = sporf_sampler_axis_next(s, rng);
         if (f < 0)
             break;
@@ -301,6 +349,9 @@ static void find_split(sporf_builder *b, sporf_rng *rng, int64_t start, int64_t 
 {
     memset(best, 0, sizeof *best);
     sporf_sampler *s = &b->sampler;
+    b->hist_node = sporf_hist_use(b, end - start);
+    if (b->hist_node)
+        b->task->hist_prepare(b, start, end, st);
     if (b->params->projection == SPORF_PROJ_AXIS) {
         try_single_features(b, rng, b->n_candidates, start, end, st, best);
         return;
@@ -313,16 +364,16 @@ static void find_split(sporf_builder *b, sporf_rng *rng, int64_t start, int64_t 
     if (b->rank)
         sporf_rank_clear(b->rank, b->n_guided);
     const sporf_candidates *c = &s->cand;
-    for (int32_t j = 0; j < c->n_proj; j++) {
+    for (int32_t j = 0; j < c->n_proj && !search_done(st, best); j++) {
         int32_t a = c->start[j];
         try_candidate(b, c->feature + a, c->weight + a, c->start[j + 1] - a, start, end, st, best);
     }
     /* ydf's "also run the classical splitter": k more single features, drawn
      * after the oblique candidates so axis_features = 0 leaves the draws as
      * they were. */
-    if (b->n_axis_extra > 0)
+    if (b->n_axis_extra > 0 && !search_done(st, best))
         try_single_features(b, rng, b->n_axis_extra, start, end, st, best);
-    if (b->rank)
+    if (b->rank && !search_done(st, best))
         try_guided(b, start, end, st, best);
 }
 
@@ -330,7 +381,7 @@ static void find_split(sporf_builder *b, sporf_rng *rng, int64_t start, int64_t 
  * going left come first: those with a value <= the threshold, and those
  * whose value is missing when the split sends them left. Returns the number
  * going left and, in *n_miss, how many values were missing. */
-static int64_t partition(sporf_builder *b, int64_t start, int64_t end, const sporf_best_split *best,
+static int64_t partition(sporf_builder *b, int64_t start, int64_t end, sporf_best_split *best,
                          int64_t *n_miss)
 {
     if (best->imputed)
@@ -339,6 +390,8 @@ static int64_t partition(sporf_builder *b, int64_t start, int64_t end, const spo
         project_slice(b, b->best_proj_feature, b->best_proj_weight, best->len, start, end);
     int32_t *idx = b->idx;
     double *v = b->vals;
+    if (best->binned)
+        sporf_hist_threshold(v + start, end - start, best);
     const double threshold = best->threshold;
     int64_t i = start, j = end - 1, miss = 0;
     while (i <= j) {

@@ -12,6 +12,7 @@
 #include "fit/projection.h"
 #include "util/rng.h"
 #include "util/sort.h"
+#include "fit/histogram.h"
 
 typedef struct sporf_stack_item {
     int64_t start, end;
@@ -46,6 +47,9 @@ typedef struct sporf_builder {
     const double *impute;   /* p training means of the features (the forest's, set by fit.c) when
                                has_missing: the SPORF_MISSING_IMPUTE option; NULL otherwise */
     double min_weight_leaf; /* per tree: min_weight_fraction_leaf * total weight */
+    sporf_histogram hist;   /* histogram scans of large nodes (histogram.h); max_bins 0: none */
+    int64_t hist_min_rows;  /* the smallest node scanned by histogram */
+    int hist_node;          /* the node being split is scanned by histogram */
 
     /* per tree: filled by the caller before sporf_builder_grow */
     double *w;              /* n weights by sample id (0 = not in this tree) */

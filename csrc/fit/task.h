@@ -35,6 +35,9 @@ typedef struct sporf_node_stats {
                          unsupervised: 0 */
     double sse;       /* regression: the weighted sum of squares about mean */
     int pure;         /* no split can lower the impurity: make a leaf */
+    double perfect;   /* the proxy of a cut into pure children, which no cut can beat:
+                         the search stops at the first cut that reaches it (builder.c);
+                         +infinity where there is none (unsupervised) */
 } sporf_node_stats;
 
 /* The best cut found so far at a node. proxy is the task's score for
@@ -48,6 +51,13 @@ typedef struct sporf_best_split {
     int imputed;          /* instead, missing rows take their projection with each missing
                              feature at its training mean (builder.c; tasks leave it 0) */
     int32_t len;          /* non-zeros of its projection */
+    /* A histogram scan's cut (histogram.h): the rows in bins <= bin_k of the
+     * projection's B = bin_count bins from bin_lo (index (v - bin_lo) *
+     * bin_scale) go left. The threshold is then only the bins' edge, until
+     * sporf_hist_threshold places it between the neighbouring values. */
+    int binned;
+    int32_t bin_count, bin_k;
+    double bin_lo, bin_scale;
 } sporf_best_split;
 
 typedef struct sporf_task {
@@ -85,6 +95,20 @@ typedef struct sporf_task {
      * rows missing x[f] when missing_left). */
     void (*guide_target)(sporf_builder *b, int64_t start, int64_t end, int32_t f, double sign,
                          double threshold, int missing_left, double *t);
+
+    /* Histogram scans (histogram.h); hist_width is 0 and the rest NULL for a
+     * task without them (URerF), whose scans stay exact. */
+    /* S: the statistics a bin keeps for K classes. */
+    int32_t (*hist_width)(int32_t n_classes);
+    /* Once per node: each row's weight and response by position into
+     * b->hist.node_w and node_r, the node's S statistics into b->hist.total. */
+    void (*hist_prepare)(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st);
+    /* Add the n rows' statistics to stats[bin[i] * S ...] (zeroed). */
+    void (*hist_fill)(const sporf_builder *b, int64_t n, const uint16_t *bin, const double *node_w,
+                      const double *node_r, double *stats);
+    /* The proxy (as scan's: larger is better) of the cut whose sides have
+     * statistics left (weight wl) and right (weight wr). */
+    double (*hist_proxy)(const sporf_builder *b, const double *left, double wl, const double *right, double wr);
 } sporf_task;
 
 extern const sporf_task sporf_task_classification;
@@ -120,6 +144,7 @@ static inline int sporf_offer_cut(sporf_best_split *best, double proxy, int64_t 
     best->threshold = sporf_cut_threshold(a, z);
     best->missing_left = missing_left;
     best->imputed = 0;
+    best->binned = 0;
     return 1;
 }
 

@@ -37,6 +37,8 @@ static void node_stats(sporf_builder *b, int64_t start, int64_t end, sporf_node_
     }
     st->impurity = sporf_impurity(b->params->criterion, cnt, K, st->w);
     st->pure = st->impurity <= 1e-12;
+    /* pure children: sum_k n_k^2 = W^2 on each side (gini), sum_k n_k log n_k = W log W (entropy) */
+    st->perfect = b->params->criterion == SPORF_CRIT_GINI ? st->w : 0.0;
 }
 
 /* Move row id (class c, weight ww) from the right side to the left,
@@ -205,4 +207,40 @@ static void guide_target(sporf_builder *b, int64_t start, int64_t end, int32_t f
         t[i - start] = L[b->y[b->idx[i]]];
 }
 
-const sporf_task sporf_task_classification = {node_stats, scan, gain, leaf, add_row, empty, guide_target};
+static int32_t hist_width(int32_t n_classes) { return n_classes; }
+
+static void hist_prepare(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st)
+{
+    (void)st;
+    double *nw = b->hist.node_w, *nr = b->hist.node_r;
+    for (int64_t i = start; i < end; i++) {
+        const int32_t id = b->idx[i];
+        nw[i - start] = b->w[id];
+        nr[i - start] = (double)b->y[id];
+    }
+    memcpy(b->hist.total, b->node_counts, (size_t)b->n_classes * sizeof(double));
+}
+
+/* Class weights per bin: stats[bin * K + class]. */
+static void hist_fill(const sporf_builder *b, int64_t n, const uint16_t *bin, const double *node_w,
+                      const double *node_r, double *stats)
+{
+    const int64_t K = b->n_classes;
+    for (int64_t i = 0; i < n; i++)
+        stats[bin[i] * K + (int64_t)node_r[i]] += node_w[i];
+}
+
+static double hist_proxy(const sporf_builder *b, const double *left, double wl, const double *right, double wr)
+{
+    const int32_t K = b->n_classes, crit = b->params->criterion;
+    double sl = 0.0, sr = 0.0;
+    for (int32_t k = 0; k < K; k++) {
+        sl += sporf_crit_term(crit, left[k]);
+        sr += sporf_crit_term(crit, right[k] > 0.0 ? right[k] : 0.0);
+    }
+    return sporf_crit_proxy(crit, wl, sl, wr, sr);
+}
+
+const sporf_task sporf_task_classification = {node_stats, scan,       gain,         leaf,      add_row,
+                                              empty,      guide_target, hist_width, hist_prepare, hist_fill,
+                                              hist_proxy};

@@ -33,6 +33,8 @@ static void node_stats(sporf_builder *b, int64_t start, int64_t end, sporf_node_
     for (int64_t i = start + 1; i < end && pure; i++)
         pure = b->yr[b->idx[i]] == b->yr[b->idx[start]];
     st->pure = pure;
+    /* children of constant response: their SSE is 0, so the proxy is the node's */
+    st->perfect = st->sse;
 }
 
 /* Running weighted sums of the responses, centred on the node mean so the
@@ -136,4 +138,40 @@ static void guide_target(sporf_builder *b, int64_t start, int64_t end, int32_t f
         t[i - start] = b->yr[b->idx[i]];
 }
 
-const sporf_task sporf_task_regression = {node_stats, scan, gain, leaf, add_row, empty, guide_target};
+static int32_t hist_width(int32_t n_classes)
+{
+    (void)n_classes;
+    return 1;
+}
+
+/* Weighted responses centred on the node mean, as the exact scan keeps them. */
+static void hist_prepare(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st)
+{
+    double *nw = b->hist.node_w, *nr = b->hist.node_r, total = 0.0;
+    for (int64_t i = start; i < end; i++) {
+        const int32_t id = b->idx[i];
+        const double w = b->w[id], wy = w * (b->yr[id] - st->mean);
+        nw[i - start] = w;
+        nr[i - start] = wy;
+        total += wy;
+    }
+    b->hist.total[0] = total;
+}
+
+static void hist_fill(const sporf_builder *b, int64_t n, const uint16_t *bin, const double *node_w,
+                      const double *node_r, double *stats)
+{
+    (void)b, (void)node_w;
+    for (int64_t i = 0; i < n; i++)
+        stats[bin[i]] += node_r[i];
+}
+
+static double hist_proxy(const sporf_builder *b, const double *left, double wl, const double *right, double wr)
+{
+    (void)b;
+    return left[0] * left[0] / wl + right[0] * right[0] / wr;
+}
+
+const sporf_task sporf_task_regression = {node_stats, scan,       gain,         leaf,      add_row,
+                                          empty,      guide_target, hist_width, hist_prepare, hist_fill,
+                                          hist_proxy};

@@ -116,6 +116,7 @@ static void node_stats(sporf_builder *b, int64_t start, int64_t end, sporf_node_
         st->w += b->w[b->idx[i]];
     st->mean = st->impurity = st->sse = 0.0;
     st->pure = 0;
+    st->perfect = INFINITY;
 }
 
 /* The cut is Fast-BIC's (or two-means') on the values the node has; the
@@ -211,4 +212,12 @@ static void guide_target(sporf_builder *b, int64_t start, int64_t end, int32_t f
     }
 }
 
-const sporf_task sporf_task_unsupervised = {node_stats, scan, gain, leaf, NULL, empty, guide_target};
+static int32_t hist_width(int32_t n_classes)
+{
+    (void)n_classes;
+    return 0;
+}
+
+/* No histogram statistics: Fast-BIC and two-means scans stay exact. */
+const sporf_task sporf_task_unsupervised = {node_stats, scan, gain, leaf, NULL, empty, guide_target,
+                                            hist_width, NULL, NULL, NULL};

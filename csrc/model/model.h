@@ -118,7 +118,7 @@ struct sporf_forest {
 #define SPORF_MAX_NOTE_BYTES ((int64_t)16 << 20)
 
 /* The model format version sporf_forest_save writes (io.c). */
-#define SPORF_MODEL_FORMAT_VERSION 8
+#define SPORF_MODEL_FORMAT_VERSION 9
 
 /* The prediction layout (forest packing, predict/packed.h): derived from
  * the stored trees after fit, load and merge, never saved. The forest owns

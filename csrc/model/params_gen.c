@@ -53,6 +53,8 @@ int sporf_params_check_fields(const sporf_params *p, sporf_error *err)
         return sporf_param_error(err, "axis_features", "a count (a whole number >= 0), a fraction (a number in (0, 1]), \"sqrt\", \"log2\" or None/NULL (all)", "%g", p->axis_features.value);
     if (p->guided_features < 0LL || p->guided_features > 64LL)
         return sporf_param_error(err, "guided_features", "a whole number in [0, 64]", "%lld", (long long)p->guided_features);
+    if (p->max_bins < 0LL || p->max_bins > 4096LL)
+        return sporf_param_error(err, "max_bins", "a whole number in [0, 4096]", "%lld", (long long)p->max_bins);
     if (p->criterion < 0 || p->criterion > 4)
         return sporf_param_error(err, "criterion", "one of \"gini\", \"entropy\", \"squared_error\", \"fastbic\", \"twomeans\", \"log_loss\"", "code %d", (int)p->criterion);
     if (p->max_depth != 0 && (p->max_depth < 1LL || p->max_depth > 1000000000LL))
@@ -125,6 +127,7 @@ void sporf_params_write(const sporf_params *p, sporf_writer *w)
     sporf_put_i32(w, p->axis_features.form);
     sporf_put_f64(w, p->axis_features.value);
     sporf_put_i64(w, p->guided_features);
+    sporf_put_i64(w, p->max_bins);
     sporf_put_i32(w, p->criterion);
     sporf_put_i64(w, p->max_depth);
     sporf_put_i32(w, p->min_samples_split.form);
@@ -165,6 +168,7 @@ void sporf_params_read(sporf_params *p, sporf_reader *r, uint32_t version)
         p->axis_features.value = sporf_get_f64(r);
     }
     if (version >= 7) p->guided_features = sporf_get_i64(r);
+    if (version >= 9) p->max_bins = sporf_get_i64(r);
     p->criterion = sporf_get_i32(r);
     p->max_depth = sporf_get_i64(r);
     {
@@ -207,6 +211,7 @@ const char *sporf_params_differing(const sporf_params *a, const sporf_params *b)
     if (memcmp(&a->max_features, &b->max_features, sizeof a->max_features) != 0) return "max_features";
     if (memcmp(&a->axis_features, &b->axis_features, sizeof a->axis_features) != 0) return "axis_features";
     if (memcmp(&a->guided_features, &b->guided_features, sizeof a->guided_features) != 0) return "guided_features";
+    if (memcmp(&a->max_bins, &b->max_bins, sizeof a->max_bins) != 0) return "max_bins";
     if (memcmp(&a->criterion, &b->criterion, sizeof a->criterion) != 0) return "criterion";
     if (memcmp(&a->max_depth, &b->max_depth, sizeof a->max_depth) != 0) return "max_depth";
     if (memcmp(&a->min_samples_split, &b->min_samples_split, sizeof a->min_samples_split) != 0) return "min_samples_split";
@@ -230,4 +235,4 @@ const char *sporf_params_differing(const sporf_params *a, const sporf_params *b)
 }
 
 /* The model format version this spec describes. */
-const uint32_t sporf_params_format_version = 7;
+const uint32_t sporf_params_format_version = 9;

@@ -1,0 +1,87 @@
+/*
+ * histogram.h -- the split scan of large nodes: projected values binned, not sorted.
+ *
+ * The exact scan sorts a candidate's projected values (sort.h) and tries the cut
+ * between every pair of neighbours. On a large node that sort is most of the
+ * work of a candidate (BENCHMARKS.md, "Where the fit spends its time"), and the
+ * cuts it separates are finer than a random forest needs. A histogram scan
+ * instead drops the node's rows into B equal-width bins between the projected
+ * minimum and maximum (one pass, no sort), adds the task's statistics per bin,
+ * and tries the B - 1 cuts between bins -- the histogram scans of LightGBM,
+ * ydf and scikit-learn's HistGradientBoosting, with the bins drawn per
+ * candidate from its own range, so any projection kind (single features,
+ * sparse and guided projections, patches) is scanned the same way.
+ *
+ * The winning cut between two bins is placed at the midpoint of the real
+ * neighbouring values on either side (sporf_cut_threshold: the largest value
+ * of the left bins, the smallest of the right), exactly as the exact scan
+ * would place it, so rows with a value <= the threshold are the bins on the
+ * left, to the last row. A histogram cut is therefore one
+ * of the exact scan's cuts, scored by the same statistics; the search just
+ * looks at fewer of them.
+ *
+ * Used when the builder's data has no missing value and the task has
+ * histogram statistics (classification and regression; URerF's Fast-BIC and
+ * two-means scans stay exact), at nodes of at least SPORF_HIST_MIN_ROWS rows:
+ * the bin count is max_bins, fewer on a node too small to fill them (about
+ * SPORF_HIST_ROWS_PER_BIN rows per bin). A candidate whose values crowd into
+ * one bin (a long tail stretched the range) is scanned exactly.
+ */
+#ifndef SPORF_HISTOGRAM_H
+#define SPORF_HISTOGRAM_H
+
+#include <stdint.h>
+
+struct sporf_builder;
+struct sporf_node_stats;
+struct sporf_best_split;
+
+/* Rows per bin on nodes of fewer than max_bins rows: one, so that a small
+ * node keeps (nearly) every cut -- with 4 the orthant problem, whose classes
+ * turn on exact thresholds, lost 3 points of accuracy (BENCHMARKS.md). */
+#define SPORF_HIST_ROWS_PER_BIN 1
+/* Nodes smaller than this are sorted (the exact scan): below it a sort of
+ * a few rows costs less than clearing bins. From 16 rows on, the suite and
+ * the speed cells (BENCHMARKS.md) measured no accuracy lost to the coarser
+ * search of small nodes, and the fit of fully grown trees, whose small
+ * nodes hold most of the work, about twice as fast. */
+#define SPORF_HIST_MIN_ROWS 16
+
+/* Scratch of one builder's histogram scans: max_bins bins of width S doubles
+ * (the task's statistics per bin), a bin index per row of the node, and the
+ * node's response by position (task.h hist_prepare). */
+typedef struct sporf_histogram {
+    int32_t max_bins;   /* B; 0 = never bin */
+    int32_t width;      /* S: the task's statistics per bin */
+    uint16_t *bin;      /* n: bin of each row of the node, by position */
+    int64_t *count;     /* B: rows per bin */
+    double *wsum;       /* B: weight per bin */
+    double *stats;      /* B * S: the task's statistics per bin */
+    double *left, *right; /* S: running statistics of the two sides */
+    double *total;      /* S: the node's statistics (hist_prepare) */
+    double *node_w;     /* n: weight of each row of the node, by position */
+    double *node_r;     /* n: the task's response of each row (class code or centred response) */
+} sporf_histogram;
+
+/* Scratch for histogram scans of up to n rows; max_bins = 0 leaves it empty
+ * (every scan exact). Returns 0 when out of memory. */
+int sporf_histogram_init(sporf_histogram *h, int32_t max_bins, int32_t width, int64_t n);
+void sporf_histogram_free(sporf_histogram *h);
+
+/* Should a node of n_node rows be scanned by histogram? */
+int sporf_hist_use(const struct sporf_builder *b, int64_t n_node);
+
+/* The histogram scan of the candidate whose values are in b->vals[start..end)
+ * (no sort; the task's hist_prepare has run for this node). Returns -1 when
+ * the values are constant (the candidate does not count as tried), -2 when
+ * the bins cannot resolve them (the caller scans exactly), else 1, having
+ * updated *best when a cut between bins beats it. */
+int sporf_hist_scan(struct sporf_builder *b, int64_t start, int64_t end, const struct sporf_node_stats *st,
+                    struct sporf_best_split *best);
+
+/* Place a histogram scan's cut (best->binned) between the largest value of
+ * its left bins and the smallest of the right ones, v[0..n) being the
+ * node's values of the winning projection (computed again by the partition). */
+void sporf_hist_threshold(const double *v, int64_t n, struct sporf_best_split *best);
+
+#endif
