@@ -206,7 +206,7 @@ def test_golden_r_model_in_python():
     X = _golden("train_x.f64", (-1, 7))
     y = np.array((GOLDEN / "train_y.txt").read_text().split())
     refit = sporf.SPORFClassifier(n_estimators=12, max_features=4, projection="axis", max_depth=8,
-                                  min_samples_leaf=2, axis_features=0, guided_features=0,
+                                  min_samples_leaf=2, axis_features=0, guided_features=0, max_bins=0,
                                   random_state=4242).fit(X, y)
     assert refit.to_bytes() == (GOLDEN / "r_model.sporf").read_bytes()
 
@@ -244,6 +244,19 @@ def test_golden_older_format_models_still_load(lang, version, tmp_path):
     assert len(converted) == len((GOLDEN / ("%s_model.sporf" % lang)).read_bytes())
     (tmp_path / "converted.sporf").write_bytes(converted)
     assert sporf.load(tmp_path / "converted.sporf").to_bytes() == converted
+
+
+@pytest.mark.parametrize("lang", ["python", "r"])
+def test_golden_format_8_models_resave_as_the_current_files(lang):
+    """Format 8 (before max_bins of format 9) loads, predicts as before and
+    re-saves as the current golden file to the byte: the golden models search
+    exactly (max_bins=0), which is what a format 8 file's missing max_bins
+    reads as."""
+    Xt = _golden("test_x.f64", (-1, 7))
+    old = sporf.load(GOLDEN / ("%s_model_v8.sporf" % lang))
+    np.testing.assert_array_equal(old.predict_proba(Xt), _golden("%s_proba.f64" % lang, (-1, 3)))
+    assert old.get_params()["max_bins"] == 0
+    assert old.to_bytes() == (GOLDEN / ("%s_model.sporf" % lang)).read_bytes()
 
 
 def test_golden_python_model_in_r(r):

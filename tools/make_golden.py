@@ -12,7 +12,8 @@ GOLDEN = pathlib.Path(__file__).resolve().parent.parent / "tests" / "golden"
 # axis_features and guided_features 0 (format 7's parameters, off): the trees
 # of formats 3-6, so the older golden files re-save as these.
 PARAMS = dict(n_estimators=12, max_features=4, feature_combinations=2.0, max_depth=8,
-              min_samples_leaf=2, axis_features=0, guided_features=0, random_state=20261122)
+              min_samples_leaf=2, axis_features=0, guided_features=0, max_bins=0,
+              random_state=20261122)
 
 
 def golden_data():

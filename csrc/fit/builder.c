@@ -291,10 +291,13 @@ static int try_candidate(sporf_builder *b, const int32_t *f, const double *w, in
  * (a later one could only tie, and ties keep the first), so the node's
  * search stops there: on the deep, small nodes of a fully grown tree most
  * of the candidates would otherwise be scanned for nothing. The relative
- * margin absorbs the rounding of the scan's running sums. */
-static int search_done(const sporf_node_stats *st, const sporf_best_split *best)
+ * margin absorbs the rounding of the scan's running sums. Only with
+ * histograms on (max_bins > 0): stopping draws fewer single features from
+ * the tree's stream, and max_bins = 0 keeps the exact search of model
+ * format 8, draw for draw, so that older models refit to the same bytes. */
+static int search_done(const sporf_builder *b, const sporf_node_stats *st, const sporf_best_split *best)
 {
-    return best->found && best->proxy >= st->perfect - 1e-12 * fabs(st->perfect);
+    return b->hist.max_bins > 0 && best->found && best->proxy >= st->perfect - 1e-12 * fabs(st->perfect);
 }
 
 /* Draw single features until k non-constant ones were tried (or none is
@@ -306,7 +309,7 @@ static void try_single_features(sporf_builder *b, sporf_rng *rng, int64_t k, int
     sporf_sampler_axis_reset(s);
     const double one = 1.0;
     int64_t tried = 0;
-    while (tried < k && !search_done(st, best)) {
+    while (tried < k && !search_done(b, st, best)) {
         int32_t f = sporf_sampler_axis_next(s, rng);
         if (f < 0)
             break;
@@ -364,16 +367,16 @@ static void find_split(sporf_builder *b, sporf_rng *rng, int64_t start, int64_t 
     if (b->rank)
         sporf_rank_clear(b->rank, b->n_guided);
     const sporf_candidates *c = &s->cand;
-    for (int32_t j = 0; j < c->n_proj && !search_done(st, best); j++) {
+    for (int32_t j = 0; j < c->n_proj && !search_done(b, st, best); j++) {
         int32_t a = c->start[j];
         try_candidate(b, c->feature + a, c->weight + a, c->start[j + 1] - a, start, end, st, best);
     }
     /* ydf's "also run the classical splitter": k more single features, drawn
      * after the oblique candidates so axis_features = 0 leaves the draws as
      * they were. */
-    if (b->n_axis_extra > 0 && !search_done(st, best))
+    if (b->n_axis_extra > 0 && !search_done(b, st, best))
         try_single_features(b, rng, b->n_axis_extra, start, end, st, best);
-    if (b->rank && !search_done(st, best))
+    if (b->rank && !search_done(b, st, best))
         try_guided(b, start, end, st, best);
 }
 

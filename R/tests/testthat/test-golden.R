@@ -31,7 +31,8 @@ test_that("R refits the Python golden model byte for byte", {
   x <- read_f64(file.path(d, "train_x.f64"), 7)
   y <- readLines(file.path(d, "train_y.txt"))
   m <- sporf(x, y, n_estimators = 12, max_features = 4, feature_combinations = 2, max_depth = 8,
-             min_samples_leaf = 2, axis_features = 0, guided_features = 0, random_state = 20261122)
+             min_samples_leaf = 2, axis_features = 0, guided_features = 0, max_bins = 0,
+             random_state = 20261122)
   want <- readBin(file.path(d, "python_model.sporf"), "raw", file.info(file.path(d, "python_model.sporf"))$size)
   expect_identical(m$model, want)
 })
@@ -45,8 +46,22 @@ test_that("the R golden model still loads, predicts and refits identically", {
   m <- sporf_load(f)
   expect_identical(unname(predict(m, xt, type = "prob")), read_f64(file.path(d, "r_proba.f64"), 3))
   refit <- sporf(x, y, n_estimators = 12, max_features = 4, projection = "axis", max_depth = 8,
-                 min_samples_leaf = 2, axis_features = 0, guided_features = 0, random_state = 4242, n_jobs = 2)
+                 min_samples_leaf = 2, axis_features = 0, guided_features = 0, max_bins = 0,
+                 random_state = 4242, n_jobs = 2)
   expect_identical(refit$model, readBin(f, "raw", file.info(f)$size))
+})
+
+test_that("format 8 models (before max_bins) load, predict as before and re-save as the current files", {
+  d <- golden_dir()
+  xt <- read_f64(file.path(d, "test_x.f64"), 7)
+  for (lang in c("python", "r")) {
+    old <- sporf_load(file.path(d, sprintf("%s_model_v8.sporf", lang)))
+    expect_identical(unname(predict(old, xt, type = "prob")),
+                     read_f64(file.path(d, sprintf("%s_proba.f64", lang)), 3))
+    expect_equal(old$params$max_bins, 0)
+    f <- file.path(d, sprintf("%s_model.sporf", lang))
+    expect_identical(old$model, readBin(f, "raw", file.info(f)$size))
+  }
 })
 
 test_that("format 3 to 7 models (before compact trees, tree ranges, the parameter spec, axis and guided search, missing values) load, predict as before and re-save as one current-format file", {
