@@ -64,13 +64,6 @@ static int32_t bins_for(const sporf_histogram *h, int64_t n)
     return (int32_t)B;
 }
 
-/* The bin of value x in the scan's arithmetic (the same in partition). */
-static inline int32_t bin_of(double x, double lo, double scale, int32_t B)
-{
-    const int32_t k = (int32_t)((x - lo) * scale);
-    return k < B ? k : B - 1;
-}
-
 /* Does bin k hold two different values? */
 static int has_two_values(const double *v, const uint16_t *bin, int64_t n, int32_t k)
 {
@@ -90,10 +83,15 @@ int sporf_hist_scan(sporf_builder *b, int64_t start, int64_t end, const sporf_no
     const double *v = b->vals + start;
     const int64_t n = end - start;
     double vmin = v[0], vmax = v[0];
+    int nan = 0;
     for (int64_t i = 1; i < n; i++) {
         vmin = v[i] < vmin ? v[i] : vmin;
         vmax = v[i] > vmax ? v[i] : vmax;
+        nan |= v[i] != v[i];
     }
+    /* a projection that overflowed (inf - inf) has no bin: the exact scan */
+    if (nan || v[0] != v[0])
+        return -2;
     if (!(vmax > vmin))
         return -1;
     const int32_t B = bins_for(h, n);
@@ -104,18 +102,14 @@ int sporf_hist_scan(sporf_builder *b, int64_t start, int64_t end, const sporf_no
     const double scale = (double)B / (vmax - vmin);
     if (!isfinite(scale) || !(scale > 0.0))
         return -2;
-    const double *nw = h->node_w;
     uint16_t *bin = h->bin;
     int64_t *count = h->count;
     double *wsum = h->wsum;
+    const int32_t S = h->width;
     memset(count, 0, (size_t)B * sizeof *count);
     memset(wsum, 0, (size_t)B * sizeof *wsum);
-    for (int64_t i = 0; i < n; i++) {
-        const int32_t k = bin_of(v[i], vmin, scale, B);
-        bin[i] = (uint16_t)k;
-        count[k]++;
-        wsum[k] += nw[i];
-    }
+    memset(h->stats, 0, (size_t)B * (size_t)S * sizeof *h->stats);
+    b->task->hist_fill(b, v, n, vmin, scale, B);
     /* Equal-width bins suit the bulk of a projection's values, not a long
      * tail: when one bin holds most of the rows but more than one value
      * (outliers stretched the range), its cuts are out of reach of the
@@ -125,9 +119,6 @@ int sporf_hist_scan(sporf_builder *b, int64_t start, int64_t end, const sporf_no
         if (count[k] > count[crowded]) crowded = k;
     if (2 * count[crowded] > n && has_two_values(v, bin, n, crowded))
         return -2;
-    const int32_t S = h->width;
-    memset(h->stats, 0, (size_t)B * (size_t)S * sizeof *h->stats);
-    b->task->hist_fill(b, n, bin, h->node_w, h->node_r, h->stats);
 
     /* The cuts between non-empty bins, left to right; the best is kept as
      * the bin it follows until the scan ends. */
@@ -183,7 +174,7 @@ void sporf_hist_threshold(const double *v, int64_t n, sporf_best_split *best)
 {
     double a = -INFINITY, z = INFINITY;
     for (int64_t i = 0; i < n; i++) {
-        if (bin_of(v[i], best->bin_lo, best->bin_scale, best->bin_count) <= best->bin_k)
+        if (sporf_bin_of(v[i], best->bin_lo, best->bin_scale, best->bin_count) <= best->bin_k)
             a = v[i] > a ? v[i] : a;
         else
             z = v[i] < z ? v[i] : z;

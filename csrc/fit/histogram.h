@@ -63,6 +63,15 @@ typedef struct sporf_histogram {
     double *node_r;     /* n: the task's response of each row (class code or centred response) */
 } sporf_histogram;
 
+/* The bin of value x: (x - lo) * scale truncated, the last bin taking x =
+ * the maximum. Monotone in x, so bins hold disjoint, ordered value ranges;
+ * the fill and the partition compute it the same way. */
+static inline int32_t sporf_bin_of(double x, double lo, double scale, int32_t B)
+{
+    const int32_t k = (int32_t)((x - lo) * scale);
+    return k < B ? k : B - 1;
+}
+
 /* Scratch for histogram scans of up to n rows; max_bins = 0 leaves it empty
  * (every scan exact). Returns 0 when out of memory. */
 int sporf_histogram_init(sporf_histogram *h, int32_t max_bins, int32_t width, int64_t n);

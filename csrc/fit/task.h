@@ -103,9 +103,10 @@ typedef struct sporf_task {
     /* Once per node: each row's weight and response by position into
      * b->hist.node_w and node_r, the node's S statistics into b->hist.total. */
     void (*hist_prepare)(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st);
-    /* Add the n rows' statistics to stats[bin[i] * S ...] (zeroed). */
-    void (*hist_fill)(const sporf_builder *b, int64_t n, const uint16_t *bin, const double *node_w,
-                      const double *node_r, double *stats);
+    /* Drop the node's n values v into B bins (sporf_bin_of(v[i], lo, scale, B)):
+     * record each row's bin in b->hist.bin and add its count, weight and S
+     * statistics to the (zeroed) count, wsum and stats[bin * S ...] of b->hist. */
+    void (*hist_fill)(sporf_builder *b, const double *v, int64_t n, double lo, double scale, int32_t B);
     /* The proxy (as scan's: larger is better) of the cut whose sides have
      * statistics left (weight wl) and right (weight wr). */
     double (*hist_proxy)(const sporf_builder *b, const double *left, double wl, const double *right, double wr);

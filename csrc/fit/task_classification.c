@@ -222,12 +222,21 @@ static void hist_prepare(sporf_builder *b, int64_t start, int64_t end, const spo
 }
 
 /* Class weights per bin: stats[bin * K + class]. */
-static void hist_fill(const sporf_builder *b, int64_t n, const uint16_t *bin, const double *node_w,
-                      const double *node_r, double *stats)
+static void hist_fill(sporf_builder *b, const double *v, int64_t n, double lo, double scale, int32_t B)
 {
+    sporf_histogram *h = &b->hist;
     const int64_t K = b->n_classes;
-    for (int64_t i = 0; i < n; i++)
-        stats[bin[i] * K + (int64_t)node_r[i]] += node_w[i];
+    const double *nw = h->node_w, *nr = h->node_r;
+    uint16_t *bin = h->bin;
+    int64_t *count = h->count;
+    double *wsum = h->wsum, *stats = h->stats;
+    for (int64_t i = 0; i < n; i++) {
+        const int32_t k = sporf_bin_of(v[i], lo, scale, B);
+        bin[i] = (uint16_t)k;
+        count[k]++;
+        wsum[k] += nw[i];
+        stats[k * K + (int64_t)nr[i]] += nw[i];
+    }
 }
 
 static double hist_proxy(const sporf_builder *b, const double *left, double wl, const double *right, double wr)
