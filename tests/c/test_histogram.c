@@ -1,0 +1,244 @@
+/* C tests of the histogram split search (max_bins > 0, fit/histogram.h): the
+ * cut it keeps is the best of the cuts between bins and sits midway between
+ * two neighbouring values; long tails, ranges too narrow to bin and one bin
+ * fall back safely; the forest is the same for any thread count. Run with
+ * `meson test` (prints "N passed, N failed"). */
+#include "model/model.h"
+#include "fit/criterion.h"
+#include "fit/histogram.h"
+#include "util/rng.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int n_pass = 0, n_fail = 0;
+#define CHECK(cond, ...) do { \
+    if (cond) n_pass++; \
+    else { n_fail++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } \
+} while (0)
+
+static sporf_matrix rowmajor(const double *X, int64_t n, int64_t p)
+{
+    sporf_matrix m = {X, n, p, p, 1};
+    return m;
+}
+
+/* One axis-aligned stump on all rows, histogram search with max_bins bins. */
+static sporf_params stump_params(int64_t max_bins)
+{
+    sporf_params p;
+    sporf_params_init(&p);
+    p.n_estimators = 1;
+    p.bootstrap = 0;
+    p.projection = SPORF_PROJ_AXIS;
+    p.max_features.form = SPORF_FORM_ALL;
+    p.max_depth = 1;
+    p.max_bins = max_bins;
+    p.random_state = 3;
+    return p;
+}
+
+/* Weighted gini of cutting x at t (x <= t goes left); INFINITY if a side is empty. */
+static double cut_impurity(const double *x, const int32_t *y, int n, double t)
+{
+    double L[2] = {0, 0}, R[2] = {0, 0};
+    int nl = 0;
+    for (int i = 0; i < n; i++) {
+        if (x[i] <= t) { L[y[i]]++; nl++; } else R[y[i]]++;
+    }
+    if (nl == 0 || nl == n) return INFINITY;
+    return nl * sporf_impurity(SPORF_CRIT_GINI, L, 2, nl) + (n - nl) * sporf_impurity(SPORF_CRIT_GINI, R, 2, n - nl);
+}
+
+/* The root's cut of a stump fitted on x (one feature), or NAN when it made no split. */
+static double stump_threshold(const double *x, const int32_t *y, int n, int64_t max_bins)
+{
+    sporf_params p = stump_params(max_bins);
+    sporf_matrix m = rowmajor(x, n, 1);
+    sporf_forest *f = NULL;
+    sporf_error err;
+    if (sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+        printf("fit: %s\n", err.message);
+        return NAN;
+    }
+    double t = f->trees[0].n_nodes == 3 ? f->trees[0].nodes[0].threshold : NAN;
+    sporf_forest_free(f);
+    return t;
+}
+
+/* On random problems, the histogram cut is the best cut between the
+ * equal-width bins of the values' range, placed midway between the largest
+ * value on its left and the smallest on its right, and never better than the
+ * exact search's optimum. */
+static void test_cut_is_best_between_bins(void)
+{
+    enum { N = 300, B = 16 };
+    double x[N];
+    int32_t y[N];
+    sporf_rng rng;
+    sporf_rng_seed(&rng, 99, 0);
+    int ok = 1;
+    for (int trial = 0; trial < 40 && ok; trial++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int i = 0; i < N; i++) {
+            x[i] = (double)sporf_rng_below(&rng, 100000) / 1000.0;
+            y[i] = x[i] + (double)sporf_rng_below(&rng, 4000) / 100.0 > 70.0;
+            lo = x[i] < lo ? x[i] : lo;
+            hi = x[i] > hi ? x[i] : hi;
+        }
+        /* the best of the cuts after each bin, as the scan bins them */
+        const double scale = B / (hi - lo);
+        double best = INFINITY;
+        for (int k = 0; k < B - 1; k++) {
+            double a = -INFINITY;
+            for (int i = 0; i < N; i++)
+                if (sporf_bin_of(x[i], lo, scale, B) <= k && x[i] > a) a = x[i];
+            const double s = cut_impurity(x, y, N, a);
+            if (s < best) best = s;
+        }
+        double exact = INFINITY;
+        for (int i = 0; i < N; i++) {
+            const double s = cut_impurity(x, y, N, x[i]);
+            if (s < exact) exact = s;
+        }
+        const double t = stump_threshold(x, y, N, B);
+        double below = -INFINITY, above = INFINITY;
+        for (int i = 0; i < N; i++) {
+            if (x[i] <= t && x[i] > below) below = x[i];
+            if (x[i] > t && x[i] < above) above = x[i];
+        }
+        const double s = cut_impurity(x, y, N, t);
+        if (!(fabs(s - best) <= 1e-9) || t != below * 0.5 + above * 0.5 || s < exact - 1e-9) {
+            printf("trial %d: cut %g at %g, best between bins %g, exact %g\n", trial, s, t, best, exact);
+            ok = 0;
+        }
+    }
+    CHECK(ok, "the histogram cut is the best between bins, midway between neighbours (40 problems)");
+}
+
+/* One outlier stretches the range so that every other value falls in the
+ * first bin: the crowded bin sends the candidate to the exact search, which
+ * finds the cut among the bulk. */
+static void test_long_tail_is_searched_exactly(void)
+{
+    enum { N = 200 };
+    double x[N];
+    int32_t y[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = i;
+        y[i] = i >= 120;
+    }
+    x[N - 1] = 1e9;
+    const double t = stump_threshold(x, y, N, 32);
+    CHECK(t == 119.5, "the cut among the bulk, 119.5 (got %g)", t);
+}
+
+/* Subnormal values: the bin width B / range overflows to infinity, no bin
+ * exists, and the exact search splits them. */
+static void test_narrow_range_is_searched_exactly(void)
+{
+    enum { N = 64 };
+    double x[N];
+    int32_t y[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = i < 32 ? 0.0 : 4.9406564584124654e-324 * (i - 31);
+        y[i] = i >= 32;
+    }
+    const double t = stump_threshold(x, y, N, 256);
+    int ok = t == t;
+    for (int i = 0; i < N && ok; i++)
+        ok = (x[i] <= t) == (y[i] == 0);
+    CHECK(ok, "zero and the subnormals are split (threshold %g)", t);
+}
+
+/* max_bins = 1 still cuts (a node gets at least two bins). */
+static void test_one_bin(void)
+{
+    enum { N = 100 };
+    double x[N];
+    int32_t y[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = i;
+        y[i] = i >= 50;
+    }
+    const double t = stump_threshold(x, y, N, 1);
+    CHECK(t == 49.5, "two bins of 0..99 cut at 49.5 (got %g)", t);
+}
+
+static uint8_t *save(const sporf_forest *f, int64_t *len)
+{
+    sporf_error err;
+    sporf_forest_save(f, NULL, 0, len, &err);
+    uint8_t *buf = malloc((size_t)*len);
+    sporf_forest_save(f, buf, *len, len, &err);
+    return buf;
+}
+
+/* Sparse oblique forests, classification and regression, with histograms:
+ * the same bytes for 1 and 2 threads, a useful fit, and a different forest
+ * from the exact search (the histograms are in use). */
+static void test_forests_deterministic_and_accurate(void)
+{
+    enum { N = 2000, P = 6 };
+    double *X = malloc(N * P * sizeof *X), *yr = malloc(N * sizeof *yr);
+    int32_t *y = malloc(N * sizeof *y);
+    sporf_rng rng;
+    sporf_rng_seed(&rng, 5, 0);
+    for (int i = 0; i < N; i++) {
+        for (int j = 0; j < P; j++) X[i * P + j] = (double)sporf_rng_below(&rng, 1000000) / 1e6 - 0.5;
+        yr[i] = X[i * P] + X[i * P + 1] + 0.1 * X[i * P + 2];
+        y[i] = yr[i] > 0.0;
+    }
+    sporf_matrix m = rowmajor(X, N, P);
+    for (int task = 0; task < 2; task++) {
+        uint8_t *bytes[3];
+        int64_t len[3];
+        double fit_err = 0.0;
+        for (int v = 0; v < 3; v++) {
+            sporf_params p;
+            sporf_params_init(&p);
+            p.n_estimators = 8;
+            p.random_state = 77;
+            p.max_bins = v == 2 ? 0 : 64;
+            p.n_jobs = v == 1 ? 2 : 1;
+            if (task == 1) p.criterion = SPORF_CRIT_SQUARED_ERROR;
+            sporf_forest *f = NULL;
+            sporf_error err;
+            int rc = task == 0 ? sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err)
+                               : sporf_forest_fit_regression(&p, &m, yr, NULL, NULL, NULL, NULL, NULL, &f, &err);
+            CHECK(rc == SPORF_OK, "fit: %s", err.message);
+            if (rc != SPORF_OK) return;
+            bytes[v] = save(f, &len[v]);
+            if (v == 0) {
+                double *out = malloc(N * 2 * sizeof *out);
+                sporf_forest_predict_proba(f, &m, 1, out, NULL, NULL, &err);
+                for (int i = 0; i < N; i++)
+                    fit_err += task == 0 ? ((out[i * 2 + 1] > 0.5) != y[i]) : (out[i] - yr[i]) * (out[i] - yr[i]);
+                free(out);
+            }
+            sporf_forest_free(f);
+        }
+        CHECK(len[0] == len[1] && memcmp(bytes[0], bytes[1], (size_t)len[0]) == 0,
+              "task %d: the same bytes for 1 and 2 threads", task);
+        CHECK(len[0] != len[2] || memcmp(bytes[0], bytes[2], (size_t)len[0]) != 0,
+              "task %d: histograms give another forest than the exact search", task);
+        CHECK(fit_err / N < (task == 0 ? 0.02 : 0.01), "task %d: training error %g", task, fit_err / N);
+        for (int v = 0; v < 3; v++) free(bytes[v]);
+    }
+    free(X);
+    free(yr);
+    free(y);
+}
+
+int main(void)
+{
+    test_cut_is_best_between_bins();
+    test_long_tail_is_searched_exactly();
+    test_narrow_range_is_searched_exactly();
+    test_one_bin();
+    test_forests_deterministic_and_accurate();
+    printf("%d passed, %d failed\n", n_pass, n_fail);
+    return n_fail == 0 ? 0 : 1;
+}
