@@ -80,13 +80,12 @@ void sporf_histogram_free(sporf_histogram *h);
 /* Should a node of n_node rows be scanned by histogram? */
 int sporf_hist_use(const struct sporf_builder *b, int64_t n_node);
 
-/* The histogram scan of the candidate whose values are in b->vals[start..end)
- * (no sort; the task's hist_prepare has run for this node). Returns -1 when
- * the values are constant (the candidate does not count as tried), -2 when
- * the bins cannot resolve them (the caller scans exactly), else 1, having
- * updated *best when a cut between bins beats it. */
-int sporf_hist_scan(struct sporf_builder *b, int64_t start, int64_t end, const struct sporf_node_stats *st,
-                    struct sporf_best_split *best);
+/* The bin count for a node of n rows: max_bins, or fewer so that a bin
+ * holds about SPORF_HIST_ROWS_PER_BIN rows (at least 2 bins). */
+int32_t sporf_hist_bins(const sporf_histogram *h, int64_t n);
+
+/* Does bin k of the n values v (bins in bin) hold two different values? */
+int sporf_hist_has_two_values(const double *v, const uint16_t *bin, int64_t n, int32_t k);
 
 /* Place a histogram scan's cut (best->binned) between the largest value of
  * its left bins and the smallest of the right ones, v[0..n) being the

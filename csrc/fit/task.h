@@ -26,6 +26,15 @@
 
 #include <math.h>
 
+/* The scans written once for every task (scan.h, hist_scan.h) are inlined
+ * into each task's code, so their calls through the task's table of running
+ * sums become direct. */
+#if defined(__GNUC__)
+#define SPORF_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define SPORF_ALWAYS_INLINE inline
+#endif
+
 /* What a node's statistics tell the grow loop. */
 typedef struct sporf_node_stats {
     double w;         /* total weight of the node's rows */
@@ -103,13 +112,13 @@ typedef struct sporf_task {
     /* Once per node: each row's weight and response by position into
      * b->hist.node_w and node_r, the node's S statistics into b->hist.total. */
     void (*hist_prepare)(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st);
-    /* Drop the node's n values v into B bins (sporf_bin_of(v[i], lo, scale, B)):
-     * record each row's bin in b->hist.bin and add its count, weight and S
-     * statistics to the (zeroed) count, wsum and stats[bin * S ...] of b->hist. */
-    void (*hist_fill)(sporf_builder *b, const double *v, int64_t n, double lo, double scale, int32_t B);
-    /* The proxy (as scan's: larger is better) of the cut whose sides have
-     * statistics left (weight wl) and right (weight wr). */
-    double (*hist_proxy)(const sporf_builder *b, const double *left, double wl, const double *right, double wr);
+    /* The histogram scan (hist_scan.h) of the candidate whose values are in
+     * b->vals[start..end) (no sort; hist_prepare has run for this node).
+     * Returns -1 when the values are constant (the candidate does not count
+     * as tried), -2 when the bins cannot resolve them (the caller scans
+     * exactly), else 1, having updated *best when a cut between bins beats it. */
+    int (*hist_scan)(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st,
+                     sporf_best_split *best);
 } sporf_task;
 
 extern const sporf_task sporf_task_classification;

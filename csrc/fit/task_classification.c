@@ -2,6 +2,8 @@
  * Gini or entropy (criterion.h). */
 #include "fit/criterion.h"
 #include "fit/task.h"
+#include "fit/scan.h"
+#include "fit/hist_scan.h"
 
 #include <string.h>
 
@@ -56,82 +58,56 @@ static inline void move_left(int32_t crit, int32_t c, double ww, double *L, doub
     R[c] -= ww;
 }
 
-/* Running sums of the class-count terms: O(1) per row. The missing rows
- * [end - n_miss, end) start on the left when missing_left, else they stay
- * on the right, and the right-side pass also tries the cut after the last
- * value (every value left, the missing rows right). */
-static int scan_side(sporf_builder *b, int64_t start, int64_t end, int64_t n_miss, int missing_left,
-                     const sporf_node_stats *st, sporf_best_split *best)
+/* The scan's class weights per side and the sums of their terms: O(1) per row. */
+static inline void scan_start(const sporf_builder *b, const sporf_node_stats *st, int64_t start, int64_t end,
+                              int64_t n_miss, int missing_left, sporf_scan_sums *s)
 {
+    (void)start;
     const int32_t K = b->n_classes;
     const int32_t crit = b->params->criterion;
-    const int64_t msl = b->min_leaf_rows;
-    const double mwl = b->min_weight_leaf;
-    const int32_t *idx = b->idx;
-    const int32_t *y = b->y;
+    const int32_t *idx = b->idx, *y = b->y;
     const double *w = b->w;
-    const double *v = b->vals;
     double *L = b->left_counts, *R = b->right_counts;
     memset(L, 0, (size_t)K * sizeof *L);
-    double sl = 0.0, sr = 0.0, wl = 0.0, wr = st->w;
+    s->L = L;
+    s->R = R;
+    s->sl = s->sr = s->wl = 0.0;
+    s->wr = st->w;
     if (missing_left) {
         for (int64_t i = end - n_miss; i < end; i++) {
             L[y[idx[i]]] += w[idx[i]];
-            wl += w[idx[i]];
+            s->wl += w[idx[i]];
         }
-        wr = st->w - wl;
+        s->wr = st->w - s->wl;
         for (int32_t k = 0; k < K; k++) {
             R[k] = b->node_counts[k] - L[k];
-            sl += sporf_crit_term(crit, L[k]);
+            s->sl += sporf_crit_term(crit, L[k]);
         }
     } else {
         memcpy(R, b->node_counts, (size_t)K * sizeof *R);
     }
     for (int32_t k = 0; k < K; k++)
-        sr += sporf_crit_term(crit, R[k]);
-
-    const int64_t n = end - start, n_val = n - n_miss;
-    const int64_t nl0 = missing_left ? n_miss : 0;
-    int changed = 0;
-    int64_t i = 0;
-    for (; i < n_val - 1; i++) {
-        const int32_t id = idx[start + i];
-        const double ww = w[id];
-        move_left(crit, y[id], ww, L, R, &sl, &sr);
-        wl += ww;
-        wr -= ww;
-        const int64_t nl = nl0 + i + 1;
-        if (nl < msl)
-            continue;
-        if (n - nl < msl)
-            break;
-        const double a = v[start + i], z = v[start + i + 1];
-        if (!(z > a) || wl <= 0.0 || wr <= 0.0 || wl < mwl || wr < mwl)
-            continue;
-        changed |= sporf_offer_cut(best, sporf_crit_proxy(crit, wl, sl, wr, sr), nl, a, z, missing_left);
-    }
-    /* every value left, the missing rows right (not after a break: the right
-     * side was already too small) */
-    if (n_miss > 0 && !missing_left && n_val >= 1 && i == n_val - 1) {
-        const int32_t id = idx[start + i];
-        const double ww = w[id];
-        move_left(crit, y[id], ww, L, R, &sl, &sr);
-        wl += ww;
-        wr -= ww;
-        if (n_val >= msl && n_miss >= msl && wl > 0.0 && wr > 0.0 && wl >= mwl && wr >= mwl)
-            changed |= sporf_offer_cut(best, sporf_crit_proxy(crit, wl, sl, wr, sr), n_val, v[start + i], INFINITY,
-                                       0);
-    }
-    return changed;
+        s->sr += sporf_crit_term(crit, R[k]);
 }
+
+static inline void scan_move_left(const sporf_builder *b, const sporf_node_stats *st, int32_t id, double ww,
+                                  sporf_scan_sums *s)
+{
+    (void)st;
+    move_left(b->params->criterion, b->y[id], ww, s->L, s->R, &s->sl, &s->sr);
+}
+
+static inline double scan_proxy(const sporf_builder *b, const sporf_scan_sums *s)
+{
+    return sporf_crit_proxy(b->params->criterion, s->wl, s->sl, s->wr, s->sr);
+}
+
+static const sporf_scan_ops scan_ops = {scan_start, scan_move_left, scan_proxy};
 
 static int scan(sporf_builder *b, int64_t start, int64_t end, int64_t n_miss, const sporf_node_stats *st,
                 sporf_best_split *best)
 {
-    int changed = scan_side(b, start, end, n_miss, 0, st, best);
-    if (n_miss > 0)
-        changed |= scan_side(b, start, end, n_miss, 1, st, best);
-    return changed;
+    return sporf_scan_sorted(b, start, end, n_miss, st, best, &scan_ops);
 }
 
 /* Class weights of rows idx[from..to) into out, added in the order of
@@ -250,6 +226,13 @@ static double hist_proxy(const sporf_builder *b, const double *left, double wl, 
     return sporf_crit_proxy(crit, wl, sl, wr, sr);
 }
 
-const sporf_task sporf_task_classification = {node_stats, scan,       gain,         leaf,      add_row,
-                                              empty,      guide_target, hist_width, hist_prepare, hist_fill,
-                                              hist_proxy};
+static const sporf_hist_ops hist_ops = {hist_fill, hist_proxy};
+
+static int hist_scan(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st,
+                     sporf_best_split *best)
+{
+    return sporf_hist_scan_with(b, start, end, st, best, &hist_ops);
+}
+
+const sporf_task sporf_task_classification = {node_stats, scan,       gain,         leaf,     add_row, empty,
+                                  guide_target, hist_width, hist_prepare, hist_scan};

@@ -1,5 +1,7 @@
 /* task_regression.c -- the regression task (task.h): squared error. */
 #include "fit/task.h"
+#include "fit/scan.h"
+#include "fit/hist_scan.h"
 
 /* Weighted sum of squared deviations of the responses of rows
  * idx[start..end) from their weighted mean (two passes, so it is exact for a
@@ -39,70 +41,48 @@ static void node_stats(sporf_builder *b, int64_t start, int64_t end, sporf_node_
 
 /* Running weighted sums of the responses, centred on the node mean so the
  * proxy sum_l^2/w_l + sum_r^2/w_r (the children's SSE up to a node
- * constant) keeps its precision when |mean| >> sd. The missing rows [end -
- * n_miss, end) start on the left when missing_left, else they stay on the
- * right, and the right-side pass also tries the cut after the last value. */
-static int scan_side(sporf_builder *b, int64_t start, int64_t end, int64_t n_miss, int missing_left,
-                     const sporf_node_stats *st, sporf_best_split *best)
+ * constant) keeps its precision when |mean| >> sd. */
+static inline void scan_start(const sporf_builder *b, const sporf_node_stats *st, int64_t start, int64_t end,
+                              int64_t n_miss, int missing_left, sporf_scan_sums *s)
 {
-    const int64_t msl = b->min_leaf_rows;
     const int32_t *idx = b->idx;
-    const double *yr = b->yr, *w = b->w, *v = b->vals;
+    const double *yr = b->yr, *w = b->w;
     const double mean = st->mean;
-    double wl = 0.0, wr = st->w, sl = 0.0, sr = 0.0;
-    const int64_t n = end - start, n_val = n - n_miss;
+    const int64_t n_val = end - start - n_miss;
+    s->wl = 0.0;
+    s->wr = st->w;
+    s->sl = s->sr = 0.0;
     if (missing_left) {
         for (int64_t i = end - n_miss; i < end; i++) {
-            wl += w[idx[i]];
-            sl += w[idx[i]] * (yr[idx[i]] - mean);
+            s->wl += w[idx[i]];
+            s->sl += w[idx[i]] * (yr[idx[i]] - mean);
         }
-        wr = st->w - wl;
+        s->wr = st->w - s->wl;
     }
     for (int64_t i = start; i < (missing_left ? start + n_val : end); i++)
-        sr += w[idx[i]] * (yr[idx[i]] - mean);
-    const int64_t nl0 = missing_left ? n_miss : 0;
-    const double mwl = b->min_weight_leaf;
-    int changed = 0;
-    int64_t i = 0;
-    for (; i < n_val - 1; i++) {
-        const int32_t id = idx[start + i];
-        const double ww = w[id], wy = ww * (yr[id] - mean);
-        wl += ww;
-        wr -= ww;
-        sl += wy;
-        sr -= wy;
-        const int64_t nl = nl0 + i + 1;
-        if (nl < msl)
-            continue;
-        if (n - nl < msl)
-            break;
-        const double a = v[start + i], z = v[start + i + 1];
-        if (!(z > a) || wl <= 0.0 || wr <= 0.0 || wl < mwl || wr < mwl)
-            continue;
-        changed |= sporf_offer_cut(best, sl * sl / wl + sr * sr / wr, nl, a, z, missing_left);
-    }
-    /* every value left, the missing rows right (not after a break: the right
-     * side was already too small) */
-    if (n_miss > 0 && !missing_left && n_val >= 1 && i == n_val - 1) {
-        const int32_t id = idx[start + i];
-        const double ww = w[id], wy = ww * (yr[id] - mean);
-        wl += ww;
-        wr -= ww;
-        sl += wy;
-        sr -= wy;
-        if (n_val >= msl && n_miss >= msl && wl > 0.0 && wr > 0.0 && wl >= mwl && wr >= mwl)
-            changed |= sporf_offer_cut(best, sl * sl / wl + sr * sr / wr, n_val, v[start + i], INFINITY, 0);
-    }
-    return changed;
+        s->sr += w[idx[i]] * (yr[idx[i]] - mean);
 }
+
+static inline void scan_move_left(const sporf_builder *b, const sporf_node_stats *st, int32_t id, double ww,
+                                  sporf_scan_sums *s)
+{
+    const double wy = ww * (b->yr[id] - st->mean);
+    s->sl += wy;
+    s->sr -= wy;
+}
+
+static inline double scan_proxy(const sporf_builder *b, const sporf_scan_sums *s)
+{
+    (void)b;
+    return s->sl * s->sl / s->wl + s->sr * s->sr / s->wr;
+}
+
+static const sporf_scan_ops scan_ops = {scan_start, scan_move_left, scan_proxy};
 
 static int scan(sporf_builder *b, int64_t start, int64_t end, int64_t n_miss, const sporf_node_stats *st,
                 sporf_best_split *best)
 {
-    int changed = scan_side(b, start, end, n_miss, 0, st, best);
-    if (n_miss > 0)
-        changed |= scan_side(b, start, end, n_miss, 1, st, best);
-    return changed;
+    return sporf_scan_sorted(b, start, end, n_miss, st, best, &scan_ops);
 }
 
 static double gain(sporf_builder *b, int64_t start, int64_t mid, int64_t end, const sporf_node_stats *st,
@@ -181,6 +161,13 @@ static double hist_proxy(const sporf_builder *b, const double *left, double wl, 
     return left[0] * left[0] / wl + right[0] * right[0] / wr;
 }
 
-const sporf_task sporf_task_regression = {node_stats, scan,       gain,         leaf,      add_row,
-                                          empty,      guide_target, hist_width, hist_prepare, hist_fill,
-                                          hist_proxy};
+static const sporf_hist_ops hist_ops = {hist_fill, hist_proxy};
+
+static int hist_scan(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st,
+                     sporf_best_split *best)
+{
+    return sporf_hist_scan_with(b, start, end, st, best, &hist_ops);
+}
+
+const sporf_task sporf_task_regression = {node_stats, scan,       gain,         leaf,     add_row, empty,
+                                  guide_target, hist_width, hist_prepare, hist_scan};

@@ -1,0 +1,126 @@
+/*
+ * hist_scan.h -- the histogram scan (histogram.h), written once for every task.
+ *
+ * A task (task_classification.c, task_regression.c) defines how a row adds to
+ * its bin (fill) and how a cut is scored from the two sides' statistics
+ * (proxy) in a static const sporf_hist_ops, and its hist_scan calls
+ * sporf_hist_scan_with with it; the scan is always inlined, so the calls
+ * through the table become direct, inlined code in each task.
+ */
+#ifndef SPORF_HIST_SCAN_H
+#define SPORF_HIST_SCAN_H
+
+#include "fit/histogram.h"
+#include "fit/task.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct sporf_hist_ops {
+    /* Drop the node's n values v into B bins (sporf_bin_of(v[i], lo, scale, B)):
+     * record each row's bin in b->hist.bin and add its count, weight and S
+     * statistics to the (zeroed) count, wsum and stats[bin * S ...] of b->hist. */
+    void (*fill)(sporf_builder *b, const double *v, int64_t n, double lo, double scale, int32_t B);
+    /* The proxy (as the exact scan's: larger is better) of the cut whose sides
+     * have statistics left (weight wl) and right (weight wr). */
+    double (*proxy)(const sporf_builder *b, const double *left, double wl, const double *right, double wr);
+} sporf_hist_ops;
+
+/* The scan of task.h's hist_scan: see there. */
+static SPORF_ALWAYS_INLINE int sporf_hist_scan_with(sporf_builder *b, int64_t start, int64_t end,
+                                                     const sporf_node_stats *st, sporf_best_split *best,
+                                                     const sporf_hist_ops *ops)
+{
+    sporf_histogram *h = &b->hist;
+    const double *v = b->vals + start;
+    const int64_t n = end - start;
+    double vmin = v[0], vmax = v[0];
+    int nan = 0;
+    for (int64_t i = 1; i < n; i++) {
+        vmin = v[i] < vmin ? v[i] : vmin;
+        vmax = v[i] > vmax ? v[i] : vmax;
+        nan |= v[i] != v[i];
+    }
+    /* a projection that overflowed (inf - inf) has no bin: the exact scan */
+    if (nan || v[0] != v[0])
+        return -2;
+    if (!(vmax > vmin))
+        return -1;
+    const int32_t B = sporf_hist_bins(h, n);
+    /* (v - vmin) * scale is in [0, B] up to rounding, and monotone in v, so
+     * bins hold disjoint, ordered value ranges. A range too wide or too
+     * narrow for doubles gives a scale that is not finite: then the exact
+     * scan decides (task.h), which any range allows. */
+    const double scale = (double)B / (vmax - vmin);
+    if (!isfinite(scale) || !(scale > 0.0))
+        return -2;
+    uint16_t *bin = h->bin;
+    int64_t *count = h->count;
+    double *wsum = h->wsum;
+    const int32_t S = h->width;
+    memset(count, 0, (size_t)B * sizeof *count);
+    memset(wsum, 0, (size_t)B * sizeof *wsum);
+    memset(h->stats, 0, (size_t)B * (size_t)S * sizeof *h->stats);
+    ops->fill(b, v, n, vmin, scale, B);
+    /* Equal-width bins suit the bulk of a projection's values, not a long
+     * tail: when one bin holds most of the rows but more than one value
+     * (outliers stretched the range), its cuts are out of reach of the
+     * bins, and the exact scan decides. */
+    int32_t crowded = 0;
+    for (int32_t k = 1; k < B; k++)
+        if (count[k] > count[crowded]) crowded = k;
+    if (2 * count[crowded] > n && sporf_hist_has_two_values(v, bin, n, crowded))
+        return -2;
+
+    /* The cuts between non-empty bins, left to right; the best is kept as
+     * the bin it follows until the scan ends. */
+    const int64_t msl = b->min_leaf_rows;
+    const double mwl = b->min_weight_leaf;
+    double *L = h->left, *R = h->right;
+    memset(L, 0, (size_t)S * sizeof *L);
+    int64_t nl = 0, best_nl = 0;
+    double wl = 0.0, best_proxy = 0.0;
+    int32_t best_k = -1;
+    for (int32_t k = 0; k < B - 1; k++) {
+        if (count[k] == 0)
+            continue;
+        const double *sk = h->stats + (size_t)k * S;
+        for (int32_t s = 0; s < S; s++)
+            L[s] += sk[s];
+        nl += count[k];
+        wl += wsum[k];
+        if (nl < msl)
+            continue;
+        if (n - nl < msl)
+            break;
+        const double wr = st->w - wl;
+        if (wl <= 0.0 || wr <= 0.0 || wl < mwl || wr < mwl || nl == n)
+            continue;
+        for (int32_t s = 0; s < S; s++)
+            R[s] = h->total[s] - L[s];
+        const double proxy = ops->proxy(b, L, wl, R, wr);
+        if (best_k < 0 || proxy > best_proxy) {
+            best_k = k;
+            best_proxy = proxy;
+            best_nl = nl;
+        }
+    }
+    if (best_k < 0 || (best->found && !(best_proxy > best->proxy)))
+        return 1;
+    best->found = 1;
+    best->proxy = best_proxy;
+    best->n_left = best_nl;
+    best->missing_left = 0;
+    best->imputed = 0;
+    best->binned = 1;
+    best->bin_count = B;
+    best->bin_k = best_k;
+    best->bin_lo = vmin;
+    best->bin_scale = scale;
+    /* the bins' edge, for the node's feature ranking (guided.h) */
+    best->threshold = vmin + (double)(best_k + 1) / scale;
+    return 1;
+}
+
+
+#endif
