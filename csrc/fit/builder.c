@@ -234,7 +234,13 @@ static int try_candidate(sporf_builder *b, const int32_t *f, const double *w, in
 {
     project_slice(b, f, w, len, start, end);
     if (b->hist_node) {
-        /* Large node: bins instead of a sort (histogram.h). */
+        /* Large node: bins instead of a sort (histogram.h). The node's
+         * response is laid out by row position: after an exact scan sorted
+         * the rows, lay it out again. */
+        if (b->hist_stale) {
+            b->task->hist_prepare(b, start, end, st);
+            b->hist_stale = 0;
+        }
         sporf_best_split local;
         local.found = 0;
         const int r = b->task->hist_scan(b, start, end, st, &local);
@@ -242,7 +248,9 @@ static int try_candidate(sporf_builder *b, const int32_t *f, const double *w, in
             return 0;
         if (r == 1)
             return keep_candidate(b, f, w, len, &local, best);
-        /* a range doubles cannot bin: the exact scan below */
+        /* values the bins cannot resolve: the exact scan below, whose sort
+         * reorders the node's rows */
+        b->hist_stale = 1;
     }
     const int64_t n_miss = b->has_missing ? move_missing_last(b, start, end) : 0;
     const int64_t end_val = end - n_miss; /* the sorted values end here; missing rows follow */
@@ -353,8 +361,7 @@ static void find_split(sporf_builder *b, sporf_rng *rng, int64_t start, int64_t 
     memset(best, 0, sizeof *best);
     sporf_sampler *s = &b->sampler;
     b->hist_node = sporf_hist_use(b, end - start);
-    if (b->hist_node)
-        b->task->hist_prepare(b, start, end, st);
+    b->hist_stale = b->hist_node;
     if (b->params->projection == SPORF_PROJ_AXIS) {
         try_single_features(b, rng, b->n_candidates, start, end, st, best);
         return;

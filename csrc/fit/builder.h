@@ -50,6 +50,8 @@ typedef struct sporf_builder {
     sporf_histogram hist;   /* histogram scans of large nodes (histogram.h); max_bins 0: none */
     int64_t hist_min_rows;  /* the smallest node scanned by histogram */
     int hist_node;          /* the node being split is scanned by histogram */
+    int hist_stale;         /* its response by position (hist_prepare) is not laid out for
+                               the rows' current order */
 
     /* per tree: filled by the caller before sporf_builder_grow */
     double *w;              /* n weights by sample id (0 = not in this tree) */

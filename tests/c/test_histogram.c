@@ -153,6 +153,44 @@ static void test_narrow_range_is_searched_exactly(void)
     CHECK(ok, "zero and the subnormals are split (threshold %g)", t);
 }
 
+/* Long-tailed features (scanned exactly, which sorts the node's rows) drawn
+ * among features whose every value has its own bin: the histogram search sees
+ * every cut of those, so a regression tree must reach the exact search's
+ * training error -- which it did not while a sort left the node's response,
+ * laid out by row position, stale for the histogram scans after it. */
+static void test_mixed_exact_and_binned_candidates(void)
+{
+    enum { N = 240, P = 6 };
+    double X[N * P], y[N];
+    sporf_rng rng;
+    sporf_rng_seed(&rng, 17, 0);
+    for (int i = 0; i < N; i++) {
+        for (int j = 0; j < P; j++)
+            X[i * P + j] = j < 4 ? (double)sporf_rng_below(&rng, 1000) / 1000.0 : (double)((i * (7 + 4 * j)) % N);
+        if (i % 40 == 0)
+            for (int j = 0; j < 4; j++) X[i * P + j] = 1e6; /* the tails */
+        y[i] = (X[i * P + 4] > 100.0 ? 1.0 : 0.0) + (X[i * P + 5] > 60.0 ? 2.0 : 0.0) + (X[i * P] < 0.5 ? 0.3 : 0.0);
+    }
+    sporf_matrix m = rowmajor(X, N, P);
+    double sse[2];
+    for (int v = 0; v < 2; v++) {
+        sporf_params p = stump_params(v == 0 ? 0 : 4096);
+        p.criterion = SPORF_CRIT_SQUARED_ERROR;
+        p.max_depth = 3;
+        sporf_forest *f = NULL;
+        sporf_error err;
+        int rc = sporf_forest_fit_regression(&p, &m, y, NULL, NULL, NULL, NULL, NULL, &f, &err);
+        CHECK(rc == SPORF_OK, "fit: %s", err.message);
+        if (rc != SPORF_OK) return;
+        double out[N];
+        sporf_forest_predict_proba(f, &m, 1, out, NULL, NULL, &err);
+        sse[v] = 0.0;
+        for (int i = 0; i < N; i++) sse[v] += (out[i] - y[i]) * (out[i] - y[i]);
+        sporf_forest_free(f);
+    }
+    CHECK(fabs(sse[0] - sse[1]) <= 1e-9 * (1.0 + sse[0]), "training SSE exact %.12g, histograms %.12g", sse[0], sse[1]);
+}
+
 /* max_bins = 1 still cuts (a node gets at least two bins). */
 static void test_one_bin(void)
 {
@@ -238,6 +276,7 @@ int main(void)
     test_long_tail_is_searched_exactly();
     test_narrow_range_is_searched_exactly();
     test_one_bin();
+    test_mixed_exact_and_binned_candidates();
     test_forests_deterministic_and_accurate();
     printf("%d passed, %d failed\n", n_pass, n_fail);
     return n_fail == 0 ? 0 : 1;
