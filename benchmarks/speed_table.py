@@ -54,6 +54,7 @@ def cell_data(name):
 class Ydf:
     def __init__(self, task, oblique, trees):
         import ydf
+        ydf.verbose(0)  # no training log in the table
         kw = dict(label="y", num_trees=trees, max_depth=-1, min_examples=1, num_threads=N_JOBS,
                   task=ydf.Task.REGRESSION if task == "regression" else ydf.Task.CLASSIFICATION)
         if oblique:
