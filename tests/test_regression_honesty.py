@@ -211,7 +211,10 @@ def test_projection_importance_on_trunk_finds_the_first_features():
     assert all(a.importance >= b.importance for a, b in zip(table, table[1:]))
     top = table[:10]
     assert all(set(t.features) <= {0, 1, 2} for t in top[:3])
-    assert np.mean([min(t.features) <= 2 for t in top]) >= 0.6
+    # most of the importance is in projections of the first three features
+    # (0.86-0.89 over forest and data seeds, exact or histogram search; the
+    # share of the top ten alone swings from 0.3 to 0.6 with the seed)
+    assert sum(t.importance for t in table if min(t.features) <= 2) >= 0.75
     # sign-flipped duplicates are merged: every stored projection starts positive and is unique
     keys = [(tuple(t.features), tuple(t.weights)) for t in table]
     assert all(t.weights[0] > 0 for t in table)

@@ -71,6 +71,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     p.random_state = next(&b);
     p.first_tree = next(&b) % 3;
     p.n_jobs = 1 + next(&b) % 2;
+    const uint8_t bins = next(&b); /* histograms (nodes of 16+ rows) or the exact search */
+    p.max_bins = bins % 4 == 0 ? 0 : 1 + bins % 40;
     const uint8_t patch = next(&b);
     const int64_t n = 1 + next(&b) % 48, d = 1 + next(&b) % 9;
     if (patch % 4 == 0) { /* a patch forest on a grid of d features */

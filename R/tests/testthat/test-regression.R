@@ -80,7 +80,10 @@ test_that("projection importance on trunk ranks the first features first", {
   # 1/2 against feature 3's 0.58, can tie for third place)
   leads <- vapply(1:3, function(i) top$features[[i]][which.max(abs(top$weights[[i]]))] <= 3, logical(1))
   expect_true(leads[1] && sum(leads) >= 2)
-  expect_gte(mean(vapply(top$features, function(f) min(f) <= 3, logical(1))), 0.6)
+  # most of the importance is in projections of the first three features
+  # (0.86-0.89 over forest and data seeds, exact or histogram search; the share
+  # of the top ten alone swings from 0.3 to 0.6 with the seed)
+  expect_gte(sum(pi$importance[vapply(pi$features, function(f) min(f) <= 3, logical(1))]), 0.75)
   expect_true(all(vapply(pi$weights, function(w) w[1] > 0, logical(1))))
   expect_identical(nrow(projection_importances(m, top = 4)), 4L)
   expect_error(projection_importances(m, top = 0), "top")
