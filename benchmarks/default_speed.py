@@ -1,4 +1,4 @@
-"""Default fit time against scikit-learn's RF (issue 23's speed points).
+"""Default fit time against scikit-learn's RF (the defaults' speed points).
 
     python benchmarks/default_speed.py 30  '{}' '{"axis_features": 0, "guided_features": 0}'
     python benchmarks/default_speed.py 784 '{}'

@@ -1,4 +1,4 @@
-"""Issue 5's measurements: regression on Friedman #1, honest vs non-honest
+"""Measurements: regression on Friedman #1, honest vs non-honest
 class probabilities on trunk, and projection importance on trunk.
 
     python benchmarks/regression_honesty.py

@@ -1,5 +1,5 @@
 """MORF and URerF with the single-feature search and guided projections that
-sporf's own forests use by default (issue 23): the papers' simulations with
+sporf's own forests use by default: the papers' simulations with
 each JSON set of parameters over the estimator's defaults.
 
     python benchmarks/search_variants.py morf  '{}' '{"guided_features": 8}' '{"axis_features": "sqrt", "guided_features": 8}'

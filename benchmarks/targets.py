@@ -1,4 +1,4 @@
-"""The accuracy targets of issue 23, each a median over seeds 0, 1, 2 with
+"""The accuracy targets of the defaults, each a median over seeds 0, 1, 2 with
 100 trees and default parameters unless --sporf says otherwise:
 
   mc784     make_classification, 10,000 train / 5,000 test, 784 features

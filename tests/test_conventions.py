@@ -1,4 +1,4 @@
-"""What scikit-learn users expect of sporf's Python API (issue 25): each
+"""What scikit-learn users expect of sporf's Python API: each
 test failed on the code before the change it covers."""
 import io
 

@@ -931,7 +931,7 @@ def test_r_formula_survives_a_trip_through_python(r, tmp_path):
 
 
 def test_votes_oob_curve_sparse_and_bytes_loading_match(r):
-    """What issue 25 added on both sides gives the same numbers: vote
+    """These conventions give the same numbers on both sides: vote
     fractions (predict_votes / type = "vote"), the out-of-bag error curve
     (oob_error_curve_ / $oob_error_curve), sparse X (scipy / Matrix) and
     loading a model from its bytes (load(bytes) / sporf_load(raw))."""

@@ -14,7 +14,7 @@ EXPECTED_FAILURES = {
         "sample_weight is not equivalent to removing/repeating samples "
         "(also expected to fail for scikit-learn's RandomForestClassifier)"
     ),
-    # the same check on scipy sparse X, which sporf accepts since issue 25 (as
+    # the same check on scipy sparse X, which sporf accepts (as
     # scikit-learn's forests do, and marked the same way for them)
     "check_sample_weight_equivalence_on_sparse_data": (
         "sample_weight is not equivalent to removing/repeating samples "

@@ -1,5 +1,5 @@
 """Regression forests, honest trees, the rest of the projection family and
-projection importance (issue 5)."""
+projection importance."""
 import numpy as np
 import pytest
 from sklearn.datasets import make_friedman1
