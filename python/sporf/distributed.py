@@ -131,7 +131,9 @@ def fit(estimator, X, y=None, *, sample_weight=None, client=None, n_shards=None,
         raise _params.bad("first_tree", _params.PARAMS["first_tree"]["expect"], first)
     if client is None:
         client = distributed.get_client()
-    threads = sum(w["nthreads"] for w in client.scheduler_info()["workers"].values())
+    # client.nthreads() asks the scheduler; scheduler_info() returns a cache
+    # that the client's periodic refresh can replace by one without workers.
+    threads = sum(client.nthreads().values())
     if threads < 1:
         raise RuntimeError("the Dask cluster has no workers")
     if n_shards is None:
