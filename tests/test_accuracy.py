@@ -38,7 +38,7 @@ def test_sparse_parity_with_p_squared_projections():
     assert err <= 0.22, err
 
 
-def test_defaults_on_trunk_p100_reach_the_issue_23_target():
+def test_defaults_on_trunk_p100_reach_the_oblique_peers_error():
     """SPORF paper's trunk, p = 100, n = 1,000: 0.0286 before guided
     projections; treeple 0.024 and rerf 0.022 with their defaults."""
     err = median_error(make_trunk, 1000, 100, lambda s: sporf.SPORFClassifier(random_state=s, n_jobs=2))
@@ -65,3 +65,32 @@ def test_axis_mode_matches_random_forest_on_orthant():
                         lambda s: sporf.SPORFClassifier(projection="axis", random_state=s))
     rf = median_error(make_orthant, 400, 6, lambda s: RandomForestClassifier(random_state=s))
     assert ours <= rf + 0.015, (ours, rf)
+
+
+def test_random_thresholds_with_oblique_candidates_beat_extra_trees_on_trunk():
+    """splitter="random" with bootstrap=False is ExtraTrees' rule on SPORF's
+    candidates: on trunk (p = 100) the oblique candidates keep their lead
+    (0.0196 here against ExtraTrees' 0.0256)."""
+    from sklearn.ensemble import ExtraTreesClassifier
+
+    ours = median_error(make_trunk, 1000, 100, lambda s: sporf.SPORFClassifier(
+        splitter="random", bootstrap=False, random_state=s, n_jobs=2))
+    et = median_error(make_trunk, 1000, 100, lambda s: ExtraTreesClassifier(random_state=s, n_jobs=2))
+    assert ours < et, (ours, et)
+    assert ours <= 0.024, ours
+
+
+def test_random_thresholds_regressor_beats_extra_trees_on_friedman1():
+    """Friedman #1 with 40 noise features: random thresholds on the
+    regressor's candidates (2.46 median MSE here) against ExtraTrees (3.33)."""
+    from sklearn.datasets import make_friedman1
+    from sklearn.ensemble import ExtraTreesRegressor
+
+    ours, et = [], []
+    for s in (0, 1, 2):
+        X, y = make_friedman1(1000, n_features=45, random_state=s)
+        Xt, yt = make_friedman1(5000, n_features=45, random_state=100 + s)
+        model = sporf.SPORFRegressor(splitter="random", bootstrap=False, random_state=s, n_jobs=2)
+        ours.append(np.mean((model.fit(X, y).predict(Xt) - yt) ** 2))
+        et.append(np.mean((ExtraTreesRegressor(random_state=s, n_jobs=2).fit(X, y).predict(Xt) - yt) ** 2))
+    assert np.median(ours) <= 0.85 * np.median(et), (ours, et)

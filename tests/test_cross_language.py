@@ -114,6 +114,9 @@ CASES = [
     ("orthant-weights",
      lambda: make_orthant(300, 3, random_state=4),
      dict(class_weight={0: 2.0, 5: 0.5}, sample_weight="linspace", max_features=None)),
+    ("trunk-random-thresholds",
+     lambda: make_trunk(300, 12, random_state=6),
+     dict(splitter="random", bootstrap=False)),
 ]
 
 
@@ -406,6 +409,7 @@ REGRESSION_CASES = [
     ("friedman-gaussian-ignore", dict(projection="gaussian", honest_fraction=0.5, honest_prior="ignore",
                                       max_features=8, min_samples_leaf=2)),
     ("friedman-poisson-axis", dict(projection="poisson", max_samples=0.7, oob_score=True)),
+    ("friedman-random-thresholds", dict(splitter="random", oob_score=True)),
 ]
 
 

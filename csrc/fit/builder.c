@@ -72,11 +72,14 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const doubl
     b->best_proj_weight = malloc((size_t)nnz * sizeof(double));
     int sort_ok = sporf_sort_scratch_init(&b->sort_scratch, n);
     /* Histograms need the task's bin statistics and complete data (the
-     * exact scan places missing rows, histogram.h). */
+     * exact scan places missing rows, histogram.h). The random splitter's
+     * scans need the statistics only: a candidate with a missing value is
+     * scanned exactly. */
     const int32_t hist_width = b->task->hist_width(n_classes);
+    const int random = hist_width > 0 && params->splitter == SPORF_SPLITTER_RANDOM;
     const int32_t max_bins = hist_width > 0 && !b->has_missing ? (int32_t)params->max_bins : 0;
     b->hist_min_rows = SPORF_HIST_MIN_ROWS;
-    if (!sporf_histogram_init(&b->hist, max_bins, hist_width, n))
+    if (!sporf_histogram_init(&b->hist, max_bins, random, hist_width, n))
         sort_ok = 0;
     if (!sort_ok || !guided_ok || !b->w || !b->idx || !b->vals || !b->wsorted || !b->node_counts || !b->left_counts ||
         !b->right_counts || !b->best_proj_feature || !b->best_proj_weight) {
@@ -243,6 +246,8 @@ static int try_candidate(sporf_builder *b, const int32_t *f, const double *w, in
         }
         sporf_best_split local;
         local.found = 0;
+        if (b->hist.random) /* in (0, 1): the cut leaves vmin left and vmax right */
+            b->hist.draw = (double)((sporf_rng_next(b->rng) >> 11) | 1) * (1.0 / 9007199254740992.0);
         const int r = b->task->hist_scan(b, start, end, st, &local);
         if (r == -1)
             return 0;
@@ -360,6 +365,7 @@ static void find_split(sporf_builder *b, sporf_rng *rng, int64_t start, int64_t 
 {
     memset(best, 0, sizeof *best);
     sporf_sampler *s = &b->sampler;
+    b->rng = rng;
     b->hist_node = sporf_hist_use(b, end - start);
     b->hist_stale = b->hist_node;
     if (b->params->projection == SPORF_PROJ_AXIS) {

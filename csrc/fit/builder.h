@@ -50,6 +50,7 @@ typedef struct sporf_builder {
     sporf_histogram hist;   /* histogram scans of large nodes (histogram.h); max_bins 0: none */
     int64_t hist_min_rows;  /* the smallest node scanned by histogram */
     int hist_node;          /* the node being split is scanned by histogram */
+    sporf_rng *rng;         /* the tree's stream, for the node being split (find_split) */
     int hist_stale;         /* its response by position (hist_prepare) is not laid out for
                                the rows' current order */
 

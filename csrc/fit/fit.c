@@ -157,6 +157,10 @@ static int check_fit_args(const sporf_params *params, const sporf_matrix *X, con
         if (sporf_params_honest(params))
             return sporf_set_error(err, SPORF_E_ARG, "honest_fraction does not apply to an unsupervised forest "
                                                      "(its leaves hold no response to estimate)");
+        if (params->splitter != SPORF_SPLITTER_BEST)
+            return sporf_set_error(err, SPORF_E_ARG, "splitter 'random' is for classification and regression "
+                                                     "forests (an unsupervised forest's splits are Fast-BIC or "
+                                                     "two-means searches)");
     } else if (is_unsupervised_criterion(params->criterion)) {
         return sporf_set_error(err, SPORF_E_ARG, "criteria 'fastbic' and 'twomeans' are for unsupervised forests");
     } else if (yr) {

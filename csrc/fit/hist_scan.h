@@ -46,12 +46,14 @@ static SPORF_ALWAYS_INLINE int sporf_hist_scan_with(sporf_builder *b, int64_t st
         return -2;
     if (!(vmax > vmin))
         return -1;
-    const int32_t B = sporf_hist_bins(h, n);
+    /* The random splitter's two bins meet at vmin + draw * (vmax - vmin):
+     * vmin is always left, vmax right (draw < 1). */
+    const int32_t B = h->random ? 2 : sporf_hist_bins(h, n);
     /* (v - vmin) * scale is in [0, B] up to rounding, and monotone in v, so
      * bins hold disjoint, ordered value ranges. A range too wide or too
      * narrow for doubles gives a scale that is not finite: then the exact
      * scan decides (task.h), which any range allows. */
-    const double scale = (double)B / (vmax - vmin);
+    const double scale = h->random ? 1.0 / (h->draw * (vmax - vmin)) : (double)B / (vmax - vmin);
     if (!isfinite(scale) || !(scale > 0.0))
         return -2;
     uint16_t *bin = h->bin;
@@ -69,7 +71,7 @@ static SPORF_ALWAYS_INLINE int sporf_hist_scan_with(sporf_builder *b, int64_t st
     int32_t crowded = 0;
     for (int32_t k = 1; k < B; k++)
         if (count[k] > count[crowded]) crowded = k;
-    if (2 * count[crowded] > n && sporf_hist_has_two_values(v, bin, n, crowded))
+    if (!h->random && 2 * count[crowded] > n && sporf_hist_has_two_values(v, bin, n, crowded))
         return -2;
 
     /* The cuts between non-empty bins, left to right; the best is kept as

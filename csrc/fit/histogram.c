@@ -8,11 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-int sporf_histogram_init(sporf_histogram *h, int32_t max_bins, int32_t width, int64_t n)
+int sporf_histogram_init(sporf_histogram *h, int32_t max_bins, int random, int32_t width, int64_t n)
 {
     memset(h, 0, sizeof *h);
+    if (random)
+        max_bins = 2;
     if (max_bins <= 0 || width <= 0)
         return 1;
+    h->random = random;
     if (n < 1) n = 1;
     /* a node has at least 2 bins, even with max_bins = 1 */
     const size_t B = (size_t)(max_bins > 2 ? max_bins : 2), S = (size_t)width;
@@ -51,7 +54,7 @@ void sporf_histogram_free(sporf_histogram *h)
 
 int sporf_hist_use(const sporf_builder *b, int64_t n_node)
 {
-    return b->hist.max_bins > 0 && n_node >= b->hist_min_rows;
+    return b->hist.max_bins > 0 && n_node >= (b->hist.random ? 2 : b->hist_min_rows);
 }
 
 int32_t sporf_hist_bins(const sporf_histogram *h, int64_t n)

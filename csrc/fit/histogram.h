@@ -26,6 +26,12 @@
  * the bin count is max_bins, fewer on a node too small to fill them (about
  * SPORF_HIST_ROWS_PER_BIN rows per bin). A candidate whose values crowd into
  * one bin (a long tail stretched the range) is scanned exactly.
+ *
+ * The random splitter (splitter "random", Extremely Randomized Trees) is the
+ * same scan with two bins whose edge is a threshold drawn uniformly between
+ * the projection's minimum and maximum: one fused pass gives the one cut's
+ * statistics, on every node of two rows or more and whatever the values'
+ * spread. Its cut is placed between real neighbours like any other.
  */
 #ifndef SPORF_HISTOGRAM_H
 #define SPORF_HISTOGRAM_H
@@ -52,6 +58,9 @@ struct sporf_best_split;
  * node's response by position (task.h hist_prepare). */
 typedef struct sporf_histogram {
     int32_t max_bins;   /* B; 0 = never bin */
+    int random;         /* splitter "random": two bins, cut at a drawn threshold */
+    double draw;        /* with random: the candidate's draw in (0, 1), the threshold's
+                           place between the projection's minimum and maximum */
     int32_t width;      /* S: the task's statistics per bin */
     uint16_t *bin;      /* n: bin of each row of the node, by position */
     int64_t *count;     /* B: rows per bin */
@@ -73,8 +82,9 @@ static inline int32_t sporf_bin_of(double x, double lo, double scale, int32_t B)
 }
 
 /* Scratch for histogram scans of up to n rows; max_bins = 0 leaves it empty
- * (every scan exact). Returns 0 when out of memory. */
-int sporf_histogram_init(sporf_histogram *h, int32_t max_bins, int32_t width, int64_t n);
+ * (every scan exact). random: the random splitter's scans (two bins each).
+ * Returns 0 when out of memory. */
+int sporf_histogram_init(sporf_histogram *h, int32_t max_bins, int random, int32_t width, int64_t n);
 void sporf_histogram_free(sporf_histogram *h);
 
 /* Should a node of n_node rows be scanned by histogram? */

@@ -95,6 +95,12 @@ enum {
     SPORF_PROJ_POISSON = 5 /* Poisson(feature_combinations) distinct features per candidate (0 becomes 1, at most p), weights +-1 */
 };
 
+/* splitter */
+enum {
+    SPORF_SPLITTER_BEST = 0, /* each candidate's best cut (exact or histogram search, max_bins) */
+    SPORF_SPLITTER_RANDOM = 1 /* one cut per candidate, drawn uniformly between the node's minimum and maximum of its projected values (Extremely Randomized Trees) */
+};
+
 /* criterion */
 enum {
     SPORF_CRIT_GINI = 0, /* classification */
@@ -202,6 +208,16 @@ typedef struct sporf_params {
      * search). Defaults: 256 for classification and regression forests; URerF, and data with
      * missing values, always search exactly. Default: 0. */
     int64_t max_bins;
+    /* How each candidate projection is cut. "best" searches its thresholds for the best cut
+     * (exactly, or between histogram bins: max_bins). "random" draws one threshold per
+     * candidate uniformly between the node's minimum and maximum of the candidate's
+     * projected values -- the rule of Extremely Randomized Trees (Geurts et al., 2006), for
+     * every projection kind -- and the node keeps the best of those random cuts; max_bins is
+     * then unused. Random cuts make trees less correlated and fits faster; with
+     * bootstrap=False the forest is ExtraTrees with SPORF's candidates. A candidate whose
+     * projection has a missing value is cut at its best threshold. Codes SPORF_SPLITTER_*.
+     * Default: "best". */
+    int32_t splitter;
     /* Split quality measure: "gini" or "entropy" ("log_loss" is a synonym). Codes
      * SPORF_CRIT_*. Default: "gini". */
     int32_t criterion;

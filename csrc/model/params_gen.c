@@ -18,6 +18,7 @@ void sporf_params_init(sporf_params *p)
     p->max_features.form = SPORF_FORM_SQRT;
     p->axis_features.form = SPORF_FORM_COUNT;
     p->axis_features.value = 0;
+    p->splitter = SPORF_SPLITTER_BEST;
     p->criterion = SPORF_CRIT_GINI;
     p->min_samples_split.form = SPORF_FORM_COUNT;
     p->min_samples_split.value = 2;
@@ -55,6 +56,8 @@ int sporf_params_check_fields(const sporf_params *p, sporf_error *err)
         return sporf_param_error(err, "guided_features", "a whole number in [0, 64]", "%lld", (long long)p->guided_features);
     if (p->max_bins < 0LL || p->max_bins > 4096LL)
         return sporf_param_error(err, "max_bins", "a whole number in [0, 4096]", "%lld", (long long)p->max_bins);
+    if (p->splitter < 0 || p->splitter > 1)
+        return sporf_param_error(err, "splitter", "one of \"best\", \"random\"", "code %d", (int)p->splitter);
     if (p->criterion < 0 || p->criterion > 4)
         return sporf_param_error(err, "criterion", "one of \"gini\", \"entropy\", \"squared_error\", \"fastbic\", \"twomeans\", \"log_loss\"", "code %d", (int)p->criterion);
     if (p->max_depth != 0 && (p->max_depth < 1LL || p->max_depth > 1000000000LL))
@@ -128,6 +131,7 @@ void sporf_params_write(const sporf_params *p, sporf_writer *w)
     sporf_put_f64(w, p->axis_features.value);
     sporf_put_i64(w, p->guided_features);
     sporf_put_i64(w, p->max_bins);
+    sporf_put_i32(w, p->splitter);
     sporf_put_i32(w, p->criterion);
     sporf_put_i64(w, p->max_depth);
     sporf_put_i32(w, p->min_samples_split.form);
@@ -169,6 +173,7 @@ void sporf_params_read(sporf_params *p, sporf_reader *r, uint32_t version)
     }
     if (version >= 7) p->guided_features = sporf_get_i64(r);
     if (version >= 9) p->max_bins = sporf_get_i64(r);
+    if (version >= 9) p->splitter = sporf_get_i32(r);
     p->criterion = sporf_get_i32(r);
     p->max_depth = sporf_get_i64(r);
     {
@@ -212,6 +217,7 @@ const char *sporf_params_differing(const sporf_params *a, const sporf_params *b)
     if (memcmp(&a->axis_features, &b->axis_features, sizeof a->axis_features) != 0) return "axis_features";
     if (memcmp(&a->guided_features, &b->guided_features, sizeof a->guided_features) != 0) return "guided_features";
     if (memcmp(&a->max_bins, &b->max_bins, sizeof a->max_bins) != 0) return "max_bins";
+    if (memcmp(&a->splitter, &b->splitter, sizeof a->splitter) != 0) return "splitter";
     if (memcmp(&a->criterion, &b->criterion, sizeof a->criterion) != 0) return "criterion";
     if (memcmp(&a->max_depth, &b->max_depth, sizeof a->max_depth) != 0) return "max_depth";
     if (memcmp(&a->min_samples_split, &b->min_samples_split, sizeof a->min_samples_split) != 0) return "min_samples_split";

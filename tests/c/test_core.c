@@ -473,13 +473,16 @@ static double check_format_round_trip(const char *what, sporf_forest *f, const s
         tried++;
         if (rc == SPORF_OK) {
             accepted++;
-            if (outputs > 0) {
-                double out[64];
+            sporf_forest_info gi;
+            if (outputs > 0 && sporf_forest_get_info(g, &gi, &err) == SPORF_OK) {
+                /* sized by the loaded forest: a mutation may have changed its class count */
+                double *out = malloc((size_t)gi.n_classes * sizeof *out);
                 sporf_matrix one = *m;
                 one.nrow = 1;
-                if (sporf_forest_predict_proba(g, &one, 1, out, NULL, NULL, &err) == SPORF_OK)
-                    for (int32_t k = 0; k < outputs && k < 64; k++)
+                if (out && sporf_forest_predict_proba(g, &one, 1, out, NULL, NULL, &err) == SPORF_OK)
+                    for (int32_t k = 0; k < gi.n_classes; k++)
                         if (!isfinite(out[k])) survived = 0;
+                free(out);
             }
             sporf_forest_free(g);
         } else if (rc != SPORF_E_FORMAT || g) {

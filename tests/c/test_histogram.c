@@ -6,6 +6,7 @@
 #include "model/model.h"
 #include "fit/criterion.h"
 #include "fit/histogram.h"
+#include "fit/task.h"
 #include "util/rng.h"
 
 #include <math.h>
@@ -270,6 +271,117 @@ static void test_forests_deterministic_and_accurate(void)
     free(y);
 }
 
+/* The random splitter (splitter "random"): a stump's cut on one feature is
+ * a draw between the values' minimum and maximum, placed midway between the
+ * real neighbours on either side, so it differs from seed to seed, lies
+ * inside the range and is not the best cut; forests are the same for any
+ * thread count, learn a smooth boundary, and refuse an unsupervised fit. */
+static void test_random_splitter(void)
+{
+    enum { N = 400, SEEDS = 12 };
+    double x[N];
+    int32_t y[N];
+    sporf_rng rng;
+    sporf_rng_seed(&rng, 11, 0);
+    for (int i = 0; i < N; i++) {
+        x[i] = (double)sporf_rng_below(&rng, 1000000) / 1e6;
+        y[i] = x[i] > 0.3;
+    }
+    double lo = x[0], hi = x[0];
+    for (int i = 1; i < N; i++) {
+        lo = x[i] < lo ? x[i] : lo;
+        hi = x[i] > hi ? x[i] : hi;
+    }
+    sporf_matrix m = rowmajor(x, N, 1);
+    int distinct = 0, inside = 1, between = 1;
+    double first = NAN;
+    for (int seed = 0; seed < SEEDS; seed++) {
+        sporf_params p = stump_params(0);
+        p.splitter = SPORF_SPLITTER_RANDOM;
+        p.random_state = 100 + seed;
+        sporf_forest *f = NULL;
+        sporf_error err;
+        int rc = sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err);
+        CHECK(rc == SPORF_OK, "random stump: %s", err.message);
+        if (rc != SPORF_OK) return;
+        const double t = f->trees[0].nodes[0].threshold;
+        sporf_forest_free(f);
+        inside &= t >= lo && t < hi;
+        /* midway between the largest value <= t and the smallest above it */
+        double a = -INFINITY, z = INFINITY;
+        for (int i = 0; i < N; i++) {
+            if (x[i] <= t) a = x[i] > a ? x[i] : a;
+            else z = x[i] < z ? x[i] : z;
+        }
+        between &= t == sporf_cut_threshold(a, z);
+        if (seed == 0) first = t;
+        else distinct += t != first;
+    }
+    CHECK(inside, "random cuts lie inside the values' range");
+    CHECK(between, "random cuts are placed midway between neighbouring values");
+    CHECK(distinct >= SEEDS - 2, "random cuts differ across seeds (%d of %d differ)", distinct, SEEDS - 1);
+
+    /* forests: thread-count invariant, another forest than the best-cut
+     * search, and accurate on a smooth two-feature boundary */
+    enum { NF = 1500, P = 4 };
+    double *X = malloc(NF * P * sizeof *X), *yr = malloc(NF * sizeof *yr);
+    int32_t *yc = malloc(NF * sizeof *yc);
+    for (int i = 0; i < NF; i++) {
+        for (int j = 0; j < P; j++) X[i * P + j] = (double)sporf_rng_below(&rng, 1000000) / 1e6 - 0.5;
+        yr[i] = X[i * P] - X[i * P + 1];
+        yc[i] = yr[i] > 0.0;
+    }
+    sporf_matrix mf = rowmajor(X, NF, P);
+    for (int task = 0; task < 2; task++) {
+        uint8_t *bytes[3];
+        int64_t len[3];
+        double fit_err = 0.0;
+        for (int v = 0; v < 3; v++) {
+            sporf_params p;
+            sporf_params_init(&p);
+            p.n_estimators = 10;
+            p.random_state = 5;
+            p.splitter = v == 2 ? SPORF_SPLITTER_BEST : SPORF_SPLITTER_RANDOM;
+            p.n_jobs = v == 1 ? 2 : 1;
+            if (task == 1) p.criterion = SPORF_CRIT_SQUARED_ERROR;
+            sporf_forest *f = NULL;
+            sporf_error err;
+            int rc = task == 0 ? sporf_forest_fit(&p, &mf, yc, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err)
+                               : sporf_forest_fit_regression(&p, &mf, yr, NULL, NULL, NULL, NULL, NULL, &f, &err);
+            CHECK(rc == SPORF_OK, "random forest fit: %s", err.message);
+            if (rc != SPORF_OK) return;
+            bytes[v] = save(f, &len[v]);
+            if (v == 0) {
+                double *out = malloc(NF * 2 * sizeof *out);
+                sporf_forest_predict_proba(f, &mf, 1, out, NULL, NULL, &err);
+                for (int i = 0; i < NF; i++)
+                    fit_err += task == 0 ? ((out[i * 2 + 1] > 0.5) != yc[i]) : (out[i] - yr[i]) * (out[i] - yr[i]);
+                free(out);
+            }
+            sporf_forest_free(f);
+        }
+        CHECK(len[0] == len[1] && memcmp(bytes[0], bytes[1], (size_t)len[0]) == 0,
+              "random splitter, task %d: the same bytes for 1 and 2 threads", task);
+        CHECK(len[0] != len[2] || memcmp(bytes[0], bytes[2], (size_t)len[0]) != 0,
+              "random splitter, task %d: another forest than the best-cut search", task);
+        CHECK(fit_err / NF < (task == 0 ? 0.02 : 0.002), "random splitter, task %d: training error %g", task,
+              fit_err / NF);
+        for (int v = 0; v < 3; v++) free(bytes[v]);
+    }
+    sporf_params p;
+    sporf_params_init(&p);
+    p.criterion = SPORF_CRIT_FASTBIC;
+    p.splitter = SPORF_SPLITTER_RANDOM;
+    sporf_forest *f = NULL;
+    sporf_error err;
+    CHECK(sporf_forest_fit_unsupervised(&p, &mf, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG && !f &&
+              strstr(err.message, "splitter") != NULL,
+          "an unsupervised random-splitter fit is refused: %s", err.message);
+    free(X);
+    free(yr);
+    free(yc);
+}
+
 int main(void)
 {
     test_cut_is_best_between_bins();
@@ -278,6 +390,7 @@ int main(void)
     test_one_bin();
     test_mixed_exact_and_binned_candidates();
     test_forests_deterministic_and_accurate();
+    test_random_splitter();
     printf("%d passed, %d failed\n", n_pass, n_fail);
     return n_fail == 0 ? 0 : 1;
 }
