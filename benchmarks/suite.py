@@ -183,7 +183,7 @@ class YdfModel:
 
 
 MODELS = ["sporf", "scikit-learn RF", "scikit-learn ExtraTrees", "ydf axis", "ydf sparse oblique", "ranger",
-          "treeple oblique"]
+          "ranger extratrees", "treeple oblique"]
 # treeple needs its own scikit-learn (1.6.1): it runs from its own virtual environment (peers.py)
 TREEPLE_PY = os.environ.get("TREEPLE_PYTHON", "/tmp/treeple-venv/bin/python")
 
@@ -192,7 +192,7 @@ def available(name):
     if name == "treeple oblique":
         return os.path.exists(TREEPLE_PY) and subprocess.run([TREEPLE_PY, "-c", "import treeple"],
                                                              capture_output=True).returncode == 0
-    if name == "ranger":
+    if name in ("ranger", "ranger extratrees"):
         return shutil.which("Rscript") and subprocess.run(["Rscript", "-e", "library(ranger)"],
                                                           capture_output=True).returncode == 0
     if name.startswith("ydf"):
@@ -203,7 +203,7 @@ def available(name):
     return True
 
 
-def run_external(command, task, X, y, fold):
+def run_external(command, task, X, y, fold, extra=()):
     """A model that runs in another interpreter (ranger in R, treeple in its
     venv): the data and folds go through files, one score per fold back."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -212,7 +212,7 @@ def run_external(command, task, X, y, fold):
         np.savetxt(csv, np.column_stack([X, y]), delimiter=",", header=header, comments="", fmt="%.17g")
         np.savetxt(os.path.join(tmp, "folds.txt"), fold, fmt="%d")
         t = time.perf_counter()
-        out = subprocess.run(command + [csv, os.path.join(tmp, "folds.txt"), task, str(N_JOBS), "1"],
+        out = subprocess.run(command + [csv, os.path.join(tmp, "folds.txt"), task, str(N_JOBS), "1"] + list(extra),
                              capture_output=True, text=True, check=True).stdout
         seconds = time.perf_counter() - t
     if out.strip() == "unavailable":  # the library cannot do this task here
@@ -222,8 +222,9 @@ def run_external(command, task, X, y, fold):
 
 
 def run_model(name, task, X, y, fold, variant_params):
-    if name == "ranger":
-        return run_external(["Rscript", os.path.join(HERE, "suite_ranger.R")], task, X, y, fold)
+    if name in ("ranger", "ranger extratrees"):
+        rule = ["extratrees"] if name == "ranger extratrees" else []
+        return run_external(["Rscript", os.path.join(HERE, "suite_ranger.R")], task, X, y, fold, rule)
     if name == "treeple oblique":
         return run_external([TREEPLE_PY, os.path.join(HERE, "suite_treeple.py")], task, X, y, fold)
     scores, seconds = [], 0.0

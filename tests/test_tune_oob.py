@@ -26,7 +26,7 @@ def test_the_report_follows_successive_halving():
     # d, 2d, 4d x lambda, 2 lambda: 6 candidates, R = 3 halvings: 8, 16, 32, 64 trees
     assert len(rows) == 6
     assert sorted(r["n_trees"] for r in rows) == [8, 8, 8, 16, 32, 64]
-    assert [r["max_features"] for r in rows] == [None, None, 30, 30, 60, 60]  # d = p = 15 by default
+    assert [r["max_features"] for r in rows] == [0.5, 0.5, 14, 14, 28, 28]  # d = 7 of p = 15 by default
     assert [r["feature_combinations"] for r in rows] == [1.5, 3.0] * 3
     best = max(rows, key=lambda r: r["n_trees"])
     assert {k: best[k] for k in reg.best_params_} == reg.best_params_

@@ -183,10 +183,10 @@ typedef struct sporf_params {
      * count (0 adds none), a fraction of p, "sqrt" (ceil(sqrt(p))), "log2" or None/NULL (all
      * p). The node keeps the best split of both searches, and the searched features rank the
      * node's features for guided_features. Defaults: "sqrt" for sporf's classification
-     * forests, all features for its regression forests (as a random forest regressor
-     * searches), 0 for MORF and URerF. Ignored for "axis", whose candidates are single
-     * features already. Forms: SPORF_FORM_COUNT, SPORF_FORM_FRACTION, SPORF_FORM_SQRT,
-     * SPORF_FORM_LOG2, SPORF_FORM_ALL. Default: 0. */
+     * forests, half of the features (0.5) for its regression forests, 0 for MORF and URerF.
+     * Ignored for "axis", whose candidates are single features already. Forms:
+     * SPORF_FORM_COUNT, SPORF_FORM_FRACTION, SPORF_FORM_SQRT, SPORF_FORM_LOG2,
+     * SPORF_FORM_ALL. Default: 0. */
     sporf_amount axis_features;
     /* Guided projections: at each oblique node the best single-feature candidates (by the
      * score of their best split; see axis_features) are combined into one projection for

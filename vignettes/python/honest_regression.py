@@ -25,9 +25,10 @@ N_TEST = 500 if FAST else 5000
 # ## Regression: Friedman #1
 #
 # y = 10 sin(pi x1 x2) + 20 (x3 - 1/2)^2 + 10 x4 + 5 x5 + noise, with five
-# more features that do not enter y. Regressors consider all p candidate
-# projections per node by default (`max_features=None`), as scikit-learn's
-# do; `oob_score=True` gives the out-of-bag R^2.
+# more features that do not enter y. Regressors consider half of p candidate
+# projections and half of the single features per node by default
+# (`max_features=0.5`, `axis_features=0.5`); `oob_score=True` gives the
+# out-of-bag R^2.
 
 # %%
 X, y = make_friedman1(N, n_features=10, noise=1.0, random_state=0)
