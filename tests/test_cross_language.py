@@ -836,27 +836,29 @@ def test_fraction_means_the_same_in_both_languages(r):
         sporf.fraction(0)
 
 
+@pytest.mark.parametrize("grid", [True, "structure"])
 @pytest.mark.parametrize("task", ["classification", "regression", "morf"])
-def test_tune_oob_picks_the_same_forest_in_both_languages(r, task):
+def test_tune_oob_picks_the_same_forest_in_both_languages(r, task, grid):
     """tune_oob runs in the core: the same candidates, out-of-bag errors and
-    trees, and the winner's model bytes, from Python and from R."""
+    trees, and the winner's model bytes, from Python and from R, for both
+    grids (d and lambda; the forest's structure)."""
     rng = np.random.RandomState(11)
     X = rng.standard_normal((240, 16))
     if task == "regression":
         y = X[:, 0] - 2 * X[:, 3] + X[:, 5] * X[:, 6] + 0.2 * rng.standard_normal(240)
-        py = sporf.SPORFRegressor(n_estimators=24, tune_oob=True, oob_score=True, random_state=9).fit(X, y)
-        rm = r["sporf"](r_matrix(X), ro.FloatVector(y), n_estimators=24, tune_oob=True, oob_score=True,
+        py = sporf.SPORFRegressor(n_estimators=24, tune_oob=grid, oob_score=True, random_state=9).fit(X, y)
+        rm = r["sporf"](r_matrix(X), ro.FloatVector(y), n_estimators=24, tune_oob=grid, oob_score=True,
                         random_state=9)
     else:
         y = (X[:, 0] + X[:, 1] - X[:, 4] > 0).astype(np.int64)
         if task == "morf":
-            py = sporf.MORFClassifier(data_dims=(4, 4), n_estimators=24, tune_oob=True, oob_score=True,
+            py = sporf.MORFClassifier(data_dims=(4, 4), n_estimators=24, tune_oob=grid, oob_score=True,
                                       random_state=9).fit(X, y)
             rm = r["morf"](r_matrix(X), r_labels(y), data_dims=ro.FloatVector([4, 4]), n_estimators=24,
-                           tune_oob=True, oob_score=True, random_state=9)
+                           tune_oob=grid, oob_score=True, random_state=9)
         else:
-            py = sporf.SPORFClassifier(n_estimators=24, tune_oob=True, oob_score=True, random_state=9).fit(X, y)
-            rm = r_fit(r, X, y, n_estimators=24, tune_oob=True, oob_score=True, random_state=9)
+            py = sporf.SPORFClassifier(n_estimators=24, tune_oob=grid, oob_score=True, random_state=9).fit(X, y)
+            rm = r_fit(r, X, y, n_estimators=24, tune_oob=grid, oob_score=True, random_state=9)
     assert r_model_bytes(rm) == py.to_bytes()
     table = rm.rx2("tuning")
     assert list(table.rx2("oob_error")) == [row["oob_error"] for row in py.tuning_]

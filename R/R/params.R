@@ -167,8 +167,12 @@ print.sporf_fraction <- function(x, ...) {
   # switches of the binding (oob_score, tune_oob): the core never sees them
   for (name in intersect(names(given), names(.SPEC_PARAMS))) {
     row <- .SPEC_PARAMS[[name]]
-    if (row$kind == "option" && is.logical(row$default) && !.is_flag(given[[name]]))
+    if (name == "tune_oob") {
+      if (!(.is_flag(given[[name]]) || identical(given[[name]], "structure")))
+        .bad_param(name, "TRUE, FALSE or \"structure\"", given[[name]])
+    } else if (row$kind == "option" && is.logical(row$default) && !.is_flag(given[[name]])) {
       .bad_param(name, "TRUE or FALSE", given[[name]])
+    }
   }
   if (isTRUE(given$oob_score) && isTRUE(given$bootstrap == FALSE))
     stop("out-of-bag estimation is only available if bootstrap = TRUE", call. = FALSE)

@@ -177,7 +177,7 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   }
 
   res <- .Call(C_sporf_r_fit, X, enc$codes, K, params, sw, cw, args$oob_score, as.integer(args$verbose),
-               isTRUE(args$tune_oob))
+               .tune_grid(args$tune_oob))
   if (isTRUE(res[[4L]])) {
     cond <- structure(class = c("sporf_interrupt", "interrupt", "error", "condition"),
                       list(message = "sporf: the fit was interrupted (Ctrl-C); no forest was returned",
@@ -266,6 +266,12 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
     return(handle)
   }
   cache$handle
+}
+
+# tune_oob as the C glue takes it: 0 no tuning, 1 d and lambda (TRUE), 2 the
+# structure grid ("structure").
+.tune_grid <- function(tune_oob) {
+  if (identical(tune_oob, "structure")) 2L else if (isTRUE(tune_oob)) 1L else 0L
 }
 
 # tune_oob's report: the parameters the grid varies (as sporf() takes them),

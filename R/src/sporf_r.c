@@ -157,11 +157,12 @@ static SEXP tuning_report(const sporf_tune_result *t)
 }
 
 /* fit(x, y, n_classes, params, sample_weight, class_weight, oob, verbose, tune)
+ * (tune: 0 no tuning, 1 SPORF_TUNE_DENSITY, 2 SPORF_TUNE_STRUCTURE)
  * -> list(handle, oob_decision (n*K row-major) or NULL, oob_count or NULL, interrupted,
  *         tuning report or NULL).
  * An integer y (class codes) grows a classification forest; a double y a
  * regression forest (n_classes must then be 1 and class_weight NULL). With
- * tune TRUE the forest is sporf_forest_tune_oob's (its OOB values then come
+ * tune > 0 the forest is sporf_forest_tune_oob's (its OOB values then come
  * from sporf_forest_oob_predict, as a fit's would). */
 SEXP sporf_r_fit(SEXP x, SEXP y, SEXP n_classes, SEXP params, SEXP sample_weight, SEXP class_weight,
                  SEXP oob, SEXP verbose, SEXP tune)
@@ -189,7 +190,8 @@ SEXP sporf_r_fit(SEXP x, SEXP y, SEXP n_classes, SEXP params, SEXP sample_weight
     const int want_oob = Rf_asLogical(oob) == TRUE;
 
     /* Every R allocation happens before the core allocates anything. */
-    const int want_tune = Rf_asLogical(tune) == TRUE;
+    const int tune_code = Rf_asInteger(tune);
+    const int want_tune = tune_code == 1 || tune_code == 2;
     SEXP out = PROTECT(Rf_allocVector(VECSXP, 5));
     SEXP handle = new_handle();
     SET_VECTOR_ELT(out, 0, handle);
@@ -213,7 +215,8 @@ SEXP sporf_r_fit(SEXP x, SEXP y, SEXP n_classes, SEXP params, SEXP sample_weight
     sporf_tune_result tuned;
     int rc;
     if (want_tune)
-        rc = sporf_forest_tune_oob(&p, &m, regression ? NULL : INTEGER(y), K, regression ? REAL(y) : NULL, sw, cw,
+        rc = sporf_forest_tune_oob(&p, tune_code == 2 ? SPORF_TUNE_STRUCTURE : SPORF_TUNE_DENSITY, &m,
+                                   regression ? NULL : INTEGER(y), K, regression ? REAL(y) : NULL, sw, cw,
                                    &tuned, progress_cb, &st, &f, &err);
     else if (regression)
         rc = sporf_forest_fit_regression(&p, &m, REAL(y), sw, oob_dec, oob_cnt, progress_cb, &st, &f, &err);

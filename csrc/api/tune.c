@@ -90,7 +90,8 @@ static int grow_on(const sporf_params *params, int64_t from, int64_t to, const s
     return SPORF_OK;
 }
 
-int sporf_forest_tune_oob(const sporf_params *params, const sporf_matrix *X, const int32_t *y, int32_t n_classes,
+int sporf_forest_tune_oob(const sporf_params *params, int32_t grid, const sporf_matrix *X, const int32_t *y,
+                          int32_t n_classes,
                           const double *y_regression, const double *sample_weight, const double *class_weights,
                           sporf_tune_result *result, sporf_progress_fn progress, void *user_data,
                           sporf_forest **out, sporf_error *err)
@@ -103,13 +104,17 @@ int sporf_forest_tune_oob(const sporf_params *params, const sporf_matrix *X, con
     if ((y == NULL) == (y_regression == NULL))
         return sporf_set_error(err, SPORF_E_ARG,
                                "sporf_forest_tune_oob: give class codes or a numeric response, not both");
+    if (grid != SPORF_TUNE_DENSITY && grid != SPORF_TUNE_STRUCTURE)
+        return sporf_set_error(err, SPORF_E_ARG, "sporf_forest_tune_oob: unknown grid %d", (int)grid);
     int rc = sporf_params_check(params, X->ncol, err);
     if (rc == SPORF_OK)
         rc = sporf_params_check_tunable(params, err);
     if (rc != SPORF_OK)
         return rc;
     const int32_t K = y ? n_classes : 1;
-    const int32_t n_cand = sporf_params_tune_grid(params, X->ncol, result->candidates);
+    const int32_t n_cand = grid == SPORF_TUNE_STRUCTURE
+                               ? sporf_params_tune_structure_grid(params, X->ncol, result->candidates)
+                               : sporf_params_tune_grid(params, X->ncol, result->candidates);
     result->n_candidates = n_cand;
 
     /* The schedule: R halvings; round r grows every survivor to

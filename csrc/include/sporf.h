@@ -483,8 +483,24 @@ int sporf_forest_oob_curve(const sporf_forest *forest, const sporf_matrix *X, co
  *                 of those trees (for the winner, of the whole forest), and the
  *                 winner's index.
  *  progress       units are trees over all candidates and rounds.
- * Needs bootstrap; not for unsupervised forests. The caller owns *out. */
+ * Needs bootstrap; not for unsupervised forests. The caller owns *out.
+ *
+ * grid SPORF_TUNE_DENSITY is the grid above. SPORF_TUNE_STRUCTURE chooses
+ * among structurally different forests instead, each a change of *params
+ * (for projection "patch": the first, second, fifth, sixth and the patches
+ * doubled, with and without random cuts):
+ *   params as given; splitter "random"; projection "axis" (d as given);
+ *   "axis" with splitter "random"; no single-feature or guided candidates
+ *   (axis_features 0, guided_features 0: the paper's plain SPORF); projections
+ *   twice as dense (feature_combinations doubled); d doubled; d doubled with
+ *   splitter "random".
+ * With projection "axis" given, the oblique candidates replace the axis ones
+ * (projection "sparse"). Successive halving as above. */
 #define SPORF_TUNE_MAX_CANDIDATES 8
+enum {
+    SPORF_TUNE_DENSITY = 0,  /* d and lambda (MORF: d and the patch sizes) */
+    SPORF_TUNE_STRUCTURE = 1 /* random cuts, axis vs oblique candidates, density, d */
+};
 typedef struct sporf_tune_result {   /* arrays of SPORF_TUNE_MAX_CANDIDATES (cffi needs the literal) */
     int32_t n_candidates;
     int32_t best;
@@ -493,7 +509,8 @@ typedef struct sporf_tune_result {   /* arrays of SPORF_TUNE_MAX_CANDIDATES (cff
     int64_t n_trees[8];
 } sporf_tune_result;
 
-int sporf_forest_tune_oob(const sporf_params *params, const sporf_matrix *X, const int32_t *y, int32_t n_classes,
+int sporf_forest_tune_oob(const sporf_params *params, int32_t grid, const sporf_matrix *X, const int32_t *y,
+                          int32_t n_classes,
                           const double *y_regression, const double *sample_weight, const double *class_weight,
                           sporf_tune_result *result, sporf_progress_fn progress, void *user_data,
                           sporf_forest **out, sporf_error *err);

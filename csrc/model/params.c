@@ -90,6 +90,69 @@ int32_t sporf_params_tune_grid(const sporf_params *base, int64_t p, sporf_params
     return n;
 }
 
+/* base with d doubled (a count; "axis" at most p). */
+static sporf_params doubled_d(const sporf_params *base, int64_t p)
+{
+    sporf_params q = *base;
+    int64_t d = 2 * sporf_params_resolve_max_features(base, p);
+    if (base->projection == SPORF_PROJ_AXIS && d > p)
+        d = p;
+    q.max_features.form = SPORF_FORM_COUNT;
+    q.max_features.value = (double)d;
+    return q;
+}
+
+static sporf_params with_random_cuts(sporf_params q)
+{
+    q.splitter = SPORF_SPLITTER_RANDOM;
+    return q;
+}
+
+int32_t sporf_params_tune_structure_grid(const sporf_params *base, int64_t p, sporf_params *out)
+{
+    int32_t n = 0;
+    out[n++] = *base;
+    out[n++] = with_random_cuts(*base);
+    if (base->projection == SPORF_PROJ_PATCH) {
+        sporf_params q = doubled_d(base, p);
+        out[n++] = q;
+        out[n++] = with_random_cuts(q);
+        q = *base;
+        int changed = 0;
+        for (int32_t k = 0; k < base->n_dims; k++) {
+            int64_t lo, hi;
+            sporf_patch_bounds(base, k, &lo, &hi);
+            const int64_t hi2 = 2 * hi < base->data_dims[k] ? 2 * hi : base->data_dims[k];
+            changed |= hi2 > hi;
+            q.max_patch_dims[k] = hi2;
+        }
+        if (changed) {
+            out[n++] = q;
+            out[n++] = with_random_cuts(q);
+        }
+        return n;
+    }
+    /* the other family of candidates: axis-aligned for an oblique forest,
+     * sparse oblique for an axis-aligned one */
+    sporf_params other = *base;
+    other.projection = base->projection == SPORF_PROJ_AXIS ? SPORF_PROJ_SPARSE : SPORF_PROJ_AXIS;
+    out[n++] = other;
+    out[n++] = with_random_cuts(other);
+    const sporf_params *oblique = base->projection == SPORF_PROJ_AXIS ? &other : base;
+    sporf_params plain = *oblique;
+    plain.axis_features.form = SPORF_FORM_COUNT;
+    plain.axis_features.value = 0.0;
+    plain.guided_features = 0;
+    out[n++] = plain;
+    sporf_params dense = *oblique;
+    dense.feature_combinations = 2.0 * oblique->feature_combinations;
+    out[n++] = dense;
+    const sporf_params wide = doubled_d(oblique, p);
+    out[n++] = wide;
+    out[n++] = with_random_cuts(wide);
+    return n;
+}
+
 sporf_params sporf_params_shard(const sporf_params *p, int64_t from, int64_t to)
 {
     sporf_params q = *p;

@@ -39,6 +39,8 @@ int64_t sporf_params_resolve_axis_features(const sporf_params *p, int64_t n_feat
  * features into out (at most SPORF_TUNE_MAX_CANDIDATES; the grid sporf.h
  * describes), returning their number; base comes first, keeping its forms. */
 int32_t sporf_params_tune_grid(const sporf_params *base, int64_t p, sporf_params *out);
+/* The structure grid of SPORF_TUNE_STRUCTURE (sporf.h), the same way. */
+int32_t sporf_params_tune_structure_grid(const sporf_params *base, int64_t p, sporf_params *out);
 /* Trees [from, to) of p's forest as a forest of their own (a shard). */
 sporf_params sporf_params_shard(const sporf_params *p, int64_t from, int64_t to);
 /* The trees a candidate has `halvings` rounds before the end: ceil(T / 2^halvings). */

@@ -160,6 +160,11 @@ class _BaseForest(BaseEstimator):
         check(rc, err)
         self.oob_error_curve_ = curve
 
+    def _tune_grid(self):
+        """The core's grid for tune_oob: True tunes d and lambda, "structure"
+        chooses among structurally different forests."""
+        return lib.SPORF_TUNE_STRUCTURE if self.tune_oob == "structure" else lib.SPORF_TUNE_DENSITY
+
     def _set_tuning(self, result):
         """tuning_ and best_params_ from the core's report: the parameters the
         grid varies, each candidate's out-of-bag error and trees."""
@@ -592,7 +597,8 @@ class SPORFClassifier(ClassifierMixin, _spec._SPORFClassifierParams, _BaseForest
                                         oob, oob_count, cb, user, out, err)
 
         def tune_call(params, view, sw, result, cb, user, out, err):
-            return lib.sporf_forest_tune_oob(params, view, ffi.from_buffer("int32_t[]", y_enc), K, ffi.NULL, sw,
+            return lib.sporf_forest_tune_oob(params, self._tune_grid(), view, ffi.from_buffer("int32_t[]", y_enc), K,
+                                             ffi.NULL, sw,
                                              double_ptr(cw) if cw is not None else ffi.NULL,
                                              result, cb, user, out, err)
 
@@ -770,7 +776,7 @@ class SPORFRegressor(RegressorMixin, _spec._SPORFRegressorParams, _BaseForest):
                                                    cb, user, out, err)
 
         def tune_call(params, view, sw, result, cb, user, out, err):
-            return lib.sporf_forest_tune_oob(params, view, ffi.NULL, 1, double_ptr(y), sw, ffi.NULL,
+            return lib.sporf_forest_tune_oob(params, self._tune_grid(), view, ffi.NULL, 1, double_ptr(y), sw, ffi.NULL,
                                              result, cb, user, out, err)
 
         forest, oob = self._fit_native(X, params, fit_call, 1, sample_weight, tune_call)

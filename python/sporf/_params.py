@@ -247,7 +247,10 @@ def build(est, n_features, data_dims=None):
         for k, d in enumerate(data_dims):
             p.data_dims[k] = int(d)
     for name, v in given.items():  # switches of the binding (oob_score, tune_oob): the core never sees them
-        if PARAMS[name]["kind"] == "option" and isinstance(PARAMS[name]["default"], bool) and not _is_bool(v):
+        if name == "tune_oob":
+            if not (_is_bool(v) or v == "structure"):
+                raise bad(name, 'True, False or "structure"', v)
+        elif PARAMS[name]["kind"] == "option" and isinstance(PARAMS[name]["default"], bool) and not _is_bool(v):
             raise bad(name, "True or False", v)
     if given.get("oob_score") and not est.bootstrap:
         raise ValueError("Out of bag estimation only available if bootstrap=True")

@@ -172,6 +172,21 @@ for row in tuned.tuning_:
     print("| %s | %s | %d | %.3f |" % (row["max_features"], row["feature_combinations"], row["n_trees"], row["oob_error"]))
 
 # %% [markdown]
+# `tune_oob="structure"` chooses the forest's structure the same way: the
+# parameters as given, random cuts, axis-aligned candidates (with best and
+# random cuts), plain sparse projections, projections twice as dense, and
+# twice as many candidates (with best and random cuts).
+
+# %%
+structured = sporf.SPORFClassifier(TREES, tune_oob="structure", random_state=0, n_jobs=-1).fit(X, y)
+print("| projection | splitter | max_features | feature_combinations | trees | out-of-bag error |")
+print("|---|---|---|---:|---:|---:|")
+for row in structured.tuning_:
+    print("| %s | %s | %s | %s | %d | %.3f |" % (row["projection"], row["splitter"], row["max_features"],
+                                              row["feature_combinations"], row["n_trees"], row["oob_error"]))
+print("structure chosen %s: test error %.3f" % (structured.best_params_, np.mean(structured.predict(Xt) != yt)))
+
+# %% [markdown]
 # ## Random thresholds: `splitter="random"`
 #
 # Extremely Randomized Trees draw each candidate's threshold uniformly between

@@ -32,7 +32,17 @@ test_that("tune_oob on a regression forest and a MORF forest", {
 
 test_that("bad tune_oob values are refused with the words Python uses", {
   d <- sporf::make_trunk(100, 5, random_state = 0)
-  expect_error(sporf(d$x, d$y, n_estimators = 4, tune_oob = "yes"), "tune_oob must be TRUE or FALSE")
+  expect_error(sporf(d$x, d$y, n_estimators = 4, tune_oob = "yes"), "tune_oob must be TRUE, FALSE or \"structure\"")
   expect_error(sporf(d$x, d$y, n_estimators = 4, tune_oob = TRUE, bootstrap = FALSE),
                "tune_oob needs bootstrap samples (bootstrap on)", fixed = TRUE)
+})
+
+test_that("tune_oob = \"structure\" chooses among structurally different forests", {
+  d <- sporf::make_trunk(500, 20, random_state = 2)
+  tuned <- sporf(d$x, d$y, n_estimators = 32, tune_oob = "structure", random_state = 4)
+  expect_identical(nrow(tuned$tuning), 8L)
+  expect_identical(tuned$tuning$projection, c("sparse", "sparse", "axis", "axis", "sparse", "sparse", "sparse", "sparse"))
+  expect_identical(tuned$tuning$splitter, c("best", "random", "best", "random", "best", "best", "best", "random"))
+  again <- do.call(sporf, c(list(d$x, d$y, n_estimators = 32, random_state = 4), tuned$best_params))
+  expect_identical(again$model, tuned$model)
 })
