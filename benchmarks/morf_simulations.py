@@ -19,18 +19,19 @@ from sporf.datasets import make_bars, make_circle_segments, make_impulse
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reference_generators import full_row_bars  # noqa: E402
 
-# Patch settings per problem, as the papers tune them (Li et al. 2021, appendix D).
+# Patch settings per problem, as the papers tune them (Li et al. 2021, appendix D),
+# with the papers' patch sums (patch_weights "uniform"; MORF's default is "haar").
 PROBLEMS = [
     ("impulse, n=100, 2,000 test", make_impulse, 100, 2000,
-     dict(min_patch_dims=5, max_patch_dims=30, max_features=1.0)),
+     dict(min_patch_dims=5, max_patch_dims=30, max_features=1.0, patch_weights="uniform")),
     ("circle segments, n=200, 2,000 test", make_circle_segments, 200, 2000,
-     dict(min_patch_dims=3, max_patch_dims=12, boundary="wrap", max_features=0.5)),
+     dict(min_patch_dims=3, max_patch_dims=12, boundary="wrap", max_features=0.5, patch_weights="uniform")),
     ("bars 28x28, n=100, 2,000 test", make_bars, 100, 2000,
-     dict(min_patch_dims=(1, 2), max_patch_dims=(2, 9))),
+     dict(min_patch_dims=(1, 2), max_patch_dims=(2, 9), patch_weights="uniform")),
     ("bars, the MORF authors' full-row generator, n=100, 2,000 test", full_row_bars, 100, 2000,
-     dict(min_patch_dims=(1, 2), max_patch_dims=(2, 9))),
+     dict(min_patch_dims=(1, 2), max_patch_dims=(2, 9), patch_weights="uniform")),
     ("bars, the MORF authors' full-row generator, n=50, 2,000 test", full_row_bars, 50, 2000,
-     dict(min_patch_dims=(1, 2), max_patch_dims=(2, 9))),
+     dict(min_patch_dims=(1, 2), max_patch_dims=(2, 9), patch_weights="uniform")),
 ]
 
 

@@ -266,15 +266,29 @@ void sporf_sampler_draw_sparse(sporf_sampler *s, sporf_rng *rng)
     }
 }
 
+/* The factor of the cell at offset i of a patch of `size` cells along an
+ * axis: 1, a Gaussian kernel, or for the contrast axis of a Haar-like
+ * candidate +1 on the first half and -1 on the rest. */
+static double axis_factor(int gaussian, int contrast, int64_t i, int64_t size)
+{
+    if (contrast)
+        return i < (size + 1) / 2 ? 1.0 : -1.0;
+    if (gaussian) {
+        const double z = ((double)i - 0.5 * (double)(size - 1)) / (double)size;
+        return exp(-8.0 * z * z);
+    }
+    return 1.0;
+}
+
 /* Cells of one axis of a patch: their indices into cells[] and kernel factors
- * into weight[]; returns how many (padding can drop some). */
-static int64_t draw_axis(sporf_sampler *s, sporf_rng *rng, int32_t k, int32_t *cells, double *weight)
+ * into weight[] (contrast: this axis splits a Haar-like candidate in two);
+ * returns how many (padding can drop some). */
+static int64_t draw_axis(sporf_sampler *s, sporf_rng *rng, int32_t k, int contrast, int32_t *cells, double *weight)
 {
     const sporf_params *P = s->params;
     const int64_t D = P->data_dims[k];
     const int64_t size = s->patch_lo[k] + (int64_t)sporf_rng_below(rng, (uint64_t)(s->patch_hi[k] - s->patch_lo[k] + 1));
     const int gaussian = P->patch_weights == SPORF_PATCH_GAUSSIAN;
-    const double centre = 0.5 * (double)(size - 1);
     int64_t n = 0;
     if (!P->dim_contiguous[k]) {
         /* A uniform random subset of `size` cells: a partial Fisher-Yates
@@ -285,11 +299,7 @@ static int64_t draw_axis(sporf_sampler *s, sporf_rng *rng, int32_t k, int32_t *c
             int64_t j = i + (int64_t)sporf_rng_below(rng, (uint64_t)(D - i));
             int32_t t = s->axis_perm[j]; s->axis_perm[j] = s->axis_perm[i]; s->axis_perm[i] = t;
             cells[n] = s->axis_perm[i];
-            weight[n] = 1.0;
-            if (gaussian) {
-                const double z = ((double)i - centre) / (double)size;
-                weight[n] = exp(-8.0 * z * z);
-            }
+            weight[n] = axis_factor(gaussian, contrast, i, size);
             n++;
         }
         return n;
@@ -307,11 +317,7 @@ static int64_t draw_axis(sporf_sampler *s, sporf_rng *rng, int32_t k, int32_t *c
         else if (c < 0 || c >= D)
             continue; /* zero padding: cells outside the grid contribute nothing */
         cells[n] = (int32_t)c;
-        weight[n] = 1.0;
-        if (gaussian) {
-            const double z = ((double)i - centre) / (double)size;
-            weight[n] = exp(-8.0 * z * z);
-        }
+        weight[n] = axis_factor(gaussian, contrast, i, size);
         n++;
     }
     return n;
@@ -325,10 +331,17 @@ void sporf_sampler_draw_patch(sporf_sampler *s, sporf_rng *rng)
     int64_t count[8], at[8];
     int32_t pos = 0;
     c->n_proj = 0;
+    const int haar = P->patch_weights == SPORF_PATCH_HAAR;
     for (int64_t j = 0; j < s->n_candidates; j++) {
+        /* Haar-like: every other candidate on average contrasts its two
+         * halves along one random axis (-1: a patch sum) */
+        int32_t contrast_axis = -1;
+        if (haar && (sporf_rng_next(rng) >> 63))
+            contrast_axis = (int32_t)sporf_rng_below(rng, (uint64_t)nd);
         int64_t volume = 1;
         for (int32_t k = 0; k < nd; k++) {
-            count[k] = draw_axis(s, rng, k, s->axis_cells + s->axis_offset[k], s->axis_weight + s->axis_offset[k]);
+            count[k] = draw_axis(s, rng, k, k == contrast_axis, s->axis_cells + s->axis_offset[k],
+                                 s->axis_weight + s->axis_offset[k]);
             volume *= count[k];
             at[k] = 0;
         }

@@ -109,8 +109,8 @@ int sporf_params_check_fields(const sporf_params *p, sporf_error *err)
         if (k < p->n_dims ? p->dim_contiguous[k] < 0 || p->dim_contiguous[k] > 1 : p->dim_contiguous[k] != 0)
             return sporf_param_error(err, "dim_contiguous", "None/NULL, true or false, or one per axis of data_dims", "code %d on axis %d", (int)p->dim_contiguous[k], k);
     }
-    if (p->patch_weights < 0 || p->patch_weights > 1)
-        return sporf_param_error(err, "patch_weights", "one of \"uniform\", \"gaussian\"", "code %d", (int)p->patch_weights);
+    if (p->patch_weights < 0 || p->patch_weights > 2)
+        return sporf_param_error(err, "patch_weights", "one of \"uniform\", \"gaussian\", \"haar\"", "code %d", (int)p->patch_weights);
     if (!(p->honest_fraction >= 0.0 && p->honest_fraction < 1.0))
         return sporf_param_error(err, "honest_fraction", "a finite number in [0, 1)", "%g", p->honest_fraction);
     if (p->honest_prior < 0 || p->honest_prior > 2)

@@ -1,0 +1,51 @@
+"""MORF on the real image and signal sets of the suite's development half:
+scikit-learn's digits (8 x 8 images, classification, accuracy) and meat
+spectra (modeldata's meats: 100 absorbance channels, water content, R^2),
+5-fold CV with fixed folds, 100 trees, n_jobs=2. MORF with patch sums
+(patch_weights="uniform", the MORF paper's) and with Haar-like contrasts
+("haar", MORF's default), against SPORF's defaults and scikit-learn's RF.
+
+    Rscript benchmarks/suite_data.R /tmp/sporf_suite     # the meats export
+    python benchmarks/morf_real.py
+"""
+import os
+import sys
+
+import numpy as np
+from sklearn.datasets import load_digits
+from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
+from sklearn.model_selection import KFold, StratifiedKFold, cross_val_score
+
+import sporf
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import suite  # noqa: E402
+
+
+def models(task, dims):
+    clf = task == "clf"
+    morf = sporf.MORFClassifier if clf else sporf.MORFRegressor
+    return {
+        "MORF, patch sums": morf(data_dims=dims, patch_weights="uniform", n_jobs=2, random_state=0),
+        "MORF, Haar-like (default)": morf(data_dims=dims, n_jobs=2, random_state=0),
+        "SPORF defaults": (sporf.SPORFClassifier if clf else sporf.SPORFRegressor)(n_jobs=2, random_state=0),
+        "scikit-learn RF": (RandomForestClassifier if clf else RandomForestRegressor)(n_jobs=2, random_state=0),
+    }
+
+
+def main():
+    X, y = load_digits(return_X_y=True)
+    _, Xm, ym = suite.load_all()["meats_water"]
+    cases = [("digits (accuracy)", "clf", X.astype(float), y, (8, 8), StratifiedKFold(5, shuffle=True, random_state=0)),
+             ("meats water (R^2)", "reg", Xm, ym, (Xm.shape[1],), KFold(5, shuffle=True, random_state=0))]
+    names = list(models("clf", (8, 8)))
+    print("| data | " + " | ".join(names) + " |")
+    print("|---|" + "---:|" * len(names))
+    for label, task, X, y, dims, cv in cases:
+        scores = [cross_val_score(m, X, y, cv=cv, scoring=None if task == "clf" else "r2").mean()
+                  for m in models(task, dims).values()]
+        print("| %s | %s |" % (label, " | ".join("%.4f" % s for s in scores)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
