@@ -7,6 +7,7 @@ spectra (modeldata's meats: 100 absorbance channels, water content, R^2),
 
     Rscript benchmarks/suite_data.R /tmp/sporf_suite     # the meats export
     python benchmarks/morf_real.py
+    python benchmarks/morf_real.py --simulations         # the MORF paper's problems, both weights
 """
 import os
 import sys
@@ -33,7 +34,32 @@ def models(task, dims):
     }
 
 
+def simulations():
+    """Test error of MORF with patch sums and Haar-like patches on the MORF
+    paper's problems (morf_simulations.PROBLEMS' settings), medians of seeds 0-2."""
+    import morf_simulations as ms
+
+    print("| simulation | patch sums | Haar-like |")
+    print("|---|---:|---:|")
+    for name, make, n, n_test, kw in ms.PROBLEMS:
+        kw = {k: v for k, v in kw.items() if k != "patch_weights"}
+        medians = []
+        for weights in ("uniform", "haar"):
+            errors = []
+            for s in (0, 1, 2):
+                X, y = make(n, random_state=s)
+                Xt, yt = make(n_test, random_state=1000 + s)
+                dims = X.shape[1:] if X.ndim > 2 else (X.shape[1],)
+                m = sporf.MORFClassifier(data_dims=dims, patch_weights=weights, random_state=s, n_jobs=2, **kw)
+                m.fit(ms.flat(X), y)
+                errors.append(np.mean(m.predict(ms.flat(Xt)) != yt))
+            medians.append(np.median(errors))
+        print("| %s | %.4f | %.4f |" % (name, medians[0], medians[1]), flush=True)
+
+
 def main():
+    if "--simulations" in sys.argv:
+        return simulations()
     X, y = load_digits(return_X_y=True)
     _, Xm, ym = suite.load_all()["meats_water"]
     cases = [("digits (accuracy)", "clf", X.astype(float), y, (8, 8), StratifiedKFold(5, shuffle=True, random_state=0)),
