@@ -281,6 +281,8 @@ def summarise(results, models, sets):
             lines.append("| %s | %d x %d | %s |" % (d, X.shape[0], X.shape[1], " | ".join(cells)))
         mean_rank = np.mean(rank_rows, axis=0)
         lines.append("| **mean rank** | | " + " | ".join("%.2f" % r for r in mean_rank) + " |")
+        mean_score = [np.mean([np.mean(results["%s|%s" % (m, d)]["scores"]) for d in names]) for m in models]
+        lines.append("| mean score | | " + " | ".join("%.4f" % v for v in mean_score) + " |")
         lines.append("| worse than RF by > 1 SE | | " + " | ".join(str(len(losses[m])) for m in models) + " |")
         cd = nemenyi_cd(len(models), len(names))
         lines += ["", "Nemenyi critical difference (alpha 0.05): %.2f ranks." % cd]
@@ -321,6 +323,9 @@ def main():
     ap.add_argument("--fresh", action="store_true")
     ap.add_argument("--half", choices=["dev", "confirm"], default="dev",
                     help="the development half (default) or, once, the confirmation half")
+    ap.add_argument("--cached", action="store_true",
+                    help="fit nothing: tabulate the stored results of --models (variants by their "
+                         "names, e.g. \"sporf random\"), ranked among themselves")
     a = ap.parse_args()
     global RESULTS
     if a.half == "confirm":
@@ -334,14 +339,14 @@ def main():
         name, params = v.split("=", 1)
         variant_params["sporf " + name] = json.loads(params)
         models.append("sporf " + name)
-    models = [m for m in models if available(m)]
+    models = [m for m in models if m.startswith("sporf ") or available(m)]
     sets = {name: data for name, data in load_all().items() if half_of(name) == a.half}
     chosen = [d for d in a.datasets.split(",") if d] or sorted(sets)
     unknown = [d for d in chosen if d not in sets]
     if unknown:
         sys.exit("not in the %s half: %s" % (a.half, ", ".join(unknown)))
     results = json.load(open(RESULTS)) if os.path.exists(RESULTS) else {}
-    for d in chosen:
+    for d in ([] if a.cached else chosen):
         task, X, y = sets[d]
         fold = folds_for(task, y)
         for m in models:
@@ -363,6 +368,9 @@ def main():
                 json.dump(on_disk, fh, indent=0, sort_keys=True)
             os.replace(RESULTS + ".tmp", RESULTS)
     table, plots = summarise(results, models, sets)
+    if a.cached:
+        print(table)
+        return
     md = os.path.join(HERE, "results", "suite.md" if a.half == "dev" else "suite_confirm.md")
     with open(md, "w") as fh:
         fh.write("# Benchmark suite (benchmarks/suite.py)\n\nModels: %s. 5-fold CV, defaults.\n%s\n"
