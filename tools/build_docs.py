@@ -5,10 +5,10 @@
 - OUT_DIR/index.html: the landing page (docs/site/index.html), linking both halves.
 - OUT_DIR/python/: Sphinx with the PyData theme (docs/site/python). It holds
   the API reference from the numpydoc docstrings, a sphinx-gallery built from
-  vignettes/python/ (run, figures included), and the benchmarks page from
-  BENCHMARKS.md. Warnings are errors.
-- OUT_DIR/r/: pkgdown, the Rd pages as the reference and vignettes/R/*.Rmd as
-  articles. It runs on a copy of the R package against the installed one
+  vignettes/python/ (run, figures included), the benchmarks page from
+  BENCHMARKS.md and the news page from NEWS.md. Warnings are errors.
+- OUT_DIR/r/: pkgdown, the Rd pages as the reference, vignettes/R/*.Rmd as
+  articles and NEWS.md as its news page. It runs on a copy of the R package against the installed one
   (make r-install).
 
 The vignettes are percent-format scripts with Markdown comment cells.
@@ -72,6 +72,7 @@ def build_python(out, fast):
     # the benchmarks page: BENCHMARKS.md with the figures it shows
     shutil.copytree(REPO / "benchmarks" / "figures", src / "benchmarks" / "figures")
     shutil.copy(REPO / "BENCHMARKS.md", src / "benchmarks.md")
+    shutil.copy(REPO / "NEWS.md", src / "news.md")
     env = dict(os.environ, MPLBACKEND="Agg")
     if fast:
         env["SPORF_VIGNETTE_FAST"] = "1"
@@ -104,6 +105,7 @@ def build_r(out, fast):
     for path in sorted((REPO / "vignettes" / "R").glob("*.Rmd")):
         shutil.copy(path, vig / path.name)
     shutil.copy(SITE / "r" / "_pkgdown.yml", pkg / "_pkgdown.yml")
+    shutil.copy(REPO / "NEWS.md", pkg / "NEWS.md")  # pkgdown's news page
     env = dict(os.environ)
     lib = env.get("SPORF_R_LIB", str(REPO / ".rlib"))
     env["R_LIBS"] = lib + (os.pathsep + env["R_LIBS"] if env.get("R_LIBS") else "")
