@@ -73,11 +73,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     p.n_jobs = 1 + next(&b) % 2;
     const uint8_t bins = next(&b); /* histograms (nodes of 16+ rows) or the exact search */
     p.max_bins = bins % 4 == 0 ? 0 : 1 + bins % 40;
+    p.splitter = next(&b) % 3;                   /* best, random, an invalid code */
     const uint8_t patch = next(&b);
     const int64_t n = 1 + next(&b) % 48, d = 1 + next(&b) % 9;
     if (patch % 4 == 0) { /* a patch forest on a grid of d features */
         p.projection = SPORF_PROJ_PATCH;
         p.n_dims = 1 + patch / 4 % 2;
+        p.patch_weights = next(&b) % 4;          /* uniform, gaussian, haar, an invalid code */
         p.data_dims[0] = p.n_dims == 1 ? d : 1;
         p.data_dims[1] = d;
         for (int k = 0; k < p.n_dims; k++) {
