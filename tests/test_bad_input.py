@@ -113,3 +113,10 @@ def test_not_a_model(tmp_path):
     path.write_bytes(b"hello world, this is not a forest" * 3)
     with pytest.raises(ValueError, match="not a sporf model"):
         sporf.load(path)
+
+
+def test_class_weight_naming_a_class_not_in_y_says_so():
+    """The message names the label of class_weight that y lacks, in R's words."""
+    X, y = make_trunk(100, 4, random_state=0)
+    with pytest.raises(ValueError, match="class_weight names classes that are not in y: 5"):
+        sporf.SPORFClassifier(class_weight={0: 1, 5: 3}, n_estimators=3).fit(X, y)

@@ -87,13 +87,17 @@ class Progress:
         self.stream = stream or sys.stderr
         self.start = time.perf_counter()
         self.last_print = -1.0
+        self.last_done = -1
         self.interrupted = False
 
     def update(self, done, total):
-        if self.verbose:
+        # the core may report the last count twice (the work ends, then the
+        # call): each count is printed once
+        if self.verbose and done != self.last_done:
             now = time.perf_counter() - self.start
             if done == total or now - self.last_print >= 1.0:
                 self.last_print = now
+                self.last_done = done
                 self.stream.write(
                     "sporf: %d/%d %s (%.1f s)\n" % (done, total, self.what, now)
                 )

@@ -584,7 +584,9 @@ class SPORFClassifier(ClassifierMixin, _spec._SPORFClassifierParams, _BaseForest
             index = {c: i for i, c in enumerate(classes.tolist())}
             unknown = [k for k in self.class_weight if k not in index]
             if unknown:
-                raise ValueError("The classes, %r, are not in class_weight" % (unknown,))
+                # the words R uses: the labels of class_weight that y does not have
+                raise ValueError("class_weight names classes that are not in y: %s"
+                                 % ", ".join(str(k) for k in unknown))
             # Only the type here: the core checks the values, in the words R shows too.
             for k, v in self.class_weight.items():
                 if not isinstance(v, numbers.Real):

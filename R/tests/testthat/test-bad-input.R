@@ -34,7 +34,7 @@ test_that("bad parameters give an error naming the parameter", {
   expect_error(sporf(x, y, max_depth = 0), "max_depth")
   expect_error(sporf(x, y, bootstrap = FALSE, max_samples = 0.5), "max_samples")
   expect_error(sporf(x, y, bootstrap = FALSE, oob_score = TRUE), "bootstrap")
-  expect_error(sporf(x, y, class_weight = c(zzz = 2)), "not in y")
+  expect_error(sporf(x, y, class_weight = c(zzz = 2)), "class_weight names classes that are not in y: zzz", fixed = TRUE)
   expect_error(sporf(x, y, class_weight = "heavy"), "class_weight")
   expect_error(sporf(x, y, sample_weight = rep(-1, 50)), "non-negative")
   expect_error(sporf(x, y, sample_weight = 1:3), "length 50")
