@@ -144,6 +144,10 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   regression <- .is_regression(y)
   if (regression) {
     if (any(!is.finite(y))) stop("y contains infinite values", call. = FALSE)
+    # randomForest's warning: class labels coded as numbers grow a regression forest
+    if (length(unique(y)) <= 5L)
+      warning("The response has five or fewer unique values. Are you sure you want to do regression? ",
+              "(A factor y grows a classification forest.)", call. = FALSE)
     enc <- list(codes = as.double(y), levels = NULL, kind = NA_integer_)
     K <- 1L
   } else {

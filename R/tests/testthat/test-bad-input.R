@@ -16,7 +16,7 @@ test_that("bad data gives an error naming the problem", {
   expect_error(sporf(x, y[1:49]), "49 values but x has 50 rows")
   expect_error(sporf(x[0, ], y[0]), "no rows")
   expect_error(sporf(x[, 0], y), "no columns")
-  expect_error(sporf(x, as.numeric(y), criterion = "gini"), "regression forest")
+  expect_error(suppressWarnings(sporf(x, as.numeric(y), criterion = "gini")), "regression forest")
   expect_error(sporf(as.character(x), y), "numeric matrix or a data frame")
   expect_error(sporf(x), "y is missing")
 })
@@ -130,4 +130,12 @@ test_that("every exported function refuses bad input with a message", {
   }
   # and everything still works afterwards
   expect_identical(predict(fit, d$x), predict(sporf(d$x, factor(d$y), n_estimators = 3, random_state = 0), d$x))
+})
+
+test_that("a numeric y with five or fewer values warns, as randomForest does", {
+  set.seed(3)
+  x <- matrix(rnorm(200), ncol = 2)
+  expect_warning(sporf(x, rep(0:1, 50), n_estimators = 3), "five or fewer unique values")
+  expect_no_warning(sporf(x, rnorm(100), n_estimators = 3))
+  expect_no_warning(sporf(x, factor(rep(0:1, 50)), n_estimators = 3))
 })

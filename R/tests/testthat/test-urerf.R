@@ -69,7 +69,7 @@ test_that("patch projections and supervised forests' proximity", {
   f <- urerf(x, n_estimators = 20, projection = "patch", data_dims = c(4, 4), random_state = 1)
   nb <- kneighbors(f, n_neighbors = 5)
   expect_gt(mean((nb$index <= 40) == (seq_len(80) <= 40)), 0.9)
-  s <- sporf(x, rep(0:1, each = 40), n_estimators = 10, random_state = 1)
+  s <- suppressWarnings(sporf(x, rep(0:1, each = 40), n_estimators = 10, random_state = 1)) # a regression forest
   P <- proximity(s, x, n_neighbors = 3)
   expect_equal(dim(P), c(80L, 80L))
   expect_error(proximity(s), "does not keep its training rows")
