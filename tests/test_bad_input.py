@@ -120,3 +120,15 @@ def test_class_weight_naming_a_class_not_in_y_says_so():
     X, y = make_trunk(100, 4, random_state=0)
     with pytest.raises(ValueError, match="class_weight names classes that are not in y: 5"):
         sporf.SPORFClassifier(class_weight={0: 1, 5: 3}, n_estimators=3).fit(X, y)
+
+
+@pytest.mark.parametrize("cls, kw, hint", [
+    (sporf.SPORFClassifier, dict(n_trees=10), "did you mean n_estimators"),
+    (sporf.SPORFRegressor, dict(mtry=3), "did you mean max_features"),
+    (sporf.MORFClassifier, dict(nodesize=5), "did you mean min_samples_leaf"),
+    (sporf.URerF, dict(max_feature=2), "did you mean max_features"),
+    (sporf.SPORFClassifier, dict(weights=1), "did you mean sample_weight, an argument of fit"),
+])
+def test_unknown_parameters_name_the_public_class_and_the_sporf_name(cls, kw, hint):
+    with pytest.raises(TypeError, match="%s got an unknown parameter %r; %s" % (cls.__name__, list(kw)[0], hint)):
+        cls(**kw)

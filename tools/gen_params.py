@@ -478,7 +478,8 @@ def gen_python(spec, params, by_name):
         entry = {k: v for k, v in p.items() if k not in ("doc", "docs", "py_type", "r_type", "value_docs", "enum")}
         entry["expect"] = render(expect(p), "py")
         L.append("    %r: %r," % (p["name"], entry))
-    L += ["}", "", "ESTIMATORS = {"]
+    L += ["}", "", "# other libraries' names for sporf's parameters (unknown-parameter messages)",
+          "PEER_NAMES = %r" % dict(sorted(spec.get("peer_names", {}).items())), "", "ESTIMATORS = {"]
     for ename, est in spec["estimator"].items():
         if est["language"] != "python":
             continue
@@ -556,7 +557,9 @@ def gen_r_table(spec, params, by_name):
         entry["expect"] = render(expect(p), "r")
         rows.append("  %s = %s" % (p["name"], r_literal(entry)))
     L.append(",\n".join(rows))
-    L += [")", "", ".SPEC_ESTIMATORS <- list("]
+    L += [")", "", "# other libraries' names for sporf's parameters (unknown-parameter messages)",
+          ".SPEC_PEER_NAMES <- %s" % r_literal(dict(sorted(spec.get("peer_names", {}).items()))),
+          "", ".SPEC_ESTIMATORS <- list("]
     rows = []
     for ename, est in spec["estimator"].items():
         if est["language"] != "r":

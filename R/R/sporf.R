@@ -81,8 +81,21 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   nm <- names(dots)
   if (is.null(nm) || any(nm == "")) stop("sporf() takes its parameters by name; got unnamed extra arguments",
                                          call. = FALSE)
-  stop(sprintf("unknown parameter%s: %s", if (length(nm) > 1L) "s" else "", paste(nm, collapse = ", ")),
+  stop(sprintf("unknown parameter%s: %s", if (length(nm) > 1L) "s" else "",
+               paste(vapply(nm, .unknown_parameter_hint, ""), collapse = ", ")),
        call. = FALSE)
+}
+
+# An unknown parameter with the sporf name to use: another library's name
+# (the spec's peer_names), else the closest sporf parameter.
+.unknown_parameter_hint <- function(name) {
+  known <- names(.SPEC_PARAMS)
+  hint <- .SPEC_PEER_NAMES[[name]]
+  if (is.null(hint)) {
+    d <- utils::adist(name, known, ignore.case = TRUE)[1L, ]
+    if (min(d) <= max(2, nchar(name) %/% 3)) hint <- known[which.min(d)]
+  }
+  if (is.null(hint)) name else sprintf("%s (did you mean %s?)", name, hint)
 }
 
 # A double matrix of features from a matrix or data frame, with clear errors

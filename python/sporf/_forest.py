@@ -44,9 +44,38 @@ Examples
 ([0, 2], 0.25)
 """
 
+def _unknown_parameter(name, known):
+    """Words for an unknown parameter: another library's name mapped to
+    sporf's (the spec's peer_names), else the closest sporf name."""
+    import difflib
+
+    hint = _spec.PEER_NAMES.get(name)
+    if hint is None:
+        close = difflib.get_close_matches(name, sorted(known), n=1)
+        hint = close[0] if close else None
+    if hint == "sample_weight":
+        hint = "sample_weight, an argument of fit()"
+    elif hint is not None and hint not in known:
+        hint = None
+    return "an unknown parameter %r" % name + ("; did you mean %s?" % hint if hint else "")
+
+
 class _BaseForest(BaseEstimator):
     """What classifiers and regressors share: the native handle, prediction
     plumbing, importances, persistence. Subclasses define fit and predict."""
+
+    def __new__(cls, *args, **kwargs):
+        # An unknown keyword would fail inside the generated __init__ with
+        # its private class's name; refuse it here naming the public class
+        # and the sporf name to use. (__new__ leaves __init__'s signature,
+        # which scikit-learn reads, as it is.)
+        import inspect
+
+        known = set(inspect.signature(cls.__init__).parameters) - {"self"}
+        unknown = [k for k in kwargs if k not in known]
+        if unknown:
+            raise TypeError("%s got %s" % (cls.__name__, "; ".join(_unknown_parameter(k, known) for k in unknown)))
+        return super().__new__(cls)
 
     def __sklearn_tags__(self):
         # NaN in X is a missing value the trees learn to route, as
