@@ -167,11 +167,13 @@ print.sporf_fraction <- function(x, ...) {
   # switches of the binding (oob_score, tune_oob): the core never sees them
   for (name in intersect(names(given), names(.SPEC_PARAMS))) {
     row <- .SPEC_PARAMS[[name]]
-    if (name == "tune_oob") {
-      if (!(.is_flag(given[[name]]) || identical(given[[name]], "structure")))
-        .bad_param(name, "TRUE, FALSE or \"structure\"", given[[name]])
-    } else if (row$kind == "option" && is.logical(row$default) && !.is_flag(given[[name]])) {
-      .bad_param(name, "TRUE or FALSE", given[[name]])
+    if (row$kind == "option" && is.logical(row$default)) {
+      also <- unlist(row$also) # values besides TRUE and FALSE (the spec's)
+      v <- given[[name]]
+      if (!(.is_flag(v) || (is.character(v) && length(v) == 1L && v %in% also))) {
+        words <- c("TRUE", "FALSE", sprintf("\"%s\"", also))
+        .bad_param(name, paste(paste(words[-length(words)], collapse = ", "), "or", words[length(words)]), v)
+      }
     }
   }
   if (isTRUE(given$oob_score) && isTRUE(given$bootstrap == FALSE))

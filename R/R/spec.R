@@ -37,7 +37,7 @@
   first_tree = list(name = "first_tree", kind = "int", default = 0, min = 0, max = 9007199254740992, since = 5, shards = "differ", aliases = list(), expect = "a whole number >= 0"),
   n_jobs = list(name = "n_jobs", kind = "threads", default = "none", since = 0, shards = "runtime", aliases = list(), expect = "NULL or a non-zero whole number"),
   oob_score = list(name = "oob_score", kind = "option", default = FALSE, since = 0, shards = "runtime", aliases = list(), expect = ""),
-  tune_oob = list(name = "tune_oob", kind = "option", default = FALSE, since = 0, shards = "runtime", aliases = list(), expect = ""),
+  tune_oob = list(name = "tune_oob", kind = "option", default = FALSE, also = c("structure"), since = 0, shards = "runtime", aliases = list(), expect = ""),
   warm_start = list(name = "warm_start", kind = "option", default = FALSE, since = 0, shards = "runtime", aliases = list(), expect = ""),
   n_neighbors = list(name = "n_neighbors", kind = "option", default = 10, since = 0, shards = "runtime", aliases = list(), expect = ""),
   sample_weight = list(name = "sample_weight", kind = "option", default = "none", since = 0, shards = "runtime", aliases = list(), expect = ""),

@@ -247,11 +247,12 @@ def build(est, n_features, data_dims=None):
         for k, d in enumerate(data_dims):
             p.data_dims[k] = int(d)
     for name, v in given.items():  # switches of the binding (oob_score, tune_oob): the core never sees them
-        if name == "tune_oob":
-            if not (_is_bool(v) or v == "structure"):
-                raise bad(name, 'True, False or "structure"', v)
-        elif PARAMS[name]["kind"] == "option" and isinstance(PARAMS[name]["default"], bool) and not _is_bool(v):
-            raise bad(name, "True or False", v)
+        row = PARAMS[name]
+        if row["kind"] == "option" and isinstance(row["default"], bool):
+            also = row.get("also", [])  # values besides True and False (the spec's)
+            if not (_is_bool(v) or (isinstance(v, str) and v in also)):
+                words = ["True", "False"] + ['"%s"' % a for a in also]
+                raise bad(name, ", ".join(words[:-1]) + " or " + words[-1], v)
     if given.get("oob_score") and not est.bootstrap:
         raise ValueError("Out of bag estimation only available if bootstrap=True")
     if "verbose" in given and not (_is_int(given["verbose"]) or _is_bool(given["verbose"])):

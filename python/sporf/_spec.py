@@ -36,7 +36,7 @@ PARAMS = {
     'first_tree': {'name': 'first_tree', 'kind': 'int', 'default': 0, 'min': 0, 'max': 9007199254740992, 'since': 5, 'shards': 'differ', 'expect': 'an int >= 0'},
     'n_jobs': {'name': 'n_jobs', 'kind': 'threads', 'default': 'none', 'since': 0, 'shards': 'runtime', 'expect': 'None or a non-zero int'},
     'oob_score': {'name': 'oob_score', 'kind': 'option', 'default': False, 'since': 0, 'shards': 'runtime', 'expect': ''},
-    'tune_oob': {'name': 'tune_oob', 'kind': 'option', 'default': False, 'since': 0, 'shards': 'runtime', 'expect': ''},
+    'tune_oob': {'name': 'tune_oob', 'kind': 'option', 'default': False, 'also': ['structure'], 'since': 0, 'shards': 'runtime', 'expect': ''},
     'warm_start': {'name': 'warm_start', 'kind': 'option', 'default': False, 'since': 0, 'shards': 'runtime', 'expect': ''},
     'n_neighbors': {'name': 'n_neighbors', 'kind': 'option', 'default': 10, 'since': 0, 'shards': 'runtime', 'expect': ''},
     'sample_weight': {'name': 'sample_weight', 'kind': 'option', 'default': 'none', 'since': 0, 'shards': 'runtime', 'expect': ''},
