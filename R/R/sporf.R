@@ -17,7 +17,7 @@ sporf <- function(x, ...) UseMethod("sporf")
 }
 
 sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::na.fail) {
-  if (is.null(data)) stop("sporf(formula, data): data is required", call. = FALSE)
+  # Without data the variables come from the formula's environment, as in lm().
   mf <- match.call(expand.dots = FALSE)
   keep <- match(c("formula", "data", "subset"), names(mf), 0L)
   mf <- mf[c(1L, keep)]
