@@ -25,7 +25,6 @@ FIT_CASES = [
     ("zero rows", lambda: (np.empty((0, 4)), np.empty(0), {}), "0 sample"),
     ("zero columns", lambda: (np.empty((60, 0)), Y, {}), "0 feature"),
     ("y of the wrong length", lambda: (X, Y[:-1], {}), "inconsistent numbers of samples"),
-    ("a single class", lambda: (X, np.zeros(60), {}), "one class"),
     ("non-numeric X", lambda: (np.array([["a", "b"]] * 60), Y, {}), "could not convert|numeric"),
     ("max_features = 0", lambda: (X, Y, {"max_features": 0}), "max_features"),
     ("max_features < 0", lambda: (X, Y, {"max_features": -0.5}), "max_features"),
@@ -132,3 +131,14 @@ def test_class_weight_naming_a_class_not_in_y_says_so():
 def test_unknown_parameters_name_the_public_class_and_the_sporf_name(cls, kw, hint):
     with pytest.raises(TypeError, match="%s got an unknown parameter %r; %s" % (cls.__name__, list(kw)[0], hint)):
         cls(**kw)
+
+
+def test_one_class_fits_as_scikit_learn_does():
+    """y of one class: every tree is a leaf predicting it with probability 1,
+    as scikit-learn's forests do; the model saves, loads and predicts the same."""
+    X, _ = make_trunk(60, 4, random_state=0)
+    clf = sporf.SPORFClassifier(n_estimators=4, oob_score=True, random_state=0).fit(X, np.full(60, "only"))
+    assert clf.classes_.tolist() == ["only"]
+    assert clf.predict(X[:3]).tolist() == ["only"] * 3
+    assert clf.predict_proba(X[:2]).tolist() == [[1.0], [1.0]]
+    assert sporf.load(clf.to_bytes()).predict(X[:2]).tolist() == ["only"] * 2

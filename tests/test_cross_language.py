@@ -959,3 +959,12 @@ def test_votes_oob_curve_sparse_and_bytes_loading_match(r):
     # a model from its bytes
     back = r["sporf_load"](ro.vectors.ByteVector(py.to_bytes()))
     assert r_model_bytes(back) == sporf.load(r_model_bytes(rm)).to_bytes()
+
+
+def test_one_class_fits_to_the_same_model_in_both_languages(r):
+    X, _ = make_trunk(60, 4, random_state=0)
+    y = np.zeros(60, dtype=np.int64)
+    py = sporf.SPORFClassifier(n_estimators=4, random_state=5).fit(X, y)
+    rm = r_fit(r, X, y, n_estimators=4, random_state=5)
+    assert r_model_bytes(rm) == py.to_bytes()
+    np.testing.assert_array_equal(r_proba(r, rm, X[:5]), py.predict_proba(X[:5]))

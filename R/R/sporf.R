@@ -165,10 +165,7 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
     K <- 1L
   } else {
     enc <- .encode_response(y)
-    K <- length(enc$levels)
-    if (K < 2L)
-      stop(sprintf("sporf needs samples of at least 2 classes, but y contains only one class: %s",
-                   enc$levels[1L]), call. = FALSE)
+    K <- length(enc$levels) # one class fits: every tree a leaf predicting it (as scikit-learn's forests)
   }
   params <- .build_params(args, ncol(X), est, if (regression) "regression" else "classification", data_dims)
 

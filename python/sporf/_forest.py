@@ -599,12 +599,9 @@ class SPORFClassifier(ClassifierMixin, _spec._SPORFClassifierParams, _BaseForest
             X = _sparse.dense_columns(X)
         check_classification_targets(y)
         params = _params.build(self, X.shape[1], data_dims=self._resolve_data_dims(X.shape[1]))
+        # One class fits, as scikit-learn's forests do: every tree is a leaf
+        # predicting it with probability 1.
         classes, y_enc = np.unique(y, return_inverse=True)
-        if classes.shape[0] < 2:
-            raise ValueError(
-                "%s needs samples of at least 2 classes in the data, but the data "
-                "contains only one class: %r" % (type(self).__name__, classes[0])
-            )
         y_enc = np.ascontiguousarray(y_enc, dtype=np.int32)
         K = classes.shape[0]
         cw = None

@@ -12,7 +12,9 @@ test_that("bad data gives an error naming the problem", {
   expect_error(sporf(df, y), "non-numeric column: b")
   yn <- y; yn[4] <- NA
   expect_error(sporf(x, yn), "missing value")
-  expect_error(sporf(x, factor(rep("a", 50))), "only one class")
+  one <- sporf(x, factor(rep("a", 50)), n_estimators = 3) # one class fits, as in Python and scikit-learn
+  expect_identical(as.character(predict(one, x[1:2, ])), c("a", "a"))
+  expect_equal(unname(predict(one, x[1:2, ], type = "prob")[, 1]), c(1, 1))
   expect_error(sporf(x, y[1:49]), "49 values but x has 50 rows")
   expect_error(sporf(x[0, ], y[0]), "no rows")
   expect_error(sporf(x[, 0], y), "no columns")
