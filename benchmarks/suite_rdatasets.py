@@ -10,11 +10,8 @@ dropped), logicals 0/1; rows with a missing value are dropped, as in
 suite_data.R (missing values are measured by missing.py); classes with fewer
 than 10 rows are dropped so that 5-fold stratified CV sees every class.
 
-Data sets reserved for independent evaluation are never used, under any name
-or from any package: none of the mlbench package's data sets nor their copies
-(Boston housing in MASS, plm, Ecdat and wooldridge's hprice2; Pima; glass as
-MASS's fgl; ozone; the shuttle sets; soybean; ...), no Wisconsin breast
-cancer data (MASS biopsy, dslabs brca), nothing from the UCR/UEA archives.
+Data sets the issues reserve for independent evaluation are never used, under
+any name or from any package.
 """
 import numpy as np
 
