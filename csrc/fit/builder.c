@@ -247,7 +247,7 @@ static int try_candidate(sporf_builder *b, const int32_t *f, const double *w, in
         sporf_best_split local;
         local.found = 0;
         if (b->hist.random) /* in (0, 1): the cut leaves vmin left and vmax right */
-            b->hist.draw = (double)((sporf_rng_next(b->rng) >> 11) | 1) * (1.0 / 9007199254740992.0);
+            b->hist.draw = sporf_rng_uniform_open(b->rng);
         const int r = b->task->hist_scan(b, start, end, st, &local);
         if (r == -1)
             return 0;

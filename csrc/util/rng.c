@@ -56,3 +56,8 @@ double sporf_rng_uniform(sporf_rng *rng)
 {
     return (double)(sporf_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0);
 }
+
+double sporf_rng_uniform_open(sporf_rng *rng)
+{
+    return (double)((sporf_rng_next(rng) >> 11) | 1) * (1.0 / 9007199254740992.0);
+}

@@ -23,4 +23,8 @@ uint64_t sporf_rng_below(sporf_rng *rng, uint64_t n);
 /* Uniform double in [0, 1) with 53 random bits. */
 double sporf_rng_uniform(sporf_rng *rng);
 
+/* Uniform double in (0, 1): the same draw with its lowest bit set, never 0
+ * nor 1 (the random splitter's place between a minimum and a maximum). */
+double sporf_rng_uniform_open(sporf_rng *rng);
+
 #endif

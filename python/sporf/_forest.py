@@ -1,4 +1,6 @@
 """scikit-learn estimators over the sporf core."""
+import difflib
+import inspect
 import numbers
 import warnings
 from collections import namedtuple
@@ -47,8 +49,6 @@ Examples
 def _unknown_parameter(name, known):
     """Words for an unknown parameter: another library's name mapped to
     sporf's (the spec's peer_names), else the closest sporf name."""
-    import difflib
-
     hint = _spec.PEER_NAMES.get(name)
     if hint is None:
         close = difflib.get_close_matches(name, sorted(known), n=1)
@@ -69,8 +69,6 @@ class _BaseForest(BaseEstimator):
         # its private class's name; refuse it here naming the public class
         # and the sporf name to use. (__new__ leaves __init__'s signature,
         # which scikit-learn reads, as it is.)
-        import inspect
-
         known = set(inspect.signature(cls.__init__).parameters) - {"self"}
         unknown = [k for k in kwargs if k not in known]
         if unknown:

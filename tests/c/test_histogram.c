@@ -215,6 +215,48 @@ static uint8_t *save(const sporf_forest *f, int64_t *len)
     return buf;
 }
 
+/* Fit `base` (task 0: classification on y, 1: regression on yr) with 1 and
+ * with 2 threads, and `other` with 1: check the same bytes for any thread
+ * count, another forest from `other`, and a training error (misclassified
+ * share or MSE) below max_err. what names the case in the messages. */
+static void check_forests(const sporf_matrix *m, const int32_t *y, const double *yr, int task,
+                          const sporf_params *base, const sporf_params *other, const char *what, double max_err)
+{
+    const int64_t n = m->nrow;
+    uint8_t *bytes[3];
+    int64_t len[3];
+    double fit_err = 0.0;
+    for (int v = 0; v < 3; v++) {
+        sporf_params p = v == 2 ? *other : *base;
+        p.n_jobs = v == 1 ? 2 : 1;
+        if (task == 1) p.criterion = SPORF_CRIT_SQUARED_ERROR;
+        sporf_forest *f = NULL;
+        sporf_error err;
+        int rc = task == 0 ? sporf_forest_fit(&p, m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err)
+                           : sporf_forest_fit_regression(&p, m, yr, NULL, NULL, NULL, NULL, NULL, &f, &err);
+        CHECK(rc == SPORF_OK, "%s fit: %s", what, err.message);
+        if (rc != SPORF_OK) {
+            for (int u = 0; u < v; u++) free(bytes[u]);
+            return;
+        }
+        bytes[v] = save(f, &len[v]);
+        if (v == 0) {
+            double *out = malloc((size_t)n * 2 * sizeof *out);
+            sporf_forest_predict_proba(f, m, 1, out, NULL, NULL, &err);
+            for (int64_t i = 0; i < n; i++)
+                fit_err += task == 0 ? ((out[i * 2 + 1] > 0.5) != y[i]) : (out[i] - yr[i]) * (out[i] - yr[i]);
+            free(out);
+        }
+        sporf_forest_free(f);
+    }
+    CHECK(len[0] == len[1] && memcmp(bytes[0], bytes[1], (size_t)len[0]) == 0,
+          "%s, task %d: the same bytes for 1 and 2 threads", what, task);
+    CHECK(len[0] != len[2] || memcmp(bytes[0], bytes[2], (size_t)len[0]) != 0,
+          "%s, task %d: another forest than the other search", what, task);
+    CHECK(fit_err / (double)n < max_err, "%s, task %d: training error %g", what, task, fit_err / (double)n);
+    for (int v = 0; v < 3; v++) free(bytes[v]);
+}
+
 /* Sparse oblique forests, classification and regression, with histograms:
  * the same bytes for 1 and 2 threads, a useful fit, and a different forest
  * from the exact search (the histograms are in use). */
@@ -231,41 +273,15 @@ static void test_forests_deterministic_and_accurate(void)
         y[i] = yr[i] > 0.0;
     }
     sporf_matrix m = rowmajor(X, N, P);
-    for (int task = 0; task < 2; task++) {
-        uint8_t *bytes[3];
-        int64_t len[3];
-        double fit_err = 0.0;
-        for (int v = 0; v < 3; v++) {
-            sporf_params p;
-            sporf_params_init(&p);
-            p.n_estimators = 8;
-            p.random_state = 77;
-            p.max_bins = v == 2 ? 0 : 64;
-            p.n_jobs = v == 1 ? 2 : 1;
-            if (task == 1) p.criterion = SPORF_CRIT_SQUARED_ERROR;
-            sporf_forest *f = NULL;
-            sporf_error err;
-            int rc = task == 0 ? sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err)
-                               : sporf_forest_fit_regression(&p, &m, yr, NULL, NULL, NULL, NULL, NULL, &f, &err);
-            CHECK(rc == SPORF_OK, "fit: %s", err.message);
-            if (rc != SPORF_OK) return;
-            bytes[v] = save(f, &len[v]);
-            if (v == 0) {
-                double *out = malloc(N * 2 * sizeof *out);
-                sporf_forest_predict_proba(f, &m, 1, out, NULL, NULL, &err);
-                for (int i = 0; i < N; i++)
-                    fit_err += task == 0 ? ((out[i * 2 + 1] > 0.5) != y[i]) : (out[i] - yr[i]) * (out[i] - yr[i]);
-                free(out);
-            }
-            sporf_forest_free(f);
-        }
-        CHECK(len[0] == len[1] && memcmp(bytes[0], bytes[1], (size_t)len[0]) == 0,
-              "task %d: the same bytes for 1 and 2 threads", task);
-        CHECK(len[0] != len[2] || memcmp(bytes[0], bytes[2], (size_t)len[0]) != 0,
-              "task %d: histograms give another forest than the exact search", task);
-        CHECK(fit_err / N < (task == 0 ? 0.02 : 0.01), "task %d: training error %g", task, fit_err / N);
-        for (int v = 0; v < 3; v++) free(bytes[v]);
-    }
+    sporf_params hist, exact;
+    sporf_params_init(&hist);
+    hist.n_estimators = 8;
+    hist.random_state = 77;
+    hist.max_bins = 64;
+    exact = hist;
+    exact.max_bins = 0;
+    for (int task = 0; task < 2; task++)
+        check_forests(&m, y, yr, task, &hist, &exact, "histograms", task == 0 ? 0.02 : 0.01);
     free(X);
     free(yr);
     free(y);
@@ -332,42 +348,15 @@ static void test_random_splitter(void)
         yc[i] = yr[i] > 0.0;
     }
     sporf_matrix mf = rowmajor(X, NF, P);
-    for (int task = 0; task < 2; task++) {
-        uint8_t *bytes[3];
-        int64_t len[3];
-        double fit_err = 0.0;
-        for (int v = 0; v < 3; v++) {
-            sporf_params p;
-            sporf_params_init(&p);
-            p.n_estimators = 10;
-            p.random_state = 5;
-            p.splitter = v == 2 ? SPORF_SPLITTER_BEST : SPORF_SPLITTER_RANDOM;
-            p.n_jobs = v == 1 ? 2 : 1;
-            if (task == 1) p.criterion = SPORF_CRIT_SQUARED_ERROR;
-            sporf_forest *f = NULL;
-            sporf_error err;
-            int rc = task == 0 ? sporf_forest_fit(&p, &mf, yc, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err)
-                               : sporf_forest_fit_regression(&p, &mf, yr, NULL, NULL, NULL, NULL, NULL, &f, &err);
-            CHECK(rc == SPORF_OK, "random forest fit: %s", err.message);
-            if (rc != SPORF_OK) return;
-            bytes[v] = save(f, &len[v]);
-            if (v == 0) {
-                double *out = malloc(NF * 2 * sizeof *out);
-                sporf_forest_predict_proba(f, &mf, 1, out, NULL, NULL, &err);
-                for (int i = 0; i < NF; i++)
-                    fit_err += task == 0 ? ((out[i * 2 + 1] > 0.5) != yc[i]) : (out[i] - yr[i]) * (out[i] - yr[i]);
-                free(out);
-            }
-            sporf_forest_free(f);
-        }
-        CHECK(len[0] == len[1] && memcmp(bytes[0], bytes[1], (size_t)len[0]) == 0,
-              "random splitter, task %d: the same bytes for 1 and 2 threads", task);
-        CHECK(len[0] != len[2] || memcmp(bytes[0], bytes[2], (size_t)len[0]) != 0,
-              "random splitter, task %d: another forest than the best-cut search", task);
-        CHECK(fit_err / NF < (task == 0 ? 0.02 : 0.002), "random splitter, task %d: training error %g", task,
-              fit_err / NF);
-        for (int v = 0; v < 3; v++) free(bytes[v]);
-    }
+    sporf_params rnd, best;
+    sporf_params_init(&rnd);
+    rnd.n_estimators = 10;
+    rnd.random_state = 5;
+    rnd.splitter = SPORF_SPLITTER_RANDOM;
+    best = rnd;
+    best.splitter = SPORF_SPLITTER_BEST;
+    for (int task = 0; task < 2; task++)
+        check_forests(&mf, yc, yr, task, &rnd, &best, "random splitter", task == 0 ? 0.02 : 0.002);
     sporf_params p;
     sporf_params_init(&p);
     p.criterion = SPORF_CRIT_FASTBIC;
