@@ -19,6 +19,7 @@ typedef struct sporf_stack_item {
     int32_t depth;
     int32_t parent;     /* -1 for the root */
     int32_t is_left;
+    int32_t compact;    /* b->xnode holds the node's rows by position (builder.c) */
 } sporf_stack_item;
 
 /* The response a tree learns, by task. */
@@ -58,6 +59,15 @@ typedef struct sporf_builder {
     double *w;              /* n weights by sample id (0 = not in this tree) */
     int32_t *idx;           /* the tree's sample ids in [0, n_in_tree) */
 
+    /* The node-ordered copy of X (histogram fits on many rows, builder.c):
+     * column j of the rows idx[start..end) at xnode + j*xnode_rows + start,
+     * moved with every partition of a node of compact_min_rows or more. */
+    int64_t compact_min_rows; /* 0: the data is small or wide, no copy */
+    double *xnode;          /* xnode_rows x p, allocated by the first tree that uses it */
+    int64_t xnode_rows;
+    int node_compact;       /* the node being split has its rows in xnode */
+    unsigned char *side;    /* partition's side of each position (1 = left) */
+
     /* scratch */
     double *vals;           /* projected values aligned with idx */
     double *wsorted;        /* unsupervised: weights aligned with sorted vals */
@@ -67,6 +77,7 @@ typedef struct sporf_builder {
     int32_t best_feature[1];
     double best_weight[1];
     double *guide_target;   /* guided projections: the task's target by node position */
+    double *guide_w;        /* guided projections: the rows' weights by node position */
     struct sporf_feature_rank *rank; /* guided projections: the node's best single features */
     double *guided_weight;  /* guided projections: slopes of the ranked features */
     int32_t *best_proj_feature; /* copy of the best candidate (sparse) */
@@ -83,6 +94,13 @@ typedef struct sporf_builder {
     sporf_stack_item *stack;
     int64_t stack_cap;
 } sporf_builder;
+
+/* Value of feature f for the row at position pos of the node being split:
+ * from the node-ordered copy when it has the node, else from Xc. */
+static inline double sporf_node_x(const sporf_builder *b, int32_t f, int64_t pos)
+{
+    return b->node_compact ? b->xnode[(int64_t)f * b->xnode_rows + pos] : b->Xc[(int64_t)f * b->n + b->idx[pos]];
+}
 
 /* A builder for trees on Xc (n x p, borrowed, like params and the response,
  * for the builder's life). NaN in Xc marks a missing value (task.h). */

@@ -100,17 +100,20 @@ void sporf_guided_slopes(sporf_builder *b, int64_t start, int64_t end, const spo
     b->task->guide_target(b, start, end, top->feature, top->sign, top->threshold, top->missing_left, t);
     const int32_t *idx = b->idx;
     const double *wt = b->w;
+    /* the rows' weights by position, gathered once for the m slopes */
+    double *wn = b->guide_w;
     double W = 0.0, T = 0.0;
     for (int64_t i = start; i < end; i++) {
-        W += wt[idx[i]];
-        T += wt[idx[i]] * t[i - start];
+        wn[i - start] = wt[idx[i]];
+        W += wn[i - start];
+        T += wn[i - start] * t[i - start];
     }
     const double tbar = W > 0.0 ? T / W : 0.0;
     double stt = 0.0;
     for (int64_t i = start; i < end; i++) {
         const double dt = t[i - start] - tbar;
         t[i - start] = dt; /* centred from here on */
-        stt += wt[idx[i]] * dt * dt;
+        stt += wn[i - start] * dt * dt;
     }
     if (b->has_missing) {
         for (int32_t j = 0; j < m; j++)
@@ -121,14 +124,25 @@ void sporf_guided_slopes(sporf_builder *b, int64_t start, int64_t end, const spo
     for (int32_t j = 0; j < m; j++) {
         /* One pass with the sums shifted by the first row's value (exact
          * enough: the shift removes the cancellation a large mean causes). */
-        const double *col = b->Xc + (int64_t)r->item[j].feature * b->n;
-        const double x0 = col[idx[start]];
+        const int32_t f = r->item[j].feature;
+        const double x0 = sporf_node_x(b, f, start);
         double sx = 0.0, sxx = 0.0, sxt = 0.0;
-        for (int64_t i = start; i < end; i++) {
-            const double ww = wt[idx[i]], dx = col[idx[i]] - x0;
-            sx += ww * dx;
-            sxx += ww * dx * dx;
-            sxt += ww * dx * t[i - start];
+        if (b->node_compact) {
+            const double *col = b->xnode + (int64_t)f * b->xnode_rows;
+            for (int64_t i = start; i < end; i++) {
+                const double ww = wn[i - start], dx = col[i] - x0;
+                sx += ww * dx;
+                sxx += ww * dx * dx;
+                sxt += ww * dx * t[i - start];
+            }
+        } else {
+            const double *col = b->Xc + (int64_t)f * b->n;
+            for (int64_t i = start; i < end; i++) {
+                const double ww = wn[i - start], dx = col[idx[i]] - x0;
+                sx += ww * dx;
+                sxx += ww * dx * dx;
+                sxt += ww * dx * t[i - start];
+            }
         }
         if (W > 0.0)
             sxx -= sx * sx / W; /* sum of t's centred values is 0, so sxt needs no correction */

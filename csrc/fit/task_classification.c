@@ -170,11 +170,11 @@ static void guide_target(sporf_builder *b, int64_t start, int64_t end, int32_t f
     double *L = b->left_counts, *T = b->right_counts;
     memset(L, 0, (size_t)K * sizeof *L);
     memset(T, 0, (size_t)K * sizeof *T);
-    const double *col = b->Xc + (int64_t)f * b->n;
     for (int64_t i = start; i < end; i++) {
         const int32_t id = b->idx[i];
         T[b->y[id]] += b->w[id];
-        if (sign * col[id] <= threshold || (missing_left && sporf_is_missing(col[id])))
+        const double x = sporf_node_x(b, f, i);
+        if (sign * x <= threshold || (missing_left && sporf_is_missing(x)))
             L[b->y[id]] += b->w[id];
     }
     for (int32_t k = 0; k < K; k++)

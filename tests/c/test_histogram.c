@@ -1,12 +1,14 @@
 /* C tests of the histogram split search (max_bins > 0, fit/histogram.h): the
  * cut it keeps is the best of the cuts between bins and sits midway between
  * two neighbouring values; long tails, ranges too narrow to bin and one bin
- * fall back safely; the forest is the same for any thread count. Run with
+ * fall back safely; the forest is the same for any thread count, and with or
+ * without the node-ordered copy of X that large data uses. Run with
  * `meson test` (prints "N passed, N failed"). */
 #include "model/model.h"
 #include "fit/criterion.h"
 #include "fit/histogram.h"
 #include "fit/task.h"
+#include "fit/builder.h"
 #include "util/rng.h"
 
 #include <math.h>
@@ -371,6 +373,85 @@ static void test_random_splitter(void)
     free(yc);
 }
 
+/* Grow one tree of `params` on Xc (n x p column-major) with a builder, with
+ * the node-ordered copy of X as the builder chose (*compacted says whether
+ * the tree used it) or with it switched off; bootstrap-like weights (0, 1 or 2). */
+static int grow_tree(const sporf_params *params, const double *Xc, int64_t n, int64_t p,
+                     const sporf_response *resp, int use_copy, int *compacted, sporf_tree *tree)
+{
+    sporf_builder b;
+    sporf_error err;
+    if (sporf_builder_init(&b, params, Xc, n, p, resp, &err) != SPORF_OK)
+        return 0;
+    if (!use_copy)
+        b.compact_min_rows = 0;
+    sporf_rng rng;
+    sporf_rng_seed(&rng, 11, 0);
+    int64_t m = 0;
+    for (int64_t i = 0; i < n; i++) {
+        b.w[i] = (double)sporf_rng_below(&rng, 3);
+        if (b.w[i] > 0.0) b.idx[m++] = (int32_t)i;
+    }
+    int rc = sporf_builder_grow(&b, m, &rng, NULL, tree, &err);
+    *compacted = b.xnode != NULL;
+    sporf_builder_free(&b);
+    return rc == SPORF_OK;
+}
+
+/* On many rows a node keeps its rows' values in node order and moves them at
+ * each split (builder.c); the tree must be the one grown reading X through
+ * the row ids: the same nodes, projections, thresholds and leaves. */
+static void test_node_ordered_copy_grows_the_same_tree(void)
+{
+    const int64_t n = ((int64_t)1 << 18) + 1000, p = 6;
+    double *Xc = malloc((size_t)(n * p) * sizeof *Xc), *yr = malloc((size_t)n * sizeof *yr);
+    int32_t *y = malloc((size_t)n * sizeof *y);
+    sporf_rng rng;
+    sporf_rng_seed(&rng, 9, 0);
+    for (int64_t i = 0; i < n; i++) {
+        for (int64_t j = 0; j < p; j++) Xc[j * n + i] = (double)sporf_rng_below(&rng, 1000000) / 1e6 - 0.5;
+        yr[i] = Xc[i] + Xc[n + i] * Xc[2 * n + i] + 0.3 * ((double)sporf_rng_below(&rng, 1000) / 1e3 - 0.5);
+        y[i] = yr[i] > 0.0;
+    }
+    for (int task = 0; task < 2; task++) {
+        sporf_params params;
+        sporf_params_init(&params);
+        params.max_depth = 14;
+        /* the estimators' defaults: single features and guided projections
+         * read the copy too */
+        params.axis_features.form = SPORF_FORM_SQRT;
+        params.guided_features = 8;
+        params.max_bins = 256;
+        if (task == 1) {
+            params.criterion = SPORF_CRIT_SQUARED_ERROR;
+            params.max_features.form = SPORF_FORM_ALL;
+        }
+        const sporf_response resp = {task == 0 ? SPORF_TASK_CLASSIFICATION : SPORF_TASK_REGRESSION,
+                                     task == 0 ? y : NULL, task == 1 ? yr : NULL, task == 0 ? 2 : 1};
+        sporf_tree with, without;
+        int compacted = 0, ignored = 0;
+        int ok = grow_tree(&params, Xc, n, p, &resp, 1, &compacted, &with);
+        ok = ok && grow_tree(&params, Xc, n, p, &resp, 0, &ignored, &without);
+        CHECK(ok, "task %d: the trees grow", task);
+        if (!ok) continue;
+        CHECK(compacted, "task %d: %lld x %lld rows use the node-ordered copy", task, (long long)n, (long long)p);
+        const int same = with.n_nodes == without.n_nodes && with.n_leaves == without.n_leaves &&
+                         with.n_proj == without.n_proj && with.n_nodes > 1000 &&
+                         memcmp(with.nodes, without.nodes, (size_t)with.n_nodes * sizeof *with.nodes) == 0 &&
+                         memcmp(with.proj_feature, without.proj_feature, (size_t)with.n_proj * sizeof(int32_t)) == 0 &&
+                         memcmp(with.proj_weight, without.proj_weight, (size_t)with.n_proj * sizeof(double)) == 0 &&
+                         memcmp(with.leaf_values, without.leaf_values,
+                                (size_t)(with.n_leaves * resp.n_classes) * sizeof(double)) == 0;
+        CHECK(same, "task %d: the same tree with and without the node-ordered copy (%d and %d nodes)", task,
+              (int)with.n_nodes, (int)without.n_nodes);
+        sporf_tree_release(&with);
+        sporf_tree_release(&without);
+    }
+    free(Xc);
+    free(yr);
+    free(y);
+}
+
 int main(void)
 {
     test_cut_is_best_between_bins();
@@ -380,6 +461,7 @@ int main(void)
     test_mixed_exact_and_binned_candidates();
     test_forests_deterministic_and_accurate();
     test_random_splitter();
+    test_node_ordered_copy_grows_the_same_tree();
     printf("%d passed, %d failed\n", n_pass, n_fail);
     return n_fail == 0 ? 0 : 1;
 }
