@@ -36,6 +36,20 @@ def test_layout_of_X_does_not_matter():
     assert np.array_equal(c.predict_proba(strided), c.predict_proba(X))
 
 
+@pytest.mark.parametrize("estimator", [sporf.SPORFClassifier, sporf.SPORFRegressor, sporf.URerF])
+def test_float32_fits_the_forest_of_its_float64_values(estimator):
+    # float32 takes one conversion, straight into the core's column layout:
+    # the values are the same as the float64 cast's, so is the forest.
+    X, y = make_trunk(300, random_state=0)
+    X32 = (X * 1.1).astype(np.float32)
+    kw = dict(n_estimators=6, random_state=5)
+    fit = (lambda m, X: m.fit(X)) if estimator is sporf.URerF else (lambda m, X: m.fit(X, y))
+    a = fit(estimator(**kw), X32)
+    b = fit(estimator(**kw), X32.astype(np.float64))
+    assert a.to_bytes() == b.to_bytes()
+    assert a.to_bytes() != fit(estimator(**kw), X).to_bytes()
+
+
 def test_save_load_and_pickle_round_trip(tmp_path):
     X, y = make_trunk(300, random_state=0)
     labels = np.where(y == 1, "yes", "no")

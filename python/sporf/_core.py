@@ -33,6 +33,22 @@ def check(rc, err):
     raise _ERRORS.get(rc, RuntimeError)(message)
 
 
+# Training data is taken as float64 or float32 (anything else converts to
+# float64, the first); see fit_matrix.
+FIT_DTYPES = (np.float64, np.float32)
+
+
+def fit_matrix(X):
+    """Training data in the layout the core fits on. float64 goes as it is
+    (the core copies a C-ordered array into columns itself); float32 is
+    converted once, straight into column-major float64, which the core reads
+    in place -- instead of a float64 copy here and a column-major one there.
+    Values are the same either way, so is the forest."""
+    if X.dtype == np.float64:
+        return X
+    return np.asfortranarray(X, dtype=np.float64)
+
+
 def matrix_view(X):
     """A sporf_matrix over a 2-D float64 array, without copying C- or
     F-ordered arrays. Returns (view, keepalive): keep the second alive while

@@ -12,7 +12,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from . import _params, _proximity, _sparse, _spec
-from ._core import Progress, check, double_ptr, matrix_view, new_error, progress_args
+from ._core import FIT_DTYPES, Progress, check, double_ptr, fit_matrix, matrix_view, new_error, progress_args
 from ._exclusive import exclusive_fit
 from ._io import NativeForest, save_bytes
 from ._sporf_cffi import ffi, lib
@@ -591,10 +591,9 @@ class SPORFClassifier(ClassifierMixin, _spec._SPORFClassifierParams, _BaseForest
         if self.warm_start and "_forest" in self.__dict__:
             return self._warm_fit(X, y, sample_weight, len(self.classes_))
         X = self._flatten_input(X, fitting=True)
-        X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=1,
+        X, y = validate_data(self, X, y, dtype=FIT_DTYPES, ensure_min_samples=1,
                              accept_sparse=("csr", "csc"), ensure_all_finite=False, y_numeric=False)
-        if _sparse.issparse(X):
-            X = _sparse.dense_columns(X)
+        X = _sparse.dense_columns(X) if _sparse.issparse(X) else fit_matrix(X)
         check_classification_targets(y)
         params = _params.build(self, X.shape[1], data_dims=self._resolve_data_dims(X.shape[1]))
         # One class fits, as scikit-learn's forests do: every tree is a leaf
@@ -787,10 +786,9 @@ class SPORFRegressor(RegressorMixin, _spec._SPORFRegressorParams, _BaseForest):
         if self.warm_start and "_forest" in self.__dict__:
             return self._warm_fit(X, y, sample_weight, 1)
         X = self._flatten_input(X, fitting=True)
-        X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=1,
+        X, y = validate_data(self, X, y, dtype=FIT_DTYPES, ensure_min_samples=1,
                              accept_sparse=("csr", "csc"), ensure_all_finite=False, y_numeric=True)
-        if _sparse.issparse(X):
-            X = _sparse.dense_columns(X)
+        X = _sparse.dense_columns(X) if _sparse.issparse(X) else fit_matrix(X)
         if y.ndim != 1:
             raise ValueError("%s predicts one response: y must be 1-D, got shape %r"
                              % (type(self).__name__, y.shape))

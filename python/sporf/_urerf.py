@@ -5,6 +5,7 @@ from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _params, _proximity, _sparse, _spec
+from ._core import FIT_DTYPES, fit_matrix
 from ._exclusive import exclusive_fit
 from ._forest import _BaseForest
 from ._sporf_cffi import lib
@@ -75,10 +76,9 @@ class URerF(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _spec._URerFParam
         -------
         self : URerF
         """
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2, accept_sparse=("csr", "csc"),
+        X = validate_data(self, X, dtype=FIT_DTYPES, ensure_min_samples=2, accept_sparse=("csr", "csc"),
                           ensure_all_finite=False)
-        if _sparse.issparse(X):
-            X = _sparse.dense_columns(X)
+        X = _sparse.dense_columns(X) if _sparse.issparse(X) else fit_matrix(X)
         # A grid given with another projection goes to the core, which refuses it.
         dims = None
         if self.projection == "patch" or self.data_dims is not None:
