@@ -15,7 +15,7 @@ export SPORF_GOLDEN_DIR := $(CURDIR)/tests/golden
 # testthat runs its "not on CRAN" tests (Ctrl-C) only with this set.
 export NOT_CRAN := true
 
-.PHONY: demo test test-c test-python test-r test-sanitize r-install setup install bench golden clean vignettes vignettes-fast \
+.PHONY: check-layers demo test test-c test-python test-r test-sanitize r-install setup install bench golden clean vignettes vignettes-fast \
         generate check-generated docs docs-fast
 
 demo: install
@@ -24,7 +24,7 @@ demo: install
 # check-generated comes first: on a fresh clone it fails when a file generated
 # from spec/params.toml was not regenerated after the spec changed, or when a
 # parameter's name spreads to more hand-written files than allowed.
-test: check-generated install test-c test-r test-python vignettes-fast docs-fast test-sanitize
+test: check-generated check-layers install test-c test-r test-python vignettes-fast docs-fast test-sanitize
 
 # The parameter code of every language, from spec/params.toml (tools/gen_params.py).
 generate:
@@ -33,6 +33,10 @@ generate:
 check-generated:
 	$(PYTHON) tools/gen_params.py --check
 	$(PYTHON) tools/check_param_mentions.py
+
+# The Python package's imports go one way (the C core's: meson test "layers").
+check-layers:
+	$(PYTHON) tools/check_py_layers.py
 
 # System packages (only what is missing), the virtual environment and the
 # build and test dependencies.

@@ -5,6 +5,7 @@ import pathlib
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -57,3 +58,26 @@ def test_versions_match():
     meson = (REPO / "meson.build").read_text()
     py_version = re.search(r"version:\s*'([^']+)'", meson).group(1)
     assert r_version == py_version
+
+
+def run_layer_check(directory):
+    return subprocess.run([sys.executable, str(REPO / "tools" / "check_py_layers.py"), str(directory)],
+                          capture_output=True, text=True)
+
+
+def test_python_imports_go_one_way(tmp_path):
+    # The package as it is passes; an upward import, an import hidden in a
+    # function, and a module in no layer each fail the check.
+    assert run_layer_check(REPO / "python" / "sporf").returncode == 0
+    cases = {
+        "_io.py": ("from ._forest import _BaseForest\n", "imports go to lower layers only"),
+        "_params.py": ("def late():\n    from . import _io\n", "inside a function"),
+        "_extra.py": ("X = 1\n", "not in any layer"),
+    }
+    for name, (planted, message) in cases.items():
+        pkg = tmp_path / name.replace(".py", "") / "sporf"
+        shutil.copytree(REPO / "python" / "sporf", pkg)
+        path = pkg / name
+        path.write_text((path.read_text() if path.exists() else "") + "\n" + planted)
+        got = run_layer_check(pkg)
+        assert got.returncode == 1 and message in got.stdout, (name, got.stdout)

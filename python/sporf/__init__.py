@@ -6,7 +6,7 @@ shards (``first_tree``) join with :func:`merge_forests`;
 :mod:`sporf.distributed` grows one on a Dask cluster.
 """
 from ._forest import ProjectionImportance, SPORFClassifier, SPORFRegressor
-from ._io import load
+from ._load import load
 from ._merge import merge_forests
 from ._morf import MORFClassifier, MORFRegressor, plot_importance
 from ._params import fraction

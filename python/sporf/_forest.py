@@ -6,7 +6,7 @@ import warnings
 from collections import namedtuple
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
 from sklearn.metrics import r2_score
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
@@ -14,7 +14,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from . import _params, _proximity, _sparse, _spec
 from ._core import FIT_DTYPES, Progress, check, double_ptr, fit_matrix, matrix_view, new_error, progress_args
 from ._exclusive import exclusive_fit
-from ._io import NativeForest, save_bytes
+from ._io import NativeForest, merge_native, save_bytes
 from ._sporf_cffi import ffi, lib
 
 def _warn_missing_oob(oob_count):
@@ -135,10 +135,6 @@ class _BaseForest(BaseEstimator):
         """warm_start: grow trees n_old .. n_estimators - 1 of the fitted
         forest's seed on (X, y) and join them to it (merge_forests), which
         is exactly the forest one fit of n_estimators trees grows."""
-        from sklearn.base import clone
-
-        from ._merge import merge_native
-
         if getattr(self, "tune_oob", False):
             raise ValueError("warm_start cannot add trees to a forest tuned by tune_oob: set the tuned "
                              "parameters (best_params_) and tune_oob=False, then refit")

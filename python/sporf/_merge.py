@@ -2,18 +2,8 @@
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from ._core import check, new_error
-from ._io import NativeForest
-from ._sporf_cffi import ffi, lib
-
-
-def merge_native(natives):
-    """One NativeForest from a sequence of NativeForests (core checks)."""
-    ptrs = ffi.new("sporf_forest *[]", [f.ptr for f in natives])
-    out = ffi.new("sporf_forest **")
-    err = new_error()
-    check(lib.sporf_forest_merge(ptrs, len(natives), out, err), err)
-    return NativeForest(out[0])
+from ._forest import _BaseForest
+from ._io import merge_native
 
 
 def merge_forests(forests):
@@ -62,8 +52,6 @@ def merge_forests(forests):
     >>> both.to_bytes() == whole.to_bytes()
     True
     """
-    from ._forest import _BaseForest
-
     forests = list(forests)
     if not forests:
         raise ValueError("merge_forests needs at least one forest")

@@ -13,12 +13,14 @@ Dask is optional: ``pip install sporf[dask]``.
 from concurrent.futures import CancelledError
 
 import numpy as np
+from sklearn.utils import check_array, check_consistent_length
 
 from . import _params
 from ._core import Progress
 from ._exclusive import fitting
-from ._io import NativeForest
-from ._merge import merge_native
+from ._forest import _BaseForest
+from ._io import NativeForest, merge_native
+from ._urerf import URerF
 
 __all__ = ["fit"]
 
@@ -108,8 +110,6 @@ def fit(estimator, X, y=None, *, sample_weight=None, client=None, n_shards=None,
     >>> clf.to_bytes() == sporf.SPORFClassifier(n_estimators=40, random_state=0).fit(X, y).to_bytes()
     True
     """
-    from ._forest import _BaseForest
-    from ._urerf import URerF
 
     distributed = _import_distributed()
     if not isinstance(estimator, _BaseForest):
@@ -157,8 +157,6 @@ def _check_data(estimator, X, y, sample_weight, unsupervised):
     """Refuse bad data on the client, before anything reaches the cluster:
     otherwise every worker raises, and prints its traceback, for an error
     the caller could have had at once. The shards' own fit checks the rest."""
-    from sklearn.utils import check_array, check_consistent_length
-
     Xf = check_array(estimator._flatten_input(X, fitting=True), dtype=np.float64, ensure_all_finite=False,
                      ensure_min_samples=2 if unsupervised else 1, input_name="X", accept_sparse=("csr", "csc"))
     if hasattr(Xf, "tocoo"):  # sparse: only the stored values can be infinite

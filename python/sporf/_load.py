@@ -1,0 +1,73 @@
+"""load(): a saved model back as the estimator of its kind -- the public
+function above the estimators (it imports them; nothing below imports it)."""
+import os
+
+from ._forest import SPORFClassifier, SPORFRegressor
+from ._io import NativeForest
+from ._morf import MORFClassifier, MORFRegressor
+from ._sporf_cffi import lib
+from ._urerf import URerF
+
+def load(source):
+    """Load a model saved by ``save()`` in Python or ``sporf_save()`` in R.
+
+    Parameters
+    ----------
+    source : str, os.PathLike, bytes-like or binary file object
+        A file written by :meth:`SPORFClassifier.save` or R's ``sporf_save``:
+        its path, its bytes (``to_bytes()``; ``bytes``, ``bytearray`` or
+        ``memoryview``), or a file object opened in binary mode (read to
+        its end, as ``pickle.load`` does).
+
+    Returns
+    -------
+    estimator : SPORFClassifier, SPORFRegressor, MORFClassifier, MORFRegressor or URerF
+        A fitted estimator of the kind that was saved (MORF for a patch
+        forest, a regressor for a regression forest, URerF for an
+        unsupervised forest, which does not keep its training rows in the
+        file) with the stored
+        parameters, ``n_features_in_``, ``classes_`` (classifiers) and (when
+        stored) ``feature_names_in_``.
+        Out-of-bag results are not part of the model file.
+
+    Raises
+    ------
+    ValueError
+        If the file is not a sporf model, or is truncated or corrupt.
+
+    Examples
+    --------
+    >>> import sporf, tempfile, os
+    >>> from sporf.datasets import make_trunk
+    >>> X, y = make_trunk(200, n_features=5, random_state=0)
+    >>> clf = sporf.SPORFClassifier(n_estimators=10, random_state=0).fit(X, y)
+    >>> path = os.path.join(tempfile.mkdtemp(), "model.sporf")
+    >>> clf.save(path)
+    >>> again = sporf.load(path)
+    >>> bool((again.predict_proba(X) == clf.predict_proba(X)).all())
+    True
+    """
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+    elif hasattr(source, "read"):
+        data = source.read()
+        if not isinstance(data, (bytes, bytearray)):
+            raise TypeError("load() needs a file opened in binary mode ('rb'); this one returned %s"
+                            % type(data).__name__)
+        data = bytes(data)
+    elif isinstance(source, (str, os.PathLike)):
+        with open(os.fspath(source), "rb") as fh:
+            data = fh.read()
+    else:
+        raise TypeError("load() takes a path, the model's bytes or a binary file object; got %s"
+                        % type(source).__name__)
+    forest = NativeForest.from_bytes(data)
+    patch = forest.params().projection == lib.SPORF_PROJ_PATCH
+    task = forest.info().task
+    if task == lib.SPORF_TASK_UNSUPERVISED:
+        cls = URerF
+    elif task == lib.SPORF_TASK_REGRESSION:
+        cls = MORFRegressor if patch else SPORFRegressor
+    else:
+        cls = MORFClassifier if patch else SPORFClassifier
+    return cls._from_native(forest)
