@@ -10,7 +10,7 @@ import pytest
 
 import sporf
 
-MODULES = ["sporf._forest", "sporf._morf", "sporf._urerf", "sporf._io", "sporf._merge", "sporf.datasets",
+MODULES = ["sporf._forest", "sporf._morf", "sporf._urerf", "sporf._load", "sporf._merge", "sporf.datasets",
            "sporf.metrics", "sporf.distributed"]
 
 

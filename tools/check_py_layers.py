@@ -4,7 +4,8 @@
 
 Each module of the package sits in one layer below; a module may import only
 modules of lower layers, at module level. The check fails (exit status 1,
-one line per problem) on an import of the same or a higher layer, on an
+one line per problem) on an import of the same or a higher layer, on the C
+library (_sporf_cffi) imported anywhere but _native, on an
 import of a package module inside a function or class (the way a cycle is
 usually hidden), and on a module no layer lists (a new module takes a place
 here first). Imports of other packages (numpy, optional ones such as
@@ -14,14 +15,16 @@ import ast
 import pathlib
 import sys
 
-# Lowest first. The C library is reached through the generated _sporf_cffi.
+# Lowest first. The C library is reached through the generated _sporf_cffi,
+# which only _native imports (ONLY_NATIVE).
 LAYERS = [
     # leaves: no package imports
     ["_sporf_cffi", "_spec", "_labels", "_sparse", "_exclusive", "datasets"],
-    # the C library's errors, matrix views and progress callbacks
-    ["_core"],
-    # the forest handle and its bytes; parameters into the core's struct
-    ["_io", "_params"],
+    # the one module that calls the C library: errors, matrix views,
+    # progress, the forest handle and every call on it
+    ["_native"],
+    # the parameters, checked and put into the core's struct
+    ["_params"],
     # services on a fitted forest's handle: proximity, metrics
     ["_proximity", "metrics"],
     # the estimators: the base and SPORF's, then the forests built on them
@@ -33,6 +36,8 @@ LAYERS = [
 ]
 # Run at build time only (it writes _sporf_cffi), never imported.
 BUILD_ONLY = {"_build_ffi"}
+# The modules only _native may import: every C call goes through it.
+ONLY_NATIVE = {"_sporf_cffi"}
 
 
 def layer_of():
@@ -82,6 +87,8 @@ def check(directory):
                                 "a cycle this hides is a layering error)" % (where, target))
             if target not in layers:
                 problems.append("%s: imports %s, which is in no layer" % (where, target))
+            elif target in ONLY_NATIVE and name != "_native":
+                problems.append("%s: imports %s: only _native calls the C library" % (where, target))
             elif layers[target] >= layers[name]:
                 problems.append("%s: %s (layer %d) imports %s (layer %d): imports go to lower layers only"
                                 % (where, name, layers[name], target, layers[target]))

@@ -37,7 +37,7 @@ static int grow_array(void **ptr, int64_t *cap, int64_t need, size_t elem)
  * children read Xc. The values are the same, so is the forest (the exact
  * scan's sort reorders a node's rows: from then on the node reads Xc). */
 #define SPORF_COMPACT_MIN_DATA_ROWS ((int64_t)1 << 18)
-#define SPORF_COMPACT_MIN_NODE_ROWS ((int64_t)1 << 14)
+#define SPORF_COMPACT_MIN_NODE_ROWS ((int64_t)1 << 12)
 
 static int compaction_pays(const sporf_builder *b, int64_t n, int64_t p)
 {

@@ -20,7 +20,7 @@ def cdef_from_header(path):
 def main(header, output):
     ffi = cffi.FFI()
     ffi.cdef(cdef_from_header(header))
-    # The progress/cancel callback is implemented in Python (sporf/_core.py).
+    # The progress/cancel callback is implemented in Python (sporf/_native.py).
     ffi.cdef('extern "Python" int _sporf_progress(void *, int64_t, int64_t);')
     ffi.set_source("sporf._sporf_cffi", '#include "sporf.h"')
     ffi.emit_c_code(output)

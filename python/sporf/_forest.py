@@ -11,11 +11,9 @@ from sklearn.metrics import r2_score
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from . import _params, _proximity, _sparse, _spec
-from ._core import FIT_DTYPES, Progress, check, double_ptr, fit_matrix, matrix_view, new_error, progress_args
+from . import _native, _params, _proximity, _sparse, _spec
 from ._exclusive import exclusive_fit
-from ._io import NativeForest, merge_native, save_bytes
-from ._sporf_cffi import ffi, lib
+from ._native import FIT_DTYPES, NativeForest, Progress, fit_matrix, save_bytes
 
 def _warn_missing_oob(oob_count):
     if np.any(oob_count == 0):
@@ -91,37 +89,23 @@ class _BaseForest(BaseEstimator):
     def _resolve_data_dims(self, n_features):
         return None
 
-    def _fit_native(self, X, params, fit_call, n_out, sample_weight, tune_call=None):
-        """Run one core fit, or the out-of-bag tuning when tune_oob is set
-        (tune_call); returns (forest, oob values or None)."""
-        n = X.shape[0]
+    def _fit_native(self, X, params, n_out, sample_weight, **task):
+        """Run one core fit, or the out-of-bag tuning when tune_oob is set;
+        `task` names the response (_native.fit: codes and n_classes, y, or
+        nothing). Returns (forest, oob values or None)."""
         sw = None
         if sample_weight is not None:
             sw = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
             sw = np.ascontiguousarray(sw)
-        tuning = ffi.new("sporf_tune_result *") if getattr(self, "tune_oob", False) else None
+        tune = getattr(self, "tune_oob", False)
         # an unsupervised forest has no OOB; a tuned one gets it from its trees afterwards
-        want_oob = getattr(self, "oob_score", False) and tuning is None
-        oob = np.zeros((n, n_out), dtype=np.float64) if want_oob else None
-        oob_count = np.zeros(n, dtype=np.int64) if want_oob else None
-        view, keep = matrix_view(X)
-        progress = Progress(verbose=self.verbose, what="trees")
-        cb, user, keep_cb = progress_args(progress)
-        out = ffi.new("sporf_forest **")
-        err = new_error()
-        sw_ptr = double_ptr(sw) if sw is not None else ffi.NULL
-        if tuning is not None:
-            rc = tune_call(params, view, sw_ptr, tuning, cb, user, out, err)
-        else:
-            rc = fit_call(params, view, sw_ptr,
-                          ffi.from_buffer("double[]", oob) if oob is not None else ffi.NULL,
-                          ffi.from_buffer("int64_t[]", oob_count) if oob is not None else ffi.NULL,
-                          cb, user, out, err)
-        del keep, keep_cb
-        check(rc, err)
-        forest = NativeForest(out[0])
+        want_oob = getattr(self, "oob_score", False) and not tune
+        forest, oob, oob_count, tuning = _native.fit(
+            params, X, sample_weight=sw, oob_n_out=n_out if want_oob else 0,
+            tune_grid=self._tune_grid() if tune else None, progress=Progress(verbose=self.verbose, what="trees"),
+            **task)
         if hasattr(self, "feature_names_in_"):
-            forest.set_strings(lib.SPORF_STR_FEATURE_NAMES, self.feature_names_in_)
+            forest.set_strings(_native.STR_FEATURE_NAMES, self.feature_names_in_)
         if want_oob:
             _warn_missing_oob(oob_count)
         if tuning is not None:
@@ -152,7 +136,7 @@ class _BaseForest(BaseEstimator):
                                       n_estimators=self.n_estimators - n_old)
         more.fit(X, y, sample_weight=sample_weight)
         try:
-            merged = merge_native([self._forest, more._forest])
+            merged = _native.merge([self._forest, more._forest])
         except ValueError as exc:
             raise ValueError("warm_start: the new trees do not join the fitted forest (%s); change only "
                              "n_estimators between warm-started fits, on the same features and classes" % exc) from exc
@@ -169,24 +153,16 @@ class _BaseForest(BaseEstimator):
         """oob_error_curve_: the out-of-bag error of the first 1, 2, ...
         trees on the training rows X, y (class codes or responses)."""
         X = np.ascontiguousarray(X, dtype=np.float64) if not _sparse.issparse(X) else X.toarray()
-        curve = np.empty(self._forest.info().n_trees, dtype=np.float64)
-        view, keep = matrix_view(X)
-        err = new_error()
         if y.dtype.kind == "f":
-            rc = lib.sporf_forest_oob_curve(self._forest.ptr, view, ffi.NULL, double_ptr(y),
-                                            ffi.from_buffer("double[]", curve), err)
+            curve = self._forest.oob_curve(X, y=np.ascontiguousarray(y, dtype=np.float64))
         else:
-            codes = np.ascontiguousarray(y, dtype=np.int32)
-            rc = lib.sporf_forest_oob_curve(self._forest.ptr, view, ffi.from_buffer("int32_t[]", codes), ffi.NULL,
-                                            ffi.from_buffer("double[]", curve), err)
-        del keep
-        check(rc, err)
+            curve = self._forest.oob_curve(X, codes=np.ascontiguousarray(y, dtype=np.int32))
         self.oob_error_curve_ = curve
 
     def _tune_grid(self):
         """The core's grid for tune_oob: True tunes d and lambda, "structure"
         chooses among structurally different forests."""
-        return lib.SPORF_TUNE_STRUCTURE if self.tune_oob == "structure" else lib.SPORF_TUNE_DENSITY
+        return _native.TUNE_STRUCTURE if self.tune_oob == "structure" else _native.TUNE_DENSITY
 
     def _set_tuning(self, result):
         """tuning_ and best_params_ from the core's report: the parameters the
@@ -202,14 +178,7 @@ class _BaseForest(BaseEstimator):
         """Out-of-bag values of the fitted forest for its training rows X,
         from the trees' regenerated bootstrap draws (a forest merged from
         shards: each shard saw only its own trees' out-of-bag rows)."""
-        out = np.zeros((X.shape[0], n_out), dtype=np.float64)
-        count = np.zeros(X.shape[0], dtype=np.int64)
-        view, keep = matrix_view(X)
-        err = new_error()
-        rc = lib.sporf_forest_oob_predict(self._forest.ptr, view, self._n_threads(),
-                                          ffi.from_buffer("double[]", out), ffi.from_buffer("int64_t[]", count), err)
-        del keep
-        check(rc, err)
+        out, count = self._forest.oob_predict(X, self._n_threads(), n_out)
         _warn_missing_oob(count)
         return out
 
@@ -248,14 +217,7 @@ class _BaseForest(BaseEstimator):
             for i, block in _sparse.row_blocks(X):
                 out[i:i + block.shape[0]] = self._leaf_means(block, n_out)
             return out
-        out = np.empty((X.shape[0], n_out), dtype=np.float64)
-        view, keep = matrix_view(X)
-        err = new_error()
-        rc = lib.sporf_forest_predict_proba(self._forest.ptr, view, self._n_threads(),
-                                            ffi.from_buffer("double[]", out), ffi.NULL, ffi.NULL, err)
-        del keep
-        check(rc, err)
-        return out
+        return self._forest.predict_proba(X, self._n_threads(), n_out)
 
     def apply(self, X):
         """Leaf reached in each tree: node index within its tree (root = 0).
@@ -278,19 +240,12 @@ class _BaseForest(BaseEstimator):
         (2, 5)
         """
         X = self._check_X(X)
-        T = self._forest.info().n_trees
-        out = np.empty((X.shape[0], T), dtype=np.int64)
         if _sparse.issparse(X):
+            out = np.empty((X.shape[0], self._forest.info().n_trees), dtype=np.int64)
             for i, block in _sparse.row_blocks(X):
                 out[i:i + block.shape[0]] = self.apply(block)
             return out
-        view, keep = matrix_view(X)
-        err = new_error()
-        rc = lib.sporf_forest_apply(self._forest.ptr, view, self._n_threads(),
-                                    ffi.from_buffer("int64_t[]", out), ffi.NULL, ffi.NULL, err)
-        del keep
-        check(rc, err)
-        return out
+        return self._forest.apply(X, self._n_threads())
 
     # ---- proximity ----
     def _reference_rows(self):
@@ -358,19 +313,13 @@ class _BaseForest(BaseEstimator):
         """How often each feature appears in split projections, over all
         trees, as a fraction of all appearances (the MORF papers' importance)."""
         check_is_fitted(self, "_forest")
-        out = np.empty(self.n_features_in_, dtype=np.float64)
-        err = new_error()
-        check(lib.sporf_forest_feature_usage(self._forest.ptr, ffi.from_buffer("double[]", out), err), err)
-        return out
+        return self._forest.feature_usage(self.n_features_in_)
 
     @property
     def feature_importances_(self):
         """Impurity-based feature importances (sum to 1)."""
         check_is_fitted(self, "_forest")
-        out = np.empty(self.n_features_in_, dtype=np.float64)
-        err = new_error()
-        check(lib.sporf_forest_feature_importances(self._forest.ptr, ffi.from_buffer("double[]", out), err), err)
-        return out
+        return self._forest.feature_importances(self.n_features_in_)
 
     def projection_importances(self, top=None):
         """Impurity decrease per distinct split projection (SPORF paper, 4.5).
@@ -403,18 +352,8 @@ class _BaseForest(BaseEstimator):
         check_is_fitted(self, "_forest")
         if top is not None and (not _params._is_int(top) or top < 1):
             raise ValueError("top must be None or an int >= 1, got %r" % (top,))
-        n, nnz = ffi.new("int64_t *"), ffi.new("int64_t *")
-        err = new_error()
-        fp = self._forest.ptr
-        check(lib.sporf_forest_projection_importances(fp, n, nnz, ffi.NULL, ffi.NULL, ffi.NULL, ffi.NULL, err), err)
-        start = np.empty(n[0] + 1, dtype=np.int64)
-        feature = np.empty(max(nnz[0], 1), dtype=np.int32)
-        weight = np.empty(max(nnz[0], 1), dtype=np.float64)
-        importance = np.empty(max(n[0], 1), dtype=np.float64)
-        check(lib.sporf_forest_projection_importances(
-            fp, n, nnz, ffi.from_buffer("int64_t[]", start), ffi.from_buffer("int32_t[]", feature),
-            ffi.from_buffer("double[]", weight), ffi.from_buffer("double[]", importance), err), err)
-        m = int(n[0]) if top is None else min(int(n[0]), int(top))
+        start, feature, weight, importance = self._forest.projection_importances()
+        m = len(importance) if top is None else min(len(importance), int(top))
         return [ProjectionImportance(feature[start[i]:start[i + 1]].astype(np.int64),
                                      weight[start[i]:start[i + 1]].copy(), float(importance[i]))
                 for i in range(m)]
@@ -485,17 +424,17 @@ class _BaseForest(BaseEstimator):
         p = forest.params()
         info = forest.info()
         class_weights = None
-        if info.task == lib.SPORF_TASK_CLASSIFICATION:
+        if info.task == _native.TASK_CLASSIFICATION:
             weights = forest.class_weights()
             if weights is not None:
-                labels = forest.get_strings(lib.SPORF_STR_CLASSES).tolist()
+                labels = forest.get_strings(_native.STR_CLASSES).tolist()
                 class_weights = {label: float(w) for label, w in zip(labels, weights)}
         name, _ = _params.spec_of(cls)
         kwargs = _params.from_core(name, p, class_weights)
         est = cls(**kwargs)
         est._forest = forest
         est.n_features_in_ = int(info.n_features)
-        names = forest.get_strings(lib.SPORF_STR_FEATURE_NAMES)
+        names = forest.get_strings(_native.STR_FEATURE_NAMES)
         if len(names):
             est.feature_names_in_ = names
         est._restore_task(forest, info)
@@ -612,19 +551,8 @@ class SPORFClassifier(ClassifierMixin, _spec._SPORFClassifierParams, _BaseForest
                     raise ValueError("class_weight[%r] must be a number, got %r" % (k, v))
                 cw[index[k]] = float(v)
 
-        def fit_call(params, view, sw, oob, oob_count, cb, user, out, err):
-            return lib.sporf_forest_fit(params, view, ffi.from_buffer("int32_t[]", y_enc), K, sw,
-                                        double_ptr(cw) if cw is not None else ffi.NULL,
-                                        oob, oob_count, cb, user, out, err)
-
-        def tune_call(params, view, sw, result, cb, user, out, err):
-            return lib.sporf_forest_tune_oob(params, self._tune_grid(), view, ffi.from_buffer("int32_t[]", y_enc), K,
-                                             ffi.NULL, sw,
-                                             double_ptr(cw) if cw is not None else ffi.NULL,
-                                             result, cb, user, out, err)
-
-        forest, oob = self._fit_native(X, params, fit_call, K, sample_weight, tune_call)
-        forest.set_strings(lib.SPORF_STR_CLASSES, classes)
+        forest, oob = self._fit_native(X, params, K, sample_weight, codes=y_enc, n_classes=K, class_weight=cw)
+        forest.set_strings(_native.STR_CLASSES, classes)
         self._forest = forest
         self.classes_ = classes
         self.n_classes_ = K
@@ -678,14 +606,7 @@ class SPORFClassifier(ClassifierMixin, _spec._SPORFClassifierParams, _BaseForest
         1.0
         """
         X = self._dense_X(X)
-        out = np.empty((X.shape[0], len(self.classes_)), dtype=np.float64)
-        view, keep = matrix_view(X)
-        err = new_error()
-        rc = lib.sporf_forest_predict_votes(self._forest.ptr, view, self._n_threads(),
-                                            ffi.from_buffer("double[]", out), err)
-        del keep
-        check(rc, err)
-        return out
+        return self._forest.predict_votes(X, self._n_threads(), len(self.classes_))
 
     def predict_log_proba(self, X):
         """Logarithm of :meth:`predict_proba`."""
@@ -707,7 +628,7 @@ class SPORFClassifier(ClassifierMixin, _spec._SPORFClassifierParams, _BaseForest
         return self.classes_.take(np.argmax(proba, axis=1), axis=0)
 
     def _restore_task(self, forest, info):
-        self.classes_ = forest.get_strings(lib.SPORF_STR_CLASSES)
+        self.classes_ = forest.get_strings(_native.STR_CLASSES)
         self.n_classes_ = int(info.n_classes)
 
 
@@ -791,15 +712,7 @@ class SPORFRegressor(RegressorMixin, _spec._SPORFRegressorParams, _BaseForest):
         y = np.ascontiguousarray(y, dtype=np.float64)
         params = _params.build(self, X.shape[1], data_dims=self._resolve_data_dims(X.shape[1]))
 
-        def fit_call(params, view, sw, oob, oob_count, cb, user, out, err):
-            return lib.sporf_forest_fit_regression(params, view, double_ptr(y), sw, oob, oob_count,
-                                                   cb, user, out, err)
-
-        def tune_call(params, view, sw, result, cb, user, out, err):
-            return lib.sporf_forest_tune_oob(params, self._tune_grid(), view, ffi.NULL, 1, double_ptr(y), sw, ffi.NULL,
-                                             result, cb, user, out, err)
-
-        forest, oob = self._fit_native(X, params, fit_call, 1, sample_weight, tune_call)
+        forest, oob = self._fit_native(X, params, 1, sample_weight, y=y)
         self._forest = forest
         if self.oob_score:
             self._set_oob(oob if oob is not None else self._oob_from_forest(X, 1), y)

@@ -3,9 +3,8 @@ function above the estimators (it imports them; nothing below imports it)."""
 import os
 
 from ._forest import SPORFClassifier, SPORFRegressor
-from ._io import NativeForest
+from ._native import PROJ_PATCH, TASK_REGRESSION, TASK_UNSUPERVISED, NativeForest
 from ._morf import MORFClassifier, MORFRegressor
-from ._sporf_cffi import lib
 from ._urerf import URerF
 
 def load(source):
@@ -62,11 +61,11 @@ def load(source):
         raise TypeError("load() takes a path, the model's bytes or a binary file object; got %s"
                         % type(source).__name__)
     forest = NativeForest.from_bytes(data)
-    patch = forest.params().projection == lib.SPORF_PROJ_PATCH
+    patch = forest.params().projection == PROJ_PATCH
     task = forest.info().task
-    if task == lib.SPORF_TASK_UNSUPERVISED:
+    if task == TASK_UNSUPERVISED:
         cls = URerF
-    elif task == lib.SPORF_TASK_REGRESSION:
+    elif task == TASK_REGRESSION:
         cls = MORFRegressor if patch else SPORFRegressor
     else:
         cls = MORFClassifier if patch else SPORFClassifier

@@ -3,7 +3,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from ._forest import _BaseForest
-from ._io import merge_native
+from ._native import merge
 
 
 def merge_forests(forests):
@@ -63,7 +63,7 @@ def merge_forests(forests):
             raise TypeError("merge_forests: item %d is a %s, item 0 a %s; shards of one forest are of one class"
                             % (i, type(est).__name__, cls.__name__))
         check_is_fitted(est, "_forest")
-    merged = cls._from_native(merge_native([est._forest for est in forests]))
+    merged = cls._from_native(merge([est._forest for est in forests]))
     rows = [getattr(est, "_fit_X", None) for est in forests]
     if rows[0] is not None and all(r is not None and np.array_equal(r, rows[0]) for r in rows[1:]):
         merged._fit_X = rows[0]

@@ -4,7 +4,6 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _params, _spec
 from ._forest import SPORFClassifier, SPORFRegressor
-from ._sporf_cffi import lib
 
 
 class _MORFMixin:

@@ -8,11 +8,9 @@ import os
 import numpy as np
 from sklearn.utils import check_random_state
 
+from ._native import FORMS, MAX_DIMS, check_params, new_params
 from ._spec import ESTIMATORS, PARAMS
-from ._sporf_cffi import ffi, lib
 
-FORMS = {"sqrt": lib.SPORF_FORM_SQRT, "log2": lib.SPORF_FORM_LOG2, "count": lib.SPORF_FORM_COUNT,
-         "fraction": lib.SPORF_FORM_FRACTION, "all": lib.SPORF_FORM_ALL}
 FORM_NAMES = {v: k for k, v in FORMS.items()}
 _BIG = 2 ** 53
 
@@ -198,7 +196,7 @@ def resolve_data_dims(data_dims, n_features):
     if data_dims is None:
         return (int(n_features),)
     dims = (data_dims,) if _is_int(data_dims) else tuple(data_dims) if not isinstance(data_dims, str) else None
-    if not dims or len(dims) > lib.SPORF_MAX_DIMS or not all(_is_int(d) and d >= 1 for d in dims):
+    if not dims or len(dims) > MAX_DIMS or not all(_is_int(d) and d >= 1 for d in dims):
         raise bad("data_dims", PARAMS["data_dims"]["expect"], data_dims)
     return tuple(int(d) for d in dims)
 
@@ -209,8 +207,7 @@ def build(est, n_features, data_dims=None):
     Parameters the estimator does not have keep the core's defaults; sizes
     given as fractions or "sqrt" stay so (the core resolves them)."""
     ename, espec = spec_of(type(est))
-    p = ffi.new("sporf_params *")
-    lib.sporf_params_init(p)
+    p = new_params()
     given = {n: getattr(est, n) for n in espec["params"]}
     given.update(espec["fixed"])
     for name, v in given.items():
@@ -257,10 +254,7 @@ def build(est, n_features, data_dims=None):
         raise ValueError("Out of bag estimation only available if bootstrap=True")
     if "verbose" in given and not (_is_int(given["verbose"]) or _is_bool(given["verbose"])):
         raise bad("verbose", "an int", given["verbose"])
-    err = ffi.new("sporf_error *")
-    rc = lib.sporf_params_check(p, n_features, err)
-    if rc != lib.SPORF_OK:
-        raise ValueError(ffi.string(err.message).decode())
+    check_params(p, n_features)
     return p
 
 

@@ -4,9 +4,8 @@ S(i, j) is the fraction of trees that put rows i and j in the same leaf."""
 import numpy as np
 import scipy.sparse as sp
 
-from ._core import Progress, check, matrix_view, new_error, progress_args
+from ._native import Progress, physical_memory
 from ._params import _is_int
-from ._sporf_cffi import ffi, lib
 
 # A dense result may take at most this share of the machine's memory.
 _DENSE_SHARE = 0.5
@@ -27,19 +26,8 @@ def check_n_neighbors(k, n_reference, self_excluded):
 def neighbors(forest, reference, query, k, n_jobs, verbose=0):
     """(similarity, index), each (n_query, k), most similar first. query None:
     the reference rows themselves, a row never being its own neighbour."""
-    n_query = reference.shape[0] if query is None else query.shape[0]
     k = check_n_neighbors(k, reference.shape[0], query is None)
-    index = np.empty((n_query, k), dtype=np.int64)
-    sim = np.empty((n_query, k), dtype=np.float64)
-    rview, rkeep = matrix_view(reference)
-    qview, qkeep = matrix_view(query) if query is not None else (ffi.NULL, None)
-    cb, user, keep_cb = progress_args(Progress(verbose=verbose, what="row blocks"))
-    err = new_error()
-    rc = lib.sporf_forest_neighbors(forest.ptr, rview, qview, k, n_jobs, ffi.from_buffer("int64_t[]", index),
-                                    ffi.from_buffer("double[]", sim), cb, user, err)
-    del rkeep, qkeep, keep_cb
-    check(rc, err)
-    return sim, index
+    return forest.neighbors(reference, query, k, n_jobs, Progress(verbose=verbose, what="row blocks"))
 
 
 def dense(forest, reference, query, n_jobs):
@@ -47,21 +35,13 @@ def dense(forest, reference, query, n_jobs):
     take more than half of the machine's memory."""
     n_query = reference.shape[0] if query is None else query.shape[0]
     need = 8.0 * n_query * reference.shape[0]
-    have = lib.sporf_physical_memory()
+    have = physical_memory()
     if have > 0 and need > _DENSE_SHARE * have:
         raise MemoryError(
             "a dense %d x %d proximity matrix needs %.1f GB, more than half of this machine's %.1f GB; "
             "use the sparse neighbour graph (dense=False) instead"
             % (n_query, reference.shape[0], need / 1e9, have / 1e9))
-    out = np.empty((n_query, reference.shape[0]), dtype=np.float64)
-    rview, rkeep = matrix_view(reference)
-    qview, qkeep = matrix_view(query) if query is not None else (ffi.NULL, None)
-    err = new_error()
-    rc = lib.sporf_forest_proximity_dense(forest.ptr, rview, qview, n_jobs, ffi.from_buffer("double[]", out),
-                                          ffi.NULL, ffi.NULL, err)
-    del rkeep, qkeep
-    check(rc, err)
-    return out
+    return forest.proximity_dense(reference, query, n_jobs)
 
 
 def sparse_graph(sim, index, n_reference, diagonal):

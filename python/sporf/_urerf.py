@@ -5,10 +5,9 @@ from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _params, _proximity, _sparse, _spec
-from ._core import FIT_DTYPES, fit_matrix
+from ._native import FIT_DTYPES, fit_matrix
 from ._exclusive import exclusive_fit
 from ._forest import _BaseForest
-from ._sporf_cffi import lib
 
 
 class URerF(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _spec._URerFParams, _BaseForest):
@@ -87,9 +86,7 @@ class URerF(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _spec._URerFParam
         # (as scikit-learn's NearestNeighbors does); here only its type.
         _proximity.check_n_neighbors(self.n_neighbors, np.inf, self_excluded=False)
         params = _params.build(self, X.shape[1], data_dims=dims)
-        self._forest, _ = self._fit_native(
-            X, params, lambda p, v, sw, oob, cnt, cb, user, out, err:
-            lib.sporf_forest_fit_unsupervised(p, v, sw, cb, user, out, err), 1, None)
+        self._forest, _ = self._fit_native(X, params, 1, None)
         self._fit_X = np.ascontiguousarray(X)
         # transform's columns are the training rows (get_feature_names_out:
         # "urerf0", "urerf1", ...; set_output for the sparse result as for

@@ -16,10 +16,9 @@ import numpy as np
 from sklearn.utils import check_array, check_consistent_length
 
 from . import _params
-from ._core import Progress
+from ._native import NativeForest, Progress, merge
 from ._exclusive import fitting
 from ._forest import _BaseForest
-from ._io import NativeForest, merge_native
 from ._urerf import URerF
 
 __all__ = ["fit"]
@@ -222,7 +221,7 @@ def _fit_on_cluster(distributed, client, estimator, params, ranges, X, y, sample
             rescatters -= 1
     if sorted(shards) != [a for a, _ in ranges]:  # never merge a partial forest
         raise RuntimeError("sporf.distributed.fit: shards are missing; no forest was returned")
-    fitted = cls._from_native(merge_native([shards[a] for a, _ in ranges]))
+    fitted = cls._from_native(merge([shards[a] for a, _ in ranges]))
 
     # The estimator takes the merged forest's fitted state, as fit would set it.
     for name in [k for k in vars(estimator) if k.endswith("_") and not k.startswith("__")]:

@@ -1,0 +1,429 @@
+"""The one module that talks to the compiled core.
+
+Everything above it (parameters, estimators, public functions) passes numpy
+arrays and Python values in and gets numpy arrays and Python exceptions back:
+here they become the C API's types (matrix views, pointers, the forest
+handle) and its status codes become exceptions. Nothing here implements an
+algorithm.
+"""
+import os
+import sys
+import time
+
+import numpy as np
+
+from . import _labels
+from ._sporf_cffi import ffi, lib
+
+# The core's constants the layers above name.
+STR_CLASSES = lib.SPORF_STR_CLASSES
+STR_FEATURE_NAMES = lib.SPORF_STR_FEATURE_NAMES
+TASK_CLASSIFICATION = lib.SPORF_TASK_CLASSIFICATION
+TASK_REGRESSION = lib.SPORF_TASK_REGRESSION
+TASK_UNSUPERVISED = lib.SPORF_TASK_UNSUPERVISED
+PROJ_PATCH = lib.SPORF_PROJ_PATCH
+MAX_DIMS = lib.SPORF_MAX_DIMS
+TUNE_DENSITY = lib.SPORF_TUNE_DENSITY
+TUNE_STRUCTURE = lib.SPORF_TUNE_STRUCTURE
+FORMS = {"sqrt": lib.SPORF_FORM_SQRT, "log2": lib.SPORF_FORM_LOG2, "count": lib.SPORF_FORM_COUNT,
+         "fraction": lib.SPORF_FORM_FRACTION, "all": lib.SPORF_FORM_ALL}
+
+_ERRORS = {
+    lib.SPORF_E_ARG: ValueError,
+    lib.SPORF_E_NOMEM: MemoryError,
+    lib.SPORF_E_FORMAT: ValueError,
+    lib.SPORF_E_THREAD: RuntimeError,
+    lib.SPORF_E_INTERNAL: RuntimeError,
+}
+
+
+def new_error():
+    return ffi.new("sporf_error *")
+
+
+def check(rc, err):
+    """Raise the Python exception that matches a core status code."""
+    if rc == lib.SPORF_OK:
+        return
+    message = ffi.string(err.message).decode("utf-8", "replace") or "sporf core error %d" % rc
+    if rc == lib.SPORF_E_INTERRUPTED:
+        raise KeyboardInterrupt(message)
+    raise _ERRORS.get(rc, RuntimeError)(message)
+
+
+# Training data is taken as float64 or float32 (anything else converts to
+# float64, the first); see fit_matrix.
+FIT_DTYPES = (np.float64, np.float32)
+
+
+def fit_matrix(X):
+    """Training data in the layout the core fits on. float64 goes as it is
+    (the core copies a C-ordered array into columns itself); float32 is
+    converted once, straight into column-major float64, which the core reads
+    in place -- instead of a float64 copy here and a column-major one there.
+    Values are the same either way, so is the forest."""
+    if X.dtype == np.float64:
+        return X
+    return np.asfortranarray(X, dtype=np.float64)
+
+
+def matrix_view(X):
+    """A sporf_matrix over a 2-D float64 array, without copying C- or
+    F-ordered arrays. Returns (view, keepalive): keep the second alive while
+    the first is in use."""
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError("expected a 2-D array, got %d dimensions" % X.ndim)
+    # The core reads doubles through aligned pointers: an array on a buffer
+    # that is not 8-byte aligned (as deserialized data can be) is copied.
+    flags = X.flags
+    if not (flags.c_contiguous or flags.f_contiguous) or not flags.aligned:
+        X = np.array(X, order="C")
+        flags = X.flags
+    view = ffi.new("sporf_matrix *")
+    view.nrow, view.ncol = X.shape
+    if flags.c_contiguous and X.size:
+        # The cheap way to the address (one-row prediction is dominated by
+        # per-call overhead); the buffer protocol serves C-contiguous memory.
+        buf = ffi.from_buffer("double[]", X, require_writable=False)
+        view.row_stride, view.col_stride = X.shape[1], 1
+    else:
+        # F-ordered (or empty): take the address directly (X is kept alive by
+        # the caller through `keepalive`).
+        buf = ffi.cast("const double *", X.ctypes.data)
+        if flags.c_contiguous:
+            view.row_stride, view.col_stride = X.shape[1], 1
+        else:
+            view.row_stride, view.col_stride = 1, X.shape[0]
+    view.data = buf
+    return view, (X, buf)
+
+
+def double_ptr(a):
+    """A const double* over a 1-D float64 array, copied first when it is not
+    contiguous and aligned (the cdata keeps the array it points into alive)."""
+    a = np.require(a, dtype=np.float64, requirements=["C", "A"])
+    return ffi.from_buffer("double[]", a, require_writable=False)
+
+
+class Progress:
+    """State behind the progress callback: verbose output and Ctrl-C.
+
+    The core calls back on the calling thread about every 100 ms. A pending
+    SIGINT makes Python raise KeyboardInterrupt inside the callback; we turn
+    it into a cancel request, the core stops its workers and returns
+    SPORF_E_INTERRUPTED, and `check` raises KeyboardInterrupt to the user.
+    """
+
+    def __init__(self, verbose=0, what="trees", stream=None):
+        self.verbose = verbose
+        self.what = what
+        self.stream = stream or sys.stderr
+        self.start = time.perf_counter()
+        self.last_print = -1.0
+        self.last_done = -1
+        self.interrupted = False
+
+    def update(self, done, total):
+        # the core may report the last count twice (the work ends, then the
+        # call): each count is printed once
+        if self.verbose and done != self.last_done:
+            now = time.perf_counter() - self.start
+            if done == total or now - self.last_print >= 1.0:
+                self.last_print = now
+                self.last_done = done
+                self.stream.write(
+                    "sporf: %d/%d %s (%.1f s)\n" % (done, total, self.what, now)
+                )
+                self.stream.flush()
+        return 0
+
+
+@ffi.def_extern(onerror=lambda exc, val, tb: 1)
+def _sporf_progress(user_data, done, total):
+    state = ffi.from_handle(user_data)
+    try:
+        return state.update(done, total)
+    except BaseException:  # KeyboardInterrupt from Ctrl-C, or a broken stream
+        state.interrupted = True
+        return 1
+
+
+def progress_args(progress):
+    """(callback, user_data, keepalive) for a C call; no callback when None.
+
+    Callbacks can only run Python code in the main thread's signal sense, but
+    they are safe from any thread: the core calls them on the calling thread.
+    """
+    if progress is None:
+        return ffi.NULL, ffi.NULL, None
+    handle = ffi.new_handle(progress)
+    return lib._sporf_progress, handle, handle
+
+
+class NativeForest:
+    """Owns one sporf_forest* (freed when this object is collected)."""
+
+    __slots__ = ("ptr",)
+
+    def __init__(self, ptr):
+        self.ptr = ffi.gc(ptr, lib.sporf_forest_free)
+
+    @classmethod
+    def from_bytes(cls, data):
+        data = bytes(data)
+        out = ffi.new("sporf_forest **")
+        err = new_error()
+        check(lib.sporf_forest_load(ffi.from_buffer(data), len(data), out, err), err)
+        return cls(out[0])
+
+    def to_bytes(self):
+        size = ffi.new("int64_t *")
+        err = new_error()
+        check(lib.sporf_forest_save(self.ptr, ffi.NULL, 0, size, err), err)
+        buf = bytearray(size[0])
+        check(lib.sporf_forest_save(self.ptr, ffi.from_buffer(buf), len(buf), size, err), err)
+        return bytes(buf)
+
+    def info(self):
+        info = ffi.new("sporf_forest_info *")
+        err = new_error()
+        check(lib.sporf_forest_get_info(self.ptr, info, err), err)
+        return info
+
+    def params(self):
+        p = ffi.new("sporf_params *")
+        err = new_error()
+        check(lib.sporf_forest_get_params(self.ptr, p, err), err)
+        return p
+
+    def class_weights(self):
+        """The custom class weights the forest keeps (one per class), or None."""
+        n = self.info().n_classes
+        out = np.zeros(max(n, 1), dtype=np.float64)
+        stored = ffi.new("int32_t *")
+        err = new_error()
+        check(lib.sporf_forest_get_class_weights(self.ptr, ffi.from_buffer("double[]", out), stored, err), err)
+        return out[:n] if stored[0] else None
+
+    def set_strings(self, which, values):
+        kind, blob, count = _labels.encode(values)
+        err = new_error()
+        buf = ffi.from_buffer(blob) if blob else ffi.NULL
+        check(lib.sporf_forest_set_strings(self.ptr, which, kind, buf, len(blob), count, err), err)
+
+    def get_strings(self, which):
+        length, count, kind = ffi.new("int64_t *"), ffi.new("int64_t *"), ffi.new("int32_t *")
+        err = new_error()
+        check(lib.sporf_forest_get_strings(self.ptr, which, ffi.NULL, 0, length, count, kind, err), err)
+        buf = bytearray(max(length[0], 1))
+        check(lib.sporf_forest_get_strings(self.ptr, which, ffi.from_buffer(buf), len(buf),
+                                           length, count, kind, err), err)
+        return _labels.decode(kind[0], bytes(buf[: length[0]]), count[0])
+
+    # ---- prediction and what a fitted forest knows ----
+
+    def predict_proba(self, X, n_threads, n_out):
+        """Mean over trees of the leaf values each row of X reaches."""
+        out = np.empty((X.shape[0], n_out), dtype=np.float64)
+        view, keep = matrix_view(X)
+        err = new_error()
+        rc = lib.sporf_forest_predict_proba(self.ptr, view, n_threads, _doubles(out), ffi.NULL, ffi.NULL, err)
+        del keep
+        check(rc, err)
+        return out
+
+    def predict_votes(self, X, n_threads, n_classes):
+        """Share of trees voting for each class."""
+        out = np.empty((X.shape[0], n_classes), dtype=np.float64)
+        view, keep = matrix_view(X)
+        err = new_error()
+        rc = lib.sporf_forest_predict_votes(self.ptr, view, n_threads, _doubles(out), err)
+        del keep
+        check(rc, err)
+        return out
+
+    def apply(self, X, n_threads):
+        """Leaf node index of each row in each tree, (n, n_trees) int64."""
+        out = np.empty((X.shape[0], self.info().n_trees), dtype=np.int64)
+        view, keep = matrix_view(X)
+        err = new_error()
+        rc = lib.sporf_forest_apply(self.ptr, view, n_threads, _int64s(out), ffi.NULL, ffi.NULL, err)
+        del keep
+        check(rc, err)
+        return out
+
+    def oob_predict(self, X, n_threads, n_out):
+        """(values, counts): out-of-bag values of the training rows X from the
+        trees' regenerated bootstrap draws, and how many trees left each out."""
+        out = np.zeros((X.shape[0], n_out), dtype=np.float64)
+        count = np.zeros(X.shape[0], dtype=np.int64)
+        view, keep = matrix_view(X)
+        err = new_error()
+        rc = lib.sporf_forest_oob_predict(self.ptr, view, n_threads, _doubles(out), _int64s(count), err)
+        del keep
+        check(rc, err)
+        return out, count
+
+    def oob_curve(self, X, codes=None, y=None):
+        """Out-of-bag error of the first 1, 2, ... trees on the training rows
+        X with class codes (int32) or responses y (float64)."""
+        curve = np.empty(self.info().n_trees, dtype=np.float64)
+        view, keep = matrix_view(X)
+        err = new_error()
+        rc = lib.sporf_forest_oob_curve(self.ptr, view, ffi.from_buffer("int32_t[]", codes)
+                                        if codes is not None else ffi.NULL, _maybe(double_ptr, y),
+                                        _doubles(curve), err)
+        del keep
+        check(rc, err)
+        return curve
+
+    def feature_usage(self, n_features):
+        out = np.empty(n_features, dtype=np.float64)
+        err = new_error()
+        check(lib.sporf_forest_feature_usage(self.ptr, _doubles(out), err), err)
+        return out
+
+    def feature_importances(self, n_features):
+        out = np.empty(n_features, dtype=np.float64)
+        err = new_error()
+        check(lib.sporf_forest_feature_importances(self.ptr, _doubles(out), err), err)
+        return out
+
+    def projection_importances(self):
+        """(start, feature, weight, importance): projection i has the
+        features feature[start[i]:start[i+1]] with those weights."""
+        n, nnz = ffi.new("int64_t *"), ffi.new("int64_t *")
+        err = new_error()
+        check(lib.sporf_forest_projection_importances(self.ptr, n, nnz, ffi.NULL, ffi.NULL, ffi.NULL, ffi.NULL,
+                                                      err), err)
+        start = np.empty(n[0] + 1, dtype=np.int64)
+        feature = np.empty(max(nnz[0], 1), dtype=np.int32)
+        weight = np.empty(max(nnz[0], 1), dtype=np.float64)
+        importance = np.empty(max(n[0], 1), dtype=np.float64)
+        check(lib.sporf_forest_projection_importances(
+            self.ptr, n, nnz, _int64s(start), ffi.from_buffer("int32_t[]", feature), _doubles(weight),
+            _doubles(importance), err), err)
+        return start, feature, weight, importance[: n[0]]
+
+    # ---- proximity ----
+
+    def neighbors(self, reference, query, k, n_jobs, progress=None):
+        """(similarity, index), each (n_query, k), most similar first; query
+        None: the reference rows themselves."""
+        n_query = reference.shape[0] if query is None else query.shape[0]
+        index = np.empty((n_query, k), dtype=np.int64)
+        sim = np.empty((n_query, k), dtype=np.float64)
+        rview, rkeep = matrix_view(reference)
+        qview, qkeep = matrix_view(query) if query is not None else (ffi.NULL, None)
+        cb, user, keep_cb = progress_args(progress)
+        err = new_error()
+        rc = lib.sporf_forest_neighbors(self.ptr, rview, qview, k, n_jobs, _int64s(index), _doubles(sim),
+                                        cb, user, err)
+        del rkeep, qkeep, keep_cb
+        check(rc, err)
+        return sim, index
+
+    def proximity_dense(self, reference, query, n_jobs):
+        """The (n_query, n_reference) proximity matrix."""
+        n_query = reference.shape[0] if query is None else query.shape[0]
+        out = np.empty((n_query, reference.shape[0]), dtype=np.float64)
+        rview, rkeep = matrix_view(reference)
+        qview, qkeep = matrix_view(query) if query is not None else (ffi.NULL, None)
+        err = new_error()
+        rc = lib.sporf_forest_proximity_dense(self.ptr, rview, qview, n_jobs, _doubles(out), ffi.NULL, ffi.NULL,
+                                              err)
+        del rkeep, qkeep
+        check(rc, err)
+        return out
+
+
+def save_bytes(path, data):
+    """Write atomically: a crash mid-write never leaves a truncated model."""
+    path = os.fspath(path)
+    tmp = path + ".tmp-%d" % os.getpid()
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+    os.replace(tmp, path)
+
+
+def merge(natives):
+    """One NativeForest from a sequence of NativeForests (core checks)."""
+    ptrs = ffi.new("sporf_forest *[]", [f.ptr for f in natives])
+    out = ffi.new("sporf_forest **")
+    err = new_error()
+    check(lib.sporf_forest_merge(ptrs, len(natives), out, err), err)
+    return NativeForest(out[0])
+
+
+def _doubles(a):
+    return ffi.from_buffer("double[]", a)
+
+
+def _int64s(a):
+    return ffi.from_buffer("int64_t[]", a)
+
+
+def _maybe(ptr_of, a):
+    return ptr_of(a) if a is not None else ffi.NULL
+
+
+# ---- parameters ----
+
+def new_params():
+    """A sporf_params struct with the core's defaults (ffi-owned)."""
+    p = ffi.new("sporf_params *")
+    lib.sporf_params_init(p)
+    return p
+
+
+def check_params(p, n_features):
+    """The core's check of p for data with n_features columns: ValueError
+    with its message."""
+    err = new_error()
+    rc = lib.sporf_params_check(p, n_features, err)
+    if rc != lib.SPORF_OK:
+        raise ValueError(ffi.string(err.message).decode())
+
+
+def physical_memory():
+    """The machine's memory in bytes, or 0 when unknown."""
+    return int(lib.sporf_physical_memory())
+
+
+# ---- fitting ----
+
+def fit(params, X, *, codes=None, n_classes=0, y=None, sample_weight=None, class_weight=None,
+        oob_n_out=0, tune_grid=None, progress=None):
+    """Grow a forest on X (2-D float64): a classifier on class codes (int32,
+    n_classes), a regressor on y (float64), or an unsupervised forest
+    (neither). oob_n_out > 0 also fills the out-of-bag values; tune_grid (a
+    TUNE_* constant) runs the out-of-bag tuning instead of one fit.
+    Returns (NativeForest, oob values or None, oob counts or None, the
+    tuning report or None)."""
+    n = X.shape[0]
+    oob = np.zeros((n, oob_n_out), dtype=np.float64) if oob_n_out and tune_grid is None else None
+    oob_count = np.zeros(n, dtype=np.int64) if oob is not None else None
+    codes_ptr = ffi.from_buffer("int32_t[]", codes) if codes is not None else ffi.NULL
+    y_ptr = _maybe(double_ptr, y)
+    sw = _maybe(double_ptr, sample_weight)
+    cw = _maybe(double_ptr, class_weight)
+    view, keep = matrix_view(X)
+    cb, user, keep_cb = progress_args(progress)
+    out = ffi.new("sporf_forest **")
+    err = new_error()
+    tuning = ffi.new("sporf_tune_result *") if tune_grid is not None else None
+    if tuning is not None:
+        rc = lib.sporf_forest_tune_oob(params, tune_grid, view, codes_ptr, max(n_classes, 1), y_ptr, sw, cw,
+                                       tuning, cb, user, out, err)
+    elif codes is not None:
+        rc = lib.sporf_forest_fit(params, view, codes_ptr, n_classes, sw, cw, _maybe(_doubles, oob),
+                                  _maybe(_int64s, oob_count), cb, user, out, err)
+    elif y is not None:
+        rc = lib.sporf_forest_fit_regression(params, view, y_ptr, sw, _maybe(_doubles, oob),
+                                             _maybe(_int64s, oob_count), cb, user, out, err)
+    else:
+        rc = lib.sporf_forest_fit_unsupervised(params, view, sw, cb, user, out, err)
+    del keep, keep_cb
+    check(rc, err)
+    return NativeForest(out[0]), oob, oob_count, tuning
