@@ -448,61 +448,10 @@ class _BaseForest(BaseEstimator):
         pass
 
 
-class SPORFClassifier(ClassifierMixin, _spec._SPORFClassifierParams, _BaseForest):
-    __doc__ = (
-        """Sparse projection oblique randomer forest classifier (SPORF).
-
-    Each split node draws d sparse random projections of the features (weights
-    +1/-1), sorts the samples along each and takes the best cut, so the trees
-    can split on sparse linear combinations as well as on single features.
-    With ``projection="axis"`` it is Breiman's random forest.
-
-"""
-        + _spec.PARAM_DOCS["SPORFClassifier"]
-        + """
-    Attributes
-    ----------
-    classes_ : ndarray of shape (n_classes,)
-        The class labels.
-    n_classes_ : int
-        Number of classes.
-    n_features_in_ : int
-        Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features,)
-        Names of features seen during fit, when X had string column names.
-    feature_importances_ : ndarray of shape (n_features,)
-        Impurity-based importances; an oblique split's decrease is shared by
-        its features in proportion to |weight|. Sums to 1.
-    oob_score_ : float
-        Out-of-bag accuracy (when ``oob_score=True``).
-    oob_decision_function_ : ndarray of shape (n_samples, n_classes)
-        Out-of-bag class probabilities (when ``oob_score=True``).
-    oob_error_curve_ : ndarray of shape (n_estimators,)
-        The out-of-bag misclassification rate of the first 1, 2, ... trees, over the
-        rows out of bag for at least one of them (when ``oob_score=True``;
-        randomForest's ``err.rate``, what R's ``plot(fit)`` draws).
-    tuning_ : list of dict
-        With ``tune_oob=True``: one dict per candidate of the grid -- the
-        parameters the grid varies, ``n_trees`` it grew and ``oob_error`` of
-        those trees (misclassification rate; for the winner, of the whole forest).
-    best_params_ : dict
-        With ``tune_oob=True``: the winner's values of those parameters; the
-        estimator's other parameters with these and the same ``random_state``
-        grow exactly the fitted forest.
-
-    Examples
-    --------
-    >>> from sporf import SPORFClassifier
-    >>> from sporf.datasets import make_trunk
-    >>> X, y = make_trunk(500, n_features=10, random_state=0)
-    >>> clf = SPORFClassifier(n_estimators=50, random_state=0).fit(X, y)
-    >>> clf.predict(X[:3]).shape
-    (3,)
-    >>> round(float(clf.predict_proba(X[:1]).sum()), 6)
-    1.0
-    """
-    )
-
+class _ForestClassifier(ClassifierMixin, _BaseForest):
+    """What every classification forest does -- fit on class labels, class
+    probabilities, votes and labels, restoring classes on load. SPORFClassifier
+    and MORFClassifier are its leaves: each adds its parameters and docs."""
 
     @exclusive_fit
     def fit(self, X, y, sample_weight=None):
@@ -632,38 +581,43 @@ class SPORFClassifier(ClassifierMixin, _spec._SPORFClassifierParams, _BaseForest
         self.n_classes_ = int(info.n_classes)
 
 
-class SPORFRegressor(RegressorMixin, _spec._SPORFRegressorParams, _BaseForest):
+class SPORFClassifier(_spec._SPORFClassifierParams, _ForestClassifier):
     __doc__ = (
-        """Sparse projection oblique randomer forest regressor (SPORF).
+        """Sparse projection oblique randomer forest classifier (SPORF).
 
-    The regression twin of :class:`SPORFClassifier`: the same projections,
-    with splits chosen by the decrease of the squared error and leaves that
-    predict the mean response of their samples; the forest predicts the mean
-    of the trees' leaf means.
+    Each split node draws d sparse random projections of the features (weights
+    +1/-1), sorts the samples along each and takes the best cut, so the trees
+    can split on sparse linear combinations as well as on single features.
+    With ``projection="axis"`` it is Breiman's random forest.
 
 """
-        + _spec.PARAM_DOCS["SPORFRegressor"]
+        + _spec.PARAM_DOCS["SPORFClassifier"]
         + """
     Attributes
     ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    n_classes_ : int
+        Number of classes.
     n_features_in_ : int
         Number of features seen during fit.
     feature_names_in_ : ndarray of shape (n_features,)
         Names of features seen during fit, when X had string column names.
     feature_importances_ : ndarray of shape (n_features,)
-        Impurity (squared error) based importances. Sums to 1.
+        Impurity-based importances; an oblique split's decrease is shared by
+        its features in proportion to |weight|. Sums to 1.
     oob_score_ : float
-        Out-of-bag R^2 (when ``oob_score=True``).
-    oob_prediction_ : ndarray of shape (n_samples,)
-        Out-of-bag predictions (when ``oob_score=True``).
+        Out-of-bag accuracy (when ``oob_score=True``).
+    oob_decision_function_ : ndarray of shape (n_samples, n_classes)
+        Out-of-bag class probabilities (when ``oob_score=True``).
     oob_error_curve_ : ndarray of shape (n_estimators,)
-        The out-of-bag mean squared error of the first 1, 2, ... trees, over the rows
-        out of bag for at least one of them (when ``oob_score=True``; what R's
-        ``plot(fit)`` draws).
+        The out-of-bag misclassification rate of the first 1, 2, ... trees, over the
+        rows out of bag for at least one of them (when ``oob_score=True``;
+        randomForest's ``err.rate``, what R's ``plot(fit)`` draws).
     tuning_ : list of dict
         With ``tune_oob=True``: one dict per candidate of the grid -- the
         parameters the grid varies, ``n_trees`` it grew and ``oob_error`` of
-        those trees (mean squared error; for the winner, of the whole forest).
+        those trees (misclassification rate; for the winner, of the whole forest).
     best_params_ : dict
         With ``tune_oob=True``: the winner's values of those parameters; the
         estimator's other parameters with these and the same ``random_state``
@@ -671,15 +625,21 @@ class SPORFRegressor(RegressorMixin, _spec._SPORFRegressorParams, _BaseForest):
 
     Examples
     --------
-    >>> from sklearn.datasets import make_friedman1
-    >>> from sporf import SPORFRegressor
-    >>> X, y = make_friedman1(300, random_state=0)
-    >>> reg = SPORFRegressor(n_estimators=50, random_state=0).fit(X, y)
-    >>> reg.predict(X[:3]).shape
+    >>> from sporf import SPORFClassifier
+    >>> from sporf.datasets import make_trunk
+    >>> X, y = make_trunk(500, n_features=10, random_state=0)
+    >>> clf = SPORFClassifier(n_estimators=50, random_state=0).fit(X, y)
+    >>> clf.predict(X[:3]).shape
     (3,)
+    >>> round(float(clf.predict_proba(X[:1]).sum()), 6)
+    1.0
     """
     )
 
+
+class _ForestRegressor(RegressorMixin, _BaseForest):
+    """What every regression forest does -- fit on a numeric response and
+    predict its mean. SPORFRegressor and MORFRegressor are its leaves."""
 
     @exclusive_fit
     def fit(self, X, y, sample_weight=None):
@@ -735,3 +695,52 @@ class SPORFRegressor(RegressorMixin, _spec._SPORFRegressorParams, _BaseForest):
         y : ndarray of shape (n_samples,)
         """
         return self._leaf_means(X, 1)[:, 0]
+
+
+class SPORFRegressor(_spec._SPORFRegressorParams, _ForestRegressor):
+    __doc__ = (
+        """Sparse projection oblique randomer forest regressor (SPORF).
+
+    The regression twin of :class:`SPORFClassifier`: the same projections,
+    with splits chosen by the decrease of the squared error and leaves that
+    predict the mean response of their samples; the forest predicts the mean
+    of the trees' leaf means.
+
+"""
+        + _spec.PARAM_DOCS["SPORFRegressor"]
+        + """
+    Attributes
+    ----------
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of shape (n_features,)
+        Names of features seen during fit, when X had string column names.
+    feature_importances_ : ndarray of shape (n_features,)
+        Impurity (squared error) based importances. Sums to 1.
+    oob_score_ : float
+        Out-of-bag R^2 (when ``oob_score=True``).
+    oob_prediction_ : ndarray of shape (n_samples,)
+        Out-of-bag predictions (when ``oob_score=True``).
+    oob_error_curve_ : ndarray of shape (n_estimators,)
+        The out-of-bag mean squared error of the first 1, 2, ... trees, over the rows
+        out of bag for at least one of them (when ``oob_score=True``; what R's
+        ``plot(fit)`` draws).
+    tuning_ : list of dict
+        With ``tune_oob=True``: one dict per candidate of the grid -- the
+        parameters the grid varies, ``n_trees`` it grew and ``oob_error`` of
+        those trees (mean squared error; for the winner, of the whole forest).
+    best_params_ : dict
+        With ``tune_oob=True``: the winner's values of those parameters; the
+        estimator's other parameters with these and the same ``random_state``
+        grow exactly the fitted forest.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_friedman1
+    >>> from sporf import SPORFRegressor
+    >>> X, y = make_friedman1(300, random_state=0)
+    >>> reg = SPORFRegressor(n_estimators=50, random_state=0).fit(X, y)
+    >>> reg.predict(X[:3]).shape
+    (3,)
+    """
+    )

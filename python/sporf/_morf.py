@@ -3,7 +3,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from . import _params, _spec
-from ._forest import SPORFClassifier, SPORFRegressor
+from ._forest import _ForestClassifier, _ForestRegressor
 
 
 class _MORFMixin:
@@ -52,7 +52,7 @@ class _MORFMixin:
 
         Returns
         -------
-        ndarray of shape data_dims_
+        ndarray of shape ``data_dims_``
 
         Examples
         --------
@@ -79,7 +79,7 @@ class _MORFMixin:
 
 
 
-class MORFClassifier(_MORFMixin, _spec._MORFClassifierParams, SPORFClassifier):
+class MORFClassifier(_MORFMixin, _spec._MORFClassifierParams, _ForestClassifier):
     __doc__ = (
         """Manifold oblique random forest classifier (MORF).
 
@@ -123,7 +123,7 @@ class MORFClassifier(_MORFMixin, _spec._MORFClassifierParams, SPORFClassifier):
 
 
 
-class MORFRegressor(_MORFMixin, _spec._MORFRegressorParams, SPORFRegressor):
+class MORFRegressor(_MORFMixin, _spec._MORFRegressorParams, _ForestRegressor):
     __doc__ = (
         """Manifold oblique random forest regressor (MORF).
 

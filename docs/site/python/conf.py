@@ -18,7 +18,9 @@ extensions = [
 autosummary_generate = True
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
-autodoc_default_options = {"members": True, "inherited-members": False}
+# Members our bases define (fit, predict, apply, save, proximity ...) show on
+# each estimator's page; scikit-learn's BaseEstimator's (get_params ...) do not.
+autodoc_default_options = {"members": True, "inherited-members": "BaseEstimator"}
 html_theme = "pydata_sphinx_theme"
 html_title = "sporf (Python)"
 # The R half is linked from the landing and home pages (a navbar link would
