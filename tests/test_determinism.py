@@ -1,4 +1,5 @@
 """Same data, parameters and seed => the same model bytes, whatever the thread count."""
+import pathlib
 import pickle
 
 import numpy as np
@@ -48,6 +49,21 @@ def test_float32_fits_the_forest_of_its_float64_values(estimator):
     b = fit(estimator(**kw), X32.astype(np.float64))
     assert a.to_bytes() == b.to_bytes()
     assert a.to_bytes() != fit(estimator(**kw), X).to_bytes()
+
+
+def test_pickles_of_an_earlier_version_load_and_predict_the_same():
+    # tests/golden/python_pickles.pkl (tools/make_golden_pickles.py)
+    X, _ = make_trunk(200, 16, random_state=0)
+    path = pathlib.Path(__file__).resolve().parent / "golden" / "python_pickles.pkl"
+    with open(path, "rb") as fh:
+        stored = pickle.load(fh)
+    assert len(stored) == 5
+    for name, (data, model_bytes, answer) in stored.items():
+        est = pickle.loads(data)
+        assert est.to_bytes() == model_bytes, name
+        now = est.predict(X) if hasattr(est, "predict") else est.transform(X[:5])
+        now = now.toarray() if hasattr(now, "toarray") else now
+        assert np.array_equal(now, answer), name
 
 
 def test_save_load_and_pickle_round_trip(tmp_path):

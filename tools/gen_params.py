@@ -128,7 +128,14 @@ def expect(p, allowed=None):
         if of == "flag":
             return "{null}, {true} or {false}, or one per axis of data_dims"
         return "one of %s, or one per axis of data_dims" % ", ".join('"%s"' % v for v in values_of(p))
+    if k == "option" and p.get("of") == "int":
+        return "{int} or {true}/{false}"
     return ""
+
+
+def rules_for(spec, lang):
+    """The spec's checks across parameters ([[rule]]), messages in `lang`'s words."""
+    return [dict(when=r["when"], message=render(r["message"], lang)) for r in spec.get("rule", [])]
 
 
 def render(text, lang):
@@ -479,7 +486,9 @@ def gen_python(spec, params, by_name):
         entry["expect"] = render(expect(p), "py")
         L.append("    %r: %r," % (p["name"], entry))
     L += ["}", "", "# other libraries' names for sporf's parameters (unknown-parameter messages)",
-          "PEER_NAMES = %r" % dict(sorted(spec.get("peer_names", {}).items())), "", "ESTIMATORS = {"]
+          "PEER_NAMES = %r" % dict(sorted(spec.get("peer_names", {}).items())), "",
+          "# checks across parameters: when every `when` holds, the fit is refused with `message`",
+          "RULES = %r" % rules_for(spec, "py"), "", "ESTIMATORS = {"]
     for ename, est in spec["estimator"].items():
         if est["language"] != "python":
             continue
@@ -558,8 +567,10 @@ def gen_r_table(spec, params, by_name):
         rows.append("  %s = %s" % (p["name"], r_literal(entry)))
     L.append(",\n".join(rows))
     L += [")", "", "# other libraries' names for sporf's parameters (unknown-parameter messages)",
-          ".SPEC_PEER_NAMES <- %s" % r_literal(dict(sorted(spec.get("peer_names", {}).items()))),
-          "", ".SPEC_ESTIMATORS <- list("]
+          ".SPEC_PEER_NAMES <- %s" % r_literal(dict(sorted(spec.get("peer_names", {}).items()))), "",
+          "# checks across parameters: when every `when` holds, the fit is refused with `message`",
+          ".SPEC_RULES <- list(%s)" % ", ".join(r_literal(rule) for rule in rules_for(spec, "r")), "",
+          ".SPEC_ESTIMATORS <- list("]
     rows = []
     for ename, est in spec["estimator"].items():
         if est["language"] != "r":

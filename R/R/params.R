@@ -175,15 +175,24 @@ print.sporf_fraction <- function(x, ...) {
         .bad_param(name, paste(paste(words[-length(words)], collapse = ", "), "or", words[length(words)]), v)
       }
     }
+    if (row$kind == "option" && identical(row$of, "int")) {
+      v <- given[[name]]
+      if (!is.null(v) && !(.is_flag(v) || .is_whole(v))) .bad_param(name, row$expect, v)
+    }
   }
-  if (isTRUE(given$oob_score) && isTRUE(given$bootstrap == FALSE))
-    stop("out-of-bag estimation is only available if bootstrap = TRUE", call. = FALSE)
-  v <- given$verbose
-  if (!is.null(v) && !(.is_flag(v) || .is_whole(v))) .bad_param("verbose", "a whole number or TRUE/FALSE", v)
+  for (rule in .SPEC_RULES) { # the spec's checks across parameters
+    holds <- vapply(names(rule$when), function(name) .rule_matches(given[[name]], rule$when[[name]]), logical(1))
+    if (all(holds)) stop(rule$message, call. = FALSE)
+  }
   # The core checks everything again (and what relates parameters to each
   # other and to the data), and resolves max_features to a count.
   attr(out, "max_features_resolved") <- .Call(C_sporf_r_check_params, out, as.numeric(p))
   out
+}
+
+# A given value against a rule's: a flag's TRUE matches any true value.
+.rule_matches <- function(value, want) {
+  if (is.logical(want)) isTRUE(as.logical(value)[1]) == want && !is.null(value) else identical(value, want)
 }
 
 .default_value <- function(row) if (identical(row$default, "none")) NULL else row$default

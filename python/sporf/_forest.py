@@ -500,7 +500,7 @@ class _ForestClassifier(ClassifierMixin, _BaseForest):
                     raise ValueError("class_weight[%r] must be a number, got %r" % (k, v))
                 cw[index[k]] = float(v)
 
-        forest, oob = self._fit_native(X, params, K, sample_weight, codes=y_enc, n_classes=K, class_weight=cw)
+        forest, oob = self._fit_native(X, params, K, sample_weight, codes=y_enc, n_classes=K, weight_per_class=cw)
         forest.set_strings(_native.STR_CLASSES, classes)
         self._forest = forest
         self.classes_ = classes

@@ -393,7 +393,7 @@ def physical_memory():
 
 # ---- fitting ----
 
-def fit(params, X, *, codes=None, n_classes=0, y=None, sample_weight=None, class_weight=None,
+def fit(params, X, *, codes=None, n_classes=0, y=None, sample_weight=None, weight_per_class=None,
         oob_n_out=0, tune_grid=None, progress=None):
     """Grow a forest on X (2-D float64): a classifier on class codes (int32,
     n_classes), a regressor on y (float64), or an unsupervised forest
@@ -407,7 +407,7 @@ def fit(params, X, *, codes=None, n_classes=0, y=None, sample_weight=None, class
     codes_ptr = ffi.from_buffer("int32_t[]", codes) if codes is not None else ffi.NULL
     y_ptr = _maybe(double_ptr, y)
     sw = _maybe(double_ptr, sample_weight)
-    cw = _maybe(double_ptr, class_weight)
+    cw = _maybe(double_ptr, weight_per_class)
     view, keep = matrix_view(X)
     cb, user, keep_cb = progress_args(progress)
     out = ffi.new("sporf_forest **")

@@ -9,7 +9,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from ._native import FORMS, MAX_DIMS, check_params, new_params
-from ._spec import ESTIMATORS, PARAMS
+from ._spec import ESTIMATORS, PARAMS, RULES
 
 FORM_NAMES = {v: k for k, v in FORMS.items()}
 _BIG = 2 ** 53
@@ -201,6 +201,11 @@ def resolve_data_dims(data_dims, n_features):
     return tuple(int(d) for d in dims)
 
 
+def _matches(value, want):
+    """A given value against a rule's: a flag's True matches any true value."""
+    return bool(value) == want if isinstance(want, bool) else value == want
+
+
 def build(est, n_features, data_dims=None):
     """Validate `est`'s parameters for data with n_features columns; return a
     ffi-owned sporf_params. `data_dims` (resolved) makes it a patch forest.
@@ -250,10 +255,11 @@ def build(est, n_features, data_dims=None):
             if not (_is_bool(v) or (isinstance(v, str) and v in also)):
                 words = ["True", "False"] + ['"%s"' % a for a in also]
                 raise bad(name, ", ".join(words[:-1]) + " or " + words[-1], v)
-    if given.get("oob_score") and not est.bootstrap:
-        raise ValueError("Out of bag estimation only available if bootstrap=True")
-    if "verbose" in given and not (_is_int(given["verbose"]) or _is_bool(given["verbose"])):
-        raise bad("verbose", "an int", given["verbose"])
+        elif row["kind"] == "option" and row.get("of") == "int" and not (_is_int(v) or _is_bool(v)):
+            raise bad(name, row["expect"], v)
+    for rule in RULES:  # the spec's checks across parameters
+        if all(name in given and _matches(given[name], want) for name, want in rule["when"].items()):
+            raise ValueError(rule["message"])
     check_params(p, n_features)
     return p
 
