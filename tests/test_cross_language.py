@@ -603,7 +603,7 @@ def test_merge_forests_exists_in_both_languages(r):
 
 
 # ---- the parameter spec, walked: every parameter, every form a user may give it ----
-from sporf import _spec  # noqa: E402
+from sporf import _spec_gen as _spec  # noqa: E402
 
 # Python estimator -> (R function, whether y is a class label, numeric response or absent)
 TWINS = {"SPORFClassifier": ("sporf", "classes"), "SPORFRegressor": ("sporf", "numeric"),

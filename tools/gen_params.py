@@ -643,7 +643,7 @@ def gen_rd_usage(ename, est, by_name):
 
 
 def gen_r_glue(params):
-    L = ["/* params_r.c -- " + NOTICE,
+    L = ["/* params_r_gen.c -- " + NOTICE,
          " *",
          " * The R list <-> sporf_params conversions of the .Call glue. The list holds",
          " * one element per stored parameter, by name: a number (whole numbers, flags",
@@ -707,10 +707,10 @@ def outputs(spec, params, by_name):
     out[header] = replace_block(header.read_text(), "/* SPORF_PARAMS_BEGIN */", "/* SPORF_PARAMS_END */",
                                 gen_header_block(params), header)
     out[REPO / "csrc" / "model" / "params_gen.c"] = gen_c_source(spec, params)
-    out[REPO / "python" / "sporf" / "_spec.py"] = gen_python(spec, params, by_name)
-    out[REPO / "R" / "R" / "spec.R"] = gen_r_table(spec, params, by_name)
-    out[REPO / "R" / "R" / "api.R"] = gen_r_api(spec, by_name)
-    out[REPO / "R" / "src" / "params_r.c"] = gen_r_glue(params)
+    out[REPO / "python" / "sporf" / "_spec_gen.py"] = gen_python(spec, params, by_name)
+    out[REPO / "R" / "R" / "spec_gen.R"] = gen_r_table(spec, params, by_name)
+    out[REPO / "R" / "R" / "api_gen.R"] = gen_r_api(spec, by_name)
+    out[REPO / "R" / "src" / "params_r_gen.c"] = gen_r_glue(params)
     for ename, est in spec["estimator"].items():
         if est["language"] != "r":
             continue
@@ -738,6 +738,17 @@ def main():
                 path.write_text(text)
     if args.check and stale:
         print("stale generated files (run python tools/gen_params.py): %s" % ", ".join(map(str, stale)))
+        return 1
+    # Whole generated files (not the header's or the help pages' blocks) are
+    # named *_gen.* and marked in .gitattributes.
+    whole = [path.relative_to(REPO).as_posix() for path in outputs(spec, params, by_name)
+             if path.suffix not in (".h", ".Rd")]
+    marked = (REPO / ".gitattributes").read_text()
+    wrong = [f for f in whole if not pathlib.PurePath(f).stem.endswith("_gen")
+             or "%s linguist-generated=true" % f not in marked]
+    if wrong:
+        print("generated files must be named *_gen.* and marked generated in .gitattributes: %s"
+              % ", ".join(wrong))
         return 1
     if stale and not args.check:
         print("gen_params: wrote %s" % ", ".join(map(str, stale)))

@@ -2,7 +2,7 @@
 
 morf <- function(x, ...) UseMethod("morf")
 
-# morf.default() is generated (api.R, from spec/params.toml).
+# morf.default() is generated (api_gen.R, from spec/params.toml).
 .fit_morf <- function(env, call) {
   .no_unknown_args(eval(quote(list(...)), env))
   if (eval(quote(missing(y)), env)) stop("y is missing: use morf(x, y, data_dims = ...)", call. = FALSE)

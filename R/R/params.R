@@ -1,5 +1,5 @@
 # Forest parameters <-> the list the C glue turns into the core's sporf_params,
-# driven by the generated table of spec/params.toml (spec.R): one converter per
+# driven by the generated table of spec/params.toml (spec_gen.R): one converter per
 # kind of parameter, none per parameter. A bad value stops with
 # "<name> must be <what the spec allows>; got <value>", the wording Python uses.
 

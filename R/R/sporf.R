@@ -3,7 +3,7 @@
 
 sporf <- function(x, ...) UseMethod("sporf")
 
-# sporf.default() is generated (api.R, from spec/params.toml): its arguments
+# sporf.default() is generated (api_gen.R, from spec/params.toml): its arguments
 # are the parameters in the spec's order; it hands its environment here.
 .fit_sporf <- function(env, call) {
   .no_unknown_args(eval(quote(list(...)), env))

@@ -4,7 +4,7 @@
 
 urerf <- function(x, ...) UseMethod("urerf")
 
-# urerf.default() is generated (api.R, from spec/params.toml).
+# urerf.default() is generated (api_gen.R, from spec/params.toml).
 .fit_urerf <- function(env, call) {
   .no_unknown_args(eval(quote(list(...)), env))
   X <- .as_feature_matrix(env$x, "x")

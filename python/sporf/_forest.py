@@ -11,7 +11,7 @@ from sklearn.metrics import r2_score
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from . import _native, _params, _proximity, _sparse, _spec
+from . import _native, _params, _proximity, _sparse, _spec_gen
 from ._exclusive import exclusive_fit
 from ._native import FIT_DTYPES, NativeForest, Progress, fit_matrix, save_bytes
 
@@ -47,7 +47,7 @@ Examples
 def _unknown_parameter(name, known):
     """Words for an unknown parameter: another library's name mapped to
     sporf's (the spec's peer_names), else the closest sporf name."""
-    hint = _spec.PEER_NAMES.get(name)
+    hint = _spec_gen.PEER_NAMES.get(name)
     if hint is None:
         close = difflib.get_close_matches(name, sorted(known), n=1)
         hint = close[0] if close else None
@@ -581,7 +581,7 @@ class _ForestClassifier(ClassifierMixin, _BaseForest):
         self.n_classes_ = int(info.n_classes)
 
 
-class SPORFClassifier(_spec._SPORFClassifierParams, _ForestClassifier):
+class SPORFClassifier(_spec_gen._SPORFClassifierParams, _ForestClassifier):
     __doc__ = (
         """Sparse projection oblique randomer forest classifier (SPORF).
 
@@ -591,7 +591,7 @@ class SPORFClassifier(_spec._SPORFClassifierParams, _ForestClassifier):
     With ``projection="axis"`` it is Breiman's random forest.
 
 """
-        + _spec.PARAM_DOCS["SPORFClassifier"]
+        + _spec_gen.PARAM_DOCS["SPORFClassifier"]
         + """
     Attributes
     ----------
@@ -697,7 +697,7 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
         return self._leaf_means(X, 1)[:, 0]
 
 
-class SPORFRegressor(_spec._SPORFRegressorParams, _ForestRegressor):
+class SPORFRegressor(_spec_gen._SPORFRegressorParams, _ForestRegressor):
     __doc__ = (
         """Sparse projection oblique randomer forest regressor (SPORF).
 
@@ -707,7 +707,7 @@ class SPORFRegressor(_spec._SPORFRegressorParams, _ForestRegressor):
     of the trees' leaf means.
 
 """
-        + _spec.PARAM_DOCS["SPORFRegressor"]
+        + _spec_gen.PARAM_DOCS["SPORFRegressor"]
         + """
     Attributes
     ----------

@@ -2,7 +2,7 @@
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from . import _params, _spec
+from . import _params, _spec_gen
 from ._forest import _ForestClassifier, _ForestRegressor
 
 
@@ -79,7 +79,7 @@ class _MORFMixin:
 
 
 
-class MORFClassifier(_MORFMixin, _spec._MORFClassifierParams, _ForestClassifier):
+class MORFClassifier(_MORFMixin, _spec_gen._MORFClassifierParams, _ForestClassifier):
     __doc__ = (
         """Manifold oblique random forest classifier (MORF).
 
@@ -96,7 +96,7 @@ class MORFClassifier(_MORFMixin, _spec._MORFClassifierParams, _ForestClassifier)
     row-major (C) order of ``data_dims``.
 
 """
-        + _spec.PARAM_DOCS["MORFClassifier"]
+        + _spec_gen.PARAM_DOCS["MORFClassifier"]
         + """
     Attributes
     ----------
@@ -123,7 +123,7 @@ class MORFClassifier(_MORFMixin, _spec._MORFClassifierParams, _ForestClassifier)
 
 
 
-class MORFRegressor(_MORFMixin, _spec._MORFRegressorParams, _ForestRegressor):
+class MORFRegressor(_MORFMixin, _spec_gen._MORFRegressorParams, _ForestRegressor):
     __doc__ = (
         """Manifold oblique random forest regressor (MORF).
 
@@ -132,7 +132,7 @@ class MORFRegressor(_MORFMixin, _spec._MORFRegressorParams, _ForestRegressor):
     X may be given flat or shaped ``(n_samples, *data_dims)``.
 
 """
-        + _spec.PARAM_DOCS["MORFRegressor"]
+        + _spec_gen.PARAM_DOCS["MORFRegressor"]
         + """
     Attributes
     ----------

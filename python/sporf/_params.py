@@ -1,5 +1,5 @@
 """Estimator parameters <-> the core's sporf_params, driven by the generated
-table of spec/params.toml (_spec.py): one converter per kind of parameter,
+table of spec/params.toml (_spec_gen.py): one converter per kind of parameter,
 none per parameter. A bad value raises ValueError("<name> must be <what the
 spec allows>; got <value>"), the wording R uses too."""
 import numbers
@@ -9,7 +9,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from ._native import FORMS, MAX_DIMS, check_params, new_params
-from ._spec import ESTIMATORS, PARAMS, RULES
+from ._spec_gen import ESTIMATORS, PARAMS, RULES
 
 FORM_NAMES = {v: k for k, v in FORMS.items()}
 _BIG = 2 ** 53

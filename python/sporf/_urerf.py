@@ -4,13 +4,13 @@ import numpy as np
 from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from . import _params, _proximity, _sparse, _spec
+from . import _params, _proximity, _sparse, _spec_gen
 from ._native import FIT_DTYPES, fit_matrix
 from ._exclusive import exclusive_fit
 from ._forest import _BaseForest
 
 
-class URerF(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _spec._URerFParams, _BaseForest):
+class URerF(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _spec_gen._URerFParams, _BaseForest):
     __doc__ = (
         """Unsupervised randomer forest (URerF) and its proximity.
 
@@ -24,7 +24,7 @@ class URerF(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _spec._URerFParam
     them without ever forming an n x n matrix.
 
 """
-        + _spec.PARAM_DOCS["URerF"]
+        + _spec_gen.PARAM_DOCS["URerF"]
         + """
     Every unsupervised cut also keeps at least 0.5% of the node's rows on each
     side (and at least min_samples_leaf). A Gaussian fitted to two or three
