@@ -59,7 +59,7 @@ test-c: setup generate
 
 # Python suites, including the cross-language tests that drive R via rpy2.
 test-python: install r-install
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q tests/python
 
 # Build the R source tarball (R CMD build copies src/core -> ../../csrc as
 # real files) and install it into the project-local library.
@@ -93,7 +93,7 @@ test-sanitize: install r-install test-c
 	$(PIP) install --quiet --no-build-isolation --no-deps --target build-san-py/site -Cbuild-dir=build-san-py/build \
 	  -Csetup-args=-Db_sanitize=address,undefined -Csetup-args=-Db_lundef=false .
 	$(SAN_PY) $(PY) -c "import sporf, sys; sys.exit(0 if 'build-san-py' in sporf.__file__ else 'not the sanitized build: ' + sporf.__file__)"
-	$(SAN_PY) $(PY) -m pytest -q tests
+	$(SAN_PY) $(PY) -m pytest -q tests/python
 
 # The vignettes (vignettes/README.md): Python and R documents rendered to
 # Markdown, HTML and PNG figures. `make vignettes` runs them at full size

@@ -20,8 +20,8 @@ import rpy2.robjects as ro  # noqa: E402
 from rpy2.robjects.packages import importr  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
-GOLDEN = HERE / "golden"
-REPO = HERE.parent
+GOLDEN = HERE.parent / "golden"
+REPO = HERE.parent.parent
 
 
 @pytest.fixture(scope="module")

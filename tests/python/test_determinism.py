@@ -54,7 +54,7 @@ def test_float32_fits_the_forest_of_its_float64_values(estimator):
 def test_pickles_of_an_earlier_version_load_and_predict_the_same():
     # tests/golden/python_pickles.pkl (tools/make_golden_pickles.py)
     X, _ = make_trunk(200, 16, random_state=0)
-    path = pathlib.Path(__file__).resolve().parent / "golden" / "python_pickles.pkl"
+    path = pathlib.Path(__file__).resolve().parent.parent / "golden" / "python_pickles.pkl"
     with open(path, "rb") as fh:
         stored = pickle.load(fh)
     assert len(stored) == 5

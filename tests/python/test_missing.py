@@ -16,7 +16,7 @@ from sklearn.pipeline import make_pipeline
 import sporf
 from sporf.datasets import make_bars, make_trunk
 
-GOLDEN = pathlib.Path(__file__).resolve().parent / "golden"
+GOLDEN = pathlib.Path(__file__).resolve().parent.parent / "golden"
 
 
 def hide_mcar(X, frac, seed):
