@@ -1,4 +1,4 @@
-# Single-row predict latency through R's API (issue: p50 <= 0.3 ms).
+# Single-row predict latency through R's API (the aim: p50 <= 0.3 ms).
 #   Rscript benchmarks/latency_r.R
 # Uses the peers' make_classification 100,000 x 30 data when present
 # (python benchmarks/peers.py writes it to /tmp/sporf_bench), else its own.
