@@ -41,6 +41,7 @@ SHARED_WORDS = {
     "sample_weight": "a fit argument, not a stored parameter: each fit entry point takes it",
     "n_neighbors": "an argument of the neighbour queries, not a stored parameter",
     "oob_score": "a fit option whose result the print and predict methods report",
+    "importance": "also the word of every importance the forests report (impurity, usage, projection)",
     "max_depth": "also the depth of the prediction layout and of the tree codec's stack",
 }
 

@@ -46,23 +46,40 @@ predict.morf <- function(object, newdata, type = NULL, n_jobs = NULL, ...) {
   NextMethod()
 }
 
-importance_map <- function(object, kind = c("impurity", "usage")) {
+importance_map <- function(object, kind = c("impurity", "usage", "permutation")) {
   if (!inherits(object, "sporf")) stop("importance_map() needs a sporf or morf forest", call. = FALSE)
   kind <- match.arg(kind)
   dims <- if (is.null(object[["data_dims"]])) object[["n_features"]] else object[["data_dims"]]
-  v <- importance(object, kind = kind)
+  v <- as.vector(importance(object, kind = kind))
+  names(v) <- names(importance(object, kind = kind))
   if (length(dims) == 1L) return(v)
   # v is in row-major order of dims: fill an array of reversed dims, then flip back.
   aperm(array(unname(v), dim = rev(dims)), rev(seq_along(dims)))
 }
 
-# Python's sporf.plot_importance: a heat map (2-D grids) or bars (1-D).
-plot_importance <- function(object, kind = c("impurity", "usage"), data_dims = NULL, main = NULL, ...) {
+# Python's sporf.plot_importance: a heat map (2-D grids) or bars (1-D); for a
+# forest without a grid, the `top` most important features as a dot chart
+# (randomForest's varImpPlot), with +- one standard deviation over trees for
+# the permutation importance.
+plot_importance <- function(object, kind = c("impurity", "usage", "permutation"), data_dims = NULL, main = NULL,
+                            top = 20L, ...) {
   kind <- match.arg(kind)
+  if (is.null(main)) main <- sprintf("%s importance", kind)
+  if (is.null(data_dims) && is.null(object[["data_dims"]])) {
+    v <- importance(object, kind = kind)
+    o <- utils::head(order(v, decreasing = TRUE), top)
+    o <- rev(o) # dotchart draws its first value at the bottom
+    sd <- attr(v, "sd")
+    lo <- if (is.null(sd)) v[o] else v[o] - sd[o]
+    hi <- if (is.null(sd)) v[o] else v[o] + sd[o]
+    graphics::dotchart(unname(v[o]), labels = names(v)[o], main = main, xlab = "importance",
+                       xlim = range(c(0, lo, hi)), ...)
+    if (!is.null(sd)) graphics::segments(lo, seq_along(o), hi, seq_along(o))
+    return(invisible(v))
+  }
   if (!is.null(data_dims)) object$data_dims <- data_dims
   m <- importance_map(object, kind)
   d <- if (is.null(object[["data_dims"]])) object[["n_features"]] else object[["data_dims"]]
-  if (is.null(main)) main <- sprintf("%s importance", kind)
   if (length(d) == 1L) {
     graphics::plot(seq_along(m), m, type = "h", xlab = "feature", ylab = "importance", main = main, ...)
   } else if (length(d) == 2L) {
@@ -76,6 +93,6 @@ plot_importance <- function(object, kind = c("impurity", "usage"), data_dims = N
   invisible(m)
 }
 
-plot.morf <- function(x, kind = c("impurity", "usage"), main = NULL, ...) {
+plot.morf <- function(x, kind = c("impurity", "usage", "permutation"), main = NULL, ...) {
   plot_importance(x, kind = kind, main = main, ...)
 }

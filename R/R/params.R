@@ -179,6 +179,10 @@ print.sporf_fraction <- function(x, ...) {
       v <- given[[name]]
       if (!is.null(v) && !(.is_flag(v) || .is_whole(v))) .bad_param(name, row$expect, v)
     }
+    if (row$kind == "option" && !is.null(row$values)) {
+      v <- given[[name]]
+      if (!(is.character(v) && length(v) == 1L && v %in% unlist(row$values))) .bad_param(name, row$expect, v)
+    }
   }
   for (rule in .SPEC_RULES) { # the spec's checks across parameters
     holds <- vapply(names(rule$when), function(name) .rule_matches(given[[name]], rule$when[[name]]), logical(1))

@@ -83,8 +83,24 @@ predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, ...) {
 
 importance <- function(x, ...) UseMethod("importance")
 
-importance.sporf <- function(x, kind = c("impurity", "usage"), ...) {
+# kind (or randomForest's `type`: "permutation" or 1, "impurity" or 2):
+# "impurity", "usage", or "permutation" -- the out-of-bag permutation
+# importance of a forest fitted with importance = "permutation", with its
+# standard deviation over trees as attribute "sd".
+importance.sporf <- function(x, kind = c("impurity", "usage", "permutation"), type = NULL, ...) {
+  if (!is.null(type)) {
+    kinds <- c("1" = "permutation", "2" = "impurity", permutation = "permutation", impurity = "impurity",
+               usage = "usage")
+    if (length(type) != 1L || is.na(kinds[as.character(type)]))
+      .bad_param("type", "\"permutation\" (or 1), \"impurity\" (or 2) or \"usage\"", type)
+    kind <- kinds[[as.character(type)]]
+  }
   kind <- match.arg(kind)
+  if (kind == "permutation") {
+    if (is.null(x[["permutation_importance"]]))
+      stop("this forest has no permutation importance: fit it with importance = \"permutation\"", call. = FALSE)
+    return(structure(x[["permutation_importance"]], sd = x[["permutation_importance_sd"]]))
+  }
   imp <- .Call(if (kind == "impurity") C_sporf_r_importances else C_sporf_r_usage, .native(x))
   names(imp) <- if (is.null(x[["feature_names"]])) paste0("x", seq_along(imp)) else x[["feature_names"]]
   imp

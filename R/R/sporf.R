@@ -244,6 +244,18 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
     # the error as trees are added, which plot() draws (randomForest's err.rate)
     obj$oob_error_curve <- .Call(C_sporf_r_oob_curve, handle, X, if (regression) as.double(y) else enc$codes)
   }
+  if (identical(args$importance, "permutation")) {
+    # each tree's out-of-bag error with each feature permuted (importance(fit, type = "permutation"))
+    pim <- .Call(C_sporf_r_permutation_importance, handle, X, if (regression) as.double(y) else enc$codes,
+                 .resolve_n_jobs(args$n_jobs), as.integer(args$verbose))
+    if (isTRUE(pim[[3L]]))
+      stop(structure(class = c("sporf_interrupt", "interrupt", "error", "condition"),
+                     list(message = "sporf: the permutation importance was interrupted (Ctrl-C); no forest was returned",
+                          call = NULL)))
+    nm <- if (is.null(feature_names)) paste0("x", seq_len(ncol(X))) else feature_names
+    obj$permutation_importance <- stats::setNames(pim[[1L]], nm)
+    obj$permutation_importance_sd <- stats::setNames(pim[[2L]], nm)
+  }
   obj
 }
 

@@ -405,6 +405,39 @@ SEXP sporf_r_oob_curve(SEXP handle, SEXP x, SEXP y)
     return out;
 }
 
+/* permutation_importance(handle, x, y, n_jobs, verbose) -> list(mean, sd,
+ * interrupted): the out-of-bag permutation importance on the training rows x
+ * with y the 0-based class codes (integer) or the responses (double). */
+SEXP sporf_r_permutation_importance(SEXP handle, SEXP x, SEXP y, SEXP n_jobs, SEXP verbose)
+{
+    sporf_forest *f = get_forest(handle);
+    sporf_matrix m = matrix_view(x);
+    if ((TYPEOF(y) != INTSXP && TYPEOF(y) != REALSXP) || XLENGTH(y) != m.nrow)
+        Rf_error("internal: y must be an integer or double vector of length nrow(x)");
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 3));
+    SEXP mean = Rf_allocVector(REALSXP, (R_xlen_t)m.ncol);
+    SET_VECTOR_ELT(out, 0, mean);
+    SEXP sd = Rf_allocVector(REALSXP, (R_xlen_t)m.ncol);
+    SET_VECTOR_ELT(out, 1, sd);
+    SEXP interrupted = Rf_allocVector(LGLSXP, 1);
+    SET_VECTOR_ELT(out, 2, interrupted);
+    LOGICAL(interrupted)[0] = FALSE;
+    progress_state st = {Rf_asInteger(verbose) > 0, 0, 0, -1};
+    sporf_error err;
+    const int regression = TYPEOF(y) == REALSXP;
+    const int rc = sporf_forest_permutation_importance(f, &m, regression ? NULL : INTEGER(y),
+                                                       regression ? REAL(y) : NULL, Rf_asInteger(n_jobs),
+                                                       progress_cb, &st, REAL(mean), REAL(sd), &err);
+    if (st.drawn)
+        REprintf("\n");
+    if (rc == SPORF_E_INTERRUPTED && st.interrupted)
+        LOGICAL(interrupted)[0] = TRUE;
+    else if (rc != SPORF_OK)
+        raise_core_error(&err);
+    UNPROTECT(1);
+    return out;
+}
+
 /* One double per feature from a core function such as the importances. */
 static SEXP per_feature(SEXP handle, int (*fn)(const sporf_forest *, double *, sporf_error *))
 {
@@ -685,6 +718,7 @@ static const R_CallMethodDef call_methods[] = {
     {"sporf_r_predict_proba", (DL_FUNC)&sporf_r_predict_proba, 3},
     {"sporf_r_apply", (DL_FUNC)&sporf_r_apply, 3},
     {"sporf_r_oob_curve", (DL_FUNC)&sporf_r_oob_curve, 3},
+    {"sporf_r_permutation_importance", (DL_FUNC)&sporf_r_permutation_importance, 5},
     {"sporf_r_votes", (DL_FUNC)&sporf_r_votes, 3},
     {"sporf_r_set_note", (DL_FUNC)&sporf_r_set_note, 2},
     {"sporf_r_get_note", (DL_FUNC)&sporf_r_get_note, 1},

@@ -481,6 +481,40 @@ int sporf_forest_oob_predict(const sporf_forest *f, const sporf_matrix *X, int32
     return rc;
 }
 
+int sporf_forest_permutation_importance(const sporf_forest *f, const sporf_matrix *X, const int32_t *y,
+                                        const double *y_regression, int32_t n_jobs, sporf_progress_fn progress,
+                                        void *user_data, double *mean_out, double *std_out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !mean_out)
+        return sporf_set_error(err, SPORF_E_ARG, "permutation_importance: forest and mean_out are required");
+    if (f->task == SPORF_TASK_UNSUPERVISED)
+        return sporf_set_error(err, SPORF_E_ARG, "permutation importance needs a response: an unsupervised forest "
+                                                 "has none");
+    const int regression = f->task == SPORF_TASK_REGRESSION;
+    if (regression ? !y_regression : !y)
+        return sporf_set_error(err, SPORF_E_ARG, "permutation_importance: the training response is required (%s)",
+                               regression ? "y_regression" : "y, the class codes");
+    if (!regression)
+        for (int64_t i = 0; X && i < X->nrow; i++)
+            if (y[i] < 0 || y[i] >= f->n_classes)
+                return sporf_set_error(err, SPORF_E_ARG, "y[%lld] = %d is not a class code in [0, %d)",
+                                       (long long)i, y[i], f->n_classes);
+    if (regression)
+        for (int64_t i = 0; X && i < X->nrow; i++)
+            if (!isfinite(y_regression[i]))
+                return sporf_set_error(err, SPORF_E_ARG, "y_regression[%lld] is not a finite number", (long long)i);
+    uint8_t *inbag;
+    int rc = regenerate_inbag(f, X, "permutation importance", &inbag, err);
+    if (rc != SPORF_OK)
+        return rc;
+    rc = sporf_forest_oob_permutation(f, X, inbag, regression ? NULL : y, regression ? y_regression : NULL,
+                                      sporf_pool_threads(n_jobs, f->n_trees), progress, user_data, mean_out,
+                                      std_out, err);
+    free(inbag);
+    return rc;
+}
+
 int sporf_forest_oob_curve(const sporf_forest *f, const sporf_matrix *X, const int32_t *y,
                            const double *y_regression, double *curve_out, sporf_error *err)
 {

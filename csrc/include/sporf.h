@@ -468,6 +468,25 @@ int sporf_forest_oob_predict(const sporf_forest *forest, const sporf_matrix *X, 
 int sporf_forest_oob_curve(const sporf_forest *forest, const sporf_matrix *X, const int32_t *y,
                            const double *y_regression, double *curve_out, sporf_error *err);
 
+/* Out-of-bag permutation importance of a fitted forest (Breiman's; randomForest's
+ * importance(type = 1), ranger's "permutation"): for each feature, how much each
+ * tree's error on its out-of-bag rows grows when the feature's values are permuted
+ * among those rows, walking oblique splits with the permuted value. X must be the
+ * training data, as for sporf_forest_oob_predict (the bootstrap draws are
+ * regenerated from the seed); y the n class codes (classification: the error is the
+ * misclassification rate, so the unit is accuracy) or y_regression the n responses
+ * (the squared error over the responses' variance: R^2), the other NULL. The
+ * permutations come from each tree's own stream, so the result is the same for any
+ * n_jobs, and for a forest merged from shards as for one fit. mean_out[j] is the
+ * mean over the trees that left a row out (0 for a tree whose splits do not use
+ * feature j); std_out[j] (may be NULL) the standard deviation over those trees.
+ * Needs a forest grown with bootstrap; not for unsupervised forests. The host's
+ * progress callback is polled on the calling thread (as the fits'); the caller owns
+ * every buffer. */
+int sporf_forest_permutation_importance(const sporf_forest *forest, const sporf_matrix *X, const int32_t *y,
+                                        const double *y_regression, int32_t n_jobs, sporf_progress_fn progress,
+                                        void *user_data, double *mean_out, double *std_out, sporf_error *err);
+
 /* ---- out-of-bag tuning ----
  * sporf_forest_tune_oob grows the forest of the best of a small grid of
  * parameter sets around *params, chosen by out-of-bag error, as the SPORF

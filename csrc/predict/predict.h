@@ -16,4 +16,13 @@ int sporf_forest_oob(const sporf_forest *f, const sporf_matrix *X, const uint8_t
 int sporf_forest_oob_error_curve(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag,
                                  const int32_t *y, const double *yr, double *curve, sporf_error *err);
 
+/* Out-of-bag permutation importance (sporf.h,
+ * sporf_forest_permutation_importance): inbag as above, y the class codes or
+ * yr the responses; mean_out and std_out (std_out may be NULL) p values each.
+ * Threaded over trees; the same result for any n_threads. */
+int sporf_forest_oob_permutation(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag,
+                                 const int32_t *y, const double *yr, int32_t n_threads,
+                                 sporf_progress_fn progress, void *user_data, double *mean_out, double *std_out,
+                                 sporf_error *err);
+
 #endif

@@ -131,7 +131,8 @@ class _BaseForest(BaseEstimator):
                           UserWarning)
             return self
         stored = self._forest.params()
-        more = clone(self).set_params(warm_start=False, oob_score=False, random_state=int(stored.random_state),
+        more = clone(self).set_params(warm_start=False, oob_score=False, importance="impurity",
+                                      random_state=int(stored.random_state),
                                       first_tree=int(stored.first_tree) + n_old,
                                       n_estimators=self.n_estimators - n_old)
         more.fit(X, y, sample_weight=sample_weight)
@@ -141,12 +142,13 @@ class _BaseForest(BaseEstimator):
             raise ValueError("warm_start: the new trees do not join the fitted forest (%s); change only "
                              "n_estimators between warm-started fits, on the same features and classes" % exc) from exc
         self._forest = merged
+        Xv = self._dense_X(X)
+        codes = (np.searchsorted(self.classes_, np.asarray(y)) if hasattr(self, "classes_")
+                 else np.asarray(y, dtype=np.float64))
         if self.oob_score:
-            Xv = self._dense_X(X)
             self._set_oob(self._oob_from_forest(Xv, n_out), np.asarray(y))
-            codes = (np.searchsorted(self.classes_, np.asarray(y)) if hasattr(self, "classes_")
-                     else np.asarray(y, dtype=np.float64))
             self._set_oob_curve(Xv, codes)
+        self._set_permutation(Xv, codes)
         return self
 
     def _set_oob_curve(self, X, y):
@@ -158,6 +160,25 @@ class _BaseForest(BaseEstimator):
         else:
             curve = self._forest.oob_curve(X, codes=np.ascontiguousarray(y, dtype=np.int32))
         self.oob_error_curve_ = curve
+
+    def _set_permutation(self, X, y):
+        """permutation_importances_ and permutation_importances_std_ when
+        importance="permutation": on the training rows X with their class
+        codes or responses y (the core regenerates each tree's draws)."""
+        for name in ("permutation_importances_", "permutation_importances_std_"):
+            self.__dict__.pop(name, None)
+        if getattr(self, "importance", "impurity") != "permutation":
+            return
+        X = np.asarray(X, dtype=np.float64) if not _sparse.issparse(X) else X.toarray()
+        progress = Progress(verbose=self.verbose, what="trees (permutation importance)")
+        if y.dtype.kind == "f":
+            mean, std = self._forest.permutation_importance(X, self._n_threads(), y=np.ascontiguousarray(y),
+                                                            progress=progress)
+        else:
+            mean, std = self._forest.permutation_importance(
+                X, self._n_threads(), codes=np.ascontiguousarray(y, dtype=np.int32), progress=progress)
+        self.permutation_importances_ = mean
+        self.permutation_importances_std_ = std
 
     def _tune_grid(self):
         """The core's grid for tune_oob: True tunes d and lambda, "structure"
@@ -508,6 +529,7 @@ class _ForestClassifier(ClassifierMixin, _BaseForest):
         if self.oob_score:
             self._set_oob(oob if oob is not None else self._oob_from_forest(X, K), y)
             self._set_oob_curve(X, y_enc)
+        self._set_permutation(X, y_enc)
         return self
 
     def _set_oob(self, oob, y):
@@ -610,6 +632,12 @@ class SPORFClassifier(_spec_gen._SPORFClassifierParams, _ForestClassifier):
         Out-of-bag accuracy (when ``oob_score=True``).
     oob_decision_function_ : ndarray of shape (n_samples, n_classes)
         Out-of-bag class probabilities (when ``oob_score=True``).
+    permutation_importances_ : ndarray of shape (n_features,)
+        With ``importance="permutation"``: each feature's out-of-bag permutation
+        importance, the mean over trees of the decrease of a tree's out-of-bag
+        accuracy when the feature's values are permuted among its out-of-bag rows.
+    permutation_importances_std_ : ndarray of shape (n_features,)
+        Their standard deviation over the trees.
     oob_error_curve_ : ndarray of shape (n_estimators,)
         The out-of-bag misclassification rate of the first 1, 2, ... trees, over the
         rows out of bag for at least one of them (when ``oob_score=True``;
@@ -677,6 +705,7 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
         if self.oob_score:
             self._set_oob(oob if oob is not None else self._oob_from_forest(X, 1), y)
             self._set_oob_curve(X, y)
+        self._set_permutation(X, y)
         return self
 
     def _set_oob(self, oob, y):
@@ -721,6 +750,13 @@ class SPORFRegressor(_spec_gen._SPORFRegressorParams, _ForestRegressor):
         Out-of-bag R^2 (when ``oob_score=True``).
     oob_prediction_ : ndarray of shape (n_samples,)
         Out-of-bag predictions (when ``oob_score=True``).
+    permutation_importances_ : ndarray of shape (n_features,)
+        With ``importance="permutation"``: each feature's out-of-bag permutation
+        importance, the mean over trees of the decrease of a tree's out-of-bag R^2
+        (its squared error over the variance of y) when the feature's values are
+        permuted among its out-of-bag rows.
+    permutation_importances_std_ : ndarray of shape (n_features,)
+        Their standard deviation over the trees.
     oob_error_curve_ : ndarray of shape (n_estimators,)
         The out-of-bag mean squared error of the first 1, 2, ... trees, over the rows
         out of bag for at least one of them (when ``oob_score=True``; what R's

@@ -46,9 +46,11 @@ class _MORFMixin:
 
         Parameters
         ----------
-        kind : {"impurity", "usage"}, default="impurity"
+        kind : {"impurity", "usage", "permutation"}, default="impurity"
             "impurity": ``feature_importances_``; "usage": ``feature_usage_``,
-            how often each position appears in split patches.
+            how often each position appears in split patches; "permutation":
+            ``permutation_importances_`` (a forest fitted with
+            ``importance="permutation"``).
 
         Returns
         -------
@@ -68,8 +70,12 @@ class _MORFMixin:
             values = self.feature_importances_
         elif kind == "usage":
             values = self.feature_usage_
+        elif kind == "permutation" and hasattr(self, "permutation_importances_"):
+            values = self.permutation_importances_
+        elif kind == "permutation":
+            raise ValueError('this forest has no permutation importance: fit it with importance="permutation"')
         else:
-            raise ValueError("kind must be 'impurity' or 'usage', got %r" % (kind,))
+            raise ValueError("kind must be 'impurity', 'usage' or 'permutation', got %r" % (kind,))
         return values.reshape(self.data_dims_)
 
     # ---- loading ----
@@ -103,7 +109,8 @@ class MORFClassifier(_MORFMixin, _spec_gen._MORFClassifierParams, _ForestClassif
     data_dims_ : tuple of int
         The grid the forest was fitted on.
     classes_, n_classes_, n_features_in_, feature_importances_, oob_score_,
-    oob_decision_function_, tuning_, best_params_ :
+    oob_decision_function_, permutation_importances_, permutation_importances_std_,
+    tuning_, best_params_ :
         As in :class:`SPORFClassifier` (``tune_oob`` varies ``max_features`` and
         ``max_patch_dims``).
     feature_usage_ : ndarray of shape (n_features,)
@@ -138,8 +145,8 @@ class MORFRegressor(_MORFMixin, _spec_gen._MORFRegressorParams, _ForestRegressor
     ----------
     data_dims_ : tuple of int
         The grid the forest was fitted on.
-    n_features_in_, feature_importances_, oob_score_, oob_prediction_, tuning_,
-    best_params_ :
+    n_features_in_, feature_importances_, oob_score_, oob_prediction_,
+    permutation_importances_, permutation_importances_std_, tuning_, best_params_ :
         As in :class:`SPORFRegressor` (``tune_oob`` varies ``max_features`` and
         ``max_patch_dims``).
     feature_usage_ : ndarray of shape (n_features,)
@@ -161,18 +168,28 @@ class MORFRegressor(_MORFMixin, _spec_gen._MORFRegressorParams, _ForestRegressor
 
 
 
-def plot_importance(estimator, kind="impurity", ax=None, cmap="viridis", **kwargs):
-    """Draw a fitted forest's importance map as a heatmap (2-D grids) or a
-    line (1-D grids). Needs matplotlib.
+def plot_importance(estimator, kind="impurity", ax=None, cmap="viridis", top=20, **kwargs):
+    """Draw a fitted forest's feature importance. Needs matplotlib.
+
+    A MORF forest's (or a forest given ``data_dims``) is drawn on its grid: a
+    heatmap for 2-D grids, a line for 1-D ones. Any other forest's ``top``
+    most important features are drawn as a dot chart (randomForest's
+    ``varImpPlot``), with one standard deviation over trees either side for
+    the permutation importance.
 
     Parameters
     ----------
     estimator : a fitted sporf estimator
-        MORF estimators know their grid; for SPORF ones pass ``data_dims`` in kwargs.
-    kind : {"impurity", "usage"}
+        MORF estimators know their grid; for SPORF ones pass ``data_dims`` in
+        kwargs to draw a map.
+    kind : {"impurity", "usage", "permutation"}
+        "permutation" needs a forest fitted with ``importance="permutation"``.
     ax : matplotlib Axes, optional
     cmap : str
-    **kwargs : data_dims for non-MORF estimators; the rest goes to imshow/plot.
+    top : int, default=20
+        For a forest drawn without a grid: how many features to draw.
+    **kwargs : data_dims for non-MORF estimators; the rest goes to
+        imshow/plot/errorbar.
 
     Returns
     -------
@@ -182,26 +199,45 @@ def plot_importance(estimator, kind="impurity", ax=None, cmap="viridis", **kwarg
     --------
     >>> import matplotlib
     >>> matplotlib.use("Agg")
-    >>> from sporf import MORFClassifier, plot_importance
-    >>> from sporf.datasets import make_bars
+    >>> from sporf import MORFClassifier, SPORFClassifier, plot_importance
+    >>> from sporf.datasets import make_bars, make_trunk
     >>> X, y = make_bars(60, size=12, random_state=0)
     >>> clf = MORFClassifier(n_estimators=10, max_patch_dims=(2, 6), random_state=0).fit(X, y)
     >>> ax = plot_importance(clf, kind="usage")
     >>> ax.get_title()
     'usage importance'
+    >>> X, y = make_trunk(300, n_features=8, random_state=0)
+    >>> clf = SPORFClassifier(n_estimators=20, random_state=0, importance="permutation").fit(X, y)
+    >>> ax = plot_importance(clf, kind="permutation", top=5)
+    >>> len(ax.get_yticklabels())
+    5
     """
     try:
         import matplotlib.pyplot as plt
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError("plot_importance needs matplotlib: pip install matplotlib") from exc
+    if kind not in ("impurity", "usage", "permutation"):
+        raise ValueError("kind must be 'impurity', 'usage' or 'permutation', got %r" % (kind,))
+    check_is_fitted(estimator, "_forest")
+    if kind == "permutation" and not hasattr(estimator, "permutation_importances_"):
+        raise ValueError('this forest has no permutation importance: fit it with importance="permutation"')
+    values = {"impurity": lambda: estimator.feature_importances_, "usage": lambda: estimator.feature_usage_,
+              "permutation": lambda: estimator.permutation_importances_}[kind]()
     dims = kwargs.pop("data_dims", None)
-    if isinstance(estimator, _MORFMixin):
-        values = estimator.importance_map(kind)
-    else:
-        values = estimator.feature_importances_ if kind == "impurity" else estimator.feature_usage_
-        values = values.reshape(dims if dims is not None else (-1,))
     if ax is None:
         _, ax = plt.subplots()
+    ax.set_title("%s importance" % kind)
+    if isinstance(estimator, _MORFMixin) or dims is not None:
+        values = values.reshape(dims if dims is not None else estimator.data_dims_)
+    else:
+        names = getattr(estimator, "feature_names_in_", None)
+        names = ["x%d" % j for j in range(values.size)] if names is None else [str(n) for n in names]
+        order = np.argsort(-values, kind="stable")[:top][::-1]  # the most important at the top
+        err = estimator.permutation_importances_std_[order] if kind == "permutation" else None
+        ax.errorbar(values[order], np.arange(order.size), xerr=err, fmt="o", **kwargs)
+        ax.set_yticks(np.arange(order.size), [names[j] for j in order])
+        ax.set_xlabel("importance")
+        return ax
     if values.ndim == 1:
         ax.plot(values, **kwargs)
         ax.set_xlabel("feature")
@@ -211,5 +247,4 @@ def plot_importance(estimator, kind="impurity", ax=None, cmap="viridis", **kwarg
         ax.figure.colorbar(im, ax=ax)
     else:
         raise ValueError("plot_importance draws 1-D and 2-D grids; this one has shape %r" % (values.shape,))
-    ax.set_title("%s importance" % kind)
     return ax

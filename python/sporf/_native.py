@@ -278,6 +278,22 @@ class NativeForest:
         check(rc, err)
         return curve
 
+    def permutation_importance(self, X, n_threads, codes=None, y=None, progress=None):
+        """(mean, std) per feature of the out-of-bag permutation importance on
+        the training rows X with class codes (int32) or responses y (float64)."""
+        p = X.shape[1]
+        mean = np.empty(p, dtype=np.float64)
+        std = np.empty(p, dtype=np.float64)
+        view, keep = matrix_view(X)
+        cb, user, keep_cb = progress_args(progress)
+        err = new_error()
+        rc = lib.sporf_forest_permutation_importance(
+            self.ptr, view, ffi.from_buffer("int32_t[]", codes) if codes is not None else ffi.NULL,
+            _maybe(double_ptr, y), n_threads, cb, user, _doubles(mean), _doubles(std), err)
+        del keep, keep_cb
+        check(rc, err)
+        return mean, std
+
     def feature_usage(self, n_features):
         out = np.empty(n_features, dtype=np.float64)
         err = new_error()

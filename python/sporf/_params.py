@@ -257,6 +257,8 @@ def build(est, n_features, data_dims=None):
                 raise bad(name, ", ".join(words[:-1]) + " or " + words[-1], v)
         elif row["kind"] == "option" and row.get("of") == "int" and not (_is_int(v) or _is_bool(v)):
             raise bad(name, row["expect"], v)
+        elif row["kind"] == "option" and "values" in row and not (isinstance(v, str) and v in row["values"]):
+            raise bad(name, row["expect"], v)
     for rule in RULES:  # the spec's checks across parameters
         if all(name in given and _matches(given[name], want) for name, want in rule["when"].items()):
             raise ValueError(rule["message"])

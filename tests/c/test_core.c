@@ -1262,6 +1262,73 @@ static void test_unsupervised_forest(void)
     sporf_forest_free(f1); sporf_forest_free(f2); sporf_forest_free(g);
 }
 
+/* Out-of-bag permutation importance through the public API: the features y
+ * depends on stand out, the result is the same for 1 and 2 threads, with and
+ * without the standard deviations, and what it cannot do is refused (X is
+ * only checked to have at least the rows each tree drew: like the
+ * out-of-bag predictions, it must be the training data). */
+static void test_permutation_importance(void)
+{
+    enum { N = 400, P = 6 };
+    static double X[N * P], yr[N];
+    static int32_t y[N];
+    sporf_rng rng;
+    sporf_rng_seed(&rng, 17, 0);
+    for (int i = 0; i < N; i++) {
+        for (int j = 0; j < P; j++) X[i * P + j] = (double)sporf_rng_below(&rng, 1000000) / 1e6 - 0.5;
+        yr[i] = X[i * P] + X[i * P + 1];
+        y[i] = yr[i] > 0.0;
+    }
+    X[5 * P + 3] = NAN; /* a missing value: walked as the splits learned */
+    sporf_matrix m = rowmajor(X, N, P);
+    sporf_params p;
+    sporf_params_init(&p);
+    p.n_estimators = 30;
+    p.random_state = 5;
+    sporf_error err;
+    for (int task = 0; task < 2; task++) {
+        sporf_forest *f = NULL;
+        sporf_params q = p;
+        if (task == 1) q.criterion = SPORF_CRIT_SQUARED_ERROR;
+        int rc = task == 0 ? sporf_forest_fit(&q, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err)
+                           : sporf_forest_fit_regression(&q, &m, yr, NULL, NULL, NULL, NULL, NULL, &f, &err);
+        CHECK(rc == SPORF_OK, "task %d fit: %s", task, err.message);
+        if (rc != SPORF_OK) continue;
+        double mean1[P], sd1[P], mean2[P];
+        const int32_t *yc = task == 0 ? y : NULL;
+        const double *yv = task == 1 ? yr : NULL;
+        rc = sporf_forest_permutation_importance(f, &m, yc, yv, 1, NULL, NULL, mean1, sd1, &err);
+        CHECK(rc == SPORF_OK, "task %d: %s", task, err.message);
+        rc = sporf_forest_permutation_importance(f, &m, yc, yv, 2, NULL, NULL, mean2, NULL, &err);
+        CHECK(rc == SPORF_OK && memcmp(mean1, mean2, sizeof mean1) == 0, "task %d: the same for 1 and 2 threads",
+              task);
+        double noise = 0.0;
+        for (int j = 2; j < P; j++) noise = fmax(noise, fabs(mean1[j]));
+        CHECK(mean1[0] > 5 * noise && mean1[1] > 5 * noise && sd1[0] > 0.0,
+              "task %d: informative %g %g, noise up to %g", task, mean1[0], mean1[1], noise);
+        /* no response, the wrong rows, class codes out of range */
+        CHECK(sporf_forest_permutation_importance(f, &m, NULL, NULL, 1, NULL, NULL, mean1, NULL, &err) == SPORF_E_ARG,
+              "task %d: no response refused", task);
+        if (task == 0) {
+            static int32_t bad[N];
+            memcpy(bad, y, sizeof bad);
+            bad[0] = 7;
+            CHECK(sporf_forest_permutation_importance(f, &m, bad, NULL, 1, NULL, NULL, mean1, NULL, &err) ==
+                          SPORF_E_ARG && strstr(err.message, "not a class code"),
+                  "a class code out of range refused: %s", err.message);
+        }
+        sporf_forest_free(f);
+    }
+    sporf_forest *nb = NULL;
+    p.bootstrap = 0;
+    CHECK(sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &nb, &err) == SPORF_OK, "fit");
+    double mean[P];
+    CHECK(sporf_forest_permutation_importance(nb, &m, y, NULL, 1, NULL, NULL, mean, NULL, &err) == SPORF_E_ARG &&
+              strstr(err.message, "bootstrap"),
+          "without the bootstrap: %s", err.message);
+    sporf_forest_free(nb);
+}
+
 int main(void)
 {
     test_criterion();
@@ -1281,6 +1348,7 @@ int main(void)
     test_unsupervised_cut_separates_clusters();
     test_unsupervised_cut_matches_direct();
     test_unsupervised_forest();
+    test_permutation_importance();
     printf("%d passed, %d failed\n", n_pass, n_fail);
     return n_fail == 0 ? 0 : 1;
 }

@@ -143,6 +143,23 @@ def test_oob_results_match(r):
     assert float(rm.rx2("oob_score")[0]) == py.oob_score_
 
 
+@pytest.mark.parametrize("task", ["classification", "regression"])
+def test_permutation_importance_matches(r, task):
+    X, y = make_trunk(300, 10, random_state=5)
+    kw = dict(n_estimators=20, random_state=9, importance="permutation", n_jobs=2)
+    if task == "regression":
+        y = X[:, 0] + X[:, 1] * X[:, 2]
+        py = sporf.SPORFRegressor(**kw).fit(X, y)
+        rm = r["sporf"](r_matrix(X), ro.FloatVector(y), **{k: r_value(v) for k, v in kw.items()})
+    else:
+        py = sporf.SPORFClassifier(**kw).fit(X, y)
+        rm = r_fit(r, X, y, **kw)
+    imp = r["importance"](rm, type="permutation")
+    np.testing.assert_array_equal(np.array(imp), py.permutation_importances_)
+    np.testing.assert_array_equal(np.array(r["attr"](imp, "sd")), py.permutation_importances_std_)
+    assert np.argmax(py.permutation_importances_) in (0, 1, 2, 3)
+
+
 def test_data_frames_with_feature_names_match(r):
     import pandas as pd
     X, y = make_trunk(200, 5, random_state=6)
@@ -755,8 +772,8 @@ def test_every_parameter_form_refits_to_the_same_bytes_in_the_other_language(r, 
 
 def _bad_values(row):
     kind = row["kind"]
-    if kind == "option":  # the binding's options the spec types (verbose)
-        return "loud" if row.get("of") == "int" else None
+    if kind == "option":  # the binding's options the spec types (verbose, importance)
+        return "loud" if row.get("of") == "int" else "bogus" if "values" in row else None
     return {"int": -5, "real": -1.5, "flag": "yes", "choice": "bogus", "amount": -3, "class_weight": 7,
             "axes": "bogus" if row.get("of") != "choice" else 9}.get(kind)
 

@@ -115,8 +115,15 @@ def test_plot_importance_draws_maps_and_signals():
     assert ax.images and ax.images[0].get_array().shape == (8, 8)
     Xi, yi = make_impulse(60, random_state=0)
     s = sporf.SPORFClassifier(n_estimators=5, random_state=0).fit(Xi, yi)
-    ax = sporf.plot_importance(s)
+    ax = sporf.plot_importance(s, data_dims=(100,))
     assert len(ax.lines[0].get_ydata()) == 100
+    # without a grid: the top features, most important at the top
+    _, ax = plt.subplots()
+    sporf.plot_importance(s, ax=ax, top=7)
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert len(labels) == 7 and labels[-1] == "x%d" % np.argmax(s.feature_importances_)
     with pytest.raises(ValueError, match="impurity"):
         m.importance_map("gini")
+    with pytest.raises(ValueError, match='importance="permutation"'):
+        sporf.plot_importance(s, kind="permutation")
     plt.close("all")
