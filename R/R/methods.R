@@ -46,6 +46,10 @@ print.sporf <- function(x, ...) {
     shown <- if (length(x[["classes"]]) > 6L) c(x[["classes"]][1:6], "...") else x[["classes"]]
     cat(sprintf("  %d features, %d classes: %s\n", x[["n_features"]], length(x[["classes"]]), paste(shown, collapse = ", ")))
     if (!is.null(x[["oob_error"]])) cat(sprintf("  out-of-bag error: %.2f%%\n", 100 * x[["oob_error"]]))
+    if (!is.null(x[["confusion"]]) && length(x[["classes"]]) <= 10L) {
+      cat("  out-of-bag confusion matrix (rows: observed, columns: predicted):\n")
+      print(round(x[["confusion"]], 4))
+    }
   }
   invisible(x)
 }
@@ -97,4 +101,32 @@ plot.sporf <- function(x, ...) {
   graphics::plot(seq_along(curve), curve, type = "l", xlab = "trees",
                  ylab = if (regression) "out-of-bag mean squared error" else "out-of-bag error", ...)
   invisible(curve)
+}
+
+# Every field a sporf object may hold (a fit's, morf's, urerf's, the formula
+# interface's): `$` on any other name is an error that names the right one,
+# where a list would silently give NULL (randomForest's field names included).
+.SPORF_FIELDS <- c("model", "task", "classes", "label_kind", "feature_names", "n_features", "n_samples", "params",
+                   "n_jobs", "oob_score_requested", "max_features_resolved", ".cache", "oob_score", "oob_error",
+                   "oob_predictions", "oob_decision_function", "oob_error_curve", "tuning", "best_params",
+                   "permutation_importance", "permutation_importance_sd", "predicted", "votes", "confusion",
+                   "err.rate", "mse", "rsq", "data_dims", "x", "n_neighbors", "terms", "call", "xlevels",
+                   "contrasts", "formula")
+.RANDOMFOREST_NAMES <- c(ntree = "params$n_estimators", mtry = "params$max_features",
+                         importance = "importance(fit)", importanceSD = "importance(fit, type = \"permutation\")",
+                         type = "task", y = "the response you fitted on", forest = "model (the model file's bytes)",
+                         oob.times = "predict(fit) (out-of-bag predictions)", proximity = "proximity(fit, ...)")
+
+`$.sporf` <- function(x, name) {
+  if (name %in% .SPORF_FIELDS) return(.subset2(x, name))
+  # a list's `$` completes a unique prefix of a field it holds: so does this
+  held <- names(x)[startsWith(names(x), name)]
+  if (length(held) == 1L) return(.subset2(x, held))
+  hint <- if (name %in% names(.RANDOMFOREST_NAMES)) {
+    sprintf("; randomForest's \"%s\" is %s here", name, .RANDOMFOREST_NAMES[[name]])
+  } else {
+    d <- utils::adist(name, .SPORF_FIELDS)[1L, ]
+    if (min(d) <= max(2, nchar(name) %/% 3)) sprintf("; did you mean \"%s\"?", .SPORF_FIELDS[which.min(d)]) else ""
+  }
+  stop(sprintf("a sporf forest has no field \"%s\"%s", name, hint), call. = FALSE)
 }

@@ -243,6 +243,7 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
     }
     # the error as trees are added, which plot() draws (randomForest's err.rate)
     obj$oob_error_curve <- .Call(C_sporf_r_oob_curve, handle, X, if (regression) as.double(y) else enc$codes)
+    obj <- .randomforest_fields(obj, y, regression)
   }
   if (identical(args$importance, "permutation")) {
     # each tree's out-of-bag error with each feature permuted (importance(fit, type = "permutation"))
@@ -311,4 +312,26 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   names(cols) <- varied
   table <- data.frame(cols, oob_error = rep$oob_error, n_trees = rep$n_trees, stringsAsFactors = FALSE)
   list(table = table, best = cands[[rep$best]][varied])
+}
+
+# randomForest's names for the out-of-bag results, so its users' habits work:
+# predicted, votes, confusion (with class.error) and err.rate (its "OOB"
+# column: the per-class curves are not computed) for classification; mse and
+# rsq (as randomForest computes them, with var(y) * (n - 1) / n) for regression.
+.randomforest_fields <- function(obj, y, regression) {
+  obj$predicted <- obj[["oob_predictions"]]
+  curve <- obj[["oob_error_curve"]]
+  if (regression) {
+    obj$mse <- curve
+    obj$rsq <- 1 - curve / (stats::var(y) * (length(y) - 1) / length(y))
+    return(obj)
+  }
+  obj$votes <- obj[["oob_decision_function"]]
+  lev <- obj[["classes"]]
+  observed <- factor(as.character(y), levels = lev)
+  tab <- table(observed, factor(as.character(obj[["predicted"]]), levels = lev), dnn = NULL)
+  confusion <- matrix(as.numeric(tab), length(lev), dimnames = list(lev, lev))
+  obj$confusion <- cbind(confusion, class.error = 1 - diag(confusion) / pmax(rowSums(confusion), 1))
+  obj$err.rate <- matrix(curve, ncol = 1L, dimnames = list(NULL, "OOB"))
+  obj
 }

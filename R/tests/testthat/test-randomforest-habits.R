@@ -1,0 +1,36 @@
+# randomForest's habits: its out-of-bag field names, the confusion matrix in
+# print(), and `$` that names the right field instead of a silent NULL.
+
+test_that("a classification forest with OOB results has randomForest's fields", {
+  fit <- sporf(Species ~ ., data = iris, n_estimators = 50, random_state = 1, oob_score = TRUE)
+  expect_identical(fit$predicted, fit$oob_predictions)
+  expect_identical(fit$votes, fit$oob_decision_function)
+  cm <- fit$confusion
+  expect_identical(dim(cm), c(3L, 4L))
+  expect_identical(colnames(cm), c(levels(iris$Species), "class.error"))
+  expect_equal(sum(cm[, 1:3]), sum(!is.na(fit$predicted)))
+  expect_equal(unname(cm[, "class.error"]),
+               unname(1 - diag(cm[, 1:3]) / rowSums(cm[, 1:3])))
+  expect_identical(colnames(fit$err.rate), "OOB")
+  expect_equal(unname(fit$err.rate[50, "OOB"]), fit$oob_error)
+  expect_output(print(fit), "confusion matrix")
+})
+
+test_that("a regression forest with OOB results has mse and rsq", {
+  fit <- sporf(mpg ~ ., data = mtcars, n_estimators = 60, random_state = 2, oob_score = TRUE)
+  expect_length(fit$mse, 60)
+  expect_equal(fit$mse[60], fit$oob_error)
+  n <- nrow(mtcars)
+  expect_equal(fit$rsq, 1 - fit$mse / (var(mtcars$mpg) * (n - 1) / n))
+  expect_identical(fit$predicted, fit$oob_predictions)
+})
+
+test_that("$ on a field a sporf forest does not have is an error that names the right one", {
+  fit <- sporf(Species ~ ., data = iris, n_estimators = 5, random_state = 1)
+  expect_null(fit$confusion) # a known field, absent without oob_score
+  expect_error(fit$ntree, "randomForest's \"ntree\" is params$n_estimators", fixed = TRUE)
+  expect_error(fit$oob_socre, "did you mean \"oob_score\"?", fixed = TRUE)
+  expect_identical(fit$feature_n, fit[["feature_names"]]) # a unique prefix, as a list's `$`
+  expect_error(fit$nonsense_field, "a sporf forest has no field \"nonsense_field\"", fixed = TRUE)
+  expect_identical(fit[["nonsense_field"]], NULL) # [[ stays a plain list access
+})
