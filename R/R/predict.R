@@ -83,16 +83,19 @@ predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, ...) {
 
 importance <- function(x, ...) UseMethod("importance")
 
-# kind (or randomForest's `type`: "permutation" or 1, "impurity" or 2):
-# "impurity", "usage", or "permutation" -- the out-of-bag permutation
-# importance of a forest fitted with importance = "permutation", with its
-# standard deviation over trees as attribute "sd".
-importance.sporf <- function(x, kind = c("impurity", "usage", "permutation"), type = NULL, ...) {
+# kind, or type: "impurity", "usage", or "permutation" -- the out-of-bag
+# permutation importance of a forest fitted with importance = "permutation",
+# with its standard deviation over trees as attribute "sd" (Python's
+# permutation_importances_ and _std_). randomForest's numeric type (1: the
+# permutation importance, 2: the impurity importance) returns its one-column
+# matrix instead, type 1 divided by its standard error when scale is TRUE.
+importance.sporf <- function(x, kind = c("impurity", "usage", "permutation"), type = NULL, scale = TRUE, ...) {
   if (!is.null(type)) {
     kinds <- c("1" = "permutation", "2" = "impurity", permutation = "permutation", impurity = "impurity",
                usage = "usage")
     if (length(type) != 1L || is.na(kinds[as.character(type)]))
-      .bad_param("type", "\"permutation\" (or 1), \"impurity\" (or 2) or \"usage\"", type)
+      .bad_param("type", "1 or 2 (randomForest's), \"permutation\", \"impurity\" or \"usage\"", type)
+    if (is.numeric(type)) return(.randomforest_importance(x, kinds[[as.character(type)]], scale))
     kind <- kinds[[as.character(type)]]
   }
   kind <- match.arg(kind)
@@ -104,6 +107,22 @@ importance.sporf <- function(x, kind = c("impurity", "usage", "permutation"), ty
   imp <- .Call(if (kind == "impurity") C_sporf_r_importances else C_sporf_r_usage, .native(x))
   names(imp) <- if (is.null(x[["feature_names"]])) paste0("x", seq_along(imp)) else x[["feature_names"]]
   imp
+}
+
+# randomForest's importance matrix: one column, named as randomForest names it
+# for classification (MeanDecreaseAccuracy, MeanDecreaseGini); for regression
+# the permutation column is the R^2 lost (MeanDecreaseRsq: not %IncMSE's
+# unit) and the impurity one IncNodePurity (shares that sum to 1).
+.randomforest_importance <- function(x, kind, scale) {
+  regression <- identical(x[["task"]], "regression")
+  v <- importance(x, kind = kind)
+  if (kind == "permutation" && isTRUE(scale)) {
+    se <- attr(v, "sd") / sqrt(.Call(C_sporf_r_info, .native(x))$n_trees)
+    v <- ifelse(se > 0, v / se, 0)
+  }
+  column <- if (kind == "permutation") (if (regression) "MeanDecreaseRsq" else "MeanDecreaseAccuracy")
+            else (if (regression) "IncNodePurity" else "MeanDecreaseGini")
+  matrix(as.vector(v), ncol = 1L, dimnames = list(names(importance(x, kind = kind)), column))
 }
 
 # Impurity decrease per distinct split projection (SPORF paper, section 4.5),
