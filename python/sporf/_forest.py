@@ -217,10 +217,30 @@ class _BaseForest(BaseEstimator):
                 and "_forest" in self.__dict__ and "feature_names_in_" not in self.__dict__
                 and X.shape[1] == self.n_features_in_):
             return X
+        # The same for a pandas DataFrame with the fitted columns, in order,
+        # all numeric (a model fitted on a DataFrame, predicting a few rows
+        # from one: scikit-learn's validation costs ~0.4 ms a call).
+        if type(X).__name__ == "DataFrame" and "feature_names_in_" in self.__dict__ and "_forest" in self.__dict__:
+            fast = self._numeric_frame(X)
+            if fast is not None:
+                return fast
         check_is_fitted(self, "_forest")
         X = self._flatten_input(X)
         return validate_data(self, X, dtype=np.float64, reset=False, accept_sparse=("csr", "csc"),
                              ensure_all_finite=False)
+
+    def _numeric_frame(self, X):
+        """X (a DataFrame) as float64 when its columns are the fitted names in
+        order and its values numeric, else None (the full validation then
+        gives its answer or its message)."""
+        names = self.feature_names_in_
+        cols = X.columns
+        if X.shape[0] == 0 or len(cols) != names.shape[0] or not all(a == b for a, b in zip(cols, names)):
+            return None
+        values = X.to_numpy()
+        if values.dtype.kind not in "fiub" or values.ndim != 2:
+            return None
+        return values if values.dtype == np.float64 else values.astype(np.float64)
 
     def _dense_X(self, X):
         """_check_X, sparse X made dense (proximities compare whole matrices)."""

@@ -31,6 +31,26 @@ def test_dataframe_feature_names(trunk_small):
     assert clf.n_features_in_ == X.shape[1]
 
 
+def test_dataframe_rows_predict_as_their_values_and_bad_frames_are_still_refused(trunk_small):
+    # The small-DataFrame shortcut of prediction gives the array's answers;
+    # what it does not take goes through scikit-learn's validation.
+    pd = pytest.importorskip("pandas")
+    X, y = trunk_small
+    cols = ["f%d" % i for i in range(X.shape[1])]
+    df = pd.DataFrame(X, columns=cols)
+    clf = sporf.SPORFClassifier(n_estimators=5, random_state=0).fit(df, y)
+    plain = sporf.SPORFClassifier(n_estimators=5, random_state=0).fit(X, y)
+    np.testing.assert_array_equal(clf.predict_proba(df.iloc[[3]]), plain.predict_proba(X[3:4]))
+    ints = pd.DataFrame((X * 10).astype(int), columns=cols)
+    np.testing.assert_array_equal(clf.predict_proba(ints), plain.predict_proba((X * 10).astype(int).astype(float)))
+    with pytest.raises(ValueError, match="feature names should match"):
+        clf.predict(df[cols[::-1]])
+    with pytest.raises(ValueError):
+        clf.predict(df.assign(f0="text"))
+    with pytest.raises(ValueError, match="missing:"):
+        clf.predict(df.iloc[:, :3])
+
+
 def test_feature_names_survive_save(tmp_path, trunk_small):
     pd = pytest.importorskip("pandas")
     X, y = trunk_small
