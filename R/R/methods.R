@@ -112,8 +112,9 @@ plot.sporf <- function(x, ...) {
                    "permutation_importance", "permutation_importance_sd", "predicted", "votes", "confusion",
                    "err.rate", "mse", "rsq", "data_dims", "x", "n_neighbors", "terms", "call", "xlevels",
                    "contrasts", "formula")
-.RANDOMFOREST_NAMES <- c(ntree = "params$n_estimators", mtry = "params$max_features",
-                         importance = "importance(fit)", importanceSD = "importance(fit, type = \"permutation\")",
+# randomForest's fields where sporf keeps them (its parameters' names, such as
+# ntree and mtry, map through the spec's peer names)
+.RANDOMFOREST_NAMES <- c(importance = "importance(fit)", importanceSD = "importance(fit, type = \"permutation\")",
                          type = "task", y = "the response you fitted on", forest = "model (the model file's bytes)",
                          oob.times = "predict(fit) (out-of-bag predictions)", proximity = "proximity(fit, ...)")
 
@@ -122,7 +123,9 @@ plot.sporf <- function(x, ...) {
   # a list's `$` completes a unique prefix of a field it holds: so does this
   held <- names(x)[startsWith(names(x), name)]
   if (length(held) == 1L) return(.subset2(x, held))
-  hint <- if (name %in% names(.RANDOMFOREST_NAMES)) {
+  hint <- if (name %in% names(.SPEC_PEER_NAMES)) {
+    sprintf("; randomForest's \"%s\" is params$%s here", name, .SPEC_PEER_NAMES[[name]])
+  } else if (name %in% names(.RANDOMFOREST_NAMES)) {
     sprintf("; randomForest's \"%s\" is %s here", name, .RANDOMFOREST_NAMES[[name]])
   } else {
     d <- utils::adist(name, .SPORF_FIELDS)[1L, ]

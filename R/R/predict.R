@@ -1,6 +1,6 @@
 # Prediction, leaves, importances and out-of-bag results of a sporf forest.
 
-predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, ...) {
+predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, predict.all = FALSE, ...) {
   regression <- identical(object[["task"]], "regression")
   # type: "class" (the default; "response" is randomForest's name for it) /
   # "prob" / "vote" / "leaf" for classification; "response" (the default) /
@@ -25,6 +25,11 @@ predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, ...) {
   X <- .newdata_matrix(object, newdata)
   threads <- .resolve_n_jobs(if (is.null(n_jobs)) object[["n_jobs"]] else n_jobs)
   handle <- .native(object)
+  if (isTRUE(predict.all)) {
+    # randomForest's list: the forest's prediction and each tree's (n x n_trees)
+    aggregate <- predict.sporf(object, X, type = type, n_jobs = n_jobs)
+    return(list(aggregate = aggregate, individual = .tree_predictions(object, X, threads)))
+  }
   if (type == "leaf") {
     leaves <- .Call(C_sporf_r_apply, handle, X, threads)
     rownames(leaves) <- rownames(X)
@@ -44,6 +49,59 @@ predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, ...) {
   proba <- matrix(values, nrow = nrow(X), ncol = K, byrow = TRUE, dimnames = list(rownames(X), object[["classes"]]))
   if (type == "prob") return(proba)
   factor(object[["classes"]][max.col(proba, ties.method = "first")], levels = object[["classes"]])
+}
+
+# Each tree's prediction for each row of X: the class its leaf gives the most
+# weight (the first on a tie) or the leaf's mean; an honest tree whose leaf
+# received no estimation row gives its prior.
+.tree_predictions <- function(object, X, threads) {
+  handle <- .native(object)
+  leaves <- .Call(C_sporf_r_apply, handle, X, threads)
+  K <- as.integer(.Call(C_sporf_r_info, handle)$n_classes)
+  out <- vapply(seq_len(ncol(leaves)), function(t) {
+    value <- matrix(.Call(C_sporf_r_get_tree, handle, t - 1)$value, ncol = K, byrow = TRUE)
+    v <- value[leaves[, t] + 1L, , drop = FALSE]
+    if (identical(object[["task"]], "regression")) v[, 1L] else max.col(v, ties.method = "first")
+  }, if (identical(object[["task"]], "regression")) numeric(nrow(X)) else integer(nrow(X)))
+  out <- matrix(out, nrow = nrow(X))
+  if (!identical(object[["task"]], "regression"))
+    out <- matrix(object[["classes"]][out], nrow = nrow(X))
+  dimnames(out) <- list(rownames(X), NULL)
+  out
+}
+
+# One tree of a forest as a data frame, a row per node (randomForest's
+# getTree, for oblique splits): see ?get_tree.
+get_tree <- function(object, k = 1) {
+  if (!inherits(object, "sporf")) stop("get_tree() needs a sporf or morf forest", call. = FALSE)
+  n_trees <- .Call(C_sporf_r_info, .native(object))$n_trees
+  if (!.is_whole(k) || k < 1 || k > n_trees) .bad_param("k", sprintf("a whole number in [1, %d]", n_trees), k)
+  a <- .Call(C_sporf_r_get_tree, .native(object), k - 1)
+  n <- length(a$left)
+  leaf <- a$left < 0
+  span <- function(i) if (a$proj_len[i] > 0) seq(a$proj_start[i] + 1, a$proj_start[i] + a$proj_len[i]) else integer(0)
+  features <- lapply(seq_len(n), function(i) a$proj_feature[span(i)] + 1L)
+  weights <- lapply(seq_len(n), function(i) a$proj_weight[span(i)])
+  nm <- object[["feature_names"]]
+  if (is.null(nm)) nm <- paste0("x", seq_len(object[["n_features"]]))
+  split <- vapply(seq_len(n), function(i) {
+    if (leaf[i]) return(NA_character_)
+    w <- weights[[i]]
+    terms <- paste0(ifelse(abs(w) == 1, "", paste0(format(abs(w), digits = 4), " * ")), nm[features[[i]]])
+    sub("^\\+ ", "", paste0(ifelse(w < 0, "- ", "+ "), terms, collapse = " "))
+  }, character(1))
+  K <- as.integer(.Call(C_sporf_r_info, .native(object))$n_classes)
+  value <- matrix(a$value, ncol = K, byrow = TRUE)
+  prediction <- if (!identical(object[["task"]], "classification")) value[, 1L]
+                else ifelse(leaf, object[["classes"]][max.col(value, ties.method = "first")], NA)
+  out <- data.frame(node = seq_len(n), left = ifelse(leaf, 0L, a$left + 1L), right = ifelse(leaf, 0L, a$right + 1L),
+                    split = split, threshold = ifelse(leaf, NA, a$threshold),
+                    missing = ifelse(leaf, NA, c("right", "left", "impute")[a$missing + 1L]),
+                    gain = a$gain, status = ifelse(leaf, -1L, 1L), stringsAsFactors = FALSE)
+  out$features <- features
+  out$weights <- weights
+  out$prediction <- prediction
+  out
 }
 
 # newdata as the double matrix the forest was trained on: through the

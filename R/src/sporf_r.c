@@ -340,6 +340,39 @@ SEXP sporf_r_apply(SEXP handle, SEXP x, SEXP n_jobs)
     return out;
 }
 
+/* get_tree(handle, t) -> list(left, right, proj_start, proj_len, missing
+ * (integer, 0-based as the core gives them), threshold, gain, value (n_nodes
+ * x n_classes, row-major), proj_feature (0-based), proj_weight). */
+SEXP sporf_r_get_tree(SEXP handle, SEXP tree)
+{
+    sporf_forest *f = get_forest(handle);
+    const sporf_forest_info info = forest_info(f);
+    int32_t n = 0, m = 0;
+    sporf_error err;
+    if (sporf_forest_get_tree(f, (int64_t)Rf_asReal(tree), &n, &m, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                              NULL, NULL, &err) != SPORF_OK)
+        raise_core_error(&err);
+    const char *names[] = {"left", "right", "proj_start", "proj_len", "missing", "threshold", "gain", "value",
+                           "proj_feature", "proj_weight"};
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 10));
+    SEXP nm = PROTECT(Rf_allocVector(STRSXP, 10));
+    for (int k = 0; k < 10; k++) {
+        const int is_int = k < 5 || k == 8;
+        const R_xlen_t len = k < 7 ? n : k == 7 ? (R_xlen_t)n * info.n_classes : (m > 0 ? m : 1);
+        SET_VECTOR_ELT(out, k, Rf_allocVector(is_int ? INTSXP : REALSXP, len));
+        SET_STRING_ELT(nm, k, Rf_mkChar(names[k]));
+    }
+    Rf_setAttrib(out, R_NamesSymbol, nm);
+    if (sporf_forest_get_tree(f, (int64_t)Rf_asReal(tree), &n, &m, INTEGER(VECTOR_ELT(out, 0)),
+                              INTEGER(VECTOR_ELT(out, 1)), INTEGER(VECTOR_ELT(out, 2)), INTEGER(VECTOR_ELT(out, 3)),
+                              INTEGER(VECTOR_ELT(out, 8)), REAL(VECTOR_ELT(out, 9)), REAL(VECTOR_ELT(out, 5)),
+                              INTEGER(VECTOR_ELT(out, 4)), REAL(VECTOR_ELT(out, 6)), REAL(VECTOR_ELT(out, 7)),
+                              &err) != SPORF_OK)
+        raise_core_error(&err);
+    UNPROTECT(2);
+    return out;
+}
+
 /* set_note(handle, raw): the binding note (R's formula, formula_note.R). */
 SEXP sporf_r_set_note(SEXP handle, SEXP note)
 {
@@ -717,6 +750,7 @@ static const R_CallMethodDef call_methods[] = {
     {"sporf_r_is_valid", (DL_FUNC)&sporf_r_is_valid, 1},
     {"sporf_r_predict_proba", (DL_FUNC)&sporf_r_predict_proba, 3},
     {"sporf_r_apply", (DL_FUNC)&sporf_r_apply, 3},
+    {"sporf_r_get_tree", (DL_FUNC)&sporf_r_get_tree, 2},
     {"sporf_r_oob_curve", (DL_FUNC)&sporf_r_oob_curve, 3},
     {"sporf_r_permutation_importance", (DL_FUNC)&sporf_r_permutation_importance, 5},
     {"sporf_r_votes", (DL_FUNC)&sporf_r_votes, 3},

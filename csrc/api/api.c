@@ -30,6 +30,50 @@ int sporf_forest_get_info(const sporf_forest *f, sporf_forest_info *info, sporf_
     return SPORF_OK;
 }
 
+int sporf_forest_get_tree(const sporf_forest *f, int64_t t, int32_t *n_nodes, int32_t *n_proj, int32_t *left,
+                          int32_t *right, int32_t *proj_start, int32_t *proj_len, int32_t *proj_feature,
+                          double *proj_weight, double *threshold, int32_t *missing, double *gain, double *value,
+                          sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !n_nodes || !n_proj)
+        return sporf_set_error(err, SPORF_E_ARG, "get_tree: forest, n_nodes and n_proj are required");
+    if (t < 0 || t >= f->n_trees)
+        return sporf_set_error(err, SPORF_E_ARG, "tree %lld does not exist: the forest has %lld trees (0 to %lld)",
+                               (long long)t, (long long)f->n_trees, (long long)f->n_trees - 1);
+    const sporf_tree *tr = &f->trees[t];
+    *n_nodes = tr->n_nodes;
+    *n_proj = tr->n_proj;
+    void *arrays[] = {left, right, proj_start, proj_len, proj_feature, proj_weight, threshold, missing, gain, value};
+    int given = 0;
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
+        given += arrays[k] != NULL;
+    if (given == 0)
+        return SPORF_OK; /* the size query */
+    if (given != (int)(sizeof arrays / sizeof arrays[0]))
+        return sporf_set_error(err, SPORF_E_ARG, "get_tree: give every array, or none for the sizes");
+    const int32_t K = f->n_classes;
+    for (int32_t i = 0; i < tr->n_nodes; i++) {
+        const sporf_node *nd = &tr->nodes[i];
+        const int leaf = nd->left < 0;
+        left[i] = leaf ? -1 : nd->left;
+        right[i] = leaf ? -1 : nd->right;
+        proj_start[i] = leaf ? 0 : nd->proj_start;
+        proj_len[i] = nd->proj_len;
+        threshold[i] = leaf ? NAN : nd->threshold;
+        missing[i] = leaf ? SPORF_MISSING_LEFT : nd->missing;
+        gain[i] = leaf ? 0.0 : nd->gain;
+        const double *lv = leaf ? tr->leaf_values + (int64_t)nd->right * K : NULL;
+        if (lv && isnan(lv[0]) && tr->prior)
+            lv = tr->prior;
+        for (int32_t k = 0; k < K; k++)
+            value[(int64_t)i * K + k] = lv ? lv[k] : NAN;
+    }
+    memcpy(proj_feature, tr->proj_feature, (size_t)tr->n_proj * sizeof *proj_feature);
+    memcpy(proj_weight, tr->proj_weight, (size_t)tr->n_proj * sizeof *proj_weight);
+    return SPORF_OK;
+}
+
 int sporf_forest_get_params(const sporf_forest *f, sporf_params *params, sporf_error *err)
 {
     sporf_clear_error(err);

@@ -548,6 +548,25 @@ void sporf_forest_free(sporf_forest *forest);
 /* Sizes and counts of a fitted forest. */
 int sporf_forest_get_info(const sporf_forest *forest, sporf_forest_info *info, sporf_error *err);
 
+/* One tree's nodes, read-only, as arrays the caller allocates. Nodes are in
+ * preorder (node 0 the root; the numbering sporf_forest_apply reports). For
+ * node i: left[i] and right[i] its children, -1 for a leaf; its split sends
+ * a row left when the projection sum of proj_weight[k] * x[proj_feature[k]]
+ * over k in [proj_start[i], proj_start[i] + proj_len[i]) is <= threshold[i];
+ * missing[i] is where a row whose projection is missing goes (0 right,
+ * 1 left, 2 by the projection with the missing features at their training
+ * means; 1 for a leaf); gain[i] its weighted impurity decrease; a leaf has
+ * proj_len 0 and value[i * n_classes ..] its class distribution or mean
+ * (the tree's prior where an honest leaf abstains); an internal node's
+ * values are NaN. Call first with every array NULL to get *n_nodes and
+ * *n_proj (the sizes to allocate: n_nodes for the node arrays, n_nodes x
+ * n_classes for value, n_proj for the projection arrays), then with all of
+ * them. Thread-safe with other readers of the forest. */
+int sporf_forest_get_tree(const sporf_forest *forest, int64_t tree, int32_t *n_nodes, int32_t *n_proj,
+                          int32_t *left, int32_t *right, int32_t *proj_start, int32_t *proj_len,
+                          int32_t *proj_feature, double *proj_weight, double *threshold, int32_t *missing,
+                          double *gain, double *value, sporf_error *err);
+
 /* The parameters the forest was grown with (as stored in the model). */
 int sporf_forest_get_params(const sporf_forest *forest, sporf_params *params, sporf_error *err);
 

@@ -6,6 +6,7 @@ import warnings
 from collections import namedtuple
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
 from sklearn.metrics import r2_score
 from sklearn.utils.multiclass import check_classification_targets
@@ -25,6 +26,22 @@ def _warn_missing_oob(oob_count):
 
 
 ProjectionImportance = namedtuple("ProjectionImportance", ["features", "weights", "importance"])
+
+TreeView = namedtuple("TreeView", ["children_left", "children_right", "proj_start", "proj_len", "proj_feature",
+                                   "proj_weight", "threshold", "missing", "gain", "value"])
+TreeView.__doc__ = """One tree of a fitted forest, read-only (numpy arrays; see get_tree).
+
+Nodes are in preorder, node 0 the root (the numbering :meth:`apply` reports).
+Node i sends a row left when ``sum(proj_weight[k] * x[proj_feature[k]])`` over
+``k in range(proj_start[i], proj_start[i] + proj_len[i])`` is ``<= threshold[i]``;
+``children_left[i]`` and ``children_right[i]`` are -1 for a leaf. ``missing[i]``
+says where a row whose projection is missing goes: "left", "right" or "impute"
+(the projection with the missing features at their training means). ``gain``
+is each split's weighted impurity decrease (0 at leaves). ``value`` is
+(n_nodes, n_classes) for classifiers (a leaf's class distribution) and
+(n_nodes,) for regressors (a leaf's mean); NaN at internal nodes.
+"""
+_MISSING_WORDS = np.array(["right", "left", "impute"])
 ProjectionImportance.__doc__ = """One distinct split projection and its importance, as returned by
 :meth:`SPORFClassifier.projection_importances`.
 
@@ -287,6 +304,116 @@ class _BaseForest(BaseEstimator):
                 out[i:i + block.shape[0]] = self.apply(block)
             return out
         return self._forest.apply(X, self._n_threads())
+
+    # ---- per-tree access ----
+    def get_tree(self, tree):
+        """One tree's nodes, read-only: a ``TreeView`` named tuple of numpy arrays.
+
+        Parameters
+        ----------
+        tree : int
+            Which tree, in [0, n_estimators).
+
+        Returns
+        -------
+        TreeView
+            children, projections (features and weights), thresholds,
+            missing-value directions, gains and leaf values by node.
+
+        Examples
+        --------
+        >>> from sporf import SPORFClassifier
+        >>> from sporf.datasets import make_trunk
+        >>> X, y = make_trunk(100, n_features=4, random_state=0)
+        >>> clf = SPORFClassifier(n_estimators=3, max_depth=2, random_state=0).fit(X, y)
+        >>> t = clf.get_tree(0)
+        >>> int(t.children_left[0]), t.value.shape[1]
+        (1, 2)
+        """
+        check_is_fitted(self, "_forest")
+        if not _params._is_int(tree) or not 0 <= tree < self._forest.info().n_trees:
+            raise ValueError("tree must be an int in [0, %d), got %r" % (self._forest.info().n_trees, tree))
+        a = self._forest.get_tree(int(tree))
+        value = a["value"][:, 0] if self._forest.info().task != _native.TASK_CLASSIFICATION else a["value"]
+        return TreeView(a["left"], a["right"], a["proj_start"], a["proj_len"], a["proj_feature"], a["proj_weight"],
+                        a["threshold"], _MISSING_WORDS[a["missing"]], a["gain"], value)
+
+    def decision_path(self, X):
+        """The nodes each row passes through, in scikit-learn's format.
+
+        Parameters
+        ----------
+        X : {array-like, scipy sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        indicator : scipy.sparse.csr_matrix of shape (n_samples, n_nodes)
+            Entry (i, j) is 1 when row i passes through node j, the nodes of
+            all trees side by side.
+        n_nodes_ptr : ndarray of shape (n_estimators + 1,)
+            Tree t's nodes are columns ``n_nodes_ptr[t]:n_nodes_ptr[t + 1]``.
+
+        Examples
+        --------
+        >>> from sporf import SPORFClassifier
+        >>> from sporf.datasets import make_trunk
+        >>> X, y = make_trunk(100, n_features=4, random_state=0)
+        >>> clf = SPORFClassifier(n_estimators=3, random_state=0).fit(X, y)
+        >>> indicator, ptr = clf.decision_path(X[:2])
+        >>> bool(indicator.shape[1] == ptr[-1])
+        True
+        """
+        leaves = self.apply(X)
+        n, T = leaves.shape
+        rows, cols, ptr = [], [], [0]
+        for t in range(T):
+            tree = self._forest.get_tree(t)
+            parent = np.full(tree["left"].shape[0], -1, dtype=np.int64)
+            internal = np.flatnonzero(tree["left"] >= 0)
+            parent[tree["left"][internal]] = internal
+            parent[tree["right"][internal]] = internal
+            node, row = leaves[:, t].astype(np.int64), np.arange(n)
+            while node.size:  # climb from each row's leaf to the root
+                rows.append(row)
+                cols.append(node + ptr[-1])
+                up = parent[node]
+                keep = up >= 0
+                node, row = up[keep], row[keep]
+            ptr.append(ptr[-1] + tree["left"].shape[0])
+        rows, cols = np.concatenate(rows), np.concatenate(cols)
+        indicator = sp.csr_matrix((np.ones(rows.size, dtype=np.int64), (rows, cols)), shape=(n, ptr[-1]))
+        indicator.sort_indices()
+        return indicator, np.asarray(ptr, dtype=np.int64)
+
+    def predict_trees(self, X):
+        """Each tree's prediction for each row (randomForest's predict.all).
+
+        Parameters
+        ----------
+        X : {array-like, scipy sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray
+            Classifiers: (n_samples, n_estimators, n_classes), each tree's
+            class distribution at the row's leaf; regressors: (n_samples,
+            n_estimators), each tree's leaf mean. An honest tree whose leaf
+            received no estimation row gives its prior (where the forest's
+            prediction leaves that tree out with ``honest_prior="ignore"``).
+
+        Examples
+        --------
+        >>> from sporf import SPORFRegressor
+        >>> from sklearn.datasets import make_friedman1
+        >>> X, y = make_friedman1(200, random_state=0)
+        >>> reg = SPORFRegressor(n_estimators=4, random_state=0).fit(X, y)
+        >>> reg.predict_trees(X[:3]).shape
+        (3, 4)
+        """
+        leaves = self.apply(X)
+        values = [self._forest.get_tree(t)["value"] for t in range(leaves.shape[1])]
+        out = np.stack([values[t][leaves[:, t]] for t in range(leaves.shape[1])], axis=1)
+        return out[:, :, 0] if self._forest.info().task != _native.TASK_CLASSIFICATION else out
 
     # ---- proximity ----
     def _reference_rows(self):

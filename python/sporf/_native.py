@@ -294,6 +294,24 @@ class NativeForest:
         check(rc, err)
         return mean, std
 
+    def get_tree(self, t):
+        """Tree t's node arrays (sporf_forest_get_tree) as a dict of numpy arrays."""
+        n_nodes, n_proj = ffi.new("int32_t *"), ffi.new("int32_t *")
+        err = new_error()
+        null = [ffi.NULL] * 10
+        check(lib.sporf_forest_get_tree(self.ptr, t, n_nodes, n_proj, *null, err), err)
+        n, m, K = n_nodes[0], n_proj[0], self.info().n_classes
+        out = {name: np.empty(n, dtype=np.int32) for name in ("left", "right", "proj_start", "proj_len", "missing")}
+        out.update(threshold=np.empty(n), gain=np.empty(n), value=np.empty((n, K)),
+                   proj_feature=np.empty(max(m, 1), dtype=np.int32), proj_weight=np.empty(max(m, 1)))
+        i32 = lambda a: ffi.from_buffer("int32_t[]", a)
+        check(lib.sporf_forest_get_tree(
+            self.ptr, t, n_nodes, n_proj, i32(out["left"]), i32(out["right"]), i32(out["proj_start"]),
+            i32(out["proj_len"]), i32(out["proj_feature"]), _doubles(out["proj_weight"]), _doubles(out["threshold"]),
+            i32(out["missing"]), _doubles(out["gain"]), _doubles(out["value"]), err), err)
+        out["proj_feature"], out["proj_weight"] = out["proj_feature"][:m], out["proj_weight"][:m]
+        return out
+
     def feature_usage(self, n_features):
         out = np.empty(n_features, dtype=np.float64)
         err = new_error()

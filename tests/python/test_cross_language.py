@@ -160,6 +160,25 @@ def test_permutation_importance_matches(r, task):
     assert np.argmax(py.permutation_importances_) in (0, 1, 2, 3)
 
 
+def test_per_tree_access_matches(r):
+    # get_tree (R: 1-based rows) and each tree's predictions (R: predict.all)
+    X, y = make_trunk(200, 6, random_state=8)
+    py = sporf.SPORFClassifier(n_estimators=4, random_state=3).fit(X, y)
+    rm = r_fit(r, X, y, n_estimators=4, random_state=3)
+    for t in range(4):
+        view = py.get_tree(t)
+        rt = r["get_tree"](rm, t + 1)
+        left = np.array(rt.rx2("left"))
+        np.testing.assert_array_equal(np.where(left > 0, left - 1, -1), view.children_left)
+        np.testing.assert_array_equal(np.array(rt.rx2("threshold")), view.threshold)
+        np.testing.assert_array_equal(np.array(rt.rx2("missing"), dtype=object)[view.children_left >= 0],
+                                      view.missing[view.children_left >= 0])
+    individual = r["predict"](rm, r_matrix(X), **{"predict.all": True}).rx2("individual")
+    classes = np.array(individual).reshape(200, 4, order="F")
+    expected = py.classes_[py.predict_trees(X).argmax(axis=2)]
+    np.testing.assert_array_equal(classes.astype(int), expected)
+
+
 def test_data_frames_with_feature_names_match(r):
     import pandas as pd
     X, y = make_trunk(200, 5, random_state=6)

@@ -34,3 +34,20 @@ test_that("$ on a field a sporf forest does not have is an error that names the 
   expect_error(fit$nonsense_field, "a sporf forest has no field \"nonsense_field\"", fixed = TRUE)
   expect_identical(fit[["nonsense_field"]], NULL) # [[ stays a plain list access
 })
+
+test_that("get_tree() and predict.all give each tree's nodes and predictions", {
+  fit <- sporf(Species ~ ., data = iris, n_estimators = 6, random_state = 3)
+  p <- predict(fit, iris, predict.all = TRUE)
+  expect_identical(p$aggregate, predict(fit, iris))
+  expect_identical(dim(p$individual), c(150L, 6L))
+  expect_true(all(p$individual %in% levels(iris$Species)))
+  tr <- get_tree(fit, 2)
+  leaves <- predict(fit, iris, type = "leaf")[, 2] + 1L
+  expect_true(all(tr$status[leaves] == -1L))
+  expect_identical(unname(p$individual[, 2]), unname(tr$prediction[leaves]))
+  expect_true(all(tr$left[tr$status == 1L] == tr$node[tr$status == 1L] + 1L))
+  expect_error(get_tree(fit, 7), "k must be a whole number in \\[1, 6\\]")
+  reg <- sporf(mpg ~ ., data = mtcars, n_estimators = 5, random_state = 2)
+  pr <- predict(reg, mtcars, predict.all = TRUE)
+  expect_equal(rowMeans(pr$individual), pr$aggregate)
+})
