@@ -15,7 +15,7 @@ export SPORF_GOLDEN_DIR := $(CURDIR)/tests/golden
 # testthat runs its "not on CRAN" tests (Ctrl-C) only with this set.
 export NOT_CRAN := true
 
-.PHONY: check-layers demo test test-c test-python test-r test-sanitize r-install setup install bench golden clean vignettes vignettes-fast \
+.PHONY: check-layers dist demo test test-c test-python test-r test-sanitize r-install setup install bench golden clean vignettes vignettes-fast \
         generate check-generated docs docs-fast
 
 demo: install
@@ -67,6 +67,14 @@ r-install: setup generate
 	rm -rf build-r && mkdir -p build-r $(RLIB)
 	cd build-r && R CMD build ../R
 	R CMD INSTALL --library=$(RLIB) build-r/sporf_*.tar.gz
+
+# The packages for installing elsewhere: the Python sdist and wheel
+# (meson-python through `build`) and the R source package, in dist/.
+dist: setup generate
+	rm -rf dist && mkdir -p dist
+	$(VENV)/bin/python -m build --sdist --wheel --no-isolation --skip-dependency-check --outdir dist .
+	cd dist && R CMD build ../R
+	ls -1 dist
 
 # AddressSanitizer + UndefinedBehaviorSanitizer: the C tests on a sanitized
 # build, valgrind memcheck on the plain one, then the whole Python suite
@@ -134,4 +142,4 @@ bench: install
 	$(PY) benchmarks/bench_vs_sklearn.py
 
 clean:
-	rm -rf build build-c build-py build-r build-san build-san-py build-fuzz build-vignettes build-vignettes-fast build-docs build-docs-fast .pytest_cache .rlib
+	rm -rf dist build build-c build-py build-r build-san build-san-py build-fuzz build-vignettes build-vignettes-fast build-docs build-docs-fast .pytest_cache .rlib

@@ -1,5 +1,6 @@
 """The two packages stay in step: the R build compiles every core source, and
 both carry the same version."""
+import importlib.util
 import os
 import pathlib
 import re
@@ -83,3 +84,29 @@ def test_python_imports_go_one_way(tmp_path):
         path.write_text((path.read_text() if path.exists() else "") + "\n" + planted)
         got = run_layer_check(pkg)
         assert got.returncode == 1 and message in got.stdout, (name, got.stdout)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("build") is None, reason="the `build` package is not installed")
+def test_the_sdist_builds_a_wheel_that_installs_and_fits(tmp_path):
+    # What `make dist` ships: the sdist holds everything a wheel needs (the
+    # core's sources included), and that wheel, installed on its own, fits.
+    import tarfile
+
+    run = lambda *cmd, **kw: subprocess.run(cmd, check=True, capture_output=True, text=True, **kw)
+    build = [sys.executable, "-m", "build", "--no-isolation", "--skip-dependency-check"]
+    run(*build, "--sdist", "--outdir", str(tmp_path / "dist"), str(REPO))
+    sdist, = (tmp_path / "dist").glob("sporf-*.tar.gz")
+    with tarfile.open(sdist) as tar:
+        tar.extractall(tmp_path / "src", filter="data")
+    src, = (tmp_path / "src").iterdir()
+    run(*build, "--wheel", "--outdir", str(tmp_path / "dist"), str(src))
+    wheel, = (tmp_path / "dist").glob("sporf-*.whl")
+    run(sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(tmp_path / "site"),
+        str(wheel))
+    smoke = ("import sporf, numpy as np; from sporf.datasets import make_trunk; "
+             "X, y = make_trunk(200, 5, random_state=0); "
+             "m = sporf.SPORFClassifier(n_estimators=10, random_state=0).fit(X, y); "
+             "assert (m.predict(X) == y).mean() > 0.9; print(sporf.__file__)")
+    env = dict(os.environ, PYTHONPATH=str(tmp_path / "site"))
+    out = run(sys.executable, "-c", smoke, env=env, cwd=str(tmp_path)).stdout
+    assert out.strip().startswith(str(tmp_path / "site"))
