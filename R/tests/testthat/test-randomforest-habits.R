@@ -51,3 +51,24 @@ test_that("get_tree() and predict.all give each tree's nodes and predictions", {
   pr <- predict(reg, mtcars, predict.all = TRUE)
   expect_equal(rowMeans(pr$individual), pr$aggregate)
 })
+
+test_that("partial dependence follows the signal, and partialPlot draws it", {
+  set.seed(3)
+  x <- data.frame(a = runif(400), b = runif(400))
+  y <- factor(ifelse(x$a > 0.5, "hi", "lo"))
+  fit <- sporf(x, y, n_estimators = 30, random_state = 1)
+  pd <- partial_dependence(fit, x, "a", which.class = "hi", n = 11)
+  expect_identical(nrow(pd), 11L)
+  expect_true(pd$y[11] - pd$y[1] > 0.8)            # the probability of "hi" rises with a
+  flat <- partial_dependence(fit, x, 2, which.class = "hi", n = 11)
+  expect_true(diff(range(flat$y)) < 0.2)           # and barely moves with b
+  reg <- sporf(x, x$a * 10, n_estimators = 20, random_state = 1)
+  expect_true(diff(range(partial_dependence(reg, x, "a", n = 5)$y)) > 5)
+  expect_error(partial_dependence(fit, x, "c"), "var must name a column")
+  expect_error(partial_dependence(fit, x, "a", which.class = "mid"), "which.class must be one of")
+  pdf(NULL)
+  on.exit(dev.off())
+  expect_identical(partial_plot(fit, x, "a", which.class = "hi", n = 11), pd)
+  skip_if_not_installed("randomForest")
+  expect_identical(randomForest::partialPlot(fit, x, "a", which.class = "hi", n.pt = 11), pd)
+})
