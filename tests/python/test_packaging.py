@@ -87,6 +87,7 @@ def test_python_imports_go_one_way(tmp_path):
 
 
 @pytest.mark.skipif(importlib.util.find_spec("build") is None, reason="the `build` package is not installed")
+@pytest.mark.skipif("ASAN_OPTIONS" in os.environ, reason="the sanitized run checks the core, not the packaging")
 def test_the_sdist_builds_a_wheel_that_installs_and_fits(tmp_path):
     # What `make dist` ships: the sdist holds everything a wheel needs (the
     # core's sources included), and that wheel, installed on its own, fits.
