@@ -10,6 +10,9 @@
 # model takes the design matrix, as a matrix fit's does.
 
 .NOTE_MAGIC <- "sporf-r-formula 1"
+# A formula that cannot be stored leaves its term labels as text, read back
+# only to name the cause when a loaded model is given a data frame.
+.NOTE_UNSTORED <- "sporf-r-formula-unstored 1"
 .NOTE_CONTRASTS <- c("contr.treatment", "contr.sum", "contr.helmert", "contr.poly", "contr.SAS")
 
 # A term label made only of variable names (plain or backquoted) and ':'.
@@ -63,4 +66,27 @@
   # names are looked up in newdata, then in base only
   environment(f) <- baseenv()
   list(terms = stats::terms(f), xlevels = xlevels, contrasts = if (length(contrasts)) contrasts)
+}
+
+# The note of a formula that .formula_note() cannot store: its term labels.
+.unstored_formula_note <- function(terms) {
+  charToRaw(paste(c(.NOTE_UNSTORED, paste("t", .note_escape(attr(terms, "term.labels")))), collapse = "\n"))
+}
+
+# The term labels an unstored formula's note keeps, or NULL.
+.unstored_formula_labels <- function(note) {
+  if (!length(note)) return(NULL)
+  lines <- strsplit(tryCatch(rawToChar(note), error = function(e) ""), "\n", fixed = TRUE)[[1L]]
+  if (!length(lines) || lines[1L] != .NOTE_UNSTORED) return(NULL)
+  vapply(substring(grep("^t ", lines[-1L], value = TRUE), 3L), utils::URLdecode, "", USE.NAMES = FALSE)
+}
+
+# The terms of a formula fit that the model file cannot store (not plain
+# variable names or their interactions), for the warning at save.
+.unstorable_terms <- function(object) {
+  terms <- object[["terms"]]
+  if (is.null(terms) || !is.null(.formula_note(terms, object[["xlevels"]], object[["contrasts"]]))) return(NULL)
+  labels <- attr(terms, "term.labels")
+  bad <- labels[!vapply(labels, .plain_term, logical(1))]
+  if (length(bad)) bad else "its contrasts"
 }

@@ -6,6 +6,12 @@ sporf_save <- function(object, file) {
     stop("file must be a single path", call. = FALSE)
   # Write next to the target and rename, so a failed write never leaves a
   # truncated model where a good one was.
+  unstored <- .unstorable_terms(object)
+  if (length(unstored))
+    warning(sprintf(paste0("the model file does not store this forest's formula: %s %s not a variable name or an ",
+                           "interaction of names (stored formulas must not run code when loaded); the loaded ",
+                           "model predicts from the design matrix"),
+                    paste(unstored, collapse = ", "), if (length(unstored) > 1L) "are" else "is"), call. = FALSE)
   tmp <- paste0(file, ".tmp-", Sys.getpid())
   ok <- FALSE
   on.exit(if (!ok) unlink(tmp), add = TRUE)
@@ -54,7 +60,9 @@ sporf_load <- function(file) {
              feature_names = if (length(fn[[2L]])) fn[[2L]] else NULL,
              n_features = info$n_features, n_samples = NA_integer_, args = args, seed = seed,
              max_features_resolved = .Call(C_sporf_r_check_params, cp, as.numeric(info$n_features)), task = task)
-  formula <- .formula_from_note(.Call(C_sporf_r_get_note, handle))
+  note <- .Call(C_sporf_r_get_note, handle)
+  formula <- .formula_from_note(note)
+  obj$formula_unstored <- .unstored_formula_labels(note)
   if (!is.null(formula)) {
     obj$terms <- formula$terms
     obj$xlevels <- formula$xlevels

@@ -124,6 +124,11 @@ get_tree <- function(object, k = 1) {
     attr(X, "contrasts") <- NULL
     return(.as_feature_matrix(X, what))
   }
+  unstored <- object[["formula_unstored"]]
+  if (!is.null(unstored) && is.data.frame(newdata) && !all(object[["feature_names"]] %in% names(newdata)))
+    stop(sprintf(paste0("this model was fitted with a formula its file could not store (terms: %s); give %s as ",
+                        "the design matrix, with the columns %s"), paste(unstored, collapse = ", "), what,
+                 paste(utils::head(object[["feature_names"]], 10L), collapse = ", ")), call. = FALSE)
   X <- .as_feature_matrix(newdata, what)
   names_fit <- object[["feature_names"]]
   if (!is.null(names_fit) && !is.null(colnames(X))) {

@@ -39,10 +39,9 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   obj$contrasts <- attr(X, "contrasts")
   # the formula travels with the model file (formula_note.R)
   note <- .formula_note(terms, obj[["xlevels"]], obj[["contrasts"]])
-  if (!is.null(note)) {
-    .Call(C_sporf_r_set_note, .native(obj), note)
-    obj$model <- .Call(C_sporf_r_save, .native(obj))
-  }
+  if (is.null(note)) note <- .unstored_formula_note(terms)
+  .Call(C_sporf_r_set_note, .native(obj), note)
+  obj$model <- .Call(C_sporf_r_save, .native(obj))
   obj$call <- .generic_call(match.call(), "sporf")
   obj
 }

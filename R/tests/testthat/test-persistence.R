@@ -44,7 +44,7 @@ test_that("a formula fit's model keeps its formula through save and load", {
   # a formula that calls functions is not stored (model.frame would run it on
   # an untrusted file's say-so): its loaded model takes the design matrix
   fit2 <- sporf(Species ~ log(Sepal.Length) + Petal.Length, iris, n_estimators = 3, random_state = 1)
-  sporf_save(fit2, f)
+  expect_warning(sporf_save(fit2, f), "does not store this forest's formula")
   expect_null(sporf_load(f)$terms)
   # a crafted note with a call in a term is ignored
   note <- charToRaw(paste("sporf-r-formula 1", "i 1", "t system(%22echo%20pwned%22)", sep = "\n"))
@@ -62,4 +62,17 @@ test_that("sporf_load() takes the model's bytes, and Matrix sparse input fits as
   b <- sporf(x, iris$Species, n_estimators = 3, random_state = 2)
   expect_identical(a$model, b$model)
   expect_identical(predict(a, sp), predict(b, x))
+})
+
+test_that("a formula the model file cannot store warns at save, and its loaded model names the cause", {
+  fit <- sporf(Species ~ log(Sepal.Length) + Petal.Width, data = iris, n_estimators = 5, random_state = 1)
+  f <- tempfile(fileext = ".sporf")
+  expect_warning(sporf_save(fit, f), "does not store this forest's formula: log(Sepal.Length) is not", fixed = TRUE)
+  m <- sporf_load(f)
+  expect_error(predict(m, iris), "fitted with a formula its file could not store (terms: log(Sepal.Length), Petal.Width)",
+               fixed = TRUE)
+  design <- cbind(`log(Sepal.Length)` = log(iris$Sepal.Length), Petal.Width = iris$Petal.Width)
+  expect_identical(predict(m, design), predict(fit, iris))
+  plain <- sporf(Species ~ Sepal.Length + Petal.Width, data = iris, n_estimators = 5, random_state = 1)
+  expect_silent(sporf_save(plain, f))
 })
