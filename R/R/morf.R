@@ -40,6 +40,9 @@ morf <- function(x, ...) UseMethod("morf")
   list(x = m, dims = as.numeric(data_dims))
 }
 
+# A MORF forest's rows from x: shaped samples flattened on its grid.
+.morf_rows <- function(object, x, what) .grid_input(x, object[["data_dims"]], what)$x
+
 predict.morf <- function(object, newdata, type = NULL, n_jobs = NULL, ...) {
   if (!missing(newdata) && !is.null(newdata) && is.array(newdata) && length(dim(newdata)) > 2L)
     newdata <- .grid_input(newdata, object[["data_dims"]], "newdata")$x

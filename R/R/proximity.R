@@ -16,10 +16,9 @@
 .reference_rows <- function(object) object[["x"]]
 
 # Rows to compare, as predict() reads newdata: through the formula of a
-# formula fit, columns matched by name, a MORF grid flattened.
+# formula fit, columns matched by name, a MORF grid flattened (morf.R).
 .query_matrix <- function(object, x, what) {
-  if (inherits(object, "morf")) .grid_input(x, object[["data_dims"]], what)$x
-  else .newdata_matrix(object, x, what)
+  if (inherits(object, "morf")) .morf_rows(object, x, what) else .newdata_matrix(object, x, what)
 }
 
 proximity <- function(object, ...) UseMethod("proximity")
