@@ -43,6 +43,7 @@ SHARED_WORDS = {
     "oob_score": "a fit option whose result the print and predict methods report",
     "importance": "also the word of every importance the forests report (impurity, usage, projection)",
     "max_depth": "also the depth of the prediction layout and of the tree codec's stack",
+    "quantiles": "also predict's argument (the probabilities asked for) and the word of the core's quantile code",
 }
 
 

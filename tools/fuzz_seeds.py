@@ -33,6 +33,10 @@ def main(out):
         "gaussian-labels": sporf.SPORFClassifier(n_estimators=2, projection="gaussian", max_depth=3, random_state=0)
         .fit(X, np.where(y == 1, "yes", "no")),
         "regression": sporf.SPORFRegressor(n_estimators=2, max_depth=4, random_state=0).fit(X, X[:, 0]),
+        "quantiles": sporf.SPORFRegressor(n_estimators=2, max_depth=4, quantiles=True, random_state=0)
+        .fit(X, X[:, 0], sample_weight=1.0 + (X[:, 1] > 0)),
+        "quantiles-honest": sporf.SPORFRegressor(n_estimators=2, max_depth=4, quantiles=True, honest_fraction=0.5,
+                                                 random_state=0).fit(X, X[:, 0]),
         "honest-ignore": sporf.SPORFClassifier(n_estimators=2, honest_fraction=0.5, honest_prior="ignore",
                                                random_state=0).fit(X, y),
         "morf": sporf.MORFClassifier(n_estimators=2, max_depth=4, max_patch_dims=(2, 3), random_state=0).fit(Xb, yb),

@@ -16,6 +16,18 @@ PARAMS = dict(n_estimators=12, max_features=4, feature_combinations=2.0, max_dep
               random_state=20261122)
 
 
+QUANTILE_PARAMS = dict(n_estimators=8, max_depth=6, min_samples_leaf=3, quantiles=True, random_state=20261125)
+QUANTILES = [0.1, 0.5, 0.9]
+
+
+def quantile_response(X):
+    return X[:, 0] + (1 + np.abs(X[:, 1])) * X[:, 2]
+
+
+def quantile_weights(X):
+    return 1.0 + (X[:, 3] > 0)
+
+
 def golden_data():
     rng = np.random.RandomState(7)
     X = rng.standard_normal((240, 7))
@@ -34,6 +46,11 @@ def main():
     clf = sporf.SPORFClassifier(**PARAMS).fit(X, y)
     clf.save(GOLDEN / "python_model.sporf")
     clf.predict_proba(Xt).astype("<f8").tofile(GOLDEN / "python_proba.f64")
+    # a quantile regression forest (format 10's responses and leaf rows), on
+    # the same rows with a numeric response and sample weights
+    reg = sporf.SPORFRegressor(**QUANTILE_PARAMS).fit(X, quantile_response(X), sample_weight=quantile_weights(X))
+    reg.save(GOLDEN / "python_quantile_model.sporf")
+    reg.predict(Xt, quantiles=QUANTILES).astype("<f8").tofile(GOLDEN / "python_quantiles.f64")
     print("wrote", sorted(p.name for p in GOLDEN.iterdir()))
 
 

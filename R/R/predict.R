@@ -1,13 +1,14 @@
 # Prediction of a sporf forest: classes, probabilities, votes, leaves, each
 # tree's predictions and one tree's nodes; newdata as the training matrix.
 
-predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, predict.all = FALSE, ...) {
+predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, predict.all = FALSE,
+                          quantiles = c(0.1, 0.5, 0.9), oob = FALSE, ...) {
   regression <- identical(object[["task"]], "regression")
   # type: "class" (the default; "response" is randomForest's name for it) /
   # "prob" / "vote" / "leaf" for classification; "response" (the default) /
-  # "leaf" for regression.
+  # "quantiles" / "leaf" for regression.
   types <- if (identical(object[["task"]], "unsupervised")) "leaf"
-           else if (regression) c("response", "leaf") else c("class", "response", "prob", "vote", "leaf")
+           else if (regression) c("response", "quantiles", "leaf") else c("class", "response", "prob", "vote", "leaf")
   if (is.null(type)) type <- types[1L]
   if (!is.character(type) || length(type) != 1L || !(type %in% types))
     stop(sprintf("type must be one of %s for a %s forest", paste0("\"", types, "\"", collapse = ", "),
@@ -16,6 +17,19 @@ predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, predict.a
   if (length(list(...)))
     stop(sprintf("unknown argument%s to predict(): %s", if (length(list(...)) > 1L) "s" else "",
                  paste(names(list(...)), collapse = ", ")), call. = FALSE)
+  if (!is.logical(oob) || length(oob) != 1L || is.na(oob))
+    .bad_param("oob", "TRUE or FALSE", oob)
+  if (type == "quantiles") {
+    if (!is.numeric(quantiles) || length(quantiles) < 1L || anyNA(quantiles) || any(quantiles < 0 | quantiles > 1))
+      .bad_param("quantiles", "probabilities in [0, 1]", quantiles)
+    if (!isTRUE(object[["params"]][["quantiles"]]))
+      stop("this forest keeps no quantiles: grow it with quantiles = TRUE", call. = FALSE)
+    if (missing(newdata) || is.null(newdata))
+      stop("type = \"quantiles\" needs newdata (with oob = TRUE, the training data)", call. = FALSE)
+  } else if (oob) {
+    stop("oob = TRUE is for type = \"quantiles\"; predict(fit) without newdata gives the out-of-bag predictions",
+         call. = FALSE)
+  }
   if (missing(newdata) || is.null(newdata)) {
     if (is.null(object[["oob_predictions"]]))
       stop("newdata is required: this forest has no out-of-bag predictions (fit with oob_score = TRUE)",
@@ -30,6 +44,11 @@ predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, predict.a
     # randomForest's list: the forest's prediction and each tree's (n x n_trees)
     aggregate <- predict.sporf(object, X, type = type, n_jobs = n_jobs)
     return(list(aggregate = aggregate, individual = .tree_predictions(object, X, threads)))
+  }
+  if (type == "quantiles") {
+    out <- .Call(C_sporf_r_quantiles, handle, X, as.double(quantiles), threads, oob)
+    dimnames(out) <- list(rownames(X), paste("quantile=", quantiles))
+    return(out)
   }
   if (type == "leaf") {
     leaves <- .Call(C_sporf_r_apply, handle, X, threads)

@@ -38,14 +38,15 @@ void sporf_r_params_from_list(SEXP list, sporf_params *p)
     p->patch_weights = (int32_t)sporf_r_whole(list, "patch_weights");
     p->honest_fraction = sporf_r_num(list, "honest_fraction");
     p->honest_prior = (int32_t)sporf_r_whole(list, "honest_prior");
+    p->quantiles = (int32_t)sporf_r_whole(list, "quantiles");
     p->first_tree = (int64_t)sporf_r_whole(list, "first_tree");
     p->n_jobs = (int32_t)sporf_r_whole(list, "n_jobs");
 }
 
 SEXP sporf_r_params_to_list(const sporf_params *p)
 {
-    SEXP out = PROTECT(Rf_allocVector(VECSXP, 28));
-    SEXP names = PROTECT(Rf_allocVector(STRSXP, 28));
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 29));
+    SEXP names = PROTECT(Rf_allocVector(STRSXP, 29));
     SET_STRING_ELT(names, 0, Rf_mkChar("n_estimators"));
     SET_VECTOR_ELT(out, 0, Rf_ScalarReal((double)p->n_estimators));
     SET_STRING_ELT(names, 1, Rf_mkChar("projection"));
@@ -98,10 +99,12 @@ SEXP sporf_r_params_to_list(const sporf_params *p)
     SET_VECTOR_ELT(out, 24, Rf_ScalarReal((double)p->honest_fraction));
     SET_STRING_ELT(names, 25, Rf_mkChar("honest_prior"));
     SET_VECTOR_ELT(out, 25, Rf_ScalarReal((double)p->honest_prior));
-    SET_STRING_ELT(names, 26, Rf_mkChar("first_tree"));
-    SET_VECTOR_ELT(out, 26, Rf_ScalarReal((double)p->first_tree));
-    SET_STRING_ELT(names, 27, Rf_mkChar("n_jobs"));
-    SET_VECTOR_ELT(out, 27, Rf_ScalarReal((double)p->n_jobs));
+    SET_STRING_ELT(names, 26, Rf_mkChar("quantiles"));
+    SET_VECTOR_ELT(out, 26, Rf_ScalarReal((double)p->quantiles));
+    SET_STRING_ELT(names, 27, Rf_mkChar("first_tree"));
+    SET_VECTOR_ELT(out, 27, Rf_ScalarReal((double)p->first_tree));
+    SET_STRING_ELT(names, 28, Rf_mkChar("n_jobs"));
+    SET_VECTOR_ELT(out, 28, Rf_ScalarReal((double)p->n_jobs));
     Rf_setAttrib(out, R_NamesSymbol, names);
     UNPROTECT(2);
     return out;

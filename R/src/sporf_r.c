@@ -419,6 +419,33 @@ SEXP sporf_r_votes(SEXP handle, SEXP x, SEXP n_jobs)
     return out;
 }
 
+/* quantiles(handle, x, probs, n_jobs, oob) -> n x length(probs) matrix of
+ * conditional quantiles (type = "quantiles"); oob: x is the training data
+ * and each row counts only the trees it was out of bag for. */
+SEXP sporf_r_quantiles(SEXP handle, SEXP x, SEXP probs, SEXP n_jobs, SEXP oob)
+{
+    sporf_forest *f = get_forest(handle);
+    sporf_matrix m = matrix_view(x);
+    if (TYPEOF(probs) != REALSXP)
+        Rf_error("internal: probs must be a double vector");
+    const R_xlen_t n = (R_xlen_t)m.nrow, k = XLENGTH(probs);
+    SEXP scratch = PROTECT(Rf_allocVector(REALSXP, n * k));
+    SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int)n, (int)k));
+    sporf_error err;
+    const int rc = Rf_asLogical(oob) == TRUE
+                       ? sporf_forest_oob_quantiles(f, &m, REAL(probs), (int64_t)k, Rf_asInteger(n_jobs),
+                                                    REAL(scratch), &err)
+                       : sporf_forest_predict_quantiles(f, &m, REAL(probs), (int64_t)k, Rf_asInteger(n_jobs),
+                                                        REAL(scratch), &err);
+    if (rc != SPORF_OK)
+        raise_core_error(&err);
+    for (R_xlen_t r = 0; r < n; r++)
+        for (R_xlen_t j = 0; j < k; j++)
+            REAL(out)[r + j * n] = REAL(scratch)[r * k + j];
+    UNPROTECT(2);
+    return out;
+}
+
 /* oob_curve(handle, x, y) -> the out-of-bag error after each tree (plot());
  * y the 0-based class codes (integer) or the responses (double). */
 SEXP sporf_r_oob_curve(SEXP handle, SEXP x, SEXP y)
@@ -744,6 +771,7 @@ SEXP sporf_r_physical_memory(void)
 
 static const R_CallMethodDef call_methods[] = {
     {"sporf_r_fit", (DL_FUNC)&sporf_r_fit, 9},
+    {"sporf_r_quantiles", (DL_FUNC)&sporf_r_quantiles, 5},
     {"sporf_r_load", (DL_FUNC)&sporf_r_load, 1},
     {"sporf_r_save", (DL_FUNC)&sporf_r_save, 1},
     {"sporf_r_merge", (DL_FUNC)&sporf_r_merge, 1},

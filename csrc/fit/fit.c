@@ -5,6 +5,7 @@
 #include "model/params.h"
 
 #include "fit/builder.h"
+#include "fit/quantile_leaves.h"
 #include "util/matrix.h"
 #include "util/pool.h"
 #include "util/rng.h"
@@ -26,6 +27,10 @@ typedef struct fit_ctx {
     uint8_t *inbag;              /* n_trees x bitmap_bytes, or NULL */
     int64_t bitmap_bytes;
     double **balanced_scratch;   /* per worker K doubles (balanced_subsample) */
+    /* quantile forests (params.quantiles), else NULL: */
+    const int32_t *qrf_order;    /* the rows by rank (quantile_leaves.h) */
+    const int32_t *qrf_rank;     /* each row's rank */
+    int32_t **qrf_scratch;       /* per worker 2n: rows' bootstrap counts, leaves by rank */
 } fit_ctx;
 
 /* Tree t of this fit is tree first_tree + t of the seed's forest. */
@@ -78,17 +83,25 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
         cw = cnt;
     }
 
+    int32_t *qcount = c->qrf_scratch ? c->qrf_scratch[worker] : NULL;
     int64_t m = 0;
     for (int64_t i = 0; i < n; i++) {
         double wi = w[i];
         if (wi <= 0.0) continue;
+        if (qcount) qcount[i] = (int32_t)wi; /* the draws, before any weight */
         if (c->sample_weight) wi *= c->sample_weight[i];
         if (cw) wi *= cw[c->y[i]];
         w[i] = wi;
         if (wi > 0.0) b->idx[m++] = (int32_t)i;
     }
-    if (!sporf_params_honest(c->params))
-        return sporf_builder_grow(b, m, &rng, ctl, &c->forest->trees[t], err);
+    sporf_tree *tree = &c->forest->trees[t];
+    if (!sporf_params_honest(c->params)) {
+        int rc = sporf_builder_grow(b, m, &rng, ctl, tree, err);
+        if (rc != SPORF_OK || !qcount)
+            return rc;
+        return sporf_qrf_collect(tree, b->Xc, n, b->impute, b->idx, m, qcount, c->qrf_order, c->qrf_rank,
+                                 qcount + n, err);
+    }
 
     /* Honesty: shuffle the tree's distinct rows, grow on the first part and
      * estimate the leaves from the rest (which growing leaves in place). */
@@ -98,10 +111,14 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
     }
     const int64_t n_est = (int64_t)floor(c->params->honest_fraction * (double)m);
     const int64_t n_struct = m - n_est;
-    int rc = sporf_builder_grow(b, n_struct, &rng, ctl, &c->forest->trees[t], err);
-    if (rc != SPORF_OK)
+    int rc = sporf_builder_grow(b, n_struct, &rng, ctl, tree, err);
+    if (rc == SPORF_OK)
+        rc = sporf_builder_estimate_leaves(b, b->idx + n_struct, n_est, n_struct, tree, err);
+    if (rc != SPORF_OK || !qcount)
         return rc;
-    return sporf_builder_estimate_leaves(b, b->idx + n_struct, n_est, n_struct, &c->forest->trees[t], err);
+    /* an honest leaf's quantiles come from the rows that estimated it */
+    return sporf_qrf_collect(tree, b->Xc, n, b->impute, b->idx + n_struct, n_est, qcount, c->qrf_order,
+                             c->qrf_rank, qcount + n, err);
 }
 
 /* Refuse at once a fit whose forest could not fit in this machine's memory
@@ -125,7 +142,8 @@ static int check_forest_fits_memory(const sporf_params *params, int64_t n, int64
     if (leaves < 1.0)
         leaves = 1.0;
     const double per_tree = (2.0 * leaves - 1.0) * (double)(sizeof(sporf_node) + 2 * sizeof(sporf_pnode) + 20) +
-                            leaves * (double)K * 8.0;
+                            leaves * (double)K * 8.0 +
+                            (params->quantiles ? (double)n_draws * 4.0 : 0.0); /* the leaves' rows */
     const int64_t n_trees = sporf_params_n_trees(params);
     const double total = per_tree * (double)n_trees;
     if (total > (double)mem)
@@ -161,6 +179,8 @@ static int check_fit_args(const sporf_params *params, const sporf_matrix *X, con
             return sporf_set_error(err, SPORF_E_ARG, "splitter 'random' is for classification and regression "
                                                      "forests (an unsupervised forest's splits are Fast-BIC or "
                                                      "two-means searches)");
+        if (params->quantiles)
+            return sporf_set_error(err, SPORF_E_ARG, "quantiles are for regression forests");
     } else if (is_unsupervised_criterion(params->criterion)) {
         return sporf_set_error(err, SPORF_E_ARG, "criteria 'fastbic' and 'twomeans' are for unsupervised forests");
     } else if (yr) {
@@ -175,6 +195,9 @@ static int check_fit_args(const sporf_params *params, const sporf_matrix *X, con
                 return sporf_set_error(err, SPORF_E_ARG, "y[%lld] = %g is too large: fitting takes values up to "
                                                          "1e100 in magnitude; rescale y", (long long)i, yr[i]);
     } else {
+        if (params->quantiles)
+            return sporf_set_error(err, SPORF_E_ARG, "quantiles are for regression forests; a classifier's "
+                                                     "predict_proba gives its class distribution");
         if (params->criterion == SPORF_CRIT_SQUARED_ERROR)
             return sporf_set_error(err, SPORF_E_ARG,
                                    "criterion 'squared_error' is for regression; a classifier takes 'gini' or 'entropy'");
@@ -272,6 +295,7 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
         return rc;
 
     double *Xc = NULL, *cw_balanced = NULL;
+    int32_t *qrf_order = NULL, *qrf_rank = NULL;
     sporf_forest *f = sporf_forest_alloc();
     if (!f)
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
@@ -340,6 +364,22 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
             goto done;
         }
     }
+    if (params->quantiles) {
+        if ((rc = sporf_qrf_prepare(f, yr, sample_weight, n, &qrf_order, &qrf_rank, err)) != SPORF_OK)
+            goto done;
+        c.qrf_order = qrf_order;
+        c.qrf_rank = qrf_rank;
+        c.qrf_scratch = calloc((size_t)n_threads, sizeof *c.qrf_scratch);
+        if (!c.qrf_scratch) {
+            rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+            goto done;
+        }
+        for (int32_t t = 0; t < n_threads; t++)
+            if (!(c.qrf_scratch[t] = malloc((size_t)(2 * n) * sizeof(int32_t)))) {
+                rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+                goto done;
+            }
+    }
     if (oob_decision || oob_count) {
         c.bitmap_bytes = (n + 7) / 8;
         c.inbag = calloc((size_t)T, (size_t)c.bitmap_bytes);
@@ -377,6 +417,11 @@ done:
         for (int32_t t = 0; t < n_threads; t++) sporf_builder_free(&c.builders[t]);
     if (c.balanced_scratch)
         for (int32_t t = 0; t < n_threads; t++) free(c.balanced_scratch[t]);
+    if (c.qrf_scratch)
+        for (int32_t t = 0; t < n_threads; t++) free(c.qrf_scratch[t]);
+    free(c.qrf_scratch);
+    free(qrf_order);
+    free(qrf_rank);
     free(c.builders);
     free(c.balanced_scratch);
     free(c.inbag);
@@ -511,6 +556,27 @@ int sporf_forest_permutation_importance(const sporf_forest *f, const sporf_matri
     rc = sporf_forest_oob_permutation(f, X, inbag, regression ? NULL : y, regression ? y_regression : NULL,
                                       sporf_pool_threads(n_jobs, f->n_trees), progress, user_data, mean_out,
                                       std_out, err);
+    free(inbag);
+    return rc;
+}
+
+int sporf_forest_oob_quantiles(const sporf_forest *f, const sporf_matrix *X, const double *probs, int64_t n_probs,
+                               int32_t n_jobs, double *out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !X || !out)
+        return sporf_set_error(err, SPORF_E_ARG, "oob_quantiles: forest, X and out are required");
+    if (!f->qrf_y)
+        return sporf_forest_quantiles(f, X, NULL, probs, n_probs, n_jobs, out, err); /* its error */
+    if (X->nrow != f->qrf_n)
+        return sporf_set_error(err, SPORF_E_ARG, "X has %lld rows but the forest was grown on %lld: out-of-bag "
+                                                 "quantiles are for the training data", (long long)X->nrow,
+                               (long long)f->qrf_n);
+    uint8_t *inbag;
+    int rc = regenerate_inbag(f, X, "out-of-bag quantiles", &inbag, err);
+    if (rc != SPORF_OK)
+        return rc;
+    rc = sporf_forest_quantiles(f, X, inbag, probs, n_probs, n_jobs, out, err);
     free(inbag);
     return rc;
 }

@@ -296,6 +296,13 @@ typedef struct sporf_params {
      * ("ignore": the tree abstains for that row). Codes SPORF_HONEST_*. Default:
      * "empirical". */
     int32_t honest_prior;
+    /* Keep what quantile regression forests need (Meinshausen 2006): the training responses,
+     * and in each leaf the training rows that fell in it (the in-bag rows with their
+     * bootstrap multiplicities, or an honest tree's held-out rows). Then predict can return
+     * conditional quantiles -- prediction intervals -- besides the mean. Regression only.
+     * The model grows by about 4 bytes per tree and training row (about 1 byte in the model
+     * file) and 16 bytes per training row. Default: false. */
+    int32_t quantiles;
     /* Grow trees first_tree to first_tree + n_estimators - 1 of the forest that random_state
      * seeds (tree t always draws from the stream (seed, t)). Shards grown with disjoint
      * ranges -- on other machines, or in the other language -- join with merge_forests into
@@ -594,6 +601,27 @@ int sporf_forest_predict_proba(const sporf_forest *forest, const sporf_matrix *X
  * row no tree votes for gets zeros). Threads as sporf_forest_apply. */
 int sporf_forest_predict_votes(const sporf_forest *forest, const sporf_matrix *X,
                                int32_t n_jobs, double *out, sporf_error *err);
+
+/* Conditional quantiles of a quantile regression forest (grown with
+ * params.quantiles; Meinshausen 2006): out is n x n_probs, row-major,
+ * caller-allocated; out[i * n_probs + k] is the smallest training response
+ * y at which the forest's weighted distribution of the training responses
+ * in row i's leaves reaches probs[k] (each tree gives the rows of the
+ * query's leaf their share of the leaf's weight, sample weights times
+ * bootstrap draws; an honest tree's leaf, its held-out rows, and a leaf that
+ * received none abstains). probs are in [0, 1], in any order. A row on
+ * which every tree abstains gets NaN. X as for sporf_forest_predict_proba; threads as it,
+ * with the same result for any n_jobs. SPORF_E_ARG for a forest grown
+ * without quantiles. */
+int sporf_forest_predict_quantiles(const sporf_forest *forest, const sporf_matrix *X, const double *probs,
+                                   int64_t n_probs, int32_t n_jobs, double *out, sporf_error *err);
+
+/* Out-of-bag quantiles of the training rows: as
+ * sporf_forest_predict_quantiles, each row over the trees it was out of bag
+ * for (NaN for a row in every tree's bag). X must be the training data, as
+ * for sporf_forest_oob_predict (the bootstrap draws are regenerated). */
+int sporf_forest_oob_quantiles(const sporf_forest *forest, const sporf_matrix *X, const double *probs,
+                               int64_t n_probs, int32_t n_jobs, double *out, sporf_error *err);
 
 /* Leaf index per row and tree: out is n x n_trees, row-major. A leaf index
  * is the node's position in its tree (0 = root), as in scikit-learn's apply. */

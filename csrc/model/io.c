@@ -1,8 +1,9 @@
 /*
- * io.c -- the model format (version 8; versions 1 (before patch forests),
+ * io.c -- the model format (version 10; versions 1 (before patch forests),
  * 2 (before regression and honesty), 3 (fixed-width trees), 4 (before
  * shards), 5 (sizes stored resolved), 6 (before axis_features and
- * guided_features) and 7 (before missing values) are still read).
+ * guided_features), 7 (before missing values), 8 (before histogram splits) and
+ * 9 (before quantile forests) are still read).
  * Little-endian, explicit widths:
  *
  *   "SPORFMDL"  u32 version  u32 reserved(0)  u64 payload_length
@@ -26,6 +27,9 @@
  *                 imputing splits read (count n_features when the training data
  *                 had a missing value, else 0); i64 note length, note bytes: a
  *                 binding's opaque note (sporf_forest_set_note; R: a formula)
+ *     [version >= 10, params.quantiles] i64 n_train, n_train x f64: the training
+ *                 responses, ascending; i64 count, count x f64: their sample
+ *                 weights in that order (n_train of them, or 0 when all are 1)
  *     per tree    [version >= 4] the compact encoding of tree_codec.h
  *                 (version >= 8: with each split's missing-value direction);
  *                 [versions 1-3] i32 n_nodes, i32 n_leaves, i32 n_proj, i32 depth,
@@ -34,7 +38,11 @@
  *                 n_proj x i32 feature, n_proj x f64 weight,
  *                 n_leaves x n_classes x f64 leaf values (class distribution, or
  *                 the mean for regression; NaN rows for honest leaves that abstain),
- *                 [honest_fraction > 0] n_classes x f64 prior
+ *                 [honest_fraction > 0] n_classes x f64 prior;
+ *                 [version >= 10, params.quantiles] then n_leaves varints: the
+ *                 number of each leaf's rows, then each leaf's rows as ranks
+ *                 into the responses, ascending, as varints (the first rank,
+ *                 then the differences)
  *   u64 FNV-1a checksum of every byte before it
  *
  * The loader trusts nothing: it checks the checksum first, every count against
@@ -58,6 +66,21 @@
 static const char MAGIC[8] = {'S', 'P', 'O', 'R', 'F', 'M', 'D', 'L'};
 
 /* ---- writing ---- */
+
+/* A quantile forest's tree: its leaves' row counts, then their ranks as
+ * differences (ascending within a leaf, so small and never negative). */
+static void write_leaf_rows(const sporf_tree *tr, sporf_writer *w)
+{
+    for (int32_t l = 0; l < tr->n_leaves; l++)
+        sporf_put_varint(w, (uint32_t)(tr->leaf_start[l + 1] - tr->leaf_start[l]));
+    for (int32_t l = 0; l < tr->n_leaves; l++) {
+        int32_t prev = 0;
+        for (int32_t k = tr->leaf_start[l]; k < tr->leaf_start[l + 1]; k++) {
+            sporf_put_varint(w, (uint32_t)(tr->leaf_rank[k] - prev));
+            prev = tr->leaf_rank[k];
+        }
+    }
+}
 static void write_model(const sporf_forest *f, sporf_writer *w)
 {
     sporf_put_bytes(w, MAGIC, 8);
@@ -86,8 +109,17 @@ static void write_model(const sporf_forest *f, sporf_writer *w)
     for (int64_t k = 0; k < n_impute; k++) sporf_put_f64(w, f->impute[k]);
     sporf_put_i64(w, f->note_len);
     sporf_put_bytes(w, f->note, f->note_len);
+    if (f->params.quantiles) {
+        sporf_put_i64(w, f->qrf_n);
+        for (int64_t r = 0; r < f->qrf_n; r++) sporf_put_f64(w, f->qrf_y[r]);
+        const int64_t n_w = f->qrf_w ? f->qrf_n : 0;
+        sporf_put_i64(w, n_w);
+        for (int64_t r = 0; r < n_w; r++) sporf_put_f64(w, f->qrf_w[r]);
+    }
     for (int64_t t = 0; t < f->n_trees; t++) {
         sporf_tree_encode(&f->trees[t], f, w);
+        if (f->params.quantiles)
+            write_leaf_rows(&f->trees[t], w);
     }
     int64_t payload_len = w->pos - payload_start;
     if (w->buf) {
@@ -292,6 +324,78 @@ fail:
     return rc;
 }
 
+/* A quantile forest's training responses and weights (format >= 10):
+ * ascending finite responses, finite non-negative weights. */
+static int read_quantile_responses(sporf_reader *r, sporf_forest *f, sporf_error *err)
+{
+    int rc = SPORF_OK;
+    const int64_t n = sporf_get_i64(r);
+    if (r->bad || n < 1 || n > (r->len - r->pos) / 8 || n > INT32_MAX)
+        CORRUPT("model is truncated or corrupt in its quantile responses");
+    f->qrf_y = malloc((size_t)n * sizeof *f->qrf_y);
+    if (!f->qrf_y)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    f->qrf_n = n;
+    for (int64_t k = 0; k < n; k++) {
+        f->qrf_y[k] = sporf_get_f64(r);
+        if (!(fabs(f->qrf_y[k]) <= 1e100) || (k > 0 && !(f->qrf_y[k] >= f->qrf_y[k - 1])))
+            CORRUPT("model's quantile responses are not finite numbers in ascending order (at %lld)", (long long)k);
+    }
+    const int64_t n_w = sporf_get_i64(r);
+    if (r->bad || (n_w != 0 && n_w != n) || n_w > (r->len - r->pos) / 8)
+        CORRUPT("model is truncated or corrupt in its quantile weights");
+    if (n_w == 0)
+        return SPORF_OK;
+    f->qrf_w = malloc((size_t)n * sizeof *f->qrf_w);
+    if (!f->qrf_w)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    for (int64_t k = 0; k < n; k++) {
+        f->qrf_w[k] = sporf_get_f64(r);
+        if (!(f->qrf_w[k] >= 0.0 && f->qrf_w[k] <= 1e100))
+            CORRUPT("model's quantile weight %lld is not a number in [0, 1e100]", (long long)k);
+    }
+    return SPORF_OK;
+fail:
+    return rc;
+}
+
+/* A quantile forest's tree's leaf rows (write_leaf_rows): every rank below
+ * n_train and ascending within its leaf; counts checked against the bytes
+ * left (a rank takes at least one) before anything is allocated. */
+static int read_leaf_rows(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, int64_t t, sporf_error *err)
+{
+    int rc = SPORF_OK;
+    const int32_t L = tr->n_leaves;
+    if (L > r->len - r->pos)
+        CORRUPT("model is truncated in tree %lld's leaf rows", (long long)t);
+    tr->leaf_start = malloc(((size_t)L + 1) * sizeof *tr->leaf_start);
+    if (!tr->leaf_start)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    int64_t total = 0;
+    tr->leaf_start[0] = 0;
+    for (int32_t l = 0; l < L; l++) {
+        total += sporf_get_varint(r);
+        if (r->bad || total > r->len - r->pos || total > INT32_MAX)
+            CORRUPT("model is truncated or corrupt in tree %lld's leaf rows", (long long)t);
+        tr->leaf_start[l + 1] = (int32_t)total;
+    }
+    tr->leaf_rank = malloc((size_t)(total > 0 ? total : 1) * sizeof *tr->leaf_rank);
+    if (!tr->leaf_rank)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    for (int32_t l = 0; l < L; l++) {
+        int64_t rank = 0;
+        for (int32_t k = tr->leaf_start[l]; k < tr->leaf_start[l + 1]; k++) {
+            rank += sporf_get_varint(r);
+            if (r->bad || rank >= f->qrf_n)
+                CORRUPT("tree %lld: a leaf's row is truncated or out of range", (long long)t);
+            tr->leaf_rank[k] = (int32_t)rank;
+        }
+    }
+    return SPORF_OK;
+fail:
+    return rc;
+}
+
 int sporf_model_read(const uint8_t *buf, int64_t len, sporf_forest **out, sporf_error *err)
 {
     sporf_clear_error(err);
@@ -382,15 +486,24 @@ int sporf_model_read(const uint8_t *buf, int64_t len, sporf_forest **out, sporf_
             f->note_len = note_len;
         }
     }
+    if (P->quantiles && version < 10)
+        CORRUPT("model's parameters ask for quantiles its format cannot hold");
+    if (P->quantiles && f->task != SPORF_TASK_REGRESSION)
+        CORRUPT("model keeps quantiles but is not a regression forest");
+    if (P->quantiles && (rc = read_quantile_responses(&r, f, err)) != SPORF_OK)
+        goto fail;
     f->trees = calloc((size_t)n_trees, sizeof *f->trees);
     if (!f->trees) {
         rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
         goto fail;
     }
     f->n_trees = n_trees;
-    for (int64_t t = 0; t < n_trees; t++)
+    for (int64_t t = 0; t < n_trees; t++) {
         if ((rc = read_tree(&r, version, &f->trees[t], f, t, err)) != SPORF_OK)
             goto fail;
+        if (P->quantiles && (rc = read_leaf_rows(&r, &f->trees[t], f, t, err)) != SPORF_OK)
+            goto fail;
+    }
     if (r.pos != r.len)
         CORRUPT("model has %lld unexpected bytes after the last tree", (long long)(r.len - r.pos));
     *out = f;

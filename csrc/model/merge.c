@@ -37,6 +37,11 @@ static int check_compatible(const sporf_forest *a, const sporf_forest *b, sporf_
                (a->impute && memcmp(a->impute, b->impute, (size_t)a->n_features * sizeof *a->impute) != 0)))
         return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests were grown on different training "
                                                  "data (their missing values' feature means differ)");
+    if (!p && (a->qrf_n != b->qrf_n || (!a->qrf_w) != (!b->qrf_w) ||
+               (a->qrf_n > 0 && memcmp(a->qrf_y, b->qrf_y, (size_t)a->qrf_n * sizeof *a->qrf_y) != 0) ||
+               (a->qrf_w && memcmp(a->qrf_w, b->qrf_w, (size_t)a->qrf_n * sizeof *a->qrf_w) != 0)))
+        return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the quantile forests were grown on different "
+                                                 "training data (their leaves list rows of different responses)");
     if (p)
         return sporf_set_error(err, SPORF_E_ARG,
                                "cannot merge: the forests were grown with different %s "
@@ -70,7 +75,12 @@ static int copy_tree(sporf_tree *dst, const sporf_tree *src, int32_t K)
            copy_array((void **)&dst->proj_weight, src->proj_weight, src->n_proj, sizeof *src->proj_weight) &&
            copy_array((void **)&dst->leaf_values, src->leaf_values, (int64_t)src->n_leaves * K,
                       sizeof *src->leaf_values) &&
-           copy_array((void **)&dst->prior, src->prior, K, sizeof *src->prior);
+           copy_array((void **)&dst->prior, src->prior, K, sizeof *src->prior) &&
+           copy_array((void **)&dst->leaf_start, src->leaf_start, src->leaf_start ? src->n_leaves + 1 : 0,
+                      sizeof *src->leaf_start) &&
+           copy_array((void **)&dst->leaf_rank, src->leaf_rank,
+                      src->leaf_start ? (src->leaf_start[src->n_leaves] > 0 ? src->leaf_start[src->n_leaves] : 1) : 0,
+                      sizeof *src->leaf_rank);
 }
 
 static int copy_strings(sporf_strings *dst, const sporf_strings *src)
@@ -169,6 +179,11 @@ int sporf_model_merge(const sporf_forest *const *forests, int64_t n_forests, spo
     if (ok)
         ok = copy_array((void **)&m->impute, first->impute, first->impute ? first->n_features : 0,
                         sizeof *first->impute);
+    if (ok && first->qrf_n > 0) {
+        ok = copy_array((void **)&m->qrf_y, first->qrf_y, first->qrf_n, sizeof *first->qrf_y) &&
+             copy_array((void **)&m->qrf_w, first->qrf_w, first->qrf_w ? first->qrf_n : 0, sizeof *first->qrf_w);
+        m->qrf_n = ok ? first->qrf_n : 0;
+    }
     int64_t t = 0;
     for (int64_t k = 0; k < n_forests && ok; k++) {
         const sporf_forest *f = forests[order[k]];

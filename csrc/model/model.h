@@ -82,6 +82,11 @@ typedef struct sporf_tree {
                               regression means; NaN rows: honest leaves that abstain */
     double *prior;         /* honest trees: n_classes values (the estimation sample's class
                               distribution or mean); NULL otherwise */
+    int32_t *leaf_start;   /* quantile forests (params.quantiles): n_leaves + 1 offsets into
+                              leaf_rank; NULL otherwise */
+    int32_t *leaf_rank;    /* quantile forests: each leaf's training rows as ranks into the
+                              forest's qrf_y, ascending, a row repeated as often as the
+                              bootstrap drew it (leaf_start[n_leaves] entries) */
     sporf_pnode *pnodes;   /* derived, while a tree grows (honest leaf estimation) and in
                               tests: see sporf_tree_prepare; prediction reads the
                               forest's packed layout instead */
@@ -111,6 +116,11 @@ struct sporf_forest {
     double *impute;        /* n_features training means over each feature's present values,
                               read by SPORF_MISSING_IMPUTE splits; NULL when the training data
                               had no missing value */
+    int64_t qrf_n;         /* quantile forests: the training rows; 0 otherwise */
+    double *qrf_y;         /* quantile forests: the qrf_n training responses, ascending (ties
+                              in row order): a row's rank is its index here */
+    double *qrf_w;         /* quantile forests: the rows' sample weights by rank, or NULL
+                              when all are 1 */
     struct sporf_packed *packed; /* derived prediction layout (packed.h); NULL until packed */
 };
 
@@ -118,7 +128,7 @@ struct sporf_forest {
 #define SPORF_MAX_NOTE_BYTES ((int64_t)16 << 20)
 
 /* The model format version sporf_forest_save writes (io.c). */
-#define SPORF_MODEL_FORMAT_VERSION 9
+#define SPORF_MODEL_FORMAT_VERSION 10
 
 /* The prediction layout (forest packing, predict/packed.h): derived from
  * the stored trees after fit, load and merge, never saved. The forest owns

@@ -115,6 +115,8 @@ int sporf_params_check_fields(const sporf_params *p, sporf_error *err)
         return sporf_param_error(err, "honest_fraction", "a finite number in [0, 1)", "%g", p->honest_fraction);
     if (p->honest_prior < 0 || p->honest_prior > 2)
         return sporf_param_error(err, "honest_prior", "one of \"empirical\", \"uniform\", \"ignore\"", "code %d", (int)p->honest_prior);
+    if (p->quantiles != 0 && p->quantiles != 1)
+        return sporf_param_error(err, "quantiles", "true or false", "%d", (int)p->quantiles);
     if (p->first_tree < 0LL || p->first_tree > 9007199254740992LL)
         return sporf_param_error(err, "first_tree", "a whole number >= 0", "%lld", (long long)p->first_tree);
     return SPORF_OK;
@@ -154,6 +156,7 @@ void sporf_params_write(const sporf_params *p, sporf_writer *w)
     sporf_put_i32(w, p->patch_weights);
     sporf_put_f64(w, p->honest_fraction);
     sporf_put_i32(w, p->honest_prior);
+    sporf_put_i32(w, p->quantiles);
     sporf_put_i64(w, p->first_tree);
 }
 
@@ -204,6 +207,7 @@ void sporf_params_read(sporf_params *p, sporf_reader *r, uint32_t version)
     p->patch_weights = sporf_get_i32(r);
     p->honest_fraction = sporf_get_f64(r);
     p->honest_prior = sporf_get_i32(r);
+    if (version >= 10) p->quantiles = sporf_get_i32(r);
     p->first_tree = sporf_get_i64(r);
     (void)version;
 }
@@ -237,8 +241,9 @@ const char *sporf_params_differing(const sporf_params *a, const sporf_params *b)
     if (memcmp(&a->patch_weights, &b->patch_weights, sizeof a->patch_weights) != 0) return "patch_weights";
     if (memcmp(&a->honest_fraction, &b->honest_fraction, sizeof a->honest_fraction) != 0) return "honest_fraction";
     if (memcmp(&a->honest_prior, &b->honest_prior, sizeof a->honest_prior) != 0) return "honest_prior";
+    if (memcmp(&a->quantiles, &b->quantiles, sizeof a->quantiles) != 0) return "quantiles";
     return NULL;
 }
 
 /* The model format version this spec describes. */
-const uint32_t sporf_params_format_version = 9;
+const uint32_t sporf_params_format_version = 10;

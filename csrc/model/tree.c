@@ -25,6 +25,8 @@ void sporf_tree_release(sporf_tree *tree)
     free(tree->leaf_values);
     free(tree->prior);
     free(tree->pnodes);
+    free(tree->leaf_start);
+    free(tree->leaf_rank);
     memset(tree, 0, sizeof *tree);
 }
 
@@ -44,6 +46,8 @@ void sporf_forest_free(sporf_forest *f)
     free(f->class_weights);
     free(f->impute);
     free(f->note);
+    free(f->qrf_y);
+    free(f->qrf_w);
     free(f);
 }
 

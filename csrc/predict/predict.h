@@ -25,4 +25,11 @@ int sporf_forest_oob_permutation(const sporf_forest *f, const sporf_matrix *X, c
                                  sporf_progress_fn progress, void *user_data, double *mean_out, double *std_out,
                                  sporf_error *err);
 
+/* Conditional quantiles of a quantile regression forest (sporf.h,
+ * sporf_forest_predict_quantiles): with inbag (n_trees bitmaps of X's rows,
+ * X the training data) only the trees a row was out of bag for count, and a
+ * row in every tree's bag gets NaN. */
+int sporf_forest_quantiles(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const double *probs,
+                           int64_t n_probs, int32_t n_jobs, double *out, sporf_error *err);
+
 #endif

@@ -859,18 +859,63 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
         self.oob_prediction_ = oob[:, 0]
         self.oob_score_ = float(r2_score(y, self.oob_prediction_))
 
-    def predict(self, X):
-        """Predicted response: the mean of the trees' leaf means.
+    def predict(self, X, quantiles=None, oob=False):
+        """Predicted response: the mean of the trees' leaf means, or
+        conditional quantiles of the response.
 
         Parameters
         ----------
         X : {array-like, scipy sparse matrix} of shape (n_samples, n_features)
+        quantiles : float or array-like of floats in [0, 1], default=None
+            None: the mean. Otherwise the conditional quantiles of the
+            response at these probabilities (Meinshausen's quantile
+            regression forests; the forest must be grown with
+            ``quantiles=True``): for each row, the smallest training response
+            at which the forest's weighted distribution of the training
+            responses in the row's leaves reaches the probability. Each tree
+            gives the training rows of the row's leaf its share of the leaf's
+            weight (sample weight times bootstrap draws; an honest tree's
+            leaf: its held-out rows). ``[0.1, 0.9]`` gives an 80% prediction
+            interval.
+        oob : bool, default=False
+            X is the training data: each row's mean or quantiles come only
+            from the trees it was out of bag for (NaN for a row in every
+            tree's bag). Needs ``bootstrap=True``.
 
         Returns
         -------
-        y : ndarray of shape (n_samples,)
+        y : ndarray of shape (n_samples,), or (n_samples, n_quantiles) when
+            quantiles is a list
         """
-        return self._leaf_means(X, 1)[:, 0]
+        if quantiles is None:
+            if oob:
+                X = self._dense_X(X)
+                return self._oob_from_forest(X, 1)[:, 0]
+            return self._leaf_means(X, 1)[:, 0]
+        probs = np.asarray(quantiles, dtype=np.float64)
+        if probs.ndim > 1 or probs.size == 0:
+            raise ValueError("quantiles must be a probability or a non-empty 1-D list of them, got shape %r"
+                             % (probs.shape,))
+        if not np.all((probs >= 0.0) & (probs <= 1.0)):
+            raise ValueError("quantiles must be probabilities in [0, 1], got %r" % (quantiles,))
+        X = self._check_X(X)
+        if not self.quantiles:
+            raise ValueError("this forest keeps no quantiles: grow it with %s(quantiles=True)"
+                             % type(self).__name__)
+        n_threads = self._n_threads()
+        if oob and _sparse.issparse(X):
+            X = X.toarray()  # the out-of-bag rows are the whole training set
+        if _sparse.issparse(X):
+            out = np.empty((X.shape[0], probs.size), dtype=np.float64)
+            for i, block in _sparse.row_blocks(X):
+                out[i:i + block.shape[0]] = self._forest.predict_quantiles(block, probs.ravel(), n_threads)
+        else:
+            out = self._forest.predict_quantiles(X, probs.ravel(), n_threads, oob)
+        return self._quantile_result(out, probs)
+
+    @staticmethod
+    def _quantile_result(out, probs):
+        return out[:, 0] if probs.ndim == 0 else out
 
 
 class SPORFRegressor(_spec_gen._SPORFRegressorParams, _ForestRegressor):

@@ -265,6 +265,20 @@ class NativeForest:
         check(rc, err)
         return out, count
 
+    def predict_quantiles(self, X, probs, n_threads, oob=False):
+        """Conditional quantiles (n, len(probs)) of a quantile forest for the
+        rows of X; oob: X is the training data, each row over the trees it
+        was out of bag for (NaN when none)."""
+        probs = np.ascontiguousarray(probs, dtype=np.float64)
+        out = np.empty((X.shape[0], probs.shape[0]), dtype=np.float64)
+        view, keep = matrix_view(X)
+        err = new_error()
+        call = lib.sporf_forest_oob_quantiles if oob else lib.sporf_forest_predict_quantiles
+        rc = call(self.ptr, view, _doubles(probs), probs.shape[0], n_threads, _doubles(out), err)
+        del keep
+        check(rc, err)
+        return out
+
     def oob_curve(self, X, codes=None, y=None):
         """Out-of-bag error of the first 1, 2, ... trees on the training rows
         X with class codes (int32) or responses y (float64)."""

@@ -53,6 +53,8 @@ def r_value(v):
         return ro.BoolVector([v])
     if isinstance(v, str):
         return ro.StrVector([v])
+    if isinstance(v, (list, tuple, np.ndarray)):
+        return ro.FloatVector(list(np.asarray(v, dtype=float)))
     if isinstance(v, dict):
         vec = ro.FloatVector(list(v.values()))
         vec.names = ro.StrVector([str(k) for k in v])
@@ -158,6 +160,38 @@ def test_permutation_importance_matches(r, task):
     np.testing.assert_array_equal(np.array(imp), py.permutation_importances_)
     np.testing.assert_array_equal(np.array(r["attr"](imp, "sd")), py.permutation_importances_std_)
     assert np.argmax(py.permutation_importances_) in (0, 1, 2, 3)
+
+
+@pytest.mark.parametrize("kind", ["sporf", "honest", "weighted", "morf"])
+def test_quantiles_match(r, kind):
+    # the same quantile forest from both languages: the same model bytes, and
+    # the same quantiles for new rows and out of bag
+    rng = np.random.default_rng(11)
+    X = rng.uniform(-3, 3, (300, 4))
+    y = X[:, 0] + (1 + np.abs(X[:, 0])) * rng.standard_normal(300)
+    kw = dict(n_estimators=15, random_state=4, quantiles=True, n_jobs=2)
+    extra = {}
+    if kind == "honest":
+        kw.update(honest_fraction=0.5)
+    if kind == "weighted":
+        extra["sample_weight"] = rng.uniform(0.5, 2.0, 300)
+    if kind == "morf":
+        kw.update(data_dims=[2, 2])
+        py = sporf.MORFRegressor(**kw).fit(X, y)
+        rm = r["morf"](r_matrix(X), ro.FloatVector(y), **{k: r_value(v) for k, v in kw.items()})
+    else:
+        py = sporf.SPORFRegressor(**kw).fit(X, y, **extra)
+        rm = r["sporf"](r_matrix(X), ro.FloatVector(y), **{k: r_value(v) for k, v in {**kw, **extra}.items()})
+    assert r_model_bytes(rm) == py.to_bytes()
+    probs = [0.9, 0.1, 0.5]
+    Xt = rng.uniform(-3, 3, (50, 4))
+    expected = py.predict(Xt, quantiles=probs)
+    got = np.array(r["predict"](rm, r_matrix(Xt), type="quantiles", quantiles=ro.FloatVector(probs)))
+    np.testing.assert_array_equal(got, expected)
+    assert np.all(expected[:, 1] <= expected[:, 2]) and np.all(expected[:, 2] <= expected[:, 0])
+    oob = py.predict(X, quantiles=probs, oob=True)
+    got = np.array(r["predict"](rm, r_matrix(X), type="quantiles", quantiles=ro.FloatVector(probs), oob=True))
+    np.testing.assert_array_equal(got, oob)
 
 
 def test_per_tree_access_matches(r):
@@ -285,17 +319,40 @@ def test_golden_older_format_models_still_load(lang, version, tmp_path):
     assert sporf.load(tmp_path / "converted.sporf").to_bytes() == converted
 
 
+@pytest.mark.parametrize("version", [8, 9])
 @pytest.mark.parametrize("lang", ["python", "r"])
-def test_golden_format_8_models_resave_as_the_current_files(lang):
-    """Format 8 (before max_bins of format 9) loads, predicts as before and
-    re-saves as the current golden file to the byte: the golden models search
-    exactly (max_bins=0), which is what a format 8 file's missing max_bins
-    reads as."""
+def test_golden_format_8_and_9_models_resave_as_the_current_files(lang, version):
+    """Format 8 (before max_bins of format 9) and format 9 (before quantiles
+    of format 10) load, predict as before and re-save as the current golden
+    file to the byte: the golden models search exactly (max_bins=0), which is
+    what a format 8 file's missing max_bins reads as, and keep no quantiles,
+    what a missing quantiles reads as."""
     Xt = _golden("test_x.f64", (-1, 7))
-    old = sporf.load(GOLDEN / ("%s_model_v8.sporf" % lang))
+    old = sporf.load(GOLDEN / ("%s_model_v%d.sporf" % (lang, version)))
     np.testing.assert_array_equal(old.predict_proba(Xt), _golden("%s_proba.f64" % lang, (-1, 3)))
     assert old.get_params()["max_bins"] == 0
     assert old.to_bytes() == (GOLDEN / ("%s_model.sporf" % lang)).read_bytes()
+
+
+def _make_golden_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_golden", REPO / "tools" / "make_golden.py")
+    mg = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mg)
+    return mg
+
+
+def test_golden_quantile_model_predicts_and_refits_to_the_byte():
+    mg = _make_golden_module()
+    Xt = _golden("test_x.f64", (-1, 7))
+    expected = _golden("python_quantiles.f64", (-1, len(mg.QUANTILES)))
+    py = sporf.load(GOLDEN / "python_quantile_model.sporf")
+    np.testing.assert_array_equal(py.predict(Xt, quantiles=mg.QUANTILES), expected)
+    X = _golden("train_x.f64", (-1, 7))
+    refit = sporf.SPORFRegressor(**mg.QUANTILE_PARAMS).fit(X, mg.quantile_response(X),
+                                                           sample_weight=mg.quantile_weights(X))
+    assert refit.to_bytes() == (GOLDEN / "python_quantile_model.sporf").read_bytes()
 
 
 def test_golden_python_model_in_r(r):
@@ -337,6 +394,8 @@ def test_r_has_every_python_parameter_with_the_same_default(r, cls, r_fun):
         r_defaults.pop(name)
     if "class_weight" not in py_defaults:  # a regressor
         assert r_defaults.pop("class_weight") == "NULL"
+    else:  # a classifier: R's function takes quantiles for its regression forests
+        assert r_defaults.pop("quantiles") == "FALSE"
     # Python's warm_start is R's grow(fit, n_more) (a function, as R's fits are values)
     assert py_defaults.pop("warm_start") is False
     assert "grow" in list(r("getNamespaceExports('sporf')"))

@@ -51,14 +51,16 @@ test_that("the R golden model still loads, predicts and refits identically", {
   expect_identical(refit$model, readBin(f, "raw", file.info(f)$size))
 })
 
-test_that("format 8 models (before max_bins) load, predict as before and re-save as the current files", {
+test_that("format 8 and 9 models (before max_bins, before quantiles) load, predict as before and re-save as the current files", {
   d <- golden_dir()
   xt <- read_f64(file.path(d, "test_x.f64"), 7)
-  for (lang in c("python", "r")) {
-    old <- sporf_load(file.path(d, sprintf("%s_model_v8.sporf", lang)))
+  for (old_file in sprintf("%s_model_v%d.sporf", rep(c("python", "r"), 2), rep(8:9, each = 2))) {
+    lang <- sub("_model.*", "", old_file)
+    old <- sporf_load(file.path(d, old_file))
     expect_identical(unname(predict(old, xt, type = "prob")),
                      read_f64(file.path(d, sprintf("%s_proba.f64", lang)), 3))
     expect_equal(old$params$max_bins, 0)
+    expect_false(old$params$quantiles)
     f <- file.path(d, sprintf("%s_model.sporf", lang))
     expect_identical(old$model, readBin(f, "raw", file.info(f)$size))
   }
@@ -82,4 +84,13 @@ test_that("format 3 to 7 models (before compact trees, tree ranges, the paramete
     xna[2, 3] <- NA
     expect_error(predict(old, xna), "NaN \\(row 1, column 2\\).*format 7 or earlier")
   }
+})
+
+test_that("the Python golden quantile forest loads and predicts the same quantiles in R", {
+  d <- golden_dir()
+  xt <- read_f64(file.path(d, "test_x.f64"), 7)
+  m <- sporf_load(file.path(d, "python_quantile_model.sporf"))
+  q <- predict(m, xt, type = "quantiles", quantiles = c(0.1, 0.5, 0.9))
+  expect_identical(unname(q), read_f64(file.path(d, "python_quantiles.f64"), 3))
+  expect_true(all(q[, 1] <= q[, 2] & q[, 2] <= q[, 3]))
 })
