@@ -300,7 +300,7 @@ typedef struct sporf_params {
      * and in each leaf the training rows that fell in it (the in-bag rows with their
      * bootstrap multiplicities, or an honest tree's held-out rows). Then predict can return
      * conditional quantiles -- prediction intervals -- besides the mean. Regression only.
-     * The model grows by about 4 bytes per tree and training row (about 1 byte in the model
+     * The model grows by 4 bytes per tree and training row in memory (1.5 to 3 in the model
      * file) and 16 bytes per training row. Default: false. */
     int32_t quantiles;
     /* Grow trees first_tree to first_tree + n_estimators - 1 of the forest that random_state

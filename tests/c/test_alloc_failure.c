@@ -144,6 +144,17 @@ static int do_predict(void *vctx)
     return rc;
 }
 
+static int do_quantiles(void *vctx)
+{
+    model_ctx *c = vctx;
+    sporf_matrix m = {X, N, P, P, 1};
+    static double out[N * 3];
+    const double probs[3] = {0.9, 0.1, 0.5};
+    int rc = sporf_forest_predict_quantiles(c->forest, &m, probs, 3, 2, out, NULL);
+    if (rc == SPORF_OK) rc = sporf_forest_oob_quantiles(c->forest, &m, probs, 3, 2, out, NULL);
+    return rc;
+}
+
 static int do_merge(void *vctx)
 {
     const sporf_forest *const *two = vctx;
@@ -182,6 +193,12 @@ int main(void)
     fc.p.criterion = SPORF_CRIT_SQUARED_ERROR;
     fc.task = 1;
     every_failure("regression fit", do_fit, &fc);
+    fc.p.quantiles = 1;
+    every_failure("quantile regression fit", do_fit, &fc);
+    fc.p.honest_fraction = 0.5;
+    every_failure("honest quantile regression fit", do_fit, &fc);
+    fc.p.honest_fraction = 0.0;
+    fc.p.quantiles = 0;
     fc.p.criterion = SPORF_CRIT_FASTBIC;
     fc.task = 2;
     every_failure("unsupervised fit", do_fit, &fc);
@@ -205,6 +222,27 @@ int main(void)
     every_failure("predict, apply, OOB, neighbours, projection importances", do_predict, &mc);
     const sporf_forest *two[2] = {f, shard};
     every_failure("merge", do_merge, (void *)two);
+    free(bytes);
+    sporf_forest_free(f);
+    sporf_forest_free(shard);
+
+    /* A quantile regression forest: its file, its quantiles and its shards. */
+    sporf_params_init(&p);
+    p.n_estimators = 3;
+    p.random_state = 2;
+    p.criterion = SPORF_CRIT_SQUARED_ERROR;
+    p.quantiles = 1;
+    sporf_forest_fit_regression(&p, &m, yr, NULL, NULL, NULL, NULL, NULL, &f, NULL);
+    p.first_tree = 3;
+    sporf_forest_fit_regression(&p, &m, yr, NULL, NULL, NULL, NULL, NULL, &shard, NULL);
+    sporf_forest_save(f, NULL, 0, &len, NULL);
+    bytes = malloc((size_t)len);
+    sporf_forest_save(f, bytes, len, &len, NULL);
+    model_ctx qc = {bytes, len, f};
+    every_failure("load a quantile forest", do_load, &qc);
+    every_failure("quantiles, in and out of bag", do_quantiles, &qc);
+    const sporf_forest *qtwo[2] = {f, shard};
+    every_failure("merge quantile forests", do_merge, (void *)qtwo);
     free(bytes);
     sporf_forest_free(f);
     sporf_forest_free(shard);

@@ -5,7 +5,8 @@
  * length right, and the loader rejects it at once; so the target repairs
  * both before loading (the checks themselves are covered by the unit tests)
  * and the fuzzer reaches the parser: counts, indices, varints, trees, leaf
- * values, strings. A forest that loads must then predict, apply, report and
+ * values, strings, quantile leaf rows. A forest that loads must then predict
+ * (quantiles too), apply, report and
  * re-save, and what it saves must load again and re-save identically. */
 #include "util/bytes.h"
 #include "sporf.h"
@@ -35,6 +36,14 @@ static void exercise(sporf_forest *f)
             for (int64_t i = 0; i < n * K; i++) REQUIRE(!isinf(proba[i]));
         if (sporf_forest_apply(f, &m, 2, leaves, NULL, NULL, NULL) == SPORF_OK)
             for (int64_t i = 0; i < n * info.n_trees; i++) REQUIRE(leaves[i] >= 0);
+        if (info.task == SPORF_TASK_REGRESSION) { /* a quantile forest's leaf rows, or a clean refusal */
+            const double probs[3] = {1.0, 0.0, 0.5};
+            double q[9];
+            if (sporf_forest_predict_quantiles(f, &m, probs, 3, 2, q, NULL) == SPORF_OK)
+                for (int64_t i = 0; i < n; i++)
+                    REQUIRE(!isinf(q[3 * i]) && (isnan(q[3 * i]) || (q[3 * i + 1] <= q[3 * i + 2] &&
+                                                                      q[3 * i + 2] <= q[3 * i])));
+        }
         sporf_forest_feature_importances(f, imp, NULL);
         sporf_forest_feature_usage(f, imp, NULL);
         int64_t np = 0, nnz = 0;
