@@ -69,6 +69,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     p.honest_fraction = (double)(next(&b) % 11) / 10.0;
     p.honest_prior = next(&b) % 4;
     p.random_state = next(&b);
+    /* from bits already drawn, so the kept inputs keep their meaning: a
+     * regression forest keeps quantiles half the time; now and then another
+     * task asks for them and must be refused */
+    p.quantiles = (task == 1 && (p.random_state & 2)) || p.random_state % 17 == 0;
     p.first_tree = next(&b) % 3;
     p.n_jobs = 1 + next(&b) % 2;
     const uint8_t bins = next(&b); /* histograms (nodes of 16+ rows) or the exact search */
@@ -131,6 +135,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             sporf_forest_apply(f, &m, 1, leaves, NULL, NULL, NULL);
             if (task != 2 && p.bootstrap)
                 sporf_forest_oob_predict(f, &m, 1, proba, NULL, NULL);
+            if (p.quantiles) {
+                const double probs[2] = {0.75, 0.25};
+                double *q = malloc((size_t)(2 * n) * sizeof *q);
+                if (q && sporf_forest_predict_quantiles(f, &m, probs, 2, 2, q, NULL) == SPORF_OK)
+                    for (int64_t i = 0; i < n; i++) REQUIRE(isnan(q[2 * i]) || q[2 * i + 1] <= q[2 * i]);
+                if (q && p.bootstrap)
+                    sporf_forest_oob_quantiles(f, &m, probs, 2, 1, q, NULL);
+                free(q);
+            }
         }
         free(proba);
         free(leaves);
