@@ -23,8 +23,9 @@ LAYERS = [
     # the one module that calls the C library: errors, matrix views,
     # progress, the forest handle and every call on it
     ["_native"],
-    # the parameters, checked and put into the core's struct
-    ["_params"],
+    # the parameters, checked and put into the core's struct; categorical
+    # features' levels, ordered by the core
+    ["_params", "_categorical"],
     # services on a fitted forest's handle: proximity, metrics
     ["_proximity", "metrics"],
     # the estimators: the base and SPORF's, then the forests built on them

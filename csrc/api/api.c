@@ -134,6 +134,61 @@ int sporf_forest_set_strings(sporf_forest *f, int32_t which, int32_t kind,
     return SPORF_OK;
 }
 
+int sporf_forest_set_levels(sporf_forest *f, const int32_t *n_levels, const char *blob, int64_t len,
+                            sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f)
+        return sporf_set_error(err, SPORF_E_ARG, "set_levels: the forest is NULL");
+    if (!n_levels) {
+        free(f->n_levels);
+        free(f->levels);
+        f->n_levels = NULL;
+        f->levels = NULL;
+        f->levels_len = 0;
+        return SPORF_OK;
+    }
+    int64_t total = 0;
+    for (int64_t j = 0; j < f->n_features; j++) {
+        if (n_levels[j] < 0 || n_levels[j] > SPORF_MAX_LEVELS)
+            return sporf_set_error(err, SPORF_E_ARG, "set_levels: feature %lld has %d levels (at most %d)",
+                                   (long long)j, n_levels[j], SPORF_MAX_LEVELS);
+        total += n_levels[j];
+    }
+    if (len < 0 || (len > 0 && !blob) || total < 1 || count_strings(blob, len) != total)
+        return sporf_set_error(err, SPORF_E_ARG, "set_levels: the blob does not hold the %lld level names the "
+                                                 "counts add up to", (long long)total);
+    int32_t *counts = malloc((size_t)f->n_features * sizeof *counts);
+    char *copy = malloc((size_t)len);
+    if (!counts || !copy) {
+        free(counts);
+        free(copy);
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    }
+    memcpy(counts, n_levels, (size_t)f->n_features * sizeof *counts);
+    memcpy(copy, blob, (size_t)len);
+    free(f->n_levels);
+    free(f->levels);
+    f->n_levels = counts;
+    f->levels = copy;
+    f->levels_len = len;
+    return SPORF_OK;
+}
+
+int sporf_forest_get_levels(const sporf_forest *f, int32_t *n_levels, char *buf, int64_t cap, int64_t *len_out,
+                            sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !len_out)
+        return sporf_set_error(err, SPORF_E_ARG, "get_levels: forest and len_out are required");
+    *len_out = f->levels_len;
+    if (f->levels_len > 0 && n_levels)
+        memcpy(n_levels, f->n_levels, (size_t)f->n_features * sizeof *n_levels);
+    if (f->levels_len > 0 && buf && cap >= f->levels_len)
+        memcpy(buf, f->levels, (size_t)f->levels_len);
+    return SPORF_OK;
+}
+
 int sporf_forest_get_strings(const sporf_forest *f, int32_t which, char *buf, int64_t cap,
                              int64_t *len_out, int64_t *count_out, int32_t *kind_out, sporf_error *err)
 {

@@ -677,6 +677,45 @@ int sporf_forest_get_strings(const sporf_forest *forest, int32_t which,
                              int64_t *count_out, int32_t *kind_out,
                              sporf_error *err);
 
+/* ---- categorical features ----
+ * A categorical feature reaches the core as numbers: each level's position
+ * in an order learned from the response once per forest (ranger's
+ * respect.unordered.factors = "order"), so a split on it sends a set of
+ * levels left, and an oblique projection weighs the level's position. The
+ * bindings compute the positions with sporf_order_levels before fitting,
+ * store the level names in position order with sporf_forest_set_levels, and
+ * map a row's level to its position by name when predicting (an unseen
+ * level is a missing value, NaN, and goes where the split's missing values
+ * go). */
+
+/* The positions of a categorical feature's n_levels levels. codes (n
+ * values, stride apart) hold each row's level as a whole number in
+ * [0, n_levels), NaN when missing. The order: regression, the levels' mean
+ * response; two classes, their share of class 1; more classes, their class
+ * distributions projected on the distributions' first principal component
+ * (Coppersmith, Hong and Hosking); no response (y and y_regression NULL) or
+ * one class, the levels' own order. Means weigh rows by sample_weight (NULL:
+ * 1); ties keep the levels' own order. position (n_levels, caller-allocated)
+ * receives 0, 1, ... for the levels some row has and NaN for the others.
+ * Thread-safe. */
+int sporf_order_levels(const double *codes, int64_t n, int64_t stride, int32_t n_levels, const int32_t *y,
+                       int32_t n_classes, const double *y_regression, const double *sample_weight,
+                       double *position, sporf_error *err);
+
+/* Keep the forest's categorical features' level names: n_levels (n_features
+ * counts; 0 for a numeric feature) and blob (len bytes: the level names of
+ * each categorical feature in feature order, each feature's in position
+ * order, NUL-terminated). n_levels NULL clears them. Copied in. Not
+ * thread-safe against other calls on the same forest. */
+int sporf_forest_set_levels(sporf_forest *forest, const int32_t *n_levels, const char *blob, int64_t len,
+                            sporf_error *err);
+
+/* Two-call read of what sporf_forest_set_levels kept: *len_out always (0:
+ * no categorical feature); n_levels (n_features, or NULL) and buf when it
+ * holds len bytes. */
+int sporf_forest_get_levels(const sporf_forest *forest, int32_t *n_levels, char *buf, int64_t cap,
+                            int64_t *len_out, sporf_error *err);
+
 /* A binding's note kept with the model (format 8): opaque bytes the core
  * stores, saves, loads and merges (a merged forest keeps the first shard's)
  * but never reads -- R keeps a formula fit's formula there, so a loaded model

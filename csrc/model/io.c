@@ -27,6 +27,9 @@
  *                 imputing splits read (count n_features when the training data
  *                 had a missing value, else 0); i64 note length, note bytes: a
  *                 binding's opaque note (sporf_forest_set_note; R: a formula)
+ *     [version >= 10] i64 levels length (0: no categorical feature), then when
+ *                 not 0: n_features x i32 level counts (0: a numeric feature),
+ *                 the level names (NUL-terminated, by feature and position)
  *     [version >= 10, params.quantiles] i64 n_train, n_train x f64: the training
  *                 responses, ascending; i64 count, count x f64: their sample
  *                 weights in that order (n_train of them, or 0 when all are 1)
@@ -109,6 +112,11 @@ static void write_model(const sporf_forest *f, sporf_writer *w)
     for (int64_t k = 0; k < n_impute; k++) sporf_put_f64(w, f->impute[k]);
     sporf_put_i64(w, f->note_len);
     sporf_put_bytes(w, f->note, f->note_len);
+    sporf_put_i64(w, f->levels_len);
+    if (f->levels_len > 0) {
+        for (int64_t j = 0; j < f->n_features; j++) sporf_put_i32(w, f->n_levels[j]);
+        sporf_put_bytes(w, f->levels, f->levels_len);
+    }
     if (f->params.quantiles) {
         sporf_put_i64(w, f->qrf_n);
         for (int64_t r = 0; r < f->qrf_n; r++) sporf_put_f64(w, f->qrf_y[r]);
@@ -324,6 +332,41 @@ fail:
     return rc;
 }
 
+/* The categorical features' level counts and names (format >= 10): counts
+ * in [0, SPORF_MAX_LEVELS], as many NUL-terminated names as they add up to. */
+static int read_levels(sporf_reader *r, sporf_forest *f, sporf_error *err)
+{
+    int rc = SPORF_OK;
+    const int64_t len = sporf_get_i64(r);
+    if (r->bad || len < 0 || len > r->len - r->pos)
+        CORRUPT("model is truncated or corrupt in its categorical levels");
+    if (len == 0)
+        return SPORF_OK;
+    if (f->n_features > (r->len - r->pos - len) / 4)
+        CORRUPT("model is truncated in its categorical levels");
+    f->n_levels = malloc((size_t)f->n_features * sizeof *f->n_levels);
+    f->levels = malloc((size_t)len);
+    if (!f->n_levels || !f->levels)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    f->levels_len = len;
+    int64_t total = 0;
+    for (int64_t j = 0; j < f->n_features; j++) {
+        f->n_levels[j] = sporf_get_i32(r);
+        if (f->n_levels[j] < 0 || f->n_levels[j] > SPORF_MAX_LEVELS)
+            CORRUPT("model's feature %lld has %d levels", (long long)j, f->n_levels[j]);
+        total += f->n_levels[j];
+    }
+    memcpy(f->levels, r->p + r->pos, (size_t)len);
+    r->pos += len;
+    int64_t names = 0;
+    for (int64_t i = 0; i < len; i++) names += f->levels[i] == '\0';
+    if (f->levels[len - 1] != '\0' || names != total || total < 1)
+        CORRUPT("model's categorical levels hold %lld names, expected %lld", (long long)names, (long long)total);
+    return SPORF_OK;
+fail:
+    return rc;
+}
+
 /* A quantile forest's training responses and weights (format >= 10):
  * ascending finite responses, finite non-negative weights. */
 static int read_quantile_responses(sporf_reader *r, sporf_forest *f, sporf_error *err)
@@ -486,6 +529,8 @@ int sporf_model_read(const uint8_t *buf, int64_t len, sporf_forest **out, sporf_
             f->note_len = note_len;
         }
     }
+    if (version >= 10 && (rc = read_levels(&r, f, err)) != SPORF_OK)
+        goto fail;
     if (P->quantiles && version < 10)
         CORRUPT("model's parameters ask for quantiles its format cannot hold");
     if (P->quantiles && f->task != SPORF_TASK_REGRESSION)

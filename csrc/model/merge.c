@@ -37,6 +37,10 @@ static int check_compatible(const sporf_forest *a, const sporf_forest *b, sporf_
                (a->impute && memcmp(a->impute, b->impute, (size_t)a->n_features * sizeof *a->impute) != 0)))
         return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests were grown on different training "
                                                  "data (their missing values' feature means differ)");
+    if (!p && (a->levels_len != b->levels_len ||
+               (a->levels_len > 0 && (memcmp(a->levels, b->levels, (size_t)a->levels_len) != 0 ||
+                                      memcmp(a->n_levels, b->n_levels, (size_t)a->n_features * sizeof *a->n_levels) != 0))))
+        return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests have different categorical levels");
     if (!p && (a->qrf_n != b->qrf_n || (!a->qrf_w) != (!b->qrf_w) ||
                (a->qrf_n > 0 && memcmp(a->qrf_y, b->qrf_y, (size_t)a->qrf_n * sizeof *a->qrf_y) != 0) ||
                (a->qrf_w && memcmp(a->qrf_w, b->qrf_w, (size_t)a->qrf_n * sizeof *a->qrf_w) != 0)))
@@ -179,6 +183,11 @@ int sporf_model_merge(const sporf_forest *const *forests, int64_t n_forests, spo
     if (ok)
         ok = copy_array((void **)&m->impute, first->impute, first->impute ? first->n_features : 0,
                         sizeof *first->impute);
+    if (ok && first->levels_len > 0) {
+        ok = copy_array((void **)&m->n_levels, first->n_levels, first->n_features, sizeof *first->n_levels) &&
+             copy_array((void **)&m->levels, first->levels, first->levels_len, 1);
+        m->levels_len = ok ? first->levels_len : 0;
+    }
     if (ok && first->qrf_n > 0) {
         ok = copy_array((void **)&m->qrf_y, first->qrf_y, first->qrf_n, sizeof *first->qrf_y) &&
              copy_array((void **)&m->qrf_w, first->qrf_w, first->qrf_w ? first->qrf_n : 0, sizeof *first->qrf_w);

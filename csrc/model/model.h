@@ -116,6 +116,10 @@ struct sporf_forest {
     double *impute;        /* n_features training means over each feature's present values,
                               read by SPORF_MISSING_IMPUTE splits; NULL when the training data
                               had no missing value */
+    int32_t *n_levels;     /* categorical features (sporf_forest_set_levels): n_features level
+                              counts (0: numeric), or NULL when none is categorical */
+    char *levels;          /* their level names, NUL-terminated, by feature and position */
+    int64_t levels_len;
     int64_t qrf_n;         /* quantile forests: the training rows; 0 otherwise */
     double *qrf_y;         /* quantile forests: the qrf_n training responses, ascending (ties
                               in row order): a row's rank is its index here */
@@ -123,6 +127,9 @@ struct sporf_forest {
                               when all are 1 */
     struct sporf_packed *packed; /* derived prediction layout (packed.h); NULL until packed */
 };
+
+/* The most levels a categorical feature may have. */
+#define SPORF_MAX_LEVELS 1000000
 
 /* The longest binding note a forest keeps (sporf_forest_set_note). */
 #define SPORF_MAX_NOTE_BYTES ((int64_t)16 << 20)

@@ -47,6 +47,8 @@ void sporf_forest_free(sporf_forest *f)
     free(f->impute);
     free(f->note);
     free(f->qrf_y);
+    free(f->n_levels);
+    free(f->levels);
     free(f->qrf_w);
     free(f);
 }

@@ -12,7 +12,7 @@ from sklearn.metrics import r2_score
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from . import _native, _params, _proximity, _sparse, _spec_gen
+from . import _categorical, _native, _params, _proximity, _sparse, _spec_gen
 from ._exclusive import exclusive_fit
 from ._native import FIT_DTYPES, NativeForest, Progress, fit_matrix, save_bytes
 
@@ -105,6 +105,28 @@ class _BaseForest(BaseEstimator):
 
     def _resolve_data_dims(self, n_features):
         return None
+
+    def _split_levels(self, X):
+        """X with its categorical columns as level codes, and their level
+        names (None when no column is categorical): _categorical.py."""
+        return _categorical.split_levels(X, getattr(self, "categorical_features", None), type(self).__name__)
+
+    def _keep_levels(self, forest, by_feature):
+        """Keep the fitted categorical features' level names in the model and
+        on the estimator (is_categorical_), or forget an earlier fit's."""
+        if by_feature is None:
+            self.__dict__.pop("_levels", None)
+            self.__dict__.pop("is_categorical_", None)
+            return
+        _categorical.store(forest, by_feature)
+        self._levels = by_feature
+        self.is_categorical_ = np.array([names is not None for names in by_feature])
+
+    @staticmethod
+    def _level_weights(sample_weight, X):
+        if sample_weight is None:
+            return None
+        return _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
 
     def _fit_native(self, X, params, n_out, sample_weight, **task):
         """Run one core fit, or the out-of-bag tuning when tune_oob is set;
@@ -222,6 +244,9 @@ class _BaseForest(BaseEstimator):
 
     # ---- prediction ----
     def _check_X(self, X):
+        levels = self.__dict__.get("_levels")
+        if levels is not None:  # categorical features: their levels' positions
+            X = _categorical.encode_for_predict(X, levels, self.__dict__.get("feature_names_in_"))
         # Fast path for the common case -- a float64 matrix of the right
         # width, from a model fitted without feature names -- so one-row
         # prediction costs microseconds, not scikit-learn's full validation
@@ -605,6 +630,10 @@ class _BaseForest(BaseEstimator):
         names = forest.get_strings(_native.STR_FEATURE_NAMES)
         if len(names):
             est.feature_names_in_ = names
+        levels = forest.get_levels()
+        if levels is not None:
+            est._levels = levels
+            est.is_categorical_ = np.array([names is not None for names in levels])
         est._restore_task(forest, info)
         est._restore_fitted(p)
         return est
@@ -643,6 +672,7 @@ class _ForestClassifier(ClassifierMixin, _BaseForest):
         if self.warm_start and "_forest" in self.__dict__:
             return self._warm_fit(X, y, sample_weight, len(self.classes_))
         X = self._flatten_input(X, fitting=True)
+        X, levels = self._split_levels(X)
         X, y = validate_data(self, X, y, dtype=FIT_DTYPES, ensure_min_samples=1,
                              accept_sparse=("csr", "csc"), ensure_all_finite=False, y_numeric=False)
         X = _sparse.dense_columns(X) if _sparse.issparse(X) else fit_matrix(X)
@@ -668,8 +698,13 @@ class _ForestClassifier(ClassifierMixin, _BaseForest):
                     raise ValueError("class_weight[%r] must be a number, got %r" % (k, v))
                 cw[index[k]] = float(v)
 
+        by_feature = None
+        if levels is not None:
+            by_feature = _categorical.to_positions(X, levels, codes_y=y_enc, n_classes=K,
+                                                   sample_weight=self._level_weights(sample_weight, X))
         forest, oob = self._fit_native(X, params, K, sample_weight, codes=y_enc, n_classes=K, weight_per_class=cw)
         forest.set_strings(_native.STR_CLASSES, classes)
+        self._keep_levels(forest, by_feature)
         self._forest = forest
         self.classes_ = classes
         self.n_classes_ = K
@@ -838,6 +873,7 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
         if self.warm_start and "_forest" in self.__dict__:
             return self._warm_fit(X, y, sample_weight, 1)
         X = self._flatten_input(X, fitting=True)
+        X, levels = self._split_levels(X)
         X, y = validate_data(self, X, y, dtype=FIT_DTYPES, ensure_min_samples=1,
                              accept_sparse=("csr", "csc"), ensure_all_finite=False, y_numeric=True)
         X = _sparse.dense_columns(X) if _sparse.issparse(X) else fit_matrix(X)
@@ -847,7 +883,11 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
         y = np.ascontiguousarray(y, dtype=np.float64)
         params = _params.build(self, X.shape[1], data_dims=self._resolve_data_dims(X.shape[1]))
 
+        by_feature = None
+        if levels is not None:
+            by_feature = _categorical.to_positions(X, levels, y=y, sample_weight=self._level_weights(sample_weight, X))
         forest, oob = self._fit_native(X, params, 1, sample_weight, y=y)
+        self._keep_levels(forest, by_feature)
         self._forest = forest
         if self.oob_score:
             self._set_oob(oob if oob is not None else self._oob_from_forest(X, 1), y)

@@ -221,6 +221,35 @@ class NativeForest:
                                            length, count, kind, err), err)
         return _labels.decode(kind[0], bytes(buf[: length[0]]), count[0])
 
+    def set_levels(self, n_levels, names):
+        """Keep the categorical features' level names (n_levels: a count per
+        feature, 0 for a numeric one; names: every categorical feature's
+        names in position order, features in order)."""
+        counts = np.ascontiguousarray(n_levels, dtype=np.int32)
+        blob = b"".join(str(name).encode("utf-8") + b"\0" for name in names)
+        err = new_error()
+        check(lib.sporf_forest_set_levels(self.ptr, ffi.from_buffer("int32_t[]", counts), blob, len(blob), err),
+              err)
+
+    def get_levels(self):
+        """(n_levels per feature, list of level-name lists by feature; None
+        for a numeric feature), or None when no feature is categorical."""
+        err = new_error()
+        length = ffi.new("int64_t *")
+        check(lib.sporf_forest_get_levels(self.ptr, ffi.NULL, ffi.NULL, 0, length, err), err)
+        if length[0] == 0:
+            return None
+        counts = np.zeros(int(self.info().n_features), dtype=np.int32)
+        buf = bytearray(length[0])
+        check(lib.sporf_forest_get_levels(self.ptr, ffi.from_buffer("int32_t[]", counts), ffi.from_buffer(buf),
+                                          len(buf), length, err), err)
+        names = bytes(buf).split(b"\0")[:-1]
+        out, at = [], 0
+        for c in counts.tolist():
+            out.append([n.decode("utf-8") for n in names[at:at + c]] if c > 0 else None)
+            at += c
+        return out
+
     # ---- prediction and what a fitted forest knows ----
 
     def predict_proba(self, X, n_threads, n_out):
@@ -417,6 +446,21 @@ def _maybe(ptr_of, a):
 
 
 # ---- parameters ----
+
+def order_levels(codes, n_levels, *, codes_y=None, n_classes=0, y=None, sample_weight=None):
+    """Positions of a categorical feature's levels (NaN for a level no row
+    has), ordered by the response (sporf.h, sporf_order_levels)."""
+    codes = np.ascontiguousarray(codes, dtype=np.float64)
+    codes_y = None if codes_y is None else np.ascontiguousarray(codes_y, dtype=np.int32)
+    y = None if y is None else np.ascontiguousarray(y, dtype=np.float64)
+    sample_weight = None if sample_weight is None else np.ascontiguousarray(sample_weight, dtype=np.float64)
+    out = np.empty(n_levels, dtype=np.float64)
+    err = new_error()
+    y_codes = ffi.NULL if codes_y is None else ffi.from_buffer("int32_t[]", codes_y)
+    check(lib.sporf_order_levels(_doubles(codes), codes.shape[0], 1, n_levels, y_codes, n_classes,
+                                 _maybe(_doubles, y), _maybe(_doubles, sample_weight), _doubles(out), err), err)
+    return out
+
 
 def new_params():
     """A sporf_params struct with the core's defaults (ffi-owned)."""

@@ -75,6 +75,7 @@ class URerF(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _spec_gen._URerFP
         -------
         self : URerF
         """
+        self._split_levels(X)  # a categorical or text column: refused, naming it
         X = validate_data(self, X, dtype=FIT_DTYPES, ensure_min_samples=2, accept_sparse=("csr", "csc"),
                           ensure_all_finite=False)
         X = _sparse.dense_columns(X) if _sparse.issparse(X) else fit_matrix(X)
