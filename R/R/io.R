@@ -60,6 +60,7 @@ sporf_load <- function(file) {
              feature_names = if (length(fn[[2L]])) fn[[2L]] else NULL,
              n_features = info$n_features, n_samples = NA_integer_, args = args, seed = seed,
              max_features_resolved = .Call(C_sporf_r_check_params, cp, as.numeric(info$n_features)), task = task)
+  obj$feature_levels <- .read_levels(handle, info$n_features)
   note <- .Call(C_sporf_r_get_note, handle)
   formula <- .formula_from_note(note)
   obj$formula_unstored <- .unstored_formula_labels(note)

@@ -135,6 +135,13 @@ get_tree <- function(object, k = 1) {
     if (length(missing_vars))
       stop(sprintf("%s lacks variable%s used by the formula: %s", what, if (length(missing_vars) > 1L) "s" else "",
                    paste(missing_vars, collapse = ", ")), call. = FALSE)
+    if (!is.null(object[["feature_levels"]])) {
+      # the formula's variables as they are, factors matched by level name
+      # (a level the fit did not see is a missing value)
+      frame <- stats::model.frame(tt, newdata, na.action = stats::na.pass)[attr(tt, "term.labels")]
+      return(.as_feature_matrix(.encode_for_predict(frame, object[["feature_levels"]], object[["feature_names"]]),
+                                what))
+    }
     mf <- stats::model.frame(tt, newdata, na.action = stats::na.pass, xlev = object[["xlevels"]])
     op <- options(na.action = "na.pass") # keep rows with NA: they are predicted
     on.exit(options(op))
@@ -149,6 +156,8 @@ get_tree <- function(object, k = 1) {
     stop(sprintf(paste0("this model was fitted with a formula its file could not store (terms: %s); give %s as ",
                         "the design matrix, with the columns %s"), paste(unstored, collapse = ", "), what,
                  paste(utils::head(object[["feature_names"]], 10L), collapse = ", ")), call. = FALSE)
+  if (!is.null(object[["feature_levels"]]))
+    newdata <- .encode_for_predict(newdata, object[["feature_levels"]], object[["feature_names"]])
   X <- .as_feature_matrix(newdata, what)
   names_fit <- object[["feature_names"]]
   if (!is.null(names_fit) && !is.null(colnames(X))) {

@@ -10,8 +10,10 @@ sporf <- function(x, ...) UseMethod("sporf")
   if (eval(quote(missing(y)), env))
     stop("y is missing: use sporf(x, y, ...) or sporf(formula, data, ...)", call. = FALSE)
   args <- .forest_args("sporf", env)
-  X <- .as_feature_matrix(env$x, "x")
-  obj <- .fit(X, env$y, args, env$sample_weight, "sporf")
+  # factor columns and categorical_features: level codes, ordered in .fit (categorical.R)
+  split <- .split_levels(env$x, args$categorical_features)
+  X <- .as_feature_matrix(split$x, "x")
+  obj <- .fit(X, env$y, args, env$sample_weight, "sporf", levels = split$levels)
   obj$call <- .generic_call(call, "sporf")
   obj
 }
@@ -32,7 +34,12 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   terms <- attr(mf, "terms")
   if (attr(terms, "response") == 0L) stop("the formula has no response (left-hand side)", call. = FALSE)
   y <- stats::model.response(mf)
-  X <- .formula_matrix(terms, mf)
+  # Terms that are the model frame's own columns (variables, or transformed
+  # ones such as log(x)) with a factor among them: the factors are categorical
+  # features (categorical.R); interactions and the like go through model.matrix().
+  labels <- attr(terms, "term.labels")
+  native <- length(labels) > 0L && all(labels %in% names(mf)) && any(vapply(mf[labels], is.factor, logical(1)))
+  X <- if (native) mf[labels] else .formula_matrix(terms, mf)
   obj <- sporf.default(X, y, ...)
   obj$terms <- terms
   obj$xlevels <- stats::.getXlevels(terms, mf)
@@ -147,7 +154,7 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
 # classification forest (as randomForest and ranger decide).
 .is_regression <- function(y) is.numeric(y) && !is.factor(y)
 
-.fit <- function(X, y, args, sample_weight, est, data_dims = NULL) {
+.fit <- function(X, y, args, sample_weight, est, data_dims = NULL, levels = NULL) {
   n <- nrow(X)
   if (is.matrix(y) || is.data.frame(y)) stop("y must be a vector, not a matrix or data frame", call. = FALSE)
   if (length(y) != n)
@@ -189,6 +196,12 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
     cw[match(names(cwv), enc$levels)] <- as.double(cwv)
   }
 
+  by_feature <- NULL
+  if (!is.null(levels)) { # categorical columns: their levels' positions, ordered by the response
+    tp <- .to_positions(X, levels, list(codes = enc$codes, K = K), sw)
+    X <- tp$X
+    by_feature <- tp$by_feature
+  }
   res <- .Call(C_sporf_r_fit, X, enc$codes, K, params, sw, cw, args$oob_score, as.integer(args$verbose),
                .tune_grid(args$tune_oob))
   if (isTRUE(res[[4L]])) {
@@ -199,6 +212,7 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   }
   handle <- res[[1L]]
   if (!regression) .Call(C_sporf_r_set_strings, handle, .STR_CLASSES, enc$kind, enc$labels)
+  if (!is.null(by_feature)) .store_levels(handle, by_feature)
   feature_names <- colnames(X)
   if (!is.null(feature_names))
     .Call(C_sporf_r_set_strings, handle, .STR_FEATURE_NAMES, .KIND_TEXT, as.character(feature_names))
@@ -214,6 +228,7 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   obj <- .new_sporf(handle, .Call(C_sporf_r_save, handle), levels = enc$levels, label_kind = enc$kind,
                     feature_names = feature_names, n_features = ncol(X), n_samples = n,
                     args = args, seed = params$random_state, max_features_resolved = resolved)
+  obj$feature_levels <- by_feature
   if (!is.null(tuned)) {
     obj$tuning <- tuned[["table"]]
     obj$best_params <- tuned[["best"]]

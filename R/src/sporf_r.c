@@ -419,6 +419,86 @@ SEXP sporf_r_votes(SEXP handle, SEXP x, SEXP n_jobs)
     return out;
 }
 
+/* order_levels(codes, n_levels, y, n_classes, sample_weight) -> the levels'
+ * positions (NA for a level no row has); codes double (0-based, NaN
+ * missing), y the 0-based class codes (integer), the responses (double) or
+ * NULL (categorical.R). */
+SEXP sporf_r_order_levels(SEXP codes, SEXP n_levels, SEXP y, SEXP n_classes, SEXP sample_weight)
+{
+    if (TYPEOF(codes) != REALSXP || (!Rf_isNull(sample_weight) && (TYPEOF(sample_weight) != REALSXP ||
+                                                                   XLENGTH(sample_weight) != XLENGTH(codes))))
+        Rf_error("internal: codes and sample_weight must be double vectors of one length");
+    if (!Rf_isNull(y) && ((TYPEOF(y) != INTSXP && TYPEOF(y) != REALSXP) || XLENGTH(y) != XLENGTH(codes)))
+        Rf_error("internal: y must be an integer or double vector as long as codes");
+    const int L = Rf_asInteger(n_levels);
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, L < 1 ? 1 : L));
+    sporf_error err;
+    const int classes = !Rf_isNull(y) && TYPEOF(y) == INTSXP;
+    if (sporf_order_levels(REAL(codes), (int64_t)XLENGTH(codes), 1, L, classes ? INTEGER(y) : NULL,
+                           classes ? Rf_asInteger(n_classes) : 0,
+                           !Rf_isNull(y) && !classes ? REAL(y) : NULL,
+                           Rf_isNull(sample_weight) ? NULL : REAL(sample_weight), REAL(out), &err) != SPORF_OK)
+        raise_core_error(&err);
+    for (R_xlen_t l = 0; l < XLENGTH(out); l++)
+        if (ISNAN(REAL(out)[l])) REAL(out)[l] = NA_REAL;
+    UNPROTECT(1);
+    return out;
+}
+
+/* set_levels(handle, counts, names): keep the categorical features' level
+ * names (counts per feature, 0 numeric; names by feature and position). */
+SEXP sporf_r_set_levels(SEXP handle, SEXP counts, SEXP names)
+{
+    sporf_forest *f = get_forest(handle);
+    if (TYPEOF(counts) != INTSXP || TYPEOF(names) != STRSXP)
+        Rf_error("internal: counts must be integer and names character");
+    R_xlen_t len = 0;
+    for (R_xlen_t i = 0; i < XLENGTH(names); i++) len += (R_xlen_t)strlen(Rf_translateCharUTF8(STRING_ELT(names, i))) + 1;
+    char *blob = R_alloc((size_t)(len > 0 ? len : 1), 1);
+    R_xlen_t at = 0;
+    for (R_xlen_t i = 0; i < XLENGTH(names); i++) {
+        const char *s = Rf_translateCharUTF8(STRING_ELT(names, i));
+        const size_t n = strlen(s) + 1;
+        memcpy(blob + at, s, n);
+        at += (R_xlen_t)n;
+    }
+    sporf_error err;
+    if (sporf_forest_set_levels(f, INTEGER(counts), blob, (int64_t)len, &err) != SPORF_OK)
+        raise_core_error(&err);
+    return R_NilValue;
+}
+
+/* get_levels(handle) -> list(counts, names), or NULL when no feature is
+ * categorical. */
+SEXP sporf_r_get_levels(SEXP handle)
+{
+    sporf_forest *f = get_forest(handle);
+    const sporf_forest_info info = forest_info(f);
+    int64_t len = 0;
+    sporf_error err;
+    if (sporf_forest_get_levels(f, NULL, NULL, 0, &len, &err) != SPORF_OK)
+        raise_core_error(&err);
+    if (len == 0)
+        return R_NilValue;
+    SEXP counts = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t)info.n_features));
+    char *buf = R_alloc((size_t)len, 1);
+    if (sporf_forest_get_levels(f, INTEGER(counts), buf, len, &len, &err) != SPORF_OK)
+        raise_core_error(&err);
+    R_xlen_t total = 0;
+    for (R_xlen_t j = 0; j < XLENGTH(counts); j++) total += INTEGER(counts)[j];
+    SEXP names = PROTECT(Rf_allocVector(STRSXP, total));
+    int64_t at = 0;
+    for (R_xlen_t i = 0; i < total; i++) {
+        SET_STRING_ELT(names, i, Rf_mkCharCE(buf + at, CE_UTF8));
+        at += (int64_t)strlen(buf + at) + 1;
+    }
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
+    SET_VECTOR_ELT(out, 0, counts);
+    SET_VECTOR_ELT(out, 1, names);
+    UNPROTECT(3);
+    return out;
+}
+
 /* quantiles(handle, x, probs, n_jobs, oob) -> n x length(probs) matrix of
  * conditional quantiles (type = "quantiles"); oob: x is the training data
  * and each row counts only the trees it was out of bag for. */
@@ -772,6 +852,9 @@ SEXP sporf_r_physical_memory(void)
 static const R_CallMethodDef call_methods[] = {
     {"sporf_r_fit", (DL_FUNC)&sporf_r_fit, 9},
     {"sporf_r_quantiles", (DL_FUNC)&sporf_r_quantiles, 5},
+    {"sporf_r_order_levels", (DL_FUNC)&sporf_r_order_levels, 5},
+    {"sporf_r_set_levels", (DL_FUNC)&sporf_r_set_levels, 3},
+    {"sporf_r_get_levels", (DL_FUNC)&sporf_r_get_levels, 1},
     {"sporf_r_load", (DL_FUNC)&sporf_r_load, 1},
     {"sporf_r_save", (DL_FUNC)&sporf_r_save, 1},
     {"sporf_r_merge", (DL_FUNC)&sporf_r_merge, 1},

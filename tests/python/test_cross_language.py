@@ -194,6 +194,55 @@ def test_quantiles_match(r, kind):
     np.testing.assert_array_equal(got, oob)
 
 
+@pytest.mark.parametrize("task", ["regression", "two classes", "three classes"])
+def test_categorical_features_give_the_same_forest(r, task):
+    # a pandas category column and an R factor with the same levels, and
+    # integer codes named in categorical_features: byte-identical models and
+    # the same predictions, unseen levels included
+    import pandas as pd
+
+    rng = np.random.default_rng(21)
+    n = 400
+    level = rng.integers(0, 12, n)
+    x = rng.normal(size=(n, 2))
+    signal = rng.normal(0, 2, 12)[level] + x[:, 0]
+    names = np.array(["lv%02d" % k for k in range(12)])
+    names_r = ro.StrVector(names.tolist())
+    kw = dict(n_estimators=10, random_state=7, n_jobs=2)
+    if task == "regression":
+        y = signal + rng.normal(size=n)
+        y_r = ro.FloatVector(y)
+        est = sporf.SPORFRegressor
+    else:
+        k = 2 if task == "two classes" else 3
+        y = np.array(["c%d" % c for c in np.digitize(signal, np.quantile(signal, np.linspace(0, 1, k + 1)[1:-1]))])
+        y_r = ro.StrVector(y.tolist())
+        est = sporf.SPORFClassifier
+    frame = pd.DataFrame({"f": pd.Categorical(names[level], categories=names), "a": x[:, 0], "b": x[:, 1]})
+    py = est(**kw).fit(frame, y)
+    factor = ro.r["factor"](ro.StrVector(names[level].tolist()), levels=names_r)
+    df = ro.r["data.frame"](f=factor, a=ro.FloatVector(x[:, 0]), b=ro.FloatVector(x[:, 1]))
+    rm = r["sporf"](df, y_r, **{k: r_value(v) for k, v in kw.items()})
+    assert r_model_bytes(rm) == py.to_bytes()
+    # new rows: a level the fit never saw and a missing one go where missing values go
+    new = frame.head(6).copy()
+    new["f"] = pd.Categorical(["lv03", "zz", None, "lv11", "lv00", "lv05"], categories=list(names) + ["zz"])
+    new_r = ro.r["data.frame"](f=ro.r["factor"](ro.StrVector(["lv03", "zz", "NA", "lv11", "lv00", "lv05"]),
+                                                 exclude="NA"),
+                               a=ro.FloatVector(new["a"]), b=ro.FloatVector(new["b"]))
+    if task == "regression":
+        np.testing.assert_array_equal(np.array(r["predict"](rm, new_r)), py.predict(new))
+    else:
+        np.testing.assert_array_equal(np.array(r["predict"](rm, new_r, type="prob")), py.predict_proba(new))
+    # the same levels given as integer codes in categorical_features
+    codes = np.column_stack([level, x]).astype(float)
+    py_codes = est(categorical_features=[0], **kw).fit(codes, y)
+    rm_codes = r["sporf"](r_matrix(codes), y_r, categorical_features=1, **{k: r_value(v) for k, v in kw.items()})
+    assert r_model_bytes(rm_codes) == py_codes.to_bytes()
+    if task == "regression":
+        np.testing.assert_array_equal(py_codes.predict(codes), py.predict(frame))
+
+
 def test_per_tree_access_matches(r):
     # get_tree (R: 1-based rows) and each tree's predictions (R: predict.all)
     X, y = make_trunk(200, 6, random_state=8)
