@@ -110,7 +110,7 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   if (is.data.frame(x)) {
     ok <- vapply(x, function(col) is.numeric(col) || is.logical(col), logical(1))
     if (!all(ok))
-      stop(sprintf("%s has non-numeric column%s: %s; sporf needs numeric features (encode factors first, e.g. with model.matrix() or the formula interface)",
+      stop(sprintf("%s has non-numeric column%s: %s; this forest needs numeric features (sporf() reads factors as categorical features; otherwise encode them, e.g. with model.matrix())",
                    what, if (sum(!ok) > 1L) "s" else "", paste(names(x)[!ok], collapse = ", ")), call. = FALSE)
     X <- matrix(as.numeric(unlist(x, use.names = FALSE)), nrow = nrow(x), ncol = ncol(x),
                 dimnames = list(NULL, names(x)))

@@ -807,6 +807,9 @@ class SPORFClassifier(_spec_gen._SPORFClassifierParams, _ForestClassifier):
         Number of features seen during fit.
     feature_names_in_ : ndarray of shape (n_features,)
         Names of features seen during fit, when X had string column names.
+    is_categorical_ : ndarray of bool of shape (n_features,)
+        Which features are categorical (pandas ``category`` columns and
+        ``categorical_features``); only when one is.
     feature_importances_ : ndarray of shape (n_features,)
         Impurity-based importances; an oblique split's decrease is shared by
         its features in proportion to |weight|. Sums to 1.
@@ -976,6 +979,9 @@ class SPORFRegressor(_spec_gen._SPORFRegressorParams, _ForestRegressor):
         Number of features seen during fit.
     feature_names_in_ : ndarray of shape (n_features,)
         Names of features seen during fit, when X had string column names.
+    is_categorical_ : ndarray of bool of shape (n_features,)
+        Which features are categorical (pandas ``category`` columns and
+        ``categorical_features``); only when one is.
     feature_importances_ : ndarray of shape (n_features,)
         Impurity (squared error) based importances. Sums to 1.
     oob_score_ : float

@@ -127,6 +127,46 @@ ax.legend(loc="upper left")
 # BENCHMARKS.md compares coverage, size and time with the quantile-forest
 # package and ranger.
 #
+# ## Categorical features
+#
+# A pandas `category` column needs no encoding: each level's position in an
+# order learned from the response (ranger's `respect.unordered.factors =
+# "order"`) is what the trees split, so a split sends a set of levels to each
+# side. Read as integer codes the same column would be split in code order,
+# which means nothing for an unordered factor. Here 30 levels carry the
+# signal, in an order unrelated to their codes.
+
+# %%
+import pandas as pd
+
+names = np.array(["level %02d" % k for k in range(30)])
+effect = np.random.default_rng(99).normal(0, 2, 30)
+
+
+def thirty_levels(n, seed):
+    r = np.random.default_rng(seed)
+    level = r.integers(0, 30, n)
+    x = r.normal(size=(n, 2))
+    frame = pd.DataFrame({"f": pd.Categorical(names[level], categories=names), "a": x[:, 0], "b": x[:, 1]})
+    return frame, effect[level] + 0.5 * x[:, 0] + r.normal(size=n)
+
+
+frame, yc = thirty_levels(N, 0)
+frame_test, yc_test = thirty_levels(N_TEST, 1)
+as_category = sporf.SPORFRegressor(TREES, random_state=0, n_jobs=-1).fit(frame, yc)
+codes = frame.assign(f=frame["f"].cat.codes.astype(float))
+as_codes = sporf.SPORFRegressor(TREES, random_state=0, n_jobs=-1).fit(codes, yc)
+print("test MSE, category:      %.3f" % np.mean((as_category.predict(frame_test) - yc_test) ** 2))
+print("test MSE, integer codes: %.3f" % np.mean((as_codes.predict(
+    frame_test.assign(f=frame_test["f"].cat.codes.astype(float))) - yc_test) ** 2))
+print("is_categorical_:", as_category.is_categorical_)
+
+# %% [markdown]
+# The model keeps the level names and matches a row's level by name, so the
+# categories may come in any order at prediction; a level it never saw is a
+# missing value and goes where each split sends missing values.
+# `categorical_features=[0]` reads integer codes as levels too.
+#
 # ## Honest trees
 #
 # With `honest_fraction=0.5`, each tree's distinct in-bag rows are split in

@@ -9,7 +9,8 @@ test_that("bad data gives an error naming the problem", {
   expect_error(predict(fit0, xi), "newdata contains infinite values")
   expect_error(urerf(xi, n_estimators = 2), "infinite")
   df <- data.frame(a = rnorm(50), b = letters[rep(1:2, 25)])
-  expect_error(sporf(df, y), "non-numeric column: b")
+  expect_error(sporf(df, y), "column b holds text: a categorical feature must be a factor")
+  expect_error(urerf(data.frame(a = rnorm(50), b = factor(letters[rep(1:2, 25)]))), "non-numeric column: b")
   yn <- y; yn[4] <- NA
   expect_error(sporf(x, yn), "missing value")
   one <- sporf(x, factor(rep("a", 50)), n_estimators = 3) # one class fits, as in Python and scikit-learn
