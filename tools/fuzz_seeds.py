@@ -37,6 +37,8 @@ def main(out):
         .fit(X, X[:, 0], sample_weight=1.0 + (X[:, 1] > 0)),
         "quantiles-honest": sporf.SPORFRegressor(n_estimators=2, max_depth=4, quantiles=True, honest_fraction=0.5,
                                                  random_state=0).fit(X, X[:, 0]),
+        "categorical": sporf.SPORFClassifier(n_estimators=2, max_depth=4, categorical_features=[0], random_state=0)
+        .fit(np.column_stack([np.arange(60) % 5, X[:, 1:]]), y),
         "honest-ignore": sporf.SPORFClassifier(n_estimators=2, honest_fraction=0.5, honest_prior="ignore",
                                                random_state=0).fit(X, y),
         "morf": sporf.MORFClassifier(n_estimators=2, max_depth=4, max_patch_dims=(2, 3), random_state=0).fit(Xb, yb),

@@ -235,6 +235,13 @@ int main(void)
     sporf_forest_fit_regression(&p, &m, yr, NULL, NULL, NULL, NULL, NULL, &f, NULL);
     p.first_tree = 3;
     sporf_forest_fit_regression(&p, &m, yr, NULL, NULL, NULL, NULL, NULL, &shard, NULL);
+    /* ... with a categorical feature's level names, which load and merge copy */
+    int32_t counts[P] = {0};
+    counts[0] = 3;
+    static const char level_names[] = "low\0mid\0high";
+    CHECK(sporf_forest_set_levels(f, counts, level_names, sizeof level_names, NULL) == SPORF_OK &&
+              sporf_forest_set_levels(shard, counts, level_names, sizeof level_names, NULL) == SPORF_OK,
+          "level names kept");
     sporf_forest_save(f, NULL, 0, &len, NULL);
     bytes = malloc((size_t)len);
     sporf_forest_save(f, bytes, len, &len, NULL);

@@ -44,6 +44,8 @@ static void exercise(sporf_forest *f)
                     REQUIRE(!isinf(q[3 * i]) && (isnan(q[3 * i]) || (q[3 * i + 1] <= q[3 * i + 2] &&
                                                                       q[3 * i + 2] <= q[3 * i])));
         }
+        int64_t levels_len = 0;
+        REQUIRE(sporf_forest_get_levels(f, NULL, NULL, 0, &levels_len, NULL) == SPORF_OK && levels_len >= 0);
         sporf_forest_feature_importances(f, imp, NULL);
         sporf_forest_feature_usage(f, imp, NULL);
         int64_t np = 0, nnz = 0;
