@@ -5,7 +5,7 @@
  * one tree's walk in cache), so each row's sum is reduced in tree order for
  * any thread count. Rows partition down each tree, on float copies when wide;
  * forests of single-feature splits on wide rows walk in lanes (see
- * PARTITION_BLOCK_BYTES and traverse.h). Rows with a missing value (NaN)
+ * PARTITION_BLOCK_BYTES and the walk_*.h headers). Rows with a missing value (NaN)
  * walk the stored trees instead, each split sending them where it learned
  * to (sporf_tree_find_stored_leaf); the packed walks, and so the speed of
  * complete rows, do not change. */
@@ -15,6 +15,7 @@
 #include "util/matrix.h"
 #include "util/pool.h"
 #include "predict/traverse.h"
+#include "predict/walk_partition.h" /* and the lane and float walks it builds on */
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,0 +1,506 @@
+/* C unit tests of the predict layer: every walk reaches the reference leaf,
+ * the first bad value is named, unsupervised forests' neighbours and the
+ * out-of-bag permutation importance. */
+#include "util/bytes.h"
+#include "model/model.h"
+#include "fit/projection.h"
+#include "fit/criterion.h"
+#include "util/rng.h"
+#include "util/sort.h"
+#include "predict/traverse.h"
+#include "predict/walk_partition.h" /* and the lane and float walks it builds on */
+#include "fit/unsupervised.h"
+#include "predict/packed.h"
+
+#include <assert.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+static void test_predict_names_first_nonfinite(void)
+{
+    enum { N = 200, M = 5000 };
+    for (int wide = 0; wide < 2; wide++) {
+        const int P = wide ? 300 : 4;
+        double *X = malloc(sizeof(double) * N * P), *T = malloc(sizeof(double) * M * P);
+        double *Tc = malloc(sizeof(double) * M * P), *out = malloc(sizeof(double) * M * 2);
+        int64_t *leaves = malloc(sizeof(int64_t) * M * 5);
+        int32_t y[N];
+        sporf_rng r;
+        sporf_rng_seed(&r, 4, 0);
+        for (int i = 0; i < N * P; i++) X[i] = (double)sporf_rng_below(&r, 5);
+        for (int i = 0; i < N; i++) y[i] = X[i * P] > 2.0;
+        for (int i = 0; i < M * P; i++) T[i] = (double)sporf_rng_below(&r, 5);
+        /* the first bad value in row order is T[2000, 1] (in the first of
+         * two blocks with 2 threads); more in the second block */
+        T[2000 * P + 2] = NAN;
+        T[2000 * P + 1] = -INFINITY;
+        T[4700 * P + 0] = INFINITY;
+        T[4999 * P + 3] = INFINITY;
+        T[4999 * P + 2] = NAN;
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < P; j++) Tc[(int64_t)j * M + i] = T[(int64_t)i * P + j];
+        sporf_params p;
+        sporf_params_init(&p);
+        p.n_estimators = 5;
+        p.random_state = 2;
+        sporf_matrix m = rowmajor(X, N, P), mt = rowmajor(T, M, P), mc = {Tc, M, P, 1, M};
+        sporf_forest *f = NULL;
+        sporf_error err;
+        if (sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+            CHECK(0, "fit: %s", err.message);
+            continue;
+        }
+        for (int jobs = 1; jobs <= 2; jobs++) {
+            CHECK(sporf_forest_predict_proba(f, &mt, jobs, out, NULL, NULL, &err) == SPORF_E_ARG &&
+                      strstr(err.message, "X contains infinity (row 2000, column 1)"),
+                  "%d features, %d thread(s): predict_proba names the first bad value: %s", P, jobs, err.message);
+            CHECK(sporf_forest_predict_proba(f, &mc, jobs, out, NULL, NULL, &err) == SPORF_E_ARG &&
+                      strstr(err.message, "(row 2000, column 1)"),
+                  "%d features, column-major: %s", P, err.message);
+            CHECK(sporf_forest_apply(f, &mt, jobs, leaves, NULL, NULL, &err) == SPORF_E_ARG &&
+                      strstr(err.message, "(row 2000, column 1)"),
+                  "%d features: apply names the first bad value: %s", P, err.message);
+        }
+        sporf_matrix few = rowmajor(T + 4698 * P, 3, P), tail = rowmajor(T + 2001 * P, 2999, P);
+        CHECK(sporf_forest_predict_proba(f, &few, 1, out, NULL, NULL, &err) == SPORF_E_ARG &&
+                  strstr(err.message, "(row 2, column 0)"),
+              "%d features, 3 rows: %s", P, err.message);
+        CHECK(sporf_forest_predict_proba(f, &tail, 2, out, NULL, NULL, &err) == SPORF_E_ARG &&
+                  strstr(err.message, "(row 2699, column 0)"),
+              "%d features, bad values in the last rows: %s", P, err.message);
+        sporf_matrix clean = rowmajor(T, 2000, P);
+        CHECK(sporf_forest_predict_proba(f, &clean, 2, out, NULL, NULL, &err) == SPORF_OK,
+              "%d features: the rows before the first bad one predict", P);
+        sporf_forest_free(f);
+        free(X); free(T); free(Tc); free(out); free(leaves);
+    }
+}
+
+/* The leaf of row x by the stored nodes and the fit's arithmetic, with no
+ * inlining: the reference the prediction layout must reproduce exactly. */
+static int32_t reference_leaf(const sporf_tree *t, const double *x)
+{
+    int32_t i = 0;
+    while (t->nodes[i].left >= 0) {
+        const sporf_node *nd = &t->nodes[i];
+        double s = 0.0;
+        for (int32_t k = 0; k < nd->proj_len; k++)
+            s += t->proj_weight[nd->proj_start + k] * x[t->proj_feature[nd->proj_start + k]];
+        i = s <= nd->threshold ? nd->left : nd->right;
+    }
+    return i;
+}
+
+/* Move a third of v's n values (on a grid of halves) off the grid by less
+ * than float precision sees: by 1e-12, which rounds back to the grid value
+ * in float (a tie for a float walk), or by 1-6 units of 2^-24 relative,
+ * where the float sum of a projection may round to either side of the
+ * threshold its double sum is just off. A float walk must decide them in
+ * double. */
+static void nudge_off_grid(double *v, int64_t n, sporf_rng *r)
+{
+    for (int64_t i = 0; i < n; i++) {
+        if (sporf_rng_below(r, 3) != 0)
+            continue;
+        const double sign = sporf_rng_below(r, 2) ? 1.0 : -1.0;
+        if (sporf_rng_below(r, 2))
+            v[i] += sign * 1e-12;
+        else
+            v[i] *= 1.0 + sign * (double)(1 + sporf_rng_below(r, 6)) * 0x1p-24;
+    }
+}
+
+static void test_traversal_matches_reference(void)
+{
+    /* Integer training data puts thresholds on half-integers; test rows on a
+     * half-integer grid then land exactly on thresholds, where a wrong sign
+     * fold (<= against <) would send them the other way. */
+    enum { N = 600, P = 6, M = 2003 };
+    double *X = malloc(sizeof(double) * N * P), *T = malloc(sizeof(double) * M * P);
+    int32_t *y = malloc(sizeof(int32_t) * N), *leaf = malloc(sizeof(int32_t) * M);
+    sporf_rng r;
+    sporf_rng_seed(&r, 7, 0);
+    for (int i = 0; i < N; i++) {
+        int s = 0;
+        for (int j = 0; j < P; j++) {
+            X[i * P + j] = (double)sporf_rng_below(&r, 4);
+            s += (int)X[i * P + j] * (j % 2 ? -1 : 1);
+        }
+        y[i] = (s > 0) + (s > 2);
+    }
+    /* Rows 0..M/2: on the grid. The rest: a third of the values moved off
+     * it, within float precision, so a float walk cannot tell the side. */
+    for (int i = 0; i < M * P; i++)
+        T[i] = 0.5 * (double)sporf_rng_below(&r, 8) - 0.5;
+    nudge_off_grid(T + M / 2 * P, (int64_t)(M - M / 2) * P, &r);
+    float *Tf = malloc(sizeof(float) * M * P);
+    for (int i = 0; i < M * P; i++)
+        Tf[i] = (float)T[i];
+    int32_t *idx = malloc(sizeof(int32_t) * 2 * M);
+    sporf_part_frame stack[64];
+    int ok = 1, float_ok = 1, part_ok = 1, kinds_seen[4] = {0, 0, 0, 0};
+    /* axis; sparse with 1-6 non-zeros per projection; sparse and near dense
+     * (6 of 6 features: side-buffer splits) */
+    for (int proj = 0; proj < 3; proj++) {
+        sporf_params p;
+        sporf_params_init(&p);
+        p.n_estimators = 20;
+        p.projection = proj ? SPORF_PROJ_SPARSE : SPORF_PROJ_AXIS;
+        p.feature_combinations = proj == 2 ? 4.5 : 2.0;
+        p.random_state = 11;
+        sporf_matrix m = rowmajor(X, N, P);
+        sporf_forest *f = NULL;
+        sporf_error err;
+        if (sporf_forest_fit(&p, &m, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+            CHECK(0, "fit: %s", err.message);
+            continue;
+        }
+        const sporf_packed *pk = f->packed;
+        /* The plain proba: reference leaves, summed in tree order. */
+        double *want_proba = calloc((size_t)M * 3, sizeof(double)), *got_proba = malloc(sizeof(double) * M * 3);
+        int64_t *got_apply = malloc(sizeof(int64_t) * M * (size_t)f->n_trees);
+        for (int64_t t = 0; t < f->n_trees; t++) {
+            sporf_tree *tr = &f->trees[t];
+            ok &= tr->pnodes == NULL; /* a grown tree keeps only the packed layout */
+            sporf_tree_prepare(tr);   /* the plain layout, for comparison */
+            const sporf_pnode *base = pk->nodes + pk->bin_offset[pk->tree_bin[t]];
+            for (int64_t i = pk->bin_offset[pk->tree_bin[t]]; i < pk->bin_offset[pk->tree_bin[t] + 1]; i++) {
+                const sporf_pnode *q = &pk->nodes[i];
+                const uint32_t kind = sporf_pnode_kind(q);
+                /* the slots after a node with extensions are not nodes: skip them */
+                if (kind == SPORF_PN_WIDE) {
+                    kinds_seen[3]++;
+                    i += 2;
+                } else if (kind != SPORF_PN_LEAF &&
+                           (kind != SPORF_PN_SINGLE || (q->link & SPORF_PN_EXPLICIT))) {
+                    kinds_seen[kind == SPORF_PN_GENERAL ? 2 : kind != SPORF_PN_SINGLE]++;
+                    i++;
+                } else if (kind == SPORF_PN_SINGLE) {
+                    kinds_seen[0]++;
+                }
+            }
+            sporf_nodes_find_leaves(tr->pnodes, 0, tr, T, P, 1, M, leaf, 0);
+            for (int i = 0; i < M; i++) {
+                const int32_t want = reference_leaf(tr, T + i * P);
+                ok &= tr->pnodes[leaf[i]].u.leaf.node == want;
+                ok &= tr->pnodes[sporf_tree_find_leaf(tr, T + i * P, 1)].u.leaf.node == want;
+                ok &= sporf_pnode_leaf_slot(&tr->pnodes[leaf[i]]) == tr->nodes[want].right;
+                ok &= base[sporf_nodes_find_leaf(base, pk->root[t], tr, T + i * P, 1)].u.leaf.node == want;
+                for (int k = 0; k < 3; k++)
+                    want_proba[i * 3 + k] += tr->leaf_values[(int64_t)tr->nodes[want].right * 3 + k];
+            }
+            for (int single = 0; single <= pk->single_only; single++) {
+                sporf_nodes_find_leaves(base, pk->root[t], tr, T, P, 1, M, leaf, single);
+                for (int i = 0; i < M; i++)
+                    ok &= base[leaf[i]].u.leaf.node == reference_leaf(tr, T + i * P);
+                /* the partition walk (predict takes it for narrow rows); a stack of 3
+                 * frames makes it walk the ranges below depth 1 row by row */
+                const float *thr_f = pk->thr_f + pk->bin_offset[pk->tree_bin[t]];
+                for (int cap = 3; cap <= 64; cap += 61) {
+                    for (int on_floats = 0; on_floats < 2; on_floats++) {
+                        sporf_nodes_find_leaves_part(base, pk->root[t], tr, T, P, 1, M, leaf, idx, idx + M, stack,
+                                                     cap, thr_f, on_floats ? Tf : NULL, P);
+                        int *walk_ok = on_floats ? &float_ok : &part_ok;
+                        for (int i = 0; i < M; i++)
+                            *walk_ok &= base[leaf[i]].u.leaf.node == reference_leaf(tr, T + i * P);
+                    }
+                }
+                /* the float lanes (axis forests; predict takes them on wide rows) */
+                if (single) {
+                    sporf_nodes_find_leaves_f32(base, thr_f, pk->root[t], tr, Tf, P, T, P, 1, M, leaf);
+                    for (int i = 0; i < M; i++)
+                        float_ok &= base[leaf[i]].u.leaf.node == reference_leaf(tr, T + i * P);
+                }
+            }
+            sporf_tree_unprepare(tr);
+        }
+        for (int i = 0; i < M * 3; i++) want_proba[i] *= 1.0 / (double)f->n_trees;
+        sporf_matrix mt = rowmajor(T, M, P);
+        CHECK(sporf_forest_predict_proba(f, &mt, 2, got_proba, NULL, NULL, &err) == SPORF_OK, "predict");
+        CHECK(memcmp(got_proba, want_proba, sizeof(double) * M * 3) == 0,
+              "packed predict_proba equals the plain traversal's sums bit for bit");
+        /* 1-7 rows take the kernel that walks a bin's trees together */
+        int small_ok = 1;
+        for (int64_t nr = 1; nr < 8; nr++) {
+            sporf_matrix ms = rowmajor(T + 5 * P, nr, P);
+            small_ok &= sporf_forest_predict_proba(f, &ms, 1, got_proba, NULL, NULL, &err) == SPORF_OK &&
+                        memcmp(got_proba, want_proba + 5 * 3, sizeof(double) * (size_t)nr * 3) == 0;
+            small_ok &= sporf_forest_apply(f, &ms, 1, got_apply, NULL, NULL, &err) == SPORF_OK;
+            for (int64_t i = 0; i < nr; i++)
+                for (int64_t t = 0; t < f->n_trees; t++)
+                    small_ok &= got_apply[i * f->n_trees + t] == reference_leaf(&f->trees[t], T + (5 + i) * P);
+        }
+        CHECK(small_ok, "1 to 7 rows: predict_proba and apply equal the plain traversal's");
+        CHECK(sporf_forest_apply(f, &mt, 2, got_apply, NULL, NULL, &err) == SPORF_OK, "apply");
+        int apply_ok = 1;
+        for (int i = 0; i < M; i++)
+            for (int64_t t = 0; t < f->n_trees; t++)
+                apply_ok &= got_apply[i * f->n_trees + t] == reference_leaf(&f->trees[t], T + i * P);
+        CHECK(apply_ok, "packed apply returns the reference leaves");
+        CHECK(pk->n_bins == (f->n_trees + SPORF_BIN_TREES - 1) / SPORF_BIN_TREES, "%lld bins", (long long)pk->n_bins);
+        CHECK(pk->single_only == !proj, "an axis forest (only) takes the single-feature step");
+        CHECK(pk->thr_f != NULL, "every forest keeps float thresholds for the float walk");
+        free(want_proba);
+        free(got_proba);
+        free(got_apply);
+        sporf_forest_free(f);
+    }
+    CHECK(ok, "inlined and lockstep traversal reach the reference leaf, ties included");
+    CHECK(float_ok, "the float walks (lanes, partition) reach the reference leaf, rows that tie only in float included");
+    CHECK(part_ok, "the partition walk reaches the reference leaf, ties included");
+    CHECK(kinds_seen[0] > 0 && kinds_seen[1] > 0 && kinds_seen[2] > 0 && kinds_seen[3] > 0,
+          "test covers single, inlined multi-feature, general and wide nodes (%d %d %d %d)",
+          kinds_seen[0], kinds_seen[1], kinds_seen[2], kinds_seen[3]);
+    free(X); free(T); free(Tf); free(idx); free(y); free(leaf);
+}
+
+/* Rows wider than 1 KB are walked on float copies (predict.c): by the
+ * partition walk, or by lanes in axis forests on rows over 4 KB. With P
+ * features predict_proba still equals the plain traversal's, for rows on
+ * the training grid (projections exactly on thresholds) and rows a hair
+ * off it, which tie only in float. */
+static void check_wide_rows_float_walk(const int P)
+{
+    enum { N = 400, M = 500, K = 2 };
+    double *X = malloc(sizeof(double) * N * P), *T = malloc(sizeof(double) * M * P);
+    double *want = calloc((size_t)M * K, sizeof(double)), *got = malloc(sizeof(double) * M * K);
+    int32_t *y = malloc(sizeof(int32_t) * N);
+    sporf_rng r;
+    sporf_rng_seed(&r, 5, 0);
+    for (int i = 0; i < N; i++) {
+        for (int j = 0; j < P; j++)
+            X[i * P + j] = (double)sporf_rng_below(&r, 4);
+        y[i] = X[i * P] + X[i * P + 1] - X[i * P + 2] > 2.0;
+    }
+    for (int i = 0; i < M * P; i++)
+        T[i] = 0.5 * (double)sporf_rng_below(&r, 8) - 0.5;
+    nudge_off_grid(T + M / 2 * P, (int64_t)(M - M / 2) * P, &r);
+    /* values float cannot hold: beyond its range (the float sum of two such
+     * values of opposite sign is NaN, the double sum finite) and below it */
+    for (int i = 0; i < 60; i++)
+        for (int j = 0; j < 3; j++) {
+            const double tiny = sporf_rng_below(&r, 2) ? 1e-300 : -1e-300;
+            const double huge = sporf_rng_below(&r, 2) ? 1e39 : -1e39;
+            T[(int64_t)i * P + j] = i < 40 ? huge : tiny;
+        }
+    /* the same rows column-major (column stride M) */
+    double *Tc = malloc(sizeof(double) * M * P);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < P; j++)
+            Tc[(int64_t)j * M + i] = T[(int64_t)i * P + j];
+    for (int proj = 0; proj < 2; proj++) {
+        sporf_params p;
+        sporf_params_init(&p);
+        p.n_estimators = 12;
+        p.projection = proj ? SPORF_PROJ_AXIS : SPORF_PROJ_SPARSE;
+        p.feature_combinations = 2.0;
+        p.random_state = 3;
+        sporf_matrix m = rowmajor(X, N, P), mt = rowmajor(T, M, P), mc = {Tc, M, P, 1, M};
+        sporf_forest *f = NULL;
+        sporf_error err;
+        if (sporf_forest_fit(&p, &m, y, K, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+            CHECK(0, "fit: %s", err.message);
+            continue;
+        }
+        memset(want, 0, sizeof(double) * M * K);
+        for (int64_t t = 0; t < f->n_trees; t++)
+            for (int i = 0; i < M; i++) {
+                const sporf_tree *tr = &f->trees[t];
+                const int32_t lf = reference_leaf(tr, T + i * P);
+                for (int k = 0; k < K; k++)
+                    want[i * K + k] += tr->leaf_values[(int64_t)tr->nodes[lf].right * K + k];
+            }
+        for (int i = 0; i < M * K; i++) want[i] *= 1.0 / (double)f->n_trees;
+        CHECK(f->packed->single_only == proj, "%s forest", proj ? "an axis" : "a sparse");
+        CHECK(sporf_forest_predict_proba(f, &mt, 2, got, NULL, NULL, &err) == SPORF_OK &&
+                  memcmp(got, want, sizeof(double) * M * K) == 0,
+              "rows of %d features: predict_proba equals the plain traversal's bit for bit (%s)", P,
+              proj ? "axis" : "sparse");
+        CHECK(sporf_forest_predict_proba(f, &mc, 2, got, NULL, NULL, &err) == SPORF_OK &&
+                  memcmp(got, want, sizeof(double) * M * K) == 0,
+              "the same rows column-major: the same probabilities (%s)", proj ? "axis" : "sparse");
+        sporf_forest_free(f);
+    }
+    free(X); free(T); free(Tc); free(want); free(got); free(y);
+}
+
+static void test_wide_rows_float_walk(void)
+{
+    check_wide_rows_float_walk(300); /* 2.4 KB rows: the float partition walk */
+    check_wide_rows_float_walk(600); /* 4.8 KB rows: axis forests take the float lanes */
+}
+
+static void test_unsupervised_forest(void)
+{
+    enum { N = 300, P = 6, K = 10 };
+    static double X[N * P];
+    sporf_rng rng;
+    sporf_rng_seed(&rng, 9, 0);
+    /* Three clusters in the first two features, four noise features. */
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < P; j++)
+            X[i * P + j] = normal(&rng) + (j < 2 ? 8.0 * (i % 3) : 0.0);
+    sporf_matrix m = rowmajor(X, N, P);
+    sporf_params p;
+    sporf_params_init(&p);
+    p.criterion = SPORF_CRIT_FASTBIC;
+    p.n_estimators = 30;
+    p.min_samples_split.value = 18;
+    p.random_state = 3;
+    sporf_error err;
+    sporf_forest *f1 = NULL, *f2 = NULL;
+    p.n_jobs = 1;
+    CHECK(sporf_forest_fit_unsupervised(&p, &m, NULL, NULL, NULL, &f1, &err) == SPORF_OK, "unsupervised fit: %s",
+          err.message);
+    p.n_jobs = 2;
+    CHECK(sporf_forest_fit_unsupervised(&p, &m, NULL, NULL, NULL, &f2, &err) == SPORF_OK, "unsupervised fit, 2 threads");
+    if (!f1 || !f2) return;
+    int64_t l1, l2;
+    uint8_t *b1 = save(f1, &l1), *b2 = save(f2, &l2);
+    CHECK(l1 == l2 && memcmp(b1, b2, (size_t)l1) == 0, "unsupervised: identical bytes for 1 and 2 threads");
+    sporf_forest *g = NULL;
+    CHECK(sporf_forest_load(b1, l1, &g, &err) == SPORF_OK, "unsupervised model loads: %s", err.message);
+    sporf_forest_info info;
+    sporf_forest_get_info(f1, &info, &err);
+    CHECK(info.task == SPORF_TASK_UNSUPERVISED, "task is unsupervised");
+    double dummy[N];
+    CHECK(sporf_forest_predict_proba(f1, &m, 1, dummy, NULL, NULL, &err) == SPORF_E_ARG,
+          "an unsupervised forest refuses predict_proba");
+
+    int64_t *idx = malloc(N * K * sizeof *idx), *idx2 = malloc(N * K * sizeof *idx2);
+    double *sim = malloc(N * K * sizeof *sim), *sim2 = malloc(N * K * sizeof *sim2);
+    double *dense = malloc((size_t)N * N * sizeof *dense);
+    CHECK(sporf_forest_neighbors(f1, &m, NULL, K, 1, idx, sim, NULL, NULL, &err) == SPORF_OK, "neighbors: %s",
+          err.message);
+    CHECK(sporf_forest_neighbors(g, &m, NULL, K, 2, idx2, sim2, NULL, NULL, &err) == SPORF_OK, "neighbors, 2 threads");
+    CHECK(memcmp(idx, idx2, N * K * sizeof *idx) == 0 && memcmp(sim, sim2, N * K * sizeof *sim) == 0,
+          "neighbors do not depend on threads or on a save/load round trip");
+    int same = 0, self = 0, ordered = 1;
+    for (int i = 0; i < N; i++)
+        for (int a = 0; a < K; a++) {
+            same += idx[i * K + a] % 3 == i % 3;
+            self += idx[i * K + a] == i;
+            if (a > 0 && sim[i * K + a] > sim[i * K + a - 1]) ordered = 0;
+        }
+    CHECK(same > 0.95 * N * K, "neighbours share the cluster: %d of %d", same, N * K);
+    CHECK(self == 0 && ordered, "no row is its own neighbour; similarities descend");
+    CHECK(sporf_forest_proximity_dense(f1, &m, NULL, 2, dense, NULL, NULL, &err) == SPORF_OK, "dense proximity");
+    int sym = 1, diag = 1, agree = 1;
+    for (int i = 0; i < N; i++) {
+        diag &= dense[i * N + i] == 1.0;
+        for (int j = 0; j < N; j++) sym &= dense[i * N + j] == dense[j * N + i];
+        for (int a = 0; a < K; a++) agree &= dense[i * N + idx[i * K + a]] == sim[i * K + a];
+        /* the k-th neighbour is at least as similar as any row not listed */
+        for (int j = 0; j < N; j++) {
+            int listed = j == i;
+            for (int a = 0; a < K; a++) listed |= idx[i * K + a] == j;
+            if (!listed && dense[i * N + j] > sim[i * K + K - 1]) agree = 0;
+        }
+    }
+    CHECK(sym && diag && agree, "dense proximity: symmetric, ones on the diagonal, matches the neighbours");
+    /* New rows: the training rows as queries give the self-similarity 1 first. */
+    CHECK(sporf_forest_neighbors(f1, &m, &m, 1, 1, idx2, sim2, NULL, NULL, &err) == SPORF_OK && sim2[0] == 1.0,
+          "query rows equal to reference rows are fully similar to themselves");
+    CHECK(sporf_forest_neighbors(f1, &m, NULL, N, 1, idx2, sim2, NULL, NULL, &err) == SPORF_E_ARG,
+          "k = n (the row itself excluded) is refused: %s", err.message);
+    CHECK(sporf_forest_neighbors(f1, &m, NULL, 0, 1, idx2, sim2, NULL, NULL, &err) == SPORF_E_ARG, "k = 0 is refused");
+    /* Parameters that do not fit an unsupervised forest. */
+    sporf_forest *h = NULL;
+    p.criterion = SPORF_CRIT_GINI;
+    CHECK(sporf_forest_fit_unsupervised(&p, &m, NULL, NULL, NULL, &h, &err) == SPORF_E_ARG && !h,
+          "unsupervised fit with gini is refused");
+    p.criterion = SPORF_CRIT_TWOMEANS;
+    p.honest_fraction = 0.5;
+    CHECK(sporf_forest_fit_unsupervised(&p, &m, NULL, NULL, NULL, &h, &err) == SPORF_E_ARG && !h,
+          "unsupervised honest forest is refused");
+    int32_t y[N] = {0};
+    p.honest_fraction = 0.0;
+    CHECK(sporf_forest_fit(&p, &m, y, 1, NULL, NULL, NULL, NULL, NULL, NULL, &h, &err) == SPORF_E_ARG && !h,
+          "a classifier with criterion twomeans is refused");
+    free(idx); free(idx2); free(sim); free(sim2); free(dense);
+    free(b1); free(b2);
+    sporf_forest_free(f1); sporf_forest_free(f2); sporf_forest_free(g);
+}
+
+/* Out-of-bag permutation importance through the public API: the features y
+ * depends on stand out, the result is the same for 1 and 2 threads, with and
+ * without the standard deviations, and what it cannot do is refused (X is
+ * only checked to have at least the rows each tree drew: like the
+ * out-of-bag predictions, it must be the training data). */
+static void test_permutation_importance(void)
+{
+    enum { N = 400, P = 6 };
+    static double X[N * P], yr[N];
+    static int32_t y[N];
+    sporf_rng rng;
+    sporf_rng_seed(&rng, 17, 0);
+    for (int i = 0; i < N; i++) {
+        for (int j = 0; j < P; j++) X[i * P + j] = (double)sporf_rng_below(&rng, 1000000) / 1e6 - 0.5;
+        yr[i] = X[i * P] + X[i * P + 1];
+        y[i] = yr[i] > 0.0;
+    }
+    X[5 * P + 3] = NAN; /* a missing value: walked as the splits learned */
+    sporf_matrix m = rowmajor(X, N, P);
+    sporf_params p;
+    sporf_params_init(&p);
+    p.n_estimators = 30;
+    p.random_state = 5;
+    sporf_error err;
+    for (int task = 0; task < 2; task++) {
+        sporf_forest *f = NULL;
+        sporf_params q = p;
+        if (task == 1) q.criterion = SPORF_CRIT_SQUARED_ERROR;
+        int rc = task == 0 ? sporf_forest_fit(&q, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err)
+                           : sporf_forest_fit_regression(&q, &m, yr, NULL, NULL, NULL, NULL, NULL, &f, &err);
+        CHECK(rc == SPORF_OK, "task %d fit: %s", task, err.message);
+        if (rc != SPORF_OK) continue;
+        double mean1[P], sd1[P], mean2[P];
+        const int32_t *yc = task == 0 ? y : NULL;
+        const double *yv = task == 1 ? yr : NULL;
+        rc = sporf_forest_permutation_importance(f, &m, yc, yv, 1, NULL, NULL, mean1, sd1, &err);
+        CHECK(rc == SPORF_OK, "task %d: %s", task, err.message);
+        rc = sporf_forest_permutation_importance(f, &m, yc, yv, 2, NULL, NULL, mean2, NULL, &err);
+        CHECK(rc == SPORF_OK && memcmp(mean1, mean2, sizeof mean1) == 0, "task %d: the same for 1 and 2 threads",
+              task);
+        double noise = 0.0;
+        for (int j = 2; j < P; j++) noise = fmax(noise, fabs(mean1[j]));
+        CHECK(mean1[0] > 5 * noise && mean1[1] > 5 * noise && sd1[0] > 0.0,
+              "task %d: informative %g %g, noise up to %g", task, mean1[0], mean1[1], noise);
+        /* no response, the wrong rows, class codes out of range */
+        CHECK(sporf_forest_permutation_importance(f, &m, NULL, NULL, 1, NULL, NULL, mean1, NULL, &err) == SPORF_E_ARG,
+              "task %d: no response refused", task);
+        if (task == 0) {
+            static int32_t bad[N];
+            memcpy(bad, y, sizeof bad);
+            bad[0] = 7;
+            CHECK(sporf_forest_permutation_importance(f, &m, bad, NULL, 1, NULL, NULL, mean1, NULL, &err) ==
+                          SPORF_E_ARG && strstr(err.message, "not a class code"),
+                  "a class code out of range refused: %s", err.message);
+        }
+        sporf_forest_free(f);
+    }
+    sporf_forest *nb = NULL;
+    p.bootstrap = 0;
+    CHECK(sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &nb, &err) == SPORF_OK, "fit");
+    double mean[P];
+    CHECK(sporf_forest_permutation_importance(nb, &m, y, NULL, 1, NULL, NULL, mean, NULL, &err) == SPORF_E_ARG &&
+              strstr(err.message, "bootstrap"),
+          "without the bootstrap: %s", err.message);
+    sporf_forest_free(nb);
+}
+
+
+int main(void)
+{
+    test_predict_names_first_nonfinite();
+    test_traversal_matches_reference();
+    test_wide_rows_float_walk();
+    test_unsupervised_forest();
+    test_permutation_importance();
+    return check_summary();
+}

@@ -1,0 +1,101 @@
+/* C unit tests of the util layer: sorting a node's values with their ids,
+ * and the random streams. */
+#include "util/bytes.h"
+#include "model/model.h"
+#include "fit/projection.h"
+#include "fit/criterion.h"
+#include "util/rng.h"
+#include "util/sort.h"
+#include "predict/traverse.h"
+#include "predict/walk_partition.h" /* and the lane and float walks it builds on */
+#include "fit/unsupervised.h"
+#include "predict/packed.h"
+
+#include <assert.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+static void test_sort(void)
+{
+    sporf_rng rng;
+    sporf_rng_seed(&rng, 1, 1);
+    int ok = 1;
+    for (int trial = 0; trial < 200 && ok; trial++) {
+        int n = (int)sporf_rng_below(&rng, 3000) + 1;
+        int levels = (int)sporf_rng_below(&rng, 50) + 1; /* many ties */
+        double *v = malloc(n * sizeof *v), *orig = malloc(n * sizeof *orig);
+        int32_t *id = malloc(n * sizeof *id);
+        for (int i = 0; i < n; i++) {
+            orig[i] = v[i] = (double)sporf_rng_below(&rng, (uint64_t)levels) - levels / 2.0;
+            id[i] = i;
+        }
+        sporf_sort_values(v, id, n);
+        for (int i = 0; i < n; i++) {
+            if (i > 0 && v[i - 1] > v[i]) ok = 0;
+            if (orig[id[i]] != v[i]) ok = 0;
+        }
+        free(v); free(orig); free(id);
+    }
+    CHECK(ok, "sort orders values and carries ids");
+
+    /* The builder's sort: every size path (introsort, quicksort, radix),
+     * ties, values closer than float precision, negative and positive. */
+    int ok_radix = 1;
+    for (int trial = 0; trial < 400 && ok_radix; trial++) {
+        int n = trial < 100 ? trial + 1 : (int)sporf_rng_below(&rng, 3000) + 1;
+        int kind = trial % 3;
+        sporf_sort_scratch sc;
+        sporf_sort_scratch_init(&sc, n);
+        double *v = malloc(n * sizeof *v), *orig = malloc(n * sizeof *orig);
+        int32_t *id = malloc(n * sizeof *id);
+        for (int i = 0; i < n; i++) {
+            const double u = sporf_rng_uniform(&rng);
+            orig[i] = v[i] = kind == 0 ? (double)sporf_rng_below(&rng, 7) - 3.0   /* many ties */
+                           : kind == 1 ? 1.0 + 1e-12 * (double)sporf_rng_below(&rng, 50) /* one float key */
+                                       : (u - 0.5) * 1e6;
+            id[i] = i;
+        }
+        sporf_sort_values_radix(v, id, n, &sc);
+        for (int i = 0; i < n; i++) {
+            if (orig[id[i]] != v[i]) ok_radix = 0;
+            if (i > 0 && v[i - 1] > v[i]) ok_radix = 0;
+        }
+        free(v); free(orig); free(id);
+        sporf_sort_scratch_free(&sc);
+    }
+    CHECK(ok_radix, "the builder's sort orders values and carries ids on every size path");
+}
+
+static void test_rng(void)
+{
+    sporf_rng a, b, c;
+    sporf_rng_seed(&a, 42, 7);
+    sporf_rng_seed(&b, 42, 7);
+    sporf_rng_seed(&c, 42, 8);
+    int same = 1, differ = 0;
+    for (int i = 0; i < 100; i++) {
+        uint64_t x = sporf_rng_next(&a), y = sporf_rng_next(&b), z = sporf_rng_next(&c);
+        same &= x == y;
+        differ += x != z;
+    }
+    CHECK(same && differ > 95, "streams: same seed same numbers, other stream other numbers");
+    long long hist[6] = {0};
+    for (int i = 0; i < 60000; i++) hist[sporf_rng_below(&a, 6)]++;
+    int uniform = 1;
+    for (int k = 0; k < 6; k++) uniform &= NEAR((double)hist[k], 10000.0, 400.0);
+    CHECK(uniform, "below(6) is uniform");
+}
+
+/* A small 3-class problem used by the forest-level tests. */
+
+int main(void)
+{
+    test_sort();
+    test_rng();
+    return check_summary();
+}
