@@ -28,6 +28,24 @@ def quantile_weights(X):
     return 1.0 + (X[:, 3] > 0)
 
 
+CATEGORICAL_PARAMS = dict(n_estimators=8, max_depth=6, random_state=20261126)
+LEVELS = ["north", "east", "south", "west", "centre", "island"]
+
+
+def categorical_frame(X):
+    """The golden rows as a DataFrame whose first column is cut into six
+    named levels, in an order unrelated to the values (a category column);
+    the level of each row is also written, as text, for R."""
+    import pandas as pd
+
+    code = np.digitize(X[:, 0], [-1.0, -0.4, 0.0, 0.4, 1.0])
+    order = [3, 0, 5, 1, 4, 2]
+    names = np.array(LEVELS)[np.array(order)[code]]
+    frame = pd.DataFrame(X[:, 1:], columns=["x%d" % j for j in range(1, X.shape[1])])
+    frame.insert(0, "region", pd.Categorical(names, categories=LEVELS))
+    return frame
+
+
 def golden_data():
     rng = np.random.RandomState(7)
     X = rng.standard_normal((240, 7))
@@ -51,6 +69,11 @@ def main():
     reg = sporf.SPORFRegressor(**QUANTILE_PARAMS).fit(X, quantile_response(X), sample_weight=quantile_weights(X))
     reg.save(GOLDEN / "python_quantile_model.sporf")
     reg.predict(Xt, quantiles=QUANTILES).astype("<f8").tofile(GOLDEN / "python_quantiles.f64")
+    # categorical features (format 10's level names): column 0 cut into named levels
+    frame, frame_t = categorical_frame(X), categorical_frame(Xt)
+    cat = sporf.SPORFClassifier(**CATEGORICAL_PARAMS).fit(frame, y)
+    cat.save(GOLDEN / "python_categorical_model.sporf")
+    cat.predict_proba(frame_t).astype("<f8").tofile(GOLDEN / "python_categorical_proba.f64")
     print("wrote", sorted(p.name for p in GOLDEN.iterdir()))
 
 

@@ -404,6 +404,18 @@ def test_golden_quantile_model_predicts_and_refits_to_the_byte():
     assert refit.to_bytes() == (GOLDEN / "python_quantile_model.sporf").read_bytes()
 
 
+def test_golden_categorical_model_predicts_and_refits_to_the_byte():
+    mg = _make_golden_module()
+    frame_t = mg.categorical_frame(_golden("test_x.f64", (-1, 7)))
+    py = sporf.load(GOLDEN / "python_categorical_model.sporf")
+    np.testing.assert_array_equal(py.predict_proba(frame_t), _golden("python_categorical_proba.f64", (-1, 3)))
+    assert list(py.is_categorical_) == [True] + [False] * 6
+    X = _golden("train_x.f64", (-1, 7))
+    y = np.array((GOLDEN / "train_y.txt").read_text().split())
+    refit = sporf.SPORFClassifier(**mg.CATEGORICAL_PARAMS).fit(mg.categorical_frame(X), y)
+    assert refit.to_bytes() == (GOLDEN / "python_categorical_model.sporf").read_bytes()
+
+
 def test_golden_python_model_in_r(r):
     Xt = _golden("test_x.f64", (-1, 7))
     rm = r["sporf_load"](str(GOLDEN / "python_model.sporf"))

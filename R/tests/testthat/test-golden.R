@@ -94,3 +94,16 @@ test_that("the Python golden quantile forest loads and predicts the same quantil
   expect_identical(unname(q), read_f64(file.path(d, "python_quantiles.f64"), 3))
   expect_true(all(q[, 1] <= q[, 2] & q[, 2] <= q[, 3]))
 })
+
+test_that("the Python golden categorical forest predicts the same probabilities from an R factor", {
+  d <- golden_dir()
+  xt <- read_f64(file.path(d, "test_x.f64"), 7)
+  # tools/make_golden.py's categorical_frame: column 1 cut into six named levels
+  lv <- c("north", "east", "south", "west", "centre", "island")
+  code <- findInterval(xt[, 1], c(-1.0, -0.4, 0.0, 0.4, 1.0))
+  frame <- data.frame(region = factor(lv[c(3, 0, 5, 1, 4, 2)[code + 1] + 1], levels = lv), xt[, 2:7])
+  names(frame) <- c("region", paste0("x", 1:6))
+  m <- sporf_load(file.path(d, "python_categorical_model.sporf"))
+  expect_identical(unname(predict(m, frame, type = "prob")), read_f64(file.path(d, "python_categorical_proba.f64"), 3))
+  expect_length(m$feature_levels[[1]], 6L)
+})
