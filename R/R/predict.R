@@ -169,6 +169,10 @@ get_tree <- function(object, k = 1) {
   } else if (ncol(X) != object[["n_features"]]) {
     stop(sprintf("%s has %d columns but the forest was trained on %d features", what, ncol(X), object[["n_features"]]),
          call. = FALSE)
+  } else if (!is.null(names_fit)) {
+    # the rule Python follows too: no names, so by position -- say so
+    warning(sprintf("%s has no column names but the forest was fitted with feature names: its columns are taken in the training order",
+                    what), call. = FALSE)
   }
   X
 }

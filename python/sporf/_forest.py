@@ -244,6 +244,8 @@ class _BaseForest(BaseEstimator):
 
     # ---- prediction ----
     def _check_X(self, X):
+        if type(X).__name__ == "DataFrame" and "_forest" in self.__dict__:
+            X = self._columns_by_name(X)
         levels = self.__dict__.get("_levels")
         if levels is not None:  # categorical features: their levels' positions
             X = _categorical.encode_for_predict(X, levels, self.__dict__.get("feature_names_in_"))
@@ -270,6 +272,24 @@ class _BaseForest(BaseEstimator):
         X = self._flatten_input(X)
         return validate_data(self, X, dtype=np.float64, reset=False, accept_sparse=("csr", "csc"),
                              ensure_all_finite=False)
+
+    def _columns_by_name(self, X):
+        """A DataFrame's columns as the forest reads them -- the rule R
+        follows too: matched by name when the forest knows its features'
+        names (in any order; extra columns are ignored; a missing one is an
+        error naming it), else by position."""
+        names = self.__dict__.get("feature_names_in_")
+        if names is None:
+            # by position, as R takes a named matrix for a forest fitted without names
+            return X if X.shape[1] != self.n_features_in_ else X.set_axis(range(X.shape[1]), axis=1)
+        cols = list(X.columns)
+        if len(cols) == len(names) and all(a == b for a, b in zip(cols, names)):
+            return X
+        absent = [n for n in names.tolist() if n not in cols]
+        if absent:
+            raise ValueError("X lacks column%s the forest was trained on: %s"
+                             % ("s" if len(absent) > 1 else "", ", ".join(absent[:10])))
+        return X[list(names)]
 
     def _numeric_frame(self, X):
         """X (a DataFrame) as float64 when its columns are the fitted names in

@@ -3,6 +3,7 @@ import os
 import signal
 import threading
 import time
+import warnings
 
 import numpy as np
 import pytest
@@ -43,12 +44,31 @@ def test_dataframe_rows_predict_as_their_values_and_bad_frames_are_still_refused
     np.testing.assert_array_equal(clf.predict_proba(df.iloc[[3]]), plain.predict_proba(X[3:4]))
     ints = pd.DataFrame((X * 10).astype(int), columns=cols)
     np.testing.assert_array_equal(clf.predict_proba(ints), plain.predict_proba((X * 10).astype(int).astype(float)))
-    with pytest.raises(ValueError, match="feature names should match"):
-        clf.predict(df[cols[::-1]])
     with pytest.raises(ValueError):
         clf.predict(df.assign(f0="text"))
-    with pytest.raises(ValueError, match="missing:"):
+
+
+def test_columns_are_matched_by_name_as_in_r(trunk_small):
+    # the rule both languages follow: by name when the forest knows its
+    # features' names (any order, extra columns ignored, a missing one named);
+    # by position otherwise, with a warning when the forest had names
+    pd = pytest.importorskip("pandas")
+    X, y = trunk_small
+    cols = ["f%d" % i for i in range(X.shape[1])]
+    df = pd.DataFrame(X, columns=cols)
+    clf = sporf.SPORFClassifier(n_estimators=5, random_state=0).fit(df, y)
+    expected = clf.predict_proba(df)
+    np.testing.assert_array_equal(clf.predict_proba(df[cols[::-1]]), expected)
+    np.testing.assert_array_equal(clf.predict_proba(df.assign(extra=1.0)), expected)
+    with pytest.raises(ValueError, match="lacks columns the forest was trained on: f3, f4"):
         clf.predict(df.iloc[:, :3])
+    with pytest.warns(UserWarning, match="feature names"):
+        np.testing.assert_array_equal(clf.predict_proba(X), expected)
+    # a forest fitted without names reads a DataFrame by position, silently
+    plain = sporf.SPORFClassifier(n_estimators=5, random_state=0).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal(plain.predict_proba(df[cols[::-1]]), plain.predict_proba(X[:, ::-1]))
 
 
 def test_feature_names_survive_save(tmp_path, trunk_small):

@@ -81,6 +81,12 @@ test_that("data frame columns are matched by name at predict time", {
   y <- factor(df$a > 0)
   m <- sporf(df, y, n_estimators = 10, random_state = 3)
   expect_identical(predict(m, df[, c("c", "a", "b")], type = "prob"), predict(m, df, type = "prob"))
+  # the rule Python follows too: extra columns ignored, a missing one named,
+  # no names read by position with a warning
+  expect_identical(predict(m, cbind(df, extra = 1), type = "prob"), predict(m, df, type = "prob"))
+  expect_error(predict(m, df[, c("a", "b")]), "lacks column the forest was trained on: c")
+  expect_warning(p <- predict(m, unname(as.matrix(df)), type = "prob"), "no column names")
+  expect_equal(unname(p), unname(predict(m, df, type = "prob")))
 })
 
 test_that("labels of every type come back as factor levels in sorted order", {
