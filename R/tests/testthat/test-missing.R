@@ -21,7 +21,7 @@ test_that("the matrix interface learns from NA and predicts rows with NA", {
   yr <- ifelse(is.na(d$x[, 1]), 5, 0)
   expect_warning(reg <- sporf(d$x, yr, n_estimators = 40, random_state = 1), "five or fewer unique values")
   expect_lt(mean(abs(predict(reg, t$x) - ifelse(is.na(t$x[, 1]), 5, 0))), 0.3)
-  expect_true(all(is.finite(predict(reg, matrix(NA_real_, 2, 4, dimnames = list(NULL, colnames(d$x))))))))
+  expect_true(all(is.finite(predict(reg, matrix(NA_real_, 2, 4, dimnames = list(NULL, colnames(d$x)))))))
 })
 
 test_that("NA and NaN are the same missing value", {
