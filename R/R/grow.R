@@ -32,5 +32,35 @@ grow <- function(object, n_more, ...) {
   for (k in c("terms", "xlevels", "contrasts", "n_samples", "x", "n_neighbors", "n_jobs"))
     if (!is.null(object[[k]])) merged[[k]] <- object[[k]]
   merged$call <- .next_trees_call(call, NULL, 0, n_old + n_more)
+  # out-of-bag results of the grown forest, from the trees' regenerated draws
+  if (!is.null(object[["oob_score"]]) && !inherits(object, "urerf"))
+    merged <- .grown_oob(merged, call, extra, parent.frame())
   merged
+}
+
+# The grown forest with its out-of-bag results, on the training data of the
+# first fit's call (or the data given to grow() again); unchanged when the
+# call chose rows by `subset` or took a formula's variables from outside a
+# data frame, which grow() does not rebuild.
+.grown_oob <- function(merged, call, extra, env) {
+  arg <- function(nm) if (!is.null(extra[[nm]])) extra[[nm]] else eval(call[[nm]], env)
+  if (!is.null(call[["subset"]])) return(merged)
+  if (!is.null(call[["formula"]])) {
+    data <- arg("data")
+    if (is.null(data)) return(merged)
+    mf <- stats::model.frame(eval(call[["formula"]], env), data = data, na.action = stats::na.pass)
+    y <- stats::model.response(mf)
+    x <- data
+  } else {
+    x <- arg("x")
+    y <- arg("y")
+  }
+  X <- .newdata_matrix(merged, x, "x")
+  handle <- .native(merged)
+  res <- .Call(C_sporf_r_oob_predict, handle, X, .resolve_n_jobs(merged[["n_jobs"]]))
+  enc <- if (identical(merged[["task"]], "regression")) list(codes = as.double(y))
+         else list(codes = match(as.character(y), as.character(merged[["classes"]])) - 1L,
+                   levels = merged[["classes"]])
+  merged$oob_score_requested <- TRUE
+  .attach_oob(merged, handle, X, if (is.null(enc$levels)) as.double(y) else y, enc, res[[1L]], res[[2L]])
 }

@@ -233,32 +233,8 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
     obj$tuning <- tuned[["table"]]
     obj$best_params <- tuned[["best"]]
   }
-  if (isTRUE(args$oob_score)) {
-    counts <- res[[3L]]
-    if (any(counts == 0))
-      warning("some samples have no out-of-bag predictions (too few trees for reliable OOB estimates)",
-              call. = FALSE)
-    if (regression) {
-      pred <- res[[2L]]
-      # As Python's oob_score_: R^2 of the out-of-bag predictions over all samples.
-      obj$oob_score <- 1 - sum((y - pred)^2) / sum((y - mean(y))^2)
-      pred[counts == 0] <- NA
-      obj$oob_predictions <- pred
-      obj$oob_error <- mean((y - res[[2L]])^2)
-    } else {
-      dec <- matrix(res[[2L]], nrow = n, ncol = K, byrow = TRUE, dimnames = list(NULL, enc$levels))
-      predicted <- factor(enc$levels[max.col(dec, ties.method = "first")], levels = enc$levels)
-      predicted[counts == 0] <- NA
-      obj$oob_decision_function <- dec
-      obj$oob_predictions <- predicted
-      # As Python's oob_score_: accuracy of the argmax over all samples.
-      obj$oob_score <- mean(enc$codes == max.col(dec, ties.method = "first") - 1L)
-      obj$oob_error <- 1 - obj[["oob_score"]]
-    }
-    # the error as trees are added, which plot() draws (randomForest's err.rate)
-    obj$oob_error_curve <- .Call(C_sporf_r_oob_curve, handle, X, if (regression) as.double(y) else enc$codes)
-    obj <- .randomforest_fields(obj, y, regression)
-  }
+  if (isTRUE(args$oob_score))
+    obj <- .attach_oob(obj, handle, X, y, enc, res[[2L]], res[[3L]])
   if (identical(args$importance, "permutation")) {
     # each tree's out-of-bag error with each feature permuted (importance(fit, type = "permutation"))
     pim <- .Call(C_sporf_r_permutation_importance, handle, X, if (regression) as.double(y) else enc$codes,
@@ -332,6 +308,39 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
 # predicted, votes, confusion (with class.error) and err.rate (its "OOB"
 # column: the per-class curves are not computed) for classification; mse and
 # rsq (as randomForest computes them, with var(y) * (n - 1) / n) for regression.
+# The out-of-bag results of a forest on its training rows X and response y
+# (enc: the response's encoding): the score, predictions, error, error
+# curve and randomForest's fields. values (n x K row-major) and counts come
+# from the fit or from sporf_forest_oob_predict (grow()).
+.attach_oob <- function(obj, handle, X, y, enc, values, counts) {
+  n <- nrow(X)
+  regression <- identical(obj[["task"]], "regression")
+  if (any(counts == 0))
+    warning("some samples have no out-of-bag predictions (too few trees for reliable OOB estimates)",
+            call. = FALSE)
+  if (regression) {
+    pred <- values
+    # As Python's oob_score_: R^2 of the out-of-bag predictions over all samples.
+    obj$oob_score <- 1 - sum((y - pred)^2) / sum((y - mean(y))^2)
+    pred[counts == 0] <- NA
+    obj$oob_predictions <- pred
+    obj$oob_error <- mean((y - values)^2)
+  } else {
+    K <- length(enc$levels)
+    dec <- matrix(values, nrow = n, ncol = K, byrow = TRUE, dimnames = list(NULL, enc$levels))
+    predicted <- factor(enc$levels[max.col(dec, ties.method = "first")], levels = enc$levels)
+    predicted[counts == 0] <- NA
+    obj$oob_decision_function <- dec
+    obj$oob_predictions <- predicted
+    # As Python's oob_score_: accuracy of the argmax over all samples.
+    obj$oob_score <- mean(enc$codes == max.col(dec, ties.method = "first") - 1L)
+    obj$oob_error <- 1 - obj[["oob_score"]]
+  }
+  # the error as trees are added, which plot() draws (randomForest's err.rate)
+  obj$oob_error_curve <- .Call(C_sporf_r_oob_curve, handle, X, if (regression) as.double(y) else enc$codes)
+  .randomforest_fields(obj, y, regression)
+}
+
 .randomforest_fields <- function(obj, y, regression) {
   obj$predicted <- obj[["oob_predictions"]]
   curve <- obj[["oob_error_curve"]]

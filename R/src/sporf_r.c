@@ -419,6 +419,28 @@ SEXP sporf_r_votes(SEXP handle, SEXP x, SEXP n_jobs)
     return out;
 }
 
+/* oob_predict(handle, x, n_jobs) -> list(values (n*K row-major), counts):
+ * the out-of-bag values of the training rows x from the trees' regenerated
+ * draws (grow() keeps a forest's out-of-bag results). */
+SEXP sporf_r_oob_predict(SEXP handle, SEXP x, SEXP n_jobs)
+{
+    sporf_forest *f = get_forest(handle);
+    sporf_matrix m = matrix_view(x);
+    const sporf_forest_info info = forest_info(f);
+    SEXP values = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)(m.nrow * info.n_classes)));
+    SEXP counts = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)m.nrow));
+    int64_t *cnt = (int64_t *)R_alloc((size_t)(m.nrow > 0 ? m.nrow : 1), sizeof *cnt);
+    sporf_error err;
+    if (sporf_forest_oob_predict(f, &m, Rf_asInteger(n_jobs), REAL(values), cnt, &err) != SPORF_OK)
+        raise_core_error(&err);
+    for (int64_t i = 0; i < m.nrow; i++) REAL(counts)[i] = (double)cnt[i];
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
+    SET_VECTOR_ELT(out, 0, values);
+    SET_VECTOR_ELT(out, 1, counts);
+    UNPROTECT(3);
+    return out;
+}
+
 /* order_levels(codes, n_levels, y, n_classes, sample_weight) -> the levels'
  * positions (NA for a level no row has); codes double (0-based, NaN
  * missing), y the 0-based class codes (integer), the responses (double) or
@@ -853,6 +875,7 @@ static const R_CallMethodDef call_methods[] = {
     {"sporf_r_fit", (DL_FUNC)&sporf_r_fit, 9},
     {"sporf_r_quantiles", (DL_FUNC)&sporf_r_quantiles, 5},
     {"sporf_r_order_levels", (DL_FUNC)&sporf_r_order_levels, 5},
+    {"sporf_r_oob_predict", (DL_FUNC)&sporf_r_oob_predict, 3},
     {"sporf_r_set_levels", (DL_FUNC)&sporf_r_set_levels, 3},
     {"sporf_r_get_levels", (DL_FUNC)&sporf_r_get_levels, 1},
     {"sporf_r_load", (DL_FUNC)&sporf_r_load, 1},

@@ -199,6 +199,20 @@ test_that("grow() adds trees of the same forest (Python's warm_start)", {
   expect_error(grow(sporf_load(f), 2), "has none")
 })
 
+test_that("a grown forest keeps its out-of-bag results, as one fit of all its trees has them", {
+  fit <- sporf(Species ~ ., iris, n_estimators = 20, random_state = 4, oob_score = TRUE)
+  grown <- grow(fit, 15)
+  whole <- sporf(Species ~ ., iris, n_estimators = 35, random_state = 4, oob_score = TRUE)
+  for (field in c("oob_score", "oob_error", "oob_decision_function", "oob_predictions", "oob_error_curve",
+                  "confusion", "err.rate"))
+    expect_identical(grown[[field]], whole[[field]], info = field)
+  expect_output(print(grown), "out-of-bag error")
+  x <- as.matrix(iris[, 1:4])
+  r <- sporf(x, iris$Sepal.Length * 2, n_estimators = 25, random_state = 2, oob_score = TRUE)
+  r_whole <- sporf(x, iris$Sepal.Length * 2, n_estimators = 32, random_state = 2, oob_score = TRUE)
+  expect_identical(grow(r, 7)$rsq, r_whole$rsq)
+})
+
 test_that("plot(fit) draws the out-of-bag error against the number of trees", {
   fit <- sporf(Species ~ ., iris, n_estimators = 40, random_state = 1, oob_score = TRUE)
   expect_length(fit$oob_error_curve, 40L)
