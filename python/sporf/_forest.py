@@ -12,7 +12,7 @@ from sklearn.metrics import r2_score
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from . import _categorical, _native, _params, _proximity, _sparse, _spec_gen
+from . import _categorical, _dask, _native, _params, _proximity, _sparse, _spec_gen
 from ._exclusive import exclusive_fit
 from ._native import FIT_DTYPES, NativeForest, Progress, fit_matrix, save_bytes
 
@@ -312,6 +312,12 @@ class _BaseForest(BaseEstimator):
     def _n_threads(self):
         return _params.resolve_n_jobs(self.n_jobs)
 
+    def _lazy(self, X, method, trailing, dtype, **kwargs):
+        """X a Dask array or DataFrame: the lazy Dask array of
+        self.<method>(partition) over its row partitions (_dask.py)."""
+        check_is_fitted(self, "_forest")
+        return _dask.map_partitions(self, X, method, kwargs, trailing, dtype)
+
     def _leaf_means(self, X, n_out):
         """The mean over trees of the leaf values reached by each row."""
         X = self._check_X(X)
@@ -341,7 +347,12 @@ class _BaseForest(BaseEstimator):
         >>> clf = SPORFClassifier(n_estimators=5, random_state=0).fit(X, y)
         >>> clf.apply(X[:2]).shape
         (2, 5)
+
+        A Dask array or DataFrame gives a lazy Dask array, one task per row
+        partition.
         """
+        if _dask.is_collection(X):
+            return self._lazy(X, "apply", (int(self._forest.info().n_trees),), np.int64)
         X = self._check_X(X)
         if _sparse.issparse(X):
             out = np.empty((X.shape[0], self._forest.info().n_trees), dtype=np.int64)
@@ -753,6 +764,8 @@ class _ForestClassifier(ClassifierMixin, _BaseForest):
         # _check_X (in _leaf_means) raises NotFittedError before n_classes_ is read
         if "_forest" not in self.__dict__:
             check_is_fitted(self, "_forest")
+        if _dask.is_collection(X):  # a lazy Dask array, one task per row partition
+            return self._lazy(X, "predict_proba", (self.n_classes_,), np.float64)
         return self._leaf_means(X, self.n_classes_)
 
     def predict_votes(self, X):
@@ -796,7 +809,11 @@ class _ForestClassifier(ClassifierMixin, _BaseForest):
         Returns
         -------
         y : ndarray of shape (n_samples,)
+            A lazy Dask array when X is a Dask array or DataFrame.
         """
+        if _dask.is_collection(X):
+            check_is_fitted(self, "_forest")
+            return self._lazy(X, "predict", (), self.classes_.dtype)
         proba = self.predict_proba(X)
         return self.classes_.take(np.argmax(proba, axis=1), axis=0)
 
@@ -948,8 +965,15 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
         Returns
         -------
         y : ndarray of shape (n_samples,), or (n_samples, n_quantiles) when
-            quantiles is a list
+            quantiles is a list; a lazy Dask array, one task per row
+            partition, when X is a Dask array or DataFrame
         """
+        if _dask.is_collection(X):  # a lazy Dask array, one task per row partition
+            if oob:
+                raise ValueError("oob=True needs the training rows in memory, not a Dask collection")
+            check_is_fitted(self, "_forest")
+            width = () if quantiles is None or np.ndim(quantiles) == 0 else (len(quantiles),)
+            return self._lazy(X, "predict", width, np.float64, quantiles=quantiles)
         if quantiles is None:
             if oob:
                 X = self._dense_X(X)
