@@ -77,7 +77,8 @@ static int reserve_node_copy(sporf_builder *b, int64_t rows)
 }
 
 int sporf_builder_init(sporf_builder *b, const sporf_params *params, const double *Xc,
-                       int64_t n, int64_t p, const sporf_response *response, sporf_error *err)
+                       int64_t n, int64_t p, const sporf_response *response, const sporf_sample_of *sample,
+                       sporf_error *err)
 {
     memset(b, 0, sizeof *b);
     b->params = params;
@@ -90,11 +91,14 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const doubl
     b->n_classes = response->n_classes;
     const int32_t n_classes = b->n_classes;
     b->n_candidates = sporf_params_resolve_max_features(params, p);
-    b->min_split_rows = sporf_resolve_min_samples_split(params, n);
-    b->min_leaf_rows = sporf_resolve_min_samples_leaf(params, n);
+    const int64_t n_all = sample ? sample->n_total : n;
+    b->min_split_rows = sporf_resolve_min_samples_split(params, n_all);
+    b->min_leaf_rows = sporf_resolve_min_samples_leaf(params, n_all);
     b->n_axis_extra = sporf_params_resolve_axis_features(params, p);
     b->n_guided = params->projection == SPORF_PROJ_AXIS ? 0 : (int32_t)params->guided_features;
-    for (int64_t i = 0; i < n * p && !b->has_missing; i++)
+    if (sample)
+        b->has_missing = sample->has_missing;
+    for (int64_t i = 0; !sample && i < n * p && !b->has_missing; i++)
         b->has_missing = sporf_is_missing(Xc[i]);
     int rc = sporf_sampler_init(&b->sampler, params, p, b->n_candidates, err);
     if (rc != SPORF_OK)

@@ -102,10 +102,21 @@ static inline double sporf_node_x(const sporf_builder *b, int32_t f, int64_t pos
     return b->node_compact ? b->xnode[(int64_t)f * b->xnode_rows + pos] : b->Xc[(int64_t)f * b->n + b->idx[pos]];
 }
 
+/* The training rows a builder's data stand for, when Xc holds a sample of
+ * them (a tree's drawn rows, gathered from partitions): counts given as
+ * fractions resolve against all n_total rows, and whether any row misses a
+ * value is the whole data's, so a tree grows as it would on all the rows. */
+typedef struct sporf_sample_of {
+    int64_t n_total;
+    int has_missing;
+} sporf_sample_of;
+
 /* A builder for trees on Xc (n x p, borrowed, like params and the response,
- * for the builder's life). NaN in Xc marks a missing value (task.h). */
+ * for the builder's life). NaN in Xc marks a missing value (task.h). sample:
+ * NULL when Xc holds every training row, else what the rows stand for. */
 int sporf_builder_init(sporf_builder *b, const sporf_params *params, const double *Xc,
-                       int64_t n, int64_t p, const sporf_response *response, sporf_error *err);
+                       int64_t n, int64_t p, const sporf_response *response, const sporf_sample_of *sample,
+                       sporf_error *err);
 void sporf_builder_free(sporf_builder *b);
 
 /* Grow a tree on idx[0..n_in_tree) with weights w, drawing from rng, into

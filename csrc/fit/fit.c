@@ -31,7 +31,31 @@ typedef struct fit_ctx {
     const int32_t *qrf_order;    /* the rows by rank (quantile_leaves.h) */
     const int32_t *qrf_rank;     /* each row's rank */
     int32_t **qrf_scratch;       /* per worker 2n: rows' bootstrap counts, leaves by rank */
+    /* a fit on a sample of the training rows (sporf_forest_fit_sample), else NULL / n: */
+    const int64_t *rows;         /* the global row number of each of X's n rows, ascending */
+    int64_t n_total;             /* the training rows the draws are over */
 } fit_ctx;
+
+/* A fit on a sample of the training rows: X's rows are rows[0..n) of n_total,
+ * and impute the features' means over all of them (NULL: no row misses a
+ * value). */
+typedef struct fit_sample {
+    const int64_t *rows;
+    int64_t n_total;
+    const double *impute;
+} fit_sample;
+
+/* The position of global row g among rows[0..n) (ascending), or -1. */
+static int64_t local_row(const int64_t *rows, int64_t n, uint64_t g)
+{
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if ((uint64_t)rows[mid] < g) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && (uint64_t)rows[lo] == g ? lo : -1;
+}
 
 /* Tree t of this fit is tree first_tree + t of the seed's forest. */
 static void seed_tree(sporf_rng *rng, const sporf_params *params, int64_t t)
@@ -52,7 +76,19 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
      * The draws come first in the tree's stream: sporf_forest_oob_predict
      * regenerates them. */
     double *w = b->w;
-    if (c->params->bootstrap) {
+    if (c->params->bootstrap && c->rows) {
+        /* the draws over all n_total rows, each one of X's sample rows */
+        memset(w, 0, (size_t)n * sizeof *w);
+        for (int64_t k = 0; k < c->n_draws; k++) {
+            const uint64_t g = sporf_rng_below(&rng, (uint64_t)c->n_total);
+            const int64_t at = local_row(c->rows, n, g);
+            if (at < 0)
+                return sporf_set_error(err, SPORF_E_ARG, "tree %lld draws row %llu, which the sample does not hold "
+                                                         "(give every row sporf_tree_draws lists)",
+                                       (long long)t, (unsigned long long)g);
+            w[at] += 1.0;
+        }
+    } else if (c->params->bootstrap) {
         memset(w, 0, (size_t)n * sizeof *w);
         for (int64_t k = 0; k < c->n_draws; k++)
             w[sporf_rng_below(&rng, (uint64_t)n)] += 1.0;
@@ -261,12 +297,43 @@ static int impute_values(sporf_forest *f, const double *Xc, int64_t n, sporf_err
     return SPORF_OK;
 }
 
+/* A sample fit's own conditions: ascending rows within n_total, and what
+ * needs every row (out-of-bag results, the class balance, quantile ranks,
+ * all rows in every tree) refused; a missing value needs the means. */
+static int check_sample(const sporf_params *params, const sporf_matrix *X, const fit_sample *s, int want_oob,
+                        sporf_error *err)
+{
+    const int64_t n = X->nrow;
+    if (!s->rows || s->n_total < n)
+        return sporf_set_error(err, SPORF_E_ARG, "fit_sample: rows are required, and n_total (%lld) must be at "
+                                                 "least X's %lld rows", (long long)s->n_total, (long long)n);
+    for (int64_t i = 0; i < n; i++)
+        if (s->rows[i] < 0 || s->rows[i] >= s->n_total || (i > 0 && s->rows[i] <= s->rows[i - 1]))
+            return sporf_set_error(err, SPORF_E_ARG, "fit_sample: rows[%lld] = %lld: the rows must ascend within "
+                                                     "[0, n_total)", (long long)i, (long long)s->rows[i]);
+    if (want_oob)
+        return sporf_set_error(err, SPORF_E_ARG, "fit_sample: out-of-bag results need every row; compute them "
+                                                 "afterwards with sporf_forest_oob_predict");
+    if (params->class_weight == SPORF_CW_BALANCED)
+        return sporf_set_error(err, SPORF_E_ARG, "fit_sample: class_weight \"balanced\" needs the class counts "
+                                                 "of every row; give them as custom weights");
+    if (params->quantiles)
+        return sporf_set_error(err, SPORF_E_ARG, "fit_sample: quantiles rank every row's response");
+    if (!params->bootstrap && n != s->n_total)
+        return sporf_set_error(err, SPORF_E_ARG, "fit_sample: without bootstrap every tree grows on all %lld rows",
+                               (long long)s->n_total);
+    if (!s->impute && sporf_matrix_first_missing(X) >= 0)
+        return sporf_set_error(err, SPORF_E_ARG, "fit_sample: X has a missing value: give the features' means "
+                                                 "over all the rows (impute)");
+    return SPORF_OK;
+}
+
 /* Classification (y), regression (yr, n_classes 1) and unsupervised forests
  * (neither, n_classes 1) share everything but the response. */
 static int fit_forest(const sporf_params *params, const sporf_matrix *X,
                       const int32_t *y, const double *yr, int32_t n_classes,
                       const double *sample_weight, const double *class_weight,
-                      double *oob_decision, int64_t *oob_count,
+                      double *oob_decision, int64_t *oob_count, const fit_sample *sample,
                       sporf_progress_fn progress, void *user_data,
                       sporf_forest **out, sporf_error *err)
 {
@@ -287,11 +354,18 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     c.yr = yr;
     c.sample_weight = sample_weight;
     c.n = n;
-    c.n_draws = sporf_resolve_draws(params, n);
-    if (params->bootstrap && c.n_draws > n)
+    const int64_t n_all = sample ? sample->n_total : n;
+    if (sample) {
+        if ((rc = check_sample(params, X, sample, oob_decision || oob_count, err)) != SPORF_OK)
+            return rc;
+        c.rows = sample->rows;
+        c.n_total = sample->n_total;
+    }
+    c.n_draws = sporf_resolve_draws(params, n_all);
+    if (params->bootstrap && c.n_draws > n_all)
         return sporf_param_error(err, "max_samples", "at most the number of rows", "%lld for %lld rows",
-                                 (long long)c.n_draws, (long long)n);
-    if ((rc = check_forest_fits_memory(params, n, c.n_draws, n_classes, err)) != SPORF_OK)
+                                 (long long)c.n_draws, (long long)n_all);
+    if ((rc = check_forest_fits_memory(params, n_all, c.n_draws, n_classes, err)) != SPORF_OK)
         return rc;
 
     double *Xc = NULL, *cw_balanced = NULL;
@@ -327,8 +401,15 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
             col[i] = src[i * X->row_stride];
     }
 
-    if ((rc = impute_values(f, Xcols, n, err)) != SPORF_OK)
+    if (sample && sample->impute) { /* the means over all the rows, from the caller */
+        if (!(f->impute = malloc((size_t)p * sizeof *f->impute))) {
+            rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+            goto done;
+        }
+        memcpy(f->impute, sample->impute, (size_t)p * sizeof *f->impute);
+    } else if (!sample && (rc = impute_values(f, Xcols, n, err)) != SPORF_OK) {
         goto done;
+    }
 
     if (params->class_weight == SPORF_CW_CUSTOM) {
         /* kept with the forest, so a loaded model refits the same */
@@ -355,7 +436,8 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
 
     const sporf_response response = {f->task, y, yr, n_classes};
     for (int32_t t = 0; t < n_threads; t++) {
-        rc = sporf_builder_init(&c.builders[t], params, Xcols, n, p, &response, err);
+        const sporf_sample_of of = {n_all, sample && sample->impute != NULL};
+        rc = sporf_builder_init(&c.builders[t], params, Xcols, n, p, &response, sample ? &of : NULL, err);
         if (rc != SPORF_OK) goto done;
         c.builders[t].impute = f->impute;
         c.balanced_scratch[t] = malloc((size_t)n_classes * sizeof(double));
@@ -446,7 +528,7 @@ int sporf_forest_fit(const sporf_params *params, const sporf_matrix *X,
         if (out) *out = NULL;
         return sporf_set_error(err, SPORF_E_ARG, "fit: y is required");
     }
-    return fit_forest(params, X, y, NULL, n_classes, sample_weight, class_weight, oob_decision, oob_count,
+    return fit_forest(params, X, y, NULL, n_classes, sample_weight, class_weight, oob_decision, oob_count, NULL,
                       progress, user_data, out, err);
 }
 
@@ -460,7 +542,7 @@ int sporf_forest_fit_regression(const sporf_params *params, const sporf_matrix *
         if (out) *out = NULL;
         return sporf_set_error(err, SPORF_E_ARG, "fit: y is required");
     }
-    return fit_forest(params, X, NULL, y, 1, sample_weight, NULL, oob_prediction, oob_count,
+    return fit_forest(params, X, NULL, y, 1, sample_weight, NULL, oob_prediction, oob_count, NULL,
                       progress, user_data, out, err);
 }
 
@@ -469,7 +551,61 @@ int sporf_forest_fit_unsupervised(const sporf_params *params, const sporf_matrix
                                   sporf_progress_fn progress, void *user_data,
                                   sporf_forest **out, sporf_error *err)
 {
-    return fit_forest(params, X, NULL, NULL, 1, sample_weight, NULL, NULL, NULL, progress, user_data, out, err);
+    return fit_forest(params, X, NULL, NULL, 1, sample_weight, NULL, NULL, NULL, NULL, progress, user_data, out, err);
+}
+
+int sporf_forest_fit_sample(const sporf_params *params, const sporf_matrix *X, const int64_t *rows,
+                            int64_t n_total, const int32_t *y, int32_t n_classes, const double *y_regression,
+                            const double *sample_weight, const double *class_weight, const double *impute,
+                            sporf_progress_fn progress, void *user_data, sporf_forest **out, sporf_error *err)
+{
+    const fit_sample sample = {rows, n_total, impute};
+    if (y && y_regression) {
+        sporf_clear_error(err);
+        return sporf_set_error(err, SPORF_E_ARG, "fit_sample: give class codes or responses, not both");
+    }
+    return fit_forest(params, X, y, y_regression, y ? n_classes : 1, sample_weight, class_weight, NULL, NULL,
+                      &sample, progress, user_data, out, err);
+}
+
+static int ascending_rows(const void *a, const void *b)
+{
+    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+int sporf_tree_draws(const sporf_params *params, int64_t n_total, int64_t tree, int64_t *rows, int32_t *counts,
+                     int64_t *m_out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!params || !rows || !m_out || n_total < 1 || tree < 0 || tree >= sporf_params_n_trees(params))
+        return sporf_set_error(err, SPORF_E_ARG, "tree_draws: params, rows, m_out, n_total >= 1 and a tree in "
+                                                 "[0, n_estimators) are required");
+    if (!params->bootstrap)
+        return sporf_set_error(err, SPORF_E_ARG, "tree_draws: without bootstrap every tree grows on every row");
+    const int64_t draws = sporf_resolve_draws(params, n_total);
+    if (draws > n_total)
+        return sporf_param_error(err, "max_samples", "at most the number of rows", "%lld for %lld rows",
+                                 (long long)draws, (long long)n_total);
+    /* The tree's stream begins with its draws (grow_one_tree); sorted, the
+     * distinct rows with their multiplicities. */
+    sporf_rng rng;
+    seed_tree(&rng, params, tree);
+    for (int64_t k = 0; k < draws; k++)
+        rows[k] = (int64_t)sporf_rng_below(&rng, (uint64_t)n_total);
+    qsort(rows, (size_t)draws, sizeof *rows, ascending_rows);
+    int64_t m = 0;
+    for (int64_t k = 0; k < draws; k++) {
+        if (m > 0 && rows[m - 1] == rows[k]) {
+            if (counts) counts[m - 1]++;
+            continue;
+        }
+        rows[m] = rows[k];
+        if (counts) counts[m] = 1;
+        m++;
+    }
+    *m_out = m;
+    return SPORF_OK;
 }
 
 /* The training rows' in-bag bitmaps of f's trees, regenerated from the seed

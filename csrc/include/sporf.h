@@ -616,6 +616,38 @@ int sporf_forest_predict_votes(const sporf_forest *forest, const sporf_matrix *X
 int sporf_forest_predict_quantiles(const sporf_forest *forest, const sporf_matrix *X, const double *probs,
                                    int64_t n_probs, int32_t n_jobs, double *out, sporf_error *err);
 
+/* ---- fitting from a sample of the training rows (data larger than memory) ----
+ * A bootstrap tree grows on the rows it draws, and its draws come first in
+ * its stream: so a tree can grow anywhere that holds just those rows. The
+ * draws of tree t (0-based within params' trees, as first_tree +
+ * t of the seed's forest) over n_total training rows are listed by
+ * sporf_tree_draws; gathered (in that order) with their responses and
+ * weights, they let sporf_forest_fit_sample grow exactly the trees a fit on
+ * all n_total rows grows, byte for byte. */
+
+/* The distinct rows tree t draws from n_total rows, ascending, into rows
+ * (caller-allocated, as many as the tree draws: max_samples resolved against
+ * n_total, at most n_total), how often each is drawn into counts (NULL: not
+ * wanted), their number into *m_out. Needs bootstrap. Thread-safe. */
+int sporf_tree_draws(const sporf_params *params, int64_t n_total, int64_t tree, int64_t *rows, int32_t *counts,
+                     int64_t *m_out, sporf_error *err);
+
+/* Grow params' trees as a fit on all n_total training rows would, from X
+ * holding only some of them: rows[i] is the row number of X's row i,
+ * ascending, and the rows must include every row the trees draw
+ * (sporf_tree_draws; else SPORF_E_ARG naming the missing row). y (class
+ * codes, n_classes classes), y_regression or neither (unsupervised), and
+ * sample_weight (or NULL) are X's rows'. What depends on every row comes
+ * from the caller: impute, the features' means over all rows' present
+ * values (as a fit computes them, in row order), or NULL when no row misses
+ * a value; class_weight custom weights (class_weight "balanced" is
+ * refused). Needs bootstrap (or all rows), no out-of-bag results (compute
+ * them later) and no quantiles. Ownership and threads as sporf_forest_fit. */
+int sporf_forest_fit_sample(const sporf_params *params, const sporf_matrix *X, const int64_t *rows,
+                            int64_t n_total, const int32_t *y, int32_t n_classes, const double *y_regression,
+                            const double *sample_weight, const double *class_weight, const double *impute,
+                            sporf_progress_fn progress, void *user_data, sporf_forest **out, sporf_error *err);
+
 /* Out-of-bag quantiles of the training rows: as
  * sporf_forest_predict_quantiles, each row over the trees it was out of bag
  * for (NaN for a row in every tree's bag). X must be the training data, as

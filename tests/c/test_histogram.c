@@ -381,7 +381,7 @@ static int grow_tree(const sporf_params *params, const double *Xc, int64_t n, in
 {
     sporf_builder b;
     sporf_error err;
-    if (sporf_builder_init(&b, params, Xc, n, p, resp, &err) != SPORF_OK)
+    if (sporf_builder_init(&b, params, Xc, n, p, resp, NULL, &err) != SPORF_OK)
         return 0;
     if (!use_copy)
         b.compact_min_rows = 0;

@@ -109,6 +109,82 @@ static void test_shards_merge_to_the_single_fit(void)
     }
 }
 
+/* Each tree grown from a gathered sample of just the rows it draws
+ * (sporf_tree_draws, sporf_forest_fit_sample), the trees merged: the single
+ * fit's forest, byte for byte -- with missing values (the means of all rows
+ * given) and sample weights, for every kind. */
+static void test_trees_from_samples_are_the_single_fit(void)
+{
+    static double Xm[N * P], w[N], impute[P], xs[N * P], ws[N], ys_r[N];
+    static int32_t ys[N];
+    static int64_t rows[N];
+    static int32_t counts[N];
+    memcpy(Xm, X, sizeof Xm);
+    for (int i = 0; i < N; i += 7) Xm[i * P + (i % P)] = NAN;
+    for (int i = 0; i < N; i++) w[i] = 0.5 + (i % 4);
+    for (int j = 0; j < P; j++) { /* the fit's means: present values, in row order */
+        double sum = 0.0;
+        int64_t m = 0;
+        for (int i = 0; i < N; i++)
+            if (!isnan(Xm[i * P + j])) { sum += Xm[i * P + j]; m++; }
+        impute[j] = sum / (double)m;
+    }
+    for (int kind = KIND_CLASS; kind <= KIND_HONEST; kind++) {
+        sporf_params p = kind_params(kind);
+        p.max_samples.form = SPORF_FORM_FRACTION;
+        p.max_samples.value = 0.4;
+        p.n_estimators = 6;
+        const int unsupervised = kind == KIND_UNSUPERVISED, regression = kind == KIND_REGRESSION;
+        sporf_matrix m = {Xm, N, P, P, 1};
+        sporf_error err;
+        sporf_forest *whole = NULL, *trees[6] = {NULL};
+        int rc = regression ? sporf_forest_fit_regression(&p, &m, yr, w, NULL, NULL, NULL, NULL, &whole, &err)
+                 : unsupervised ? sporf_forest_fit_unsupervised(&p, &m, w, NULL, NULL, &whole, &err)
+                 : sporf_forest_fit(&p, &m, y, K, w, NULL, NULL, NULL, NULL, NULL, &whole, &err);
+        CHECK(rc == SPORF_OK, "kind %d: the whole fit: %s", kind, err.message);
+        for (int t = 0; t < 6; t++) {
+            sporf_params pt = p;
+            pt.first_tree = t;
+            pt.n_estimators = 1;
+            int64_t n_rows = 0;
+            CHECK(sporf_tree_draws(&pt, N, 0, rows, counts, &n_rows, &err) == SPORF_OK, "draws: %s", err.message);
+            for (int64_t r = 0; r < n_rows; r++) { /* gather the drawn rows */
+                memcpy(xs + r * P, Xm + rows[r] * P, P * sizeof *xs);
+                ws[r] = w[rows[r]];
+                ys[r] = y[rows[r]];
+                ys_r[r] = yr[rows[r]];
+            }
+            const sporf_matrix ms = {xs, n_rows, P, P, 1};
+            rc = sporf_forest_fit_sample(&pt, &ms, rows, N, unsupervised || regression ? NULL : ys, K,
+                                         regression ? ys_r : NULL, ws, NULL, impute, NULL, NULL, &trees[t], &err);
+            CHECK(rc == SPORF_OK, "kind %d tree %d from its %lld rows: %s", kind, t, (long long)n_rows, err.message);
+        }
+        sporf_forest *merged = NULL;
+        if (whole && sporf_forest_merge((const sporf_forest *const *)trees, 6, &merged, &err) == SPORF_OK)
+            CHECK(same_bytes(merged, whole), "kind %d: trees grown from their samples are the single fit", kind);
+        else
+            CHECK(0, "kind %d: merge: %s", kind, err.message);
+        /* a sample without one of the rows a tree draws is refused, naming it */
+        sporf_params p0 = p;
+        p0.n_estimators = 1;
+        int64_t n_rows = 0;
+        sporf_tree_draws(&p0, N, 0, rows, NULL, &n_rows, &err);
+        for (int64_t r = 1; r < n_rows; r++) memcpy(xs + (r - 1) * P, Xm + rows[r] * P, P * sizeof *xs);
+        const sporf_matrix short_m = {xs, n_rows - 1, P, P, 1};
+        sporf_forest *bad = NULL;
+        rc = sporf_forest_fit_sample(&p0, &short_m, rows + 1, N, NULL, K, regression ? ys_r : NULL, NULL, NULL, impute,
+                                     NULL, NULL, &bad, &err);
+        if (!regression && !unsupervised)
+            rc = sporf_forest_fit_sample(&p0, &short_m, rows + 1, N, ys, K, NULL, NULL, NULL, impute, NULL, NULL, &bad,
+                                         &err);
+        CHECK(rc == SPORF_E_ARG && bad == NULL && strstr(err.message, "does not hold"),
+              "kind %d: a missing drawn row is refused: %s", kind, err.message);
+        sporf_forest_free(merged);
+        sporf_forest_free(whole);
+        for (int t = 0; t < 6; t++) sporf_forest_free(trees[t]);
+    }
+}
+
 static int refused(const sporf_forest *a, const sporf_forest *b, const char *needle)
 {
     const sporf_forest *two[2] = {a, b};
@@ -229,6 +305,7 @@ int main(void)
     test_shards_merge_to_the_single_fit();
     test_merge_refuses_incompatible_forests();
     test_oob_regenerated();
+    test_trees_from_samples_are_the_single_fit();
     printf("%d passed, %d failed\n", n_pass, n_fail);
     return n_fail == 0 ? 0 : 1;
 }
