@@ -579,8 +579,8 @@ int sporf_tree_draws(const sporf_params *params, int64_t n_total, int64_t tree, 
 {
     sporf_clear_error(err);
     if (!params || !rows || !m_out || n_total < 1 || tree < 0 || tree >= sporf_params_n_trees(params))
-        return sporf_set_error(err, SPORF_E_ARG, "tree_draws: params, rows, m_out, n_total >= 1 and a tree in "
-                                                 "[0, n_estimators) are required");
+        return sporf_set_error(err, SPORF_E_ARG, "tree_draws: params, rows, m_out, n_total >= 1 and one of "
+                                                 "params' trees are required");
     if (!params->bootstrap)
         return sporf_set_error(err, SPORF_E_ARG, "tree_draws: without bootstrap every tree grows on every row");
     const int64_t draws = sporf_resolve_draws(params, n_total);
