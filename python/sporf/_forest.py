@@ -106,6 +106,26 @@ class _BaseForest(BaseEstimator):
     def _resolve_data_dims(self, n_features):
         return None
 
+    def _native_params(self, n_features):
+        """The core's parameter struct for n_features features."""
+        return _params.build(self, n_features, data_dims=self._resolve_data_dims(n_features))
+
+    def _refuse_partitioned(self):
+        """What a fit from partitions (sporf.distributed, X a Dask collection)
+        cannot do, since it needs every row in one place: refused by name."""
+        for option, off, why in [("oob_score", False, "out-of-bag results"), ("tune_oob", False, "tune_oob"),
+                                 ("quantiles", False, "quantiles"),
+                                 ("importance", "impurity", "permutation importance"),
+                                 ("categorical_features", None, "categorical features")]:
+            if getattr(self, option, off) != off:
+                raise ValueError("%s: needs every row in one place, which a fit from a Dask collection does not "
+                                 "have; fit with %s=%r" % (why, option, off))
+        if getattr(self, "class_weight", None) == "balanced":
+            raise ValueError('class_weight="balanced" is not available when X is a Dask collection: give the '
+                             "weights per class as a dict")
+        if not self.bootstrap:
+            raise ValueError("a fit from partitions grows each tree on the rows it draws: it needs bootstrap=True")
+
     def _split_levels(self, X):
         """X with its categorical columns as level codes, and their level
         names (None when no column is categorical): _categorical.py."""
@@ -714,20 +734,7 @@ class _ForestClassifier(ClassifierMixin, _BaseForest):
         classes, y_enc = np.unique(y, return_inverse=True)
         y_enc = np.ascontiguousarray(y_enc, dtype=np.int32)
         K = classes.shape[0]
-        cw = None
-        if isinstance(self.class_weight, dict):
-            cw = np.ones(K, dtype=np.float64)
-            index = {c: i for i, c in enumerate(classes.tolist())}
-            unknown = [k for k in self.class_weight if k not in index]
-            if unknown:
-                # the words R uses: the labels of class_weight that y does not have
-                raise ValueError("class_weight names classes that are not in y: %s"
-                                 % ", ".join(str(k) for k in unknown))
-            # Only the type here: the core checks the values, in the words R shows too.
-            for k, v in self.class_weight.items():
-                if not isinstance(v, numbers.Real):
-                    raise ValueError("class_weight[%r] must be a number, got %r" % (k, v))
-                cw[index[k]] = float(v)
+        cw = self._weight_per_class(classes)
 
         by_feature = None
         if levels is not None:
@@ -744,6 +751,24 @@ class _ForestClassifier(ClassifierMixin, _BaseForest):
             self._set_oob_curve(X, y_enc)
         self._set_permutation(X, y_enc)
         return self
+
+    def _weight_per_class(self, classes):
+        """The custom class weights by class code (classes sorted), or None."""
+        if not isinstance(self.class_weight, dict):
+            return None
+        cw = np.ones(len(classes), dtype=np.float64)
+        index = {c: i for i, c in enumerate(classes.tolist())}
+        unknown = [k for k in self.class_weight if k not in index]
+        if unknown:
+            # the words R uses: the labels of class_weight that y does not have
+            raise ValueError("class_weight names classes that are not in y: %s"
+                             % ", ".join(str(k) for k in unknown))
+        # Only the type here: the core checks the values, in the words R shows too.
+        for k, v in self.class_weight.items():
+            if not isinstance(v, numbers.Real):
+                raise ValueError("class_weight[%r] must be a number, got %r" % (k, v))
+            cw[index[k]] = float(v)
+        return cw
 
     def _set_oob(self, oob, y):
         self.oob_decision_function_ = oob

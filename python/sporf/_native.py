@@ -447,6 +447,41 @@ def _maybe(ptr_of, a):
 
 # ---- parameters ----
 
+def tree_draws(params, n_total, tree):
+    """(rows, counts): the distinct rows tree `tree` of params' trees draws
+    from n_total rows, ascending, and how often (sporf_tree_draws)."""
+    draws = n_total
+    rows = np.empty(draws, dtype=np.int64)
+    counts = np.empty(draws, dtype=np.int32)
+    m = ffi.new("int64_t *")
+    err = new_error()
+    check(lib.sporf_tree_draws(params, n_total, tree, _int64s(rows), ffi.from_buffer("int32_t[]", counts), m, err),
+          err)
+    return rows[:m[0]].copy(), counts[:m[0]].copy()
+
+
+def fit_sample(params, X, rows, n_total, *, codes=None, n_classes=0, y=None, sample_weight=None,
+               weight_per_class=None, impute=None):
+    """Grow params' trees from X, the rows `rows` (ascending) of n_total
+    training rows holding every row the trees draw (sporf_forest_fit_sample)."""
+    rows = np.ascontiguousarray(rows, dtype=np.int64)
+    codes = None if codes is None else np.ascontiguousarray(codes, dtype=np.int32)
+    y = None if y is None else np.ascontiguousarray(y, dtype=np.float64)
+    sample_weight = None if sample_weight is None else np.ascontiguousarray(sample_weight, dtype=np.float64)
+    impute = None if impute is None else np.ascontiguousarray(impute, dtype=np.float64)
+    view, keep = matrix_view(X)
+    out = ffi.new("sporf_forest **")
+    err = new_error()
+    rc = lib.sporf_forest_fit_sample(params, view, _int64s(rows), n_total,
+                                     ffi.from_buffer("int32_t[]", codes) if codes is not None else ffi.NULL,
+                                     max(n_classes, 1), _maybe(_doubles, y), _maybe(_doubles, sample_weight),
+                                     _maybe(double_ptr, weight_per_class), _maybe(_doubles, impute),
+                                     ffi.NULL, ffi.NULL, out, err)
+    del keep
+    check(rc, err)
+    return NativeForest(out[0])
+
+
 def order_levels(codes, n_levels, *, codes_y=None, n_classes=0, y=None, sample_weight=None):
     """Positions of a categorical feature's levels (NaN for a level no row
     has), ordered by the response (sporf.h, sporf_order_levels)."""

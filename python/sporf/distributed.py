@@ -4,9 +4,11 @@ Trees are seeded by their index in the forest (tree t draws from the stream
 (random_state, t)), so a forest splits into shards of consecutive trees that
 any machine can grow (``first_tree``, ``n_estimators``), and the shards merge
 into exactly the forest one machine would have grown. :func:`fit` does this
-on a ``dask.distributed`` cluster: the data go to the workers once, shards
-are grown as Dask tasks (a worker runs as many at once as it has threads),
-and the shards are merged on the client.
+on a ``dask.distributed`` cluster: in-memory data go to the workers once,
+shards are grown as Dask tasks (a worker runs as many at once as it has
+threads), and the shards are merged on the client. Data larger than any
+worker come as a Dask array or DataFrame: each tree is then grown from just
+the rows it draws, gathered from the partitions.
 
 Dask is optional: ``pip install sporf[dask]``.
 """
@@ -15,7 +17,7 @@ from concurrent.futures import CancelledError
 import numpy as np
 from sklearn.utils import check_array, check_consistent_length
 
-from . import _params
+from . import _dask, _native, _params
 from ._native import NativeForest, Progress, merge
 from ._exclusive import fitting
 from ._forest import _BaseForest
@@ -60,11 +62,22 @@ def fit(estimator, X, y=None, *, sample_weight=None, client=None, n_shards=None,
         ``n_estimators`` trees (from ``first_tree``) are split into shards.
         ``n_jobs`` is not used: each shard is one Dask task on one thread,
         and a worker grows as many shards at once as it has threads.
-    X : array-like of shape (n_samples, n_features)
+    X : array-like of shape (n_samples, n_features), or a Dask array or DataFrame
         Training data (images or grids for MORF, as ``fit`` takes them).
-        Sent to every worker once.
+        An in-memory X is sent to every worker once. A Dask array or
+        DataFrame stays where it is, partitioned in any way: each tree's
+        sample (the ``max_samples`` rows it draws) is gathered from the
+        partitions that hold it and grown on one worker, and the class
+        labels, the checks and the missing values' means come from
+        reductions over the partitions -- the forest is still the local
+        fit's of the same rows, byte for byte. A sample too large for a
+        worker is refused before any work, naming the sizes. Out-of-bag
+        results, tuning, quantiles, permutation importance, categorical
+        features, balanced class weights and URerF need every row in one
+        place and are refused.
     y : array-like of shape (n_samples,) or None
-        Labels or responses; None for :class:`URerF`.
+        Labels or responses (a Dask array or Series with a partitioned X);
+        None for :class:`URerF`.
     sample_weight : array-like of shape (n_samples,) or None
         As in ``fit`` (not for URerF).
     client : distributed.Client or None
@@ -113,6 +126,11 @@ def fit(estimator, X, y=None, *, sample_weight=None, client=None, n_shards=None,
     distributed = _import_distributed()
     if not isinstance(estimator, _BaseForest):
         raise TypeError("sporf.distributed.fit takes a sporf estimator, got %s" % type(estimator).__name__)
+    if _dask.is_collection(X):
+        if client is None:
+            client = distributed.get_client()
+        with fitting(estimator):
+            return _fit_partitioned(client, estimator, X, y, sample_weight, progress)
     unsupervised = isinstance(estimator, URerF)
     if unsupervised and (y is not None or sample_weight is not None):
         raise TypeError("URerF is unsupervised: pass X only (no y or sample_weight)")
@@ -236,4 +254,213 @@ def _fit_on_cluster(distributed, client, estimator, params, ranges, X, y, sample
         else:
             n_out = estimator.n_classes_ if hasattr(estimator, "classes_") else 1
             estimator._set_oob(estimator._oob_from_forest(Xv, n_out), np.asarray(y))
+    return estimator
+
+
+# ---- X partitioned over the cluster (a Dask array or DataFrame) ----
+#
+# No worker and not the client ever holds all of X: each tree's sample (the
+# rows it draws, sporf_tree_draws) is gathered from the partitions that hold
+# it and grown on one worker (sporf_forest_fit_sample), and what the fit
+# needs from every row -- the class labels, the checks, the missing-value
+# means -- comes from reductions over the partitions. The forest is the local
+# fit's of the same rows, byte for byte, however X is partitioned.
+
+def _as_partitioned(X, y, sample_weight):
+    """(X as a Dask array of whole rows with known partition lengths, y and
+    sample_weight partitioned as X, feature names or None)."""
+    import dask.array as da
+
+    names = None
+    if not isinstance(X, da.Array):  # a Dask DataFrame
+        names = [str(c) for c in X.columns]
+        kinds = X.dtypes
+        bad = [str(c) for c, k in zip(X.columns, kinds) if getattr(k, "kind", "O") not in "fiub"]
+        if bad:
+            raise ValueError("X has non-numeric columns (%s): a partitioned fit takes numeric features"
+                             % ", ".join(bad))
+        X = X.to_dask_array(lengths=True)
+    if X.ndim != 2:
+        raise ValueError("a Dask array X must be 2-D (rows, features), got %d dimensions" % X.ndim)
+    if any(np.isnan(c) for c in X.chunks[0]):
+        X = X.compute_chunk_sizes()
+    X = X.rechunk({1: -1})
+
+    def like_rows(v, what):
+        if v is None:
+            return None
+        if _dask.is_collection(v):
+            v = v.to_dask_array(lengths=True) if not isinstance(v, da.Array) else v
+            if any(np.isnan(c) for c in v.chunks[0]):
+                v = v.compute_chunk_sizes()
+        else:
+            v = np.asarray(v)
+        if v.ndim != 1 or v.shape[0] != X.shape[0]:
+            raise ValueError("%s must be 1-D with one value per row of X (%d), got shape %s"
+                             % (what, X.shape[0], v.shape))
+        return v.rechunk((X.chunks[0],)) if isinstance(v, da.Array) else da.from_array(v, chunks=(X.chunks[0],))
+
+    return X, like_rows(y, "y"), like_rows(sample_weight, "sample_weight"), names
+
+
+def _partition_facts(block, y, sw, index, first_row, classification):
+    """Runs on a worker: one partition's checks and what the fit needs from
+    it (which features miss a value, its labels)."""
+    block = np.asarray(block, dtype=np.float64)
+    where = np.argwhere(np.isinf(block))
+    if len(where):
+        raise ValueError("partition %d of X: infinity at row %d, column %d; missing values are NaN"
+                         % (index, first_row + where[0][0], where[0][1]))
+    labels = None
+    if y is not None:
+        y = np.asarray(y)
+        if classification:
+            labels = np.unique(y)
+        else:
+            y = y.astype(np.float64)
+            if not np.all(np.isfinite(y)):
+                raise ValueError("partition %d of y: NaN or infinity at row %d"
+                                 % (index, first_row + int(np.flatnonzero(~np.isfinite(y))[0])))
+    if sw is not None:
+        sw = np.asarray(sw, dtype=np.float64)
+        if not np.all(np.isfinite(sw) & (sw >= 0)):
+            raise ValueError("partition %d of sample_weight: a weight that is not finite and non-negative at row %d"
+                             % (index, first_row + int(np.flatnonzero(~(np.isfinite(sw) & (sw >= 0)))[0])))
+    return bool(np.isnan(block).any()), labels
+
+
+def _sum_present(block, carry):
+    """Runs on a worker: each feature's running sum and count of present
+    values, continued over this partition in row order -- the additions, in
+    the order, of a local fit's means (so the means are the same doubles)."""
+    block = np.asarray(block, dtype=np.float64)
+    sums, counts = carry
+    sums, counts = sums.copy(), counts.copy()
+    for j in range(block.shape[1]):
+        present = block[:, j][~np.isnan(block[:, j])]
+        if present.size:
+            sums[j] = np.cumsum(np.concatenate([[sums[j]], present]))[-1]
+            counts[j] += present.size
+    return sums, counts
+
+
+def _take(block, y, sw, local):
+    """Runs on a worker: the rows `local` of one partition."""
+    block = np.asarray(block, dtype=np.float64)[local]
+    return block, None if y is None else np.asarray(y)[local], None if sw is None else np.asarray(sw)[local]
+
+
+def _grow_tree(cls, params, n_total, rows, pieces, classes, impute):
+    """Runs on a worker: one tree from its gathered sample; its model bytes."""
+    X = np.concatenate([p[0] for p in pieces])
+    y = None if pieces[0][1] is None else np.concatenate([p[1] for p in pieces])
+    sw = None if pieces[0][2] is None else np.concatenate([p[2] for p in pieces])
+    est = cls(**params)
+    native = est._native_params(X.shape[1])
+    task = {}
+    if classes is not None:
+        task = dict(codes=np.searchsorted(classes, y).astype(np.int32), n_classes=len(classes),
+                    weight_per_class=est._weight_per_class(classes))
+    elif y is not None:
+        task = dict(y=y.astype(np.float64))
+    forest = _native.fit_sample(native, np.asfortranarray(X), rows, n_total, sample_weight=sw, impute=impute, **task)
+    return forest.to_bytes()
+
+
+def _check_sample_fits(client, native, n_total, p):
+    """Refuse, before any work, a tree sample larger than a worker can hold:
+    the gathered rows and their column-major copy, with room to grow."""
+    draws = len(_native.tree_draws(native, n_total, 0)[0]) if n_total > 0 else 0
+    need = 4 * draws * p * 8  # the pieces, their concatenation, the copy, and the tree's buffers
+    limits = [w.get("memory_limit") or 0 for w in client.scheduler_info()["workers"].values()]
+    limit = max(limits) if limits else 0
+    if limit and need > limit:
+        raise ValueError("a tree's sample of %d distinct rows x %d features needs about %.0f MB on a worker, which "
+                         "has %.0f MB: lower max_samples (the rows each tree draws)" % (draws, p, need / 1e6,
+                                                                                          limit / 1e6))
+
+
+def _fit_partitioned(client, estimator, X, y, sample_weight, progress):
+    import dask
+
+    cls = type(estimator)
+    name = cls.__name__
+    if isinstance(estimator, URerF):
+        raise ValueError("URerF keeps its training rows for neighbour queries: fit it on X in memory, not on a "
+                         "Dask collection")
+    if y is None:
+        raise ValueError("%s needs y" % name)
+    estimator._refuse_partitioned()
+    X, y, sample_weight, names = _as_partitioned(X, y, sample_weight)
+    n_total, p = int(X.shape[0]), int(X.shape[1])
+    offsets = np.concatenate([[0], np.cumsum(X.chunks[0])]).astype(np.int64)
+    x_parts = list(X.to_delayed().ravel())
+    y_parts = list(y.to_delayed().ravel())
+    sw_parts = list(sample_weight.to_delayed().ravel()) if sample_weight is not None else [None] * len(x_parts)
+    classification = hasattr(cls, "predict_proba")
+
+    # The parameters (one seed for every tree) and, before any work, whether
+    # a tree's sample fits a worker.
+    params = estimator.get_params(deep=False)
+    params.update(random_state=_params.resolve_seed(estimator.random_state), n_jobs=1, verbose=0, warm_start=False)
+    native = cls(**params)._native_params(p)
+    _check_sample_fits(client, native, n_total, p)
+
+    # What the fit needs from every row, by reductions over the partitions.
+    facts = client.compute([dask.delayed(_partition_facts)(xp, yp, swp, k, int(offsets[k]), classification)
+                            for k, (xp, yp, swp) in enumerate(zip(x_parts, y_parts, sw_parts))], sync=True)
+    classes = np.unique(np.concatenate([f[1] for f in facts])) if classification else None
+    impute = None
+    if any(f[0] for f in facts):
+        carry = (np.zeros(p), np.zeros(p, dtype=np.int64))
+        for xp in x_parts:  # in row order: the local fit's additions
+            carry = dask.delayed(_sum_present)(xp, carry)
+        sums, counts = client.compute(carry, sync=True)
+        impute = np.where(counts > 0, sums / np.maximum(counts, 1), 0.0)
+
+    n_trees, first = int(estimator.n_estimators), int(estimator.first_tree)
+    printer = Progress(verbose=estimator.verbose, what="trees")
+    futures = {}
+    for t in range(n_trees):
+        rows, _ = _native.tree_draws(native, n_total, t)
+        pieces = []
+        for k in range(len(x_parts)):
+            lo, hi = np.searchsorted(rows, [offsets[k], offsets[k + 1]])
+            if hi > lo:
+                pieces.append(dask.delayed(_take)(x_parts[k], y_parts[k], sw_parts[k], rows[lo:hi] - offsets[k]))
+        task = dask.delayed(_grow_tree)(cls, dict(params, first_tree=first + t, n_estimators=1), n_total, rows,
+                                         pieces, classes, impute)
+        futures[client.compute(task)] = t
+    distributed = _import_distributed()
+    trees, done = {}, 0
+    try:
+        for future in distributed.as_completed(list(futures)):
+            t = futures[future]
+            try:
+                trees[t] = NativeForest.from_bytes(future.result())
+            except (ValueError, TypeError, MemoryError):
+                raise
+            except Exception as exc:
+                raise RuntimeError("sporf.distributed.fit: the cluster failed to grow tree %d (%s: %s); no forest "
+                                   "was returned" % (first + t, type(exc).__name__, exc)) from exc
+            done += 1
+            printer.update(done, n_trees)
+            if progress is not None:
+                progress(done, n_trees)
+    finally:
+        for future in futures:
+            future.cancel()
+    if sorted(trees) != list(range(n_trees)):  # never merge a partial forest
+        raise RuntimeError("sporf.distributed.fit: trees are missing; no forest was returned")
+    forest = merge([trees[t] for t in range(n_trees)])
+    if classes is not None:
+        forest.set_strings(_native.STR_CLASSES, classes)
+    if names is not None:
+        forest.set_strings(_native.STR_FEATURE_NAMES, np.array(names, dtype=object))
+    fitted = cls._from_native(forest)
+    for attr in [k for k in vars(estimator) if k.endswith("_") and not k.startswith("__")]:
+        delattr(estimator, attr)
+    for attr, value in vars(fitted).items():
+        if attr == "_forest" or (attr.endswith("_") and not attr.startswith("__")):
+            setattr(estimator, attr, value)
     return estimator

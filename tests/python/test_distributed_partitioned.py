@@ -1,0 +1,110 @@
+"""sporf.distributed.fit on X partitioned over the cluster (a Dask array or
+DataFrame): each tree grows from the rows it draws, gathered from the
+partitions, and the forest is the local fit of the same rows byte for byte,
+however X is partitioned; bad partitions are named and leave the estimator
+unfitted."""
+import os
+
+import numpy as np
+import pytest
+
+import sporf
+from sporf.datasets import make_trunk
+
+if os.environ.get("CI"):
+    import distributed  # CI installs Dask: a missing one must fail, not skip
+else:
+    distributed = pytest.importorskip("distributed")
+import dask.array as da  # noqa: E402
+
+import sporf.distributed as sd  # noqa: E402
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _python_subprocesses_need_their_own_libraries(clean_subprocess_env):
+    yield
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                       silence_logs=50)
+    c = distributed.Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+@pytest.fixture(scope="module")
+def data():
+    X, y = make_trunk(1200, n_features=8, random_state=0)
+    X[::13, 2] = np.nan  # missing values: the means come from every partition
+    return X, y
+
+
+CHUNKINGS = [(1200, 8), (400, 8), ((150, 700, 1, 349), (5, 3))]
+
+
+@pytest.mark.parametrize("chunks", CHUNKINGS, ids=["one", "three", "uneven"])
+@pytest.mark.parametrize("kind", ["classifier", "regressor", "morf"])
+def test_the_forest_is_the_local_fit_whatever_the_partitions(client, data, chunks, kind):
+    X, y = data
+    if kind == "classifier":
+        est, target = sporf.SPORFClassifier(n_estimators=6, max_samples=0.4, random_state=5), y
+    elif kind == "regressor":
+        est, target = sporf.SPORFRegressor(n_estimators=6, max_samples=0.4, random_state=5), np.nan_to_num(X[:, 2])
+    else:
+        est, target = sporf.MORFClassifier(n_estimators=6, data_dims=(2, 4), max_samples=0.4, random_state=5), y
+    local = sporf.load(est.fit(X, target).to_bytes())
+    est_d = type(est)(**est.get_params())
+    assert sd.fit(est_d, da.from_array(X, chunks=chunks), target, client=client) is est_d
+    assert est_d.to_bytes() == local.to_bytes()
+    np.testing.assert_array_equal(est_d.predict(X), local.predict(X))
+
+
+def test_a_dataframe_weights_and_class_weights(client, data):
+    pd = pytest.importorskip("pandas")
+    dd = pytest.importorskip("dask.dataframe")
+    X, y = data
+    labels = np.where(y == 1, "yes", "no")
+    w = 0.5 + (np.arange(len(y)) % 3)
+    frame = pd.DataFrame(X, columns=["c%d" % j for j in range(X.shape[1])])
+    kw = dict(n_estimators=5, max_samples=500, class_weight={"yes": 2.0, "no": 1.0}, random_state=2)
+    local = sporf.SPORFClassifier(**kw).fit(frame, labels, sample_weight=w)
+    est = sd.fit(sporf.SPORFClassifier(**kw), dd.from_pandas(frame, npartitions=4), labels, sample_weight=w,
+                 client=client)
+    assert est.to_bytes() == local.to_bytes()
+    assert list(est.feature_names_in_) == list(frame.columns) and list(est.classes_) == ["no", "yes"]
+
+
+def test_bad_partitions_are_named_and_leave_the_estimator_unfitted(client, data):
+    X, y = data
+    bad = X.copy()
+    bad[700, 4] = np.inf
+    est = sporf.SPORFClassifier(n_estimators=3, random_state=0)
+    with pytest.raises(ValueError, match=r"partition 1 of X: infinity at row 700, column 4"):
+        sd.fit(est, da.from_array(bad, chunks=(600, 8)), y, client=client)
+    assert not hasattr(est, "_forest")
+    yr = X[:, 0].copy()
+    yr[1000] = np.nan
+    with pytest.raises(ValueError, match=r"partition 2 of y: NaN or infinity at row 1000"):
+        sd.fit(sporf.SPORFRegressor(n_estimators=3, random_state=0), da.from_array(np.nan_to_num(X), chunks=400), yr,
+               client=client)
+    with pytest.raises(ValueError, match="one value per row"):
+        sd.fit(sporf.SPORFClassifier(n_estimators=2), da.from_array(X, chunks=400), y[:-1], client=client)
+    for kw, match in [(dict(oob_score=True), "out-of-bag"), (dict(bootstrap=False), "bootstrap=True"),
+                      (dict(class_weight="balanced"), "balanced")]:
+        with pytest.raises(ValueError, match=match):
+            sd.fit(sporf.SPORFClassifier(n_estimators=2, **kw), da.from_array(X, chunks=400), y, client=client)
+    with pytest.raises(ValueError, match="URerF keeps its training rows"):
+        sd.fit(sporf.URerF(n_estimators=2), da.from_array(X, chunks=400), client=client)
+
+
+def test_a_sample_too_large_for_a_worker_is_refused_before_any_work(data):
+    X, y = data
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0",
+                                  memory_limit="1MB", silence_logs=50) as cluster, distributed.Client(cluster) as c:
+        est = sporf.SPORFClassifier(n_estimators=2, random_state=0)
+        with pytest.raises(ValueError, match=r"max_samples"):
+            sd.fit(est, da.from_array(np.tile(X, (20, 1)), chunks=4000), np.tile(y, 20), client=c)
+        assert not hasattr(est, "_forest")
