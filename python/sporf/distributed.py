@@ -344,10 +344,13 @@ def _sum_present(block, carry):
     return sums, counts
 
 
-def _take(block, y, sw, local):
-    """Runs on a worker: the rows `local` of one partition."""
-    block = np.asarray(block, dtype=np.float64)[local]
-    return block, None if y is None else np.asarray(y)[local], None if sw is None else np.asarray(sw)[local]
+def _take_many(block, y, sw, wanted):
+    """Runs on a worker: for each tree of a batch, the rows of one partition
+    it draws (local row numbers, perhaps none)."""
+    block = np.asarray(block, dtype=np.float64)
+    y = None if y is None else np.asarray(y)
+    sw = None if sw is None else np.asarray(sw)
+    return [(block[local], None if y is None else y[local], None if sw is None else sw[local]) for local in wanted]
 
 
 def _grow_tree(cls, params, n_total, rows, pieces, classes, impute):
@@ -367,17 +370,30 @@ def _grow_tree(cls, params, n_total, rows, pieces, classes, impute):
     return forest.to_bytes()
 
 
+def _sample_bytes(native, n_total, p):
+    """The bytes of one tree's gathered sample (its distinct rows)."""
+    return len(_native.tree_draws(native, n_total, 0)[0]) * p * 8 if n_total > 0 else 0
+
+
+def _memory(client, per_worker=False):
+    """The cluster's memory limit in bytes (the largest worker's with
+    per_worker), or a large number when the workers have none."""
+    limits = [w.get("memory_limit") or 0 for w in client.scheduler_info()["workers"].values()]
+    if not limits or not all(limits):
+        return 1 << 62
+    return max(limits) if per_worker else sum(limits)
+
+
 def _check_sample_fits(client, native, n_total, p):
     """Refuse, before any work, a tree sample larger than a worker can hold:
     the gathered rows and their column-major copy, with room to grow."""
-    draws = len(_native.tree_draws(native, n_total, 0)[0]) if n_total > 0 else 0
-    need = 4 * draws * p * 8  # the pieces, their concatenation, the copy, and the tree's buffers
-    limits = [w.get("memory_limit") or 0 for w in client.scheduler_info()["workers"].values()]
-    limit = max(limits) if limits else 0
-    if limit and need > limit:
+    sample = _sample_bytes(native, n_total, p)
+    need = 4 * sample  # the pieces, their concatenation, the copy, and the tree's buffers
+    limit = _memory(client, per_worker=True)
+    if need > limit:
         raise ValueError("a tree's sample of %d distinct rows x %d features needs about %.0f MB on a worker, which "
-                         "has %.0f MB: lower max_samples (the rows each tree draws)" % (draws, p, need / 1e6,
-                                                                                          limit / 1e6))
+                         "has %.0f MB: lower max_samples (the rows each tree draws)"
+                         % (sample // (8 * p), p, need / 1e6, limit / 1e6))
 
 
 def _fit_partitioned(client, estimator, X, y, sample_weight, progress):
@@ -420,36 +436,43 @@ def _fit_partitioned(client, estimator, X, y, sample_weight, progress):
 
     n_trees, first = int(estimator.n_estimators), int(estimator.first_tree)
     printer = Progress(verbose=estimator.verbose, what="trees")
-    futures = {}
-    for t in range(n_trees):
-        rows, _ = _native.tree_draws(native, n_total, t)
-        pieces = []
-        for k in range(len(x_parts)):
-            lo, hi = np.searchsorted(rows, [offsets[k], offsets[k + 1]])
-            if hi > lo:
-                pieces.append(dask.delayed(_take)(x_parts[k], y_parts[k], sw_parts[k], rows[lo:hi] - offsets[k]))
-        task = dask.delayed(_grow_tree)(cls, dict(params, first_tree=first + t, n_estimators=1), n_total, rows,
-                                         pieces, classes, impute)
-        futures[client.compute(task)] = t
     distributed = _import_distributed()
     trees, done = {}, 0
-    try:
-        for future in distributed.as_completed(list(futures)):
-            t = futures[future]
-            try:
-                trees[t] = NativeForest.from_bytes(future.result())
-            except (ValueError, TypeError, MemoryError):
-                raise
-            except Exception as exc:
-                raise RuntimeError("sporf.distributed.fit: the cluster failed to grow tree %d (%s: %s); no forest "
-                                   "was returned" % (first + t, type(exc).__name__, exc)) from exc
-            done += 1
-            printer.update(done, n_trees)
-            if progress is not None:
-                progress(done, n_trees)
-    finally:
-        for future in futures:
-            future.cancel()
+    # Trees in batches whose samples take at most a quarter of the cluster's
+    # memory: each partition is read once per batch, for all its trees.
+    batch = max(1, min(n_trees, _memory(client) // max(1, 4 * _sample_bytes(native, n_total, p))))
+    for b0 in range(0, n_trees, batch):
+        ts = list(range(b0, min(n_trees, b0 + batch)))
+        rows = {t: _native.tree_draws(native, n_total, t)[0] for t in ts}
+        bounds = {t: np.searchsorted(rows[t], offsets) for t in ts}  # each partition's slice of the rows
+        taken = {}
+        for k in range(len(x_parts)):
+            wanted = [rows[t][bounds[t][k]:bounds[t][k + 1]] - offsets[k] for t in ts]
+            if any(len(w) for w in wanted):
+                taken[k] = dask.delayed(_take_many, nout=len(ts))(x_parts[k], y_parts[k], sw_parts[k], wanted)
+        futures = {}
+        for j, t in enumerate(ts):
+            pieces = [taken[k][j] for k in sorted(taken) if bounds[t][k + 1] > bounds[t][k]]
+            task = dask.delayed(_grow_tree)(cls, dict(params, first_tree=first + t, n_estimators=1), n_total,
+                                             rows[t], pieces, classes, impute)
+            futures[client.compute(task)] = t
+        try:
+            for future in distributed.as_completed(list(futures)):
+                t = futures[future]
+                try:
+                    trees[t] = NativeForest.from_bytes(future.result())
+                except (ValueError, TypeError, MemoryError):
+                    raise
+                except Exception as exc:
+                    raise RuntimeError("sporf.distributed.fit: the cluster failed to grow tree %d (%s: %s); no "
+                                       "forest was returned" % (first + t, type(exc).__name__, exc)) from exc
+                done += 1
+                printer.update(done, n_trees)
+                if progress is not None:
+                    progress(done, n_trees)
+        finally:
+            for future in futures:
+                future.cancel()
     if sorted(trees) != list(range(n_trees)):  # never merge a partial forest
         raise RuntimeError("sporf.distributed.fit: trees are missing; no forest was returned")
     forest = merge([trees[t] for t in range(n_trees)])

@@ -108,3 +108,16 @@ def test_a_sample_too_large_for_a_worker_is_refused_before_any_work(data):
         with pytest.raises(ValueError, match=r"max_samples"):
             sd.fit(est, da.from_array(np.tile(X, (20, 1)), chunks=4000), np.tile(y, 20), client=c)
         assert not hasattr(est, "_forest")
+
+
+def test_trees_in_batches_give_the_same_forest(client, data, monkeypatch):
+    # a cluster with little memory grows the trees a few at a time (each
+    # partition read once per batch): the forest does not change
+    X, y = data
+    est = sporf.SPORFClassifier(n_estimators=5, max_samples=0.4, random_state=8)
+    local = sporf.load(est.fit(X, y).to_bytes())
+    sample = sd._sample_bytes(est._native_params(X.shape[1]), X.shape[0], X.shape[1])
+    real = sd._memory
+    monkeypatch.setattr(sd, "_memory", lambda c, per_worker=False: real(c, True) if per_worker else 8 * sample)
+    again = sd.fit(sporf.SPORFClassifier(**est.get_params()), da.from_array(X, chunks=300), y, client=client)
+    assert again.to_bytes() == local.to_bytes()
