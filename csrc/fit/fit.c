@@ -608,12 +608,13 @@ int sporf_tree_draws(const sporf_params *params, int64_t n_total, int64_t tree, 
     return SPORF_OK;
 }
 
-/* The training rows' in-bag bitmaps of f's trees, regenerated from the seed
- * (the draws come first in each tree's stream), after checking that X can be
- * f's training data; *inbag_out (n_trees x ceil(n / 8) bytes) is the
- * caller's to free. `what` names the calling function in errors. */
-static int regenerate_inbag(const sporf_forest *f, const sporf_matrix *X, const char *what, uint8_t **inbag_out,
-                            sporf_error *err)
+/* The in-bag bitmaps of f's trees for X, the training rows first_row ..
+ * first_row + n - 1 of n_total, regenerated from the seed (the draws come
+ * first in each tree's stream), after checking that X can be those rows;
+ * *inbag_out (n_trees x ceil(n / 8) bytes) is the caller's to free. `what`
+ * names the calling function in errors. */
+static int regenerate_inbag_rows(const sporf_forest *f, const sporf_matrix *X, int64_t first_row, int64_t n_total,
+                                 const char *what, uint8_t **inbag_out, sporf_error *err)
 {
     *inbag_out = NULL;
     if (f->task == SPORF_TASK_UNSUPERVISED)
@@ -626,12 +627,15 @@ static int regenerate_inbag(const sporf_forest *f, const sporf_matrix *X, const 
     const int64_t first_missing = f->missing_learned ? -1 : sporf_matrix_first_missing(X);
     if (first_missing >= 0)
         return sporf_missing_unlearned_error(err, "X", first_missing / X->ncol, first_missing % X->ncol);
-    const int64_t n = X->nrow, draws = sporf_resolve_draws(&f->params, n);
-    if (draws > n)
+    const int64_t n = X->nrow, draws = sporf_resolve_draws(&f->params, n_total);
+    if (first_row < 0 || first_row + n > n_total)
+        return sporf_set_error(err, SPORF_E_ARG, "%s: rows %lld-%lld are not rows of the %lld training rows", what,
+                               (long long)first_row, (long long)(first_row + n - 1), (long long)n_total);
+    if (draws > n_total)
         return sporf_set_error(err, SPORF_E_ARG, "X has %lld rows, fewer than the %lld the forest drew per tree: "
-                                                 "it is not the training data", (long long)n, (long long)draws);
+                                                 "it is not the training data", (long long)n_total, (long long)draws);
     const int64_t bitmap_bytes = (n + 7) / 8;
-    uint8_t *inbag = calloc((size_t)f->n_trees, (size_t)bitmap_bytes);
+    uint8_t *inbag = calloc((size_t)f->n_trees, (size_t)(bitmap_bytes > 0 ? bitmap_bytes : 1));
     if (!inbag)
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory for the out-of-bag bookkeeping");
     for (int64_t t = 0; t < f->n_trees; t++) {
@@ -639,12 +643,40 @@ static int regenerate_inbag(const sporf_forest *f, const sporf_matrix *X, const 
         seed_tree(&rng, &f->params, t);
         uint8_t *bits = inbag + t * bitmap_bytes;
         for (int64_t k = 0; k < draws; k++) {
-            const uint64_t i = sporf_rng_below(&rng, (uint64_t)n);
-            bits[i >> 3] |= (uint8_t)(1u << (i & 7));
+            const uint64_t g = sporf_rng_below(&rng, (uint64_t)n_total);
+            if (g >= (uint64_t)first_row && g < (uint64_t)(first_row + n)) {
+                const uint64_t i = g - (uint64_t)first_row;
+                bits[i >> 3] |= (uint8_t)(1u << (i & 7));
+            }
         }
     }
     *inbag_out = inbag;
     return SPORF_OK;
+}
+
+/* The training rows' in-bag bitmaps of f's trees, regenerated from the seed
+ * (the draws come first in each tree's stream), after checking that X can be
+ * f's training data; *inbag_out (n_trees x ceil(n / 8) bytes) is the
+ * caller's to free. `what` names the calling function in errors. */
+static int regenerate_inbag(const sporf_forest *f, const sporf_matrix *X, const char *what, uint8_t **inbag_out,
+                            sporf_error *err)
+{
+    return regenerate_inbag_rows(f, X, 0, X->nrow, what, inbag_out, err);
+}
+
+int sporf_forest_oob_predict_rows(const sporf_forest *f, const sporf_matrix *X, int64_t first_row,
+                                  int64_t n_total, int32_t n_jobs, double *out, int64_t *count, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !X || !out)
+        return sporf_set_error(err, SPORF_E_ARG, "oob_predict_rows: forest, X and out are required");
+    uint8_t *inbag;
+    int rc = regenerate_inbag_rows(f, X, first_row, n_total, "out-of-bag prediction", &inbag, err);
+    if (rc != SPORF_OK)
+        return rc;
+    rc = sporf_forest_oob(f, X, inbag, sporf_pool_threads(n_jobs, X->nrow), out, count, err);
+    free(inbag);
+    return rc;
 }
 
 int sporf_forest_oob_predict(const sporf_forest *f, const sporf_matrix *X, int32_t n_jobs,

@@ -648,6 +648,13 @@ int sporf_forest_fit_sample(const sporf_params *params, const sporf_matrix *X, c
                             const double *sample_weight, const double *class_weight, const double *impute,
                             sporf_progress_fn progress, void *user_data, sporf_forest **out, sporf_error *err);
 
+/* sporf_forest_oob_predict for some of the training rows: X holds rows
+ * first_row .. first_row + n - 1 of the n_total rows the forest was grown on
+ * (a partition of data larger than memory); each row's values and count are
+ * those sporf_forest_oob_predict gives it on all the rows. */
+int sporf_forest_oob_predict_rows(const sporf_forest *forest, const sporf_matrix *X, int64_t first_row,
+                                  int64_t n_total, int32_t n_jobs, double *out, int64_t *count, sporf_error *err);
+
 /* Out-of-bag quantiles of the training rows: as
  * sporf_forest_predict_quantiles, each row over the trees it was out of bag
  * for (NaN for a row in every tree's bag). X must be the training data, as

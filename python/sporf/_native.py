@@ -308,6 +308,19 @@ class NativeForest:
         check(rc, err)
         return out
 
+    def oob_predict_rows(self, X, first_row, n_total, n_threads, n_out):
+        """oob_predict for X, the training rows first_row .. of n_total (a
+        partition of data larger than memory)."""
+        out = np.zeros((X.shape[0], n_out), dtype=np.float64)
+        count = np.zeros(X.shape[0], dtype=np.int64)
+        view, keep = matrix_view(X)
+        err = new_error()
+        rc = lib.sporf_forest_oob_predict_rows(self.ptr, view, first_row, n_total, n_threads, _doubles(out),
+                                               _int64s(count), err)
+        del keep
+        check(rc, err)
+        return out, count
+
     def oob_curve(self, X, codes=None, y=None):
         """Out-of-bag error of the first 1, 2, ... trees on the training rows
         X with class codes (int32) or responses y (float64)."""

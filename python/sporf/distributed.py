@@ -20,7 +20,7 @@ from sklearn.utils import check_array, check_consistent_length
 from . import _dask, _native, _params
 from ._native import NativeForest, Progress, merge
 from ._exclusive import fitting
-from ._forest import _BaseForest
+from ._forest import _BaseForest, _warn_missing_oob
 from ._urerf import URerF
 
 __all__ = ["fit"]
@@ -71,10 +71,10 @@ def fit(estimator, X, y=None, *, sample_weight=None, client=None, n_shards=None,
         labels, the checks and the missing values' means come from
         reductions over the partitions -- the forest is still the local
         fit's of the same rows, byte for byte. A sample too large for a
-        worker is refused before any work, naming the sizes. Out-of-bag
-        results, tuning, quantiles, permutation importance, categorical
-        features, balanced class weights and URerF need every row in one
-        place and are refused.
+        worker is refused before any work, naming the sizes; out-of-bag
+        results are computed partition by partition on the workers. Tuning,
+        quantiles, permutation importance, categorical features, balanced
+        class weights and URerF need every row in one place and are refused.
     y : array-like of shape (n_samples,) or None
         Labels or responses (a Dask array or Series with a partitioned X);
         None for :class:`URerF`.
@@ -481,9 +481,29 @@ def _fit_partitioned(client, estimator, X, y, sample_weight, progress):
     if names is not None:
         forest.set_strings(_native.STR_FEATURE_NAMES, np.array(names, dtype=object))
     fitted = cls._from_native(forest)
+    oob = None
+    if getattr(estimator, "oob_score", False):
+        # each partition's out-of-bag values on the workers, the model sent once
+        model = dask.delayed(forest.to_bytes(), pure=True)
+        n_out = len(classes) if classification else 1
+        oob = client.compute([dask.delayed(_partition_oob)(model, xp, int(offsets[k]), n_total, n_out)
+                              for k, xp in enumerate(x_parts)], sync=True)
     for attr in [k for k in vars(estimator) if k.endswith("_") and not k.startswith("__")]:
         delattr(estimator, attr)
     for attr, value in vars(fitted).items():
         if attr == "_forest" or (attr.endswith("_") and not attr.startswith("__")):
             setattr(estimator, attr, value)
+    if oob is not None:
+        values = np.concatenate([v for v, _ in oob])
+        counts = np.concatenate([c for _, c in oob])
+        _warn_missing_oob(counts)
+        labels = np.concatenate(client.compute(y_parts, sync=True))
+        estimator._set_oob(values, labels)  # the score and values a local fit sets (not its error curve)
     return estimator
+
+
+def _partition_oob(model, block, first_row, n_total, n_out):
+    """Runs on a worker: the out-of-bag values and counts of one partition's
+    rows, each over the trees it was out of bag for."""
+    forest = NativeForest.from_bytes(model)
+    return forest.oob_predict_rows(np.ascontiguousarray(block, dtype=np.float64), first_row, n_total, 1, n_out)

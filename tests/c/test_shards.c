@@ -259,6 +259,21 @@ static void test_oob_regenerated(void)
     CHECK(sporf_forest_oob_predict(f, &m, 2, got, got_c, &err) == SPORF_OK, "oob_predict: %s", err.message);
     CHECK(memcmp(want, got, sizeof want) == 0 && memcmp(want_c, got_c, sizeof want_c) == 0,
           "regenerated OOB equals the fit's, bit for bit");
+    /* by partitions of the rows (uneven), each knowing where its rows start */
+    static double part[N * K];
+    static int64_t part_c[N];
+    const int64_t cuts[4] = {0, 37, 200, N};
+    int parts_ok = 1;
+    for (int k = 0; k < 3; k++) {
+        const sporf_matrix mk = {X + cuts[k] * P, cuts[k + 1] - cuts[k], P, P, 1};
+        parts_ok &= sporf_forest_oob_predict_rows(f, &mk, cuts[k], N, 1, part + cuts[k] * K, part_c + cuts[k],
+                                                  &err) == SPORF_OK;
+    }
+    CHECK(parts_ok && memcmp(want, part, sizeof want) == 0 && memcmp(want_c, part_c, sizeof want_c) == 0,
+          "OOB by partitions equals the fit's: %s", err.message);
+    const sporf_matrix past = {X, 10, P, P, 1};
+    CHECK(sporf_forest_oob_predict_rows(f, &past, N - 5, N, 1, part, part_c, &err) == SPORF_E_ARG,
+          "rows past the training rows are refused");
 
     sporf_forest *s1 = fit(KIND_CLASS, p, 0, 6), *s2 = fit(KIND_CLASS, p, 6, 9), *merged = NULL;
     const sporf_forest *two[2] = {s1, s2};

@@ -243,6 +243,22 @@ def test_categorical_features_give_the_same_forest(r, task):
         np.testing.assert_array_equal(py_codes.predict(codes), py.predict(frame))
 
 
+def test_a_forest_fitted_from_dask_partitions_loads_in_r(r, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    da = pytest.importorskip("dask.array")
+    import sporf.distributed as sd
+
+    X, y = make_trunk(600, 6, random_state=3)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0",
+                                  silence_logs=50) as cluster, distributed.Client(cluster) as client:
+        py = sd.fit(sporf.SPORFClassifier(n_estimators=6, max_samples=0.5, random_state=2),
+                    da.from_array(X, chunks=150), y, client=client)
+    path = tmp_path / "dask.sporf"
+    py.save(path)
+    rm = r["sporf_load"](str(path))
+    np.testing.assert_array_equal(r_proba(r, rm, X), py.predict_proba(X))
+
+
 def test_per_tree_access_matches(r):
     # get_tree (R: 1-based rows) and each tree's predictions (R: predict.all)
     X, y = make_trunk(200, 6, random_state=8)

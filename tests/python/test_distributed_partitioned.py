@@ -92,7 +92,7 @@ def test_bad_partitions_are_named_and_leave_the_estimator_unfitted(client, data)
                client=client)
     with pytest.raises(ValueError, match="one value per row"):
         sd.fit(sporf.SPORFClassifier(n_estimators=2), da.from_array(X, chunks=400), y[:-1], client=client)
-    for kw, match in [(dict(oob_score=True), "out-of-bag"), (dict(bootstrap=False), "bootstrap=True"),
+    for kw, match in [(dict(tune_oob=True), "tune_oob"), (dict(bootstrap=False), "bootstrap=True"),
                       (dict(class_weight="balanced"), "balanced")]:
         with pytest.raises(ValueError, match=match):
             sd.fit(sporf.SPORFClassifier(n_estimators=2, **kw), da.from_array(X, chunks=400), y, client=client)
@@ -121,3 +121,43 @@ def test_trees_in_batches_give_the_same_forest(client, data, monkeypatch):
     monkeypatch.setattr(sd, "_memory", lambda c, per_worker=False: real(c, True) if per_worker else 8 * sample)
     again = sd.fit(sporf.SPORFClassifier(**est.get_params()), da.from_array(X, chunks=300), y, client=client)
     assert again.to_bytes() == local.to_bytes()
+
+
+def test_a_worker_lost_mid_fit_is_survived(data):
+    # a worker process killed once the first tree is in: Dask recomputes what
+    # it held (the partitions are recomputable), and the forest is whole
+    import signal
+
+    X, y = data
+    est = sporf.SPORFClassifier(n_estimators=12, max_samples=0.3, random_state=6)
+    local = sporf.load(est.fit(X, y).to_bytes())
+    killed = set()
+
+    def progress(done, total):
+        if not killed:
+            pid = sorted(client.run(os.getpid).values())[0]
+            os.kill(pid, signal.SIGKILL)
+            killed.add(pid)
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                  silence_logs=50) as cluster, distributed.Client(cluster) as client:
+        again = sd.fit(sporf.SPORFClassifier(**est.get_params()), da.from_array(X, chunks=200), y, client=client,
+                       progress=progress)
+        assert killed and not (killed & set(client.run(os.getpid).values()))  # a worker did die
+    assert again.to_bytes() == local.to_bytes()
+
+
+@pytest.mark.parametrize("kind", ["classifier", "regressor"])
+def test_out_of_bag_results_are_computed_on_the_workers(client, data, kind):
+    X, y = data
+    if kind == "classifier":
+        est, target = sporf.SPORFClassifier(n_estimators=20, max_samples=0.5, oob_score=True, random_state=1), y
+    else:
+        est, target = sporf.SPORFRegressor(n_estimators=20, max_samples=0.5, oob_score=True, random_state=1), \
+            np.nan_to_num(X[:, 0])
+    local = type(est)(**est.get_params()).fit(X, target)
+    got = sd.fit(est, da.from_array(X, chunks=(350, 8)), target, client=client)
+    assert got.to_bytes() == local.to_bytes()
+    assert got.oob_score_ == local.oob_score_
+    field = "oob_decision_function_" if kind == "classifier" else "oob_prediction_"
+    np.testing.assert_array_equal(getattr(got, field), getattr(local, field))
