@@ -477,11 +477,13 @@ def fit_sample(params, X, rows, n_total, *, codes=None, n_classes=0, y=None, sam
                weight_per_class=None, impute=None):
     """Grow params' trees from X, the rows `rows` (ascending) of n_total
     training rows holding every row the trees draw (sporf_forest_fit_sample)."""
-    rows = np.ascontiguousarray(rows, dtype=np.int64)
-    codes = None if codes is None else np.ascontiguousarray(codes, dtype=np.int32)
-    y = None if y is None else np.ascontiguousarray(y, dtype=np.float64)
-    sample_weight = None if sample_weight is None else np.ascontiguousarray(sample_weight, dtype=np.float64)
-    impute = None if impute is None else np.ascontiguousarray(impute, dtype=np.float64)
+    # contiguous and aligned: arrays unpickled on a worker may sit at any address
+    rows = np.require(rows, dtype=np.int64, requirements=["C", "A"])
+    codes = None if codes is None else np.require(codes, dtype=np.int32, requirements=["C", "A"])
+    y = None if y is None else np.require(y, dtype=np.float64, requirements=["C", "A"])
+    sample_weight = None if sample_weight is None else np.require(sample_weight, dtype=np.float64,
+                                                                  requirements=["C", "A"])
+    impute = None if impute is None else np.require(impute, dtype=np.float64, requirements=["C", "A"])
     view, keep = matrix_view(X)
     out = ffi.new("sporf_forest **")
     err = new_error()

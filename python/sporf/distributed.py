@@ -366,7 +366,8 @@ def _grow_tree(cls, params, n_total, rows, pieces, classes, impute):
                     weight_per_class=est._weight_per_class(classes))
     elif y is not None:
         task = dict(y=y.astype(np.float64))
-    forest = _native.fit_sample(native, np.asfortranarray(X), rows, n_total, sample_weight=sw, impute=impute, **task)
+    X = np.require(X, dtype=np.float64, requirements=["F", "A"])  # the core's column-major layout, aligned
+    forest = _native.fit_sample(native, X, rows, n_total, sample_weight=sw, impute=impute, **task)
     return forest.to_bytes()
 
 
@@ -506,4 +507,5 @@ def _partition_oob(model, block, first_row, n_total, n_out):
     """Runs on a worker: the out-of-bag values and counts of one partition's
     rows, each over the trees it was out of bag for."""
     forest = NativeForest.from_bytes(model)
-    return forest.oob_predict_rows(np.ascontiguousarray(block, dtype=np.float64), first_row, n_total, 1, n_out)
+    block = np.require(block, dtype=np.float64, requirements=["C", "A"])  # unpickled: any address
+    return forest.oob_predict_rows(block, first_row, n_total, 1, n_out)
