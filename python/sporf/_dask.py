@@ -22,18 +22,21 @@ def is_collection(X):
 
 def _predict_partition(estimator, block, index, method, kwargs):
     try:
-        return np.asarray(getattr(estimator, method)(block, **kwargs))
+        out = getattr(estimator, method)(block, **kwargs)
+        return out if hasattr(out, "tocsr") else np.asarray(out)  # scipy sparse blocks stay sparse
     except (ValueError, TypeError) as exc:
         raise type(exc)("partition %d of X: %s" % (index, exc)) from exc
 
 
-def map_partitions(estimator, X, method, kwargs, trailing, dtype):
+def map_partitions(estimator, X, method, kwargs, trailing, dtype, meta=None):
     """The lazy result of estimator.<method>(partition, **kwargs) over X's
-    row partitions: a Dask array of shape (n_rows,) + trailing."""
+    row partitions: a Dask array of shape (n_rows,) + trailing (its blocks of
+    meta's type when given, e.g. scipy sparse matrices)."""
     import dask
     import dask.array as da
 
     model = dask.delayed(estimator, pure=True, traverse=False)
+    kwargs = dask.delayed(kwargs, pure=True, traverse=False)  # one key too: reference rows travel once
     if isinstance(X, da.Array):
         if X.ndim != 2:
             raise ValueError("a Dask array X must be 2-D (rows, features), got %d dimensions" % X.ndim)
@@ -43,6 +46,6 @@ def map_partitions(estimator, X, method, kwargs, trailing, dtype):
         blocks = X.to_delayed()
         lengths = [np.nan] * len(blocks)
     parts = [da.from_delayed(dask.delayed(_predict_partition, pure=True)(model, block, i, method, kwargs),
-                             shape=(n,) + tuple(trailing), dtype=dtype)
+                             shape=(n,) + tuple(trailing), dtype=dtype, meta=meta)
              for i, (block, n) in enumerate(zip(blocks, lengths))]
     return da.concatenate(parts, axis=0) if len(parts) > 1 else parts[0]

@@ -331,11 +331,11 @@ class _BaseForest(BaseEstimator):
     def _n_threads(self):
         return _params.resolve_n_jobs(self.n_jobs)
 
-    def _lazy(self, X, method, trailing, dtype, **kwargs):
+    def _lazy(self, X, method, trailing, dtype, meta=None, **kwargs):
         """X a Dask array or DataFrame: the lazy Dask array of
         self.<method>(partition) over its row partitions (_dask.py)."""
         check_is_fitted(self, "_forest")
-        return _dask.map_partitions(self, X, method, kwargs, trailing, dtype)
+        return _dask.map_partitions(self, X, method, kwargs, trailing, dtype, meta=meta)
 
     def _leaf_means(self, X, n_out):
         """The mean over trees of the leaf values reached by each row."""
@@ -520,7 +520,9 @@ class _BaseForest(BaseEstimator):
         -------
         scipy.sparse.csr_matrix or ndarray of shape (n_queries, n_reference)
             When X is None, row i also stores S(i, i) = 1 and its
-            ``n_neighbors`` most similar other rows.
+            ``n_neighbors`` most similar other rows. When X is a Dask array or
+            DataFrame (reference in memory), a lazy Dask array of the same
+            blocks, one task per partition of X.
 
         Examples
         --------
@@ -533,6 +535,17 @@ class _BaseForest(BaseEstimator):
         ((200, 200), 1.0)
         """
         check_is_fitted(self, "_forest")
+        if X is not None and _dask.is_collection(X):
+            # a lazy Dask array, one task per partition of X against the
+            # reference rows in memory (sent once)
+            if reference is None:
+                reference = self._reference_rows()
+            if reference is None:
+                raise ValueError("X is a Dask collection: give the rows to compare it with as reference (in memory)")
+            reference = self._dense_X(reference)
+            meta = None if dense else sp.csr_matrix((0, 0))
+            return self._lazy(X, "proximity", (reference.shape[0],), np.float64, meta=meta, reference=reference,
+                              dense=dense, n_neighbors=n_neighbors)
         if reference is None:
             reference = self._reference_rows()
             if reference is None:

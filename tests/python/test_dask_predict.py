@@ -70,3 +70,20 @@ def test_on_a_cluster(trunk):
             distributed.Client(c) as client:
         got = client.compute(clf.predict_proba(da.from_array(X, chunks=(150, 6)))).result()
     np.testing.assert_array_equal(got, clf.predict_proba(X))
+
+
+def test_proximity_of_a_dask_collection_to_rows_in_memory(trunk):
+    X, _, clf = trunk
+    dX = da.from_array(X[:200], chunks=70)
+    reference = X[200:500]
+    dense = clf.proximity(dX, reference, dense=True)
+    assert isinstance(dense, da.Array) and dense.shape == (200, 300)
+    np.testing.assert_array_equal(dense.compute(), clf.proximity(X[:200], reference, dense=True))
+    sparse = clf.proximity(dX, reference, n_neighbors=5).compute()
+    expected = clf.proximity(X[:200], reference, n_neighbors=5)
+    assert (sparse != expected).nnz == 0 and sparse.shape == expected.shape
+    with pytest.raises(ValueError, match="reference"):
+        clf.proximity(dX)
+    # URerF compares with its training rows
+    urf = sporf.URerF(n_estimators=10, random_state=0).fit(X[:300])
+    np.testing.assert_array_equal(urf.proximity(dX, dense=True).compute(), urf.proximity(X[:200], dense=True))
