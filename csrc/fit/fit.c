@@ -578,8 +578,8 @@ int sporf_tree_draws(const sporf_params *params, int64_t n_total, int64_t tree, 
                      int64_t *m_out, sporf_error *err)
 {
     sporf_clear_error(err);
-    if (!params || !rows || !m_out || n_total < 1 || tree < 0 || tree >= sporf_params_n_trees(params))
-        return sporf_set_error(err, SPORF_E_ARG, "tree_draws: params, rows, m_out, n_total >= 1 and one of "
+    if (!params || !m_out || n_total < 1 || tree < 0 || tree >= sporf_params_n_trees(params))
+        return sporf_set_error(err, SPORF_E_ARG, "tree_draws: params, m_out, n_total >= 1 and one of "
                                                  "params' trees are required");
     if (!params->bootstrap)
         return sporf_set_error(err, SPORF_E_ARG, "tree_draws: without bootstrap every tree grows on every row");
@@ -587,6 +587,10 @@ int sporf_tree_draws(const sporf_params *params, int64_t n_total, int64_t tree, 
     if (draws > n_total)
         return sporf_param_error(err, "max_samples", "at most the number of rows", "%lld for %lld rows",
                                  (long long)draws, (long long)n_total);
+    if (!rows) { /* the caller asks how many draws to make room for */
+        *m_out = draws;
+        return SPORF_OK;
+    }
     /* The tree's stream begins with its draws (grow_one_tree); sorted, the
      * distinct rows with their multiplicities. */
     sporf_rng rng;

@@ -628,7 +628,8 @@ int sporf_forest_predict_quantiles(const sporf_forest *forest, const sporf_matri
 /* The distinct rows tree t draws from n_total rows, ascending, into rows
  * (caller-allocated, as many as the tree draws: max_samples resolved against
  * n_total, at most n_total), how often each is drawn into counts (NULL: not
- * wanted), their number into *m_out. Needs bootstrap. Thread-safe. */
+ * wanted), their number into *m_out. With rows NULL, *m_out receives the
+ * number of draws, the room rows needs. Needs bootstrap. Thread-safe. */
 int sporf_tree_draws(const sporf_params *params, int64_t n_total, int64_t tree, int64_t *rows, int32_t *counts,
                      int64_t *m_out, sporf_error *err);
 

@@ -463,11 +463,11 @@ def _maybe(ptr_of, a):
 def tree_draws(params, n_total, tree):
     """(rows, counts): the distinct rows tree `tree` of params' trees draws
     from n_total rows, ascending, and how often (sporf_tree_draws)."""
-    draws = n_total
-    rows = np.empty(draws, dtype=np.int64)
-    counts = np.empty(draws, dtype=np.int32)
     m = ffi.new("int64_t *")
     err = new_error()
+    check(lib.sporf_tree_draws(params, n_total, tree, ffi.NULL, ffi.NULL, m, err), err)  # room for the draws
+    rows = np.empty(m[0], dtype=np.int64)
+    counts = np.empty(m[0], dtype=np.int32)
     check(lib.sporf_tree_draws(params, n_total, tree, _int64s(rows), ffi.from_buffer("int32_t[]", counts), m, err),
           err)
     return rows[:m[0]].copy(), counts[:m[0]].copy()

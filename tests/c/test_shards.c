@@ -147,7 +147,11 @@ static void test_trees_from_samples_are_the_single_fit(void)
             pt.first_tree = t;
             pt.n_estimators = 1;
             int64_t n_rows = 0;
-            CHECK(sporf_tree_draws(&pt, N, 0, rows, counts, &n_rows, &err) == SPORF_OK, "draws: %s", err.message);
+            int64_t room = 0;
+            CHECK(sporf_tree_draws(&pt, N, 0, NULL, NULL, &room, &err) == SPORF_OK && room == (int64_t)(0.4 * N),
+                  "the room for a tree's draws: %lld", (long long)room);
+            CHECK(sporf_tree_draws(&pt, N, 0, rows, counts, &n_rows, &err) == SPORF_OK && n_rows <= room,
+                  "draws: %s", err.message);
             for (int64_t r = 0; r < n_rows; r++) { /* gather the drawn rows */
                 memcpy(xs + r * P, Xm + rows[r] * P, P * sizeof *xs);
                 ws[r] = w[rows[r]];
