@@ -2,7 +2,7 @@
 #
 # The parameter table the R binding converts with (params.R).
 
-.SPEC_FORMAT_VERSION <- 10
+.SPEC_FORMAT_VERSION <- 11
 # The codes of sporf.h: SPORF_FORM_* (an amount's form) and SPORF_MAX_DIMS.
 .SPEC_FORMS <- c(sqrt = 0, log2 = 1, count = 2, fraction = 3, all = 4)
 .SPEC_MAX_DIMS <- 8L

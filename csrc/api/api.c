@@ -21,11 +21,27 @@ int sporf_forest_get_info(const sporf_forest *f, sporf_forest_info *info, sporf_
     info->task = f->task;
     info->n_classes = f->n_classes;
     info->n_trees = f->n_trees;
-    info->format_version = SPORF_MODEL_FORMAT_VERSION;
+    info->format_version = sporf_forest_format(f);
+    info->n_outputs = f->n_outputs > 1 ? f->n_outputs : 1;
     for (int64_t t = 0; t < f->n_trees; t++) {
         info->n_nodes += f->trees[t].n_nodes;
         info->n_leaves += f->trees[t].n_leaves;
         if (f->trees[t].depth > info->max_depth_seen) info->max_depth_seen = f->trees[t].depth;
+    }
+    return SPORF_OK;
+}
+
+int sporf_forest_get_outputs(const sporf_forest *f, int32_t *n_outputs, int32_t *widths, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !n_outputs)
+        return sporf_set_error(err, SPORF_E_ARG, "get_outputs: forest and n_outputs are required");
+    *n_outputs = f->n_outputs;
+    if (widths) {
+        if (f->n_outputs > 1)
+            memcpy(widths, f->output_classes, (size_t)f->n_outputs * sizeof *widths);
+        else
+            widths[0] = f->n_classes;
     }
     return SPORF_OK;
 }

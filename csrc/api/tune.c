@@ -22,27 +22,47 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The error of out-of-bag values out (n x K) against the response: the
- * misclassification rate of the first most probable class, or the mean
- * squared error; rows that were never out of bag are left out. */
-static double oob_error(const double *out, const int64_t *count, int64_t n, int32_t K,
-                        const int32_t *y, const double *yr)
+/* What the forests learn: m responses per row (1 but for multi-output y),
+ * class codes y (n x m, output j's in [0, n_classes[j])) or responses yr
+ * (n x m); scale: regression, each output's squared-error unit (1 for one
+ * output, else its variance, so no output's scale outweighs the others). */
+typedef struct tune_targets {
+    int32_t m;
+    const int32_t *y;
+    const int32_t *n_classes;
+    const double *yr;
+    const double *class_weights;
+    double *scale;
+} tune_targets;
+
+/* The error of out-of-bag values out (n x K, outputs side by side) against
+ * the response, averaged over the outputs: the misclassification rate of the
+ * first most probable class, or the mean squared error (over the output's
+ * scale); rows that were never out of bag are left out. */
+static double oob_error(const double *out, const int64_t *count, int64_t n, int32_t K, const tune_targets *tg)
 {
+    const int32_t m = tg->m;
     double err = 0.0;
     int64_t used = 0;
     for (int64_t i = 0; i < n; i++) {
         if (count[i] == 0)
             continue;
         used++;
-        if (yr) {
-            const double d = out[i] - yr[i];
-            err += d * d;
-        } else {
+        const double *o = out + i * K;
+        double e = 0.0;
+        for (int32_t j = 0, at = 0; j < m; j++) {
+            if (tg->yr) {
+                const double d = o[j] - tg->yr[i * m + j];
+                e += d * d / tg->scale[j];
+                continue;
+            }
             int32_t best = 0;
-            for (int32_t k = 1; k < K; k++)
-                if (out[i * K + k] > out[i * K + best]) best = k;
-            err += best != y[i];
+            for (int32_t k = 1; k < tg->n_classes[j]; k++)
+                if (o[at + k] > o[at + best]) best = k;
+            e += best != tg->y[i * m + j];
+            at += tg->n_classes[j];
         }
+        err += m == 1 ? e : e / m;
     }
     return used > 0 ? err / (double)used : INFINITY;
 }
@@ -63,15 +83,18 @@ static int span_progress(void *vs, int64_t done, int64_t total)
 
 /* Grow trees [from, to) of candidate params and append them to *forest. */
 static int grow_on(const sporf_params *params, int64_t from, int64_t to, const sporf_matrix *X,
-                   const int32_t *y, int32_t n_classes, const double *yr, const double *sample_weight,
-                   const double *class_weights, progress_span *span, sporf_forest **forest, sporf_error *err)
+                   const tune_targets *tg, const double *sample_weight, progress_span *span, sporf_forest **forest,
+                   sporf_error *err)
 {
     const sporf_params q = sporf_params_shard(params, from, to);
     sporf_forest *shard = NULL;
     span->units = to - from;
     sporf_progress_fn fn = span->fn ? span_progress : NULL;
-    int rc = y ? sporf_forest_fit(&q, X, y, n_classes, sample_weight, class_weights, NULL, NULL, fn, span, &shard, err)
-               : sporf_forest_fit_regression(&q, X, yr, sample_weight, NULL, NULL, fn, span, &shard, err);
+    int rc = tg->m > 1 ? sporf_forest_fit_multi(&q, X, tg->m, tg->y, tg->n_classes, tg->yr, sample_weight, NULL, NULL,
+                                                fn, span, &shard, err)
+             : tg->y   ? sporf_forest_fit(&q, X, tg->y, tg->n_classes[0], sample_weight, tg->class_weights, NULL, NULL,
+                                          fn, span, &shard, err)
+                       : sporf_forest_fit_regression(&q, X, tg->yr, sample_weight, NULL, NULL, fn, span, &shard, err);
     span->offset += to - from;
     if (rc != SPORF_OK)
         return rc;
@@ -90,18 +113,65 @@ static int grow_on(const sporf_params *params, int64_t from, int64_t to, const s
     return SPORF_OK;
 }
 
+static int tune(const sporf_params *params, int32_t grid, const sporf_matrix *X, tune_targets *tg,
+                const double *sample_weight, sporf_tune_result *result, sporf_progress_fn progress, void *user_data,
+                sporf_forest **out, sporf_error *err);
+
 int sporf_forest_tune_oob(const sporf_params *params, int32_t grid, const sporf_matrix *X, const int32_t *y,
                           int32_t n_classes,
                           const double *y_regression, const double *sample_weight, const double *class_weights,
                           sporf_tune_result *result, sporf_progress_fn progress, void *user_data,
                           sporf_forest **out, sporf_error *err)
 {
+    double one = 1.0;
+    tune_targets tg = {1, y, &n_classes, y_regression, class_weights, &one};
+    return tune(params, grid, X, &tg, sample_weight, result, progress, user_data, out, err);
+}
+
+int sporf_forest_tune_oob_multi(const sporf_params *params, int32_t grid, const sporf_matrix *X, int32_t n_outputs,
+                                const int32_t *y, const int32_t *n_classes, const double *y_regression,
+                                const double *sample_weight, sporf_tune_result *result, sporf_progress_fn progress,
+                                void *user_data, sporf_forest **out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (n_outputs < 1 || (y && !n_classes) || (n_outputs > 1 && X && X->nrow < 1))
+        return sporf_set_error(err, SPORF_E_ARG, "sporf_forest_tune_oob_multi: n_outputs >= 1, class counts with "
+                                                 "class codes, and rows are required");
+    if (n_outputs == 1) {
+        double one = 1.0;
+        tune_targets tg = {1, y, n_classes, y_regression, NULL, &one};
+        return tune(params, grid, X, &tg, sample_weight, result, progress, user_data, out, err);
+    }
+    double *scale = NULL;
+    if (y_regression && X) {
+        /* each output's variance over the rows: its unit of squared error */
+        const int64_t n = X->nrow, m = n_outputs;
+        if (!(scale = calloc((size_t)n_outputs, sizeof *scale)))
+            return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+        for (int32_t j = 0; j < n_outputs; j++) {
+            double mean = 0.0, ss = 0.0;
+            for (int64_t i = 0; i < n; i++) mean += y_regression[i * m + j];
+            mean /= (double)n;
+            for (int64_t i = 0; i < n; i++) ss += (y_regression[i * m + j] - mean) * (y_regression[i * m + j] - mean);
+            scale[j] = ss > 0.0 ? ss / (double)n : 1.0;
+        }
+    }
+    tune_targets tg = {n_outputs, y, n_classes, y_regression, NULL, scale};
+    const int rc = tune(params, grid, X, &tg, sample_weight, result, progress, user_data, out, err);
+    free(scale);
+    return rc;
+}
+
+static int tune(const sporf_params *params, int32_t grid, const sporf_matrix *X, tune_targets *tg,
+                const double *sample_weight, sporf_tune_result *result, sporf_progress_fn progress, void *user_data,
+                sporf_forest **out, sporf_error *err)
+{
     sporf_clear_error(err);
     if (!out || !result || !params || !X)
         return sporf_set_error(err, SPORF_E_ARG, "sporf_forest_tune_oob: params, X, result and out are required");
     *out = NULL;
     memset(result, 0, sizeof *result);
-    if ((y == NULL) == (y_regression == NULL))
+    if ((tg->y == NULL) == (tg->yr == NULL))
         return sporf_set_error(err, SPORF_E_ARG,
                                "sporf_forest_tune_oob: give class codes or a numeric response, not both");
     if (grid != SPORF_TUNE_DENSITY && grid != SPORF_TUNE_STRUCTURE)
@@ -111,10 +181,18 @@ int sporf_forest_tune_oob(const sporf_params *params, int32_t grid, const sporf_
         rc = sporf_params_check_tunable(params, err);
     if (rc != SPORF_OK)
         return rc;
-    const int32_t K = y ? n_classes : 1;
-    const int32_t n_cand = grid == SPORF_TUNE_STRUCTURE
-                               ? sporf_params_tune_structure_grid(params, X->ncol, result->candidates)
-                               : sporf_params_tune_grid(params, X->ncol, result->candidates);
+    int32_t K = 0;
+    for (int32_t j = 0; j < tg->m; j++) K += tg->y ? tg->n_classes[j] : 1;
+    int32_t n_cand = grid == SPORF_TUNE_STRUCTURE
+                         ? sporf_params_tune_structure_grid(params, X->ncol, result->candidates)
+                         : sporf_params_tune_grid(params, X->ncol, result->candidates);
+    if (tg->m > 1) { /* random cuts are not available with several outputs: those candidates drop out */
+        int32_t kept = 0;
+        for (int32_t i = 0; i < n_cand; i++)
+            if (result->candidates[i].splitter == SPORF_SPLITTER_BEST)
+                result->candidates[kept++] = result->candidates[i];
+        n_cand = kept;
+    }
     result->n_candidates = n_cand;
 
     /* The schedule: R halvings; round r grows every survivor to
@@ -150,8 +228,7 @@ int sporf_forest_tune_oob(const sporf_params *params, int32_t grid, const sporf_
         const int64_t t = sporf_params_tune_trees(params, R - r);
         for (int32_t a = 0; a < n_alive && t > grown; a++) {
             const int32_t i = alive[a];
-            rc = grow_on(&result->candidates[i], grown, t, X, y, n_classes, y_regression, sample_weight,
-                         class_weights, &span, &forest[i], err);
+            rc = grow_on(&result->candidates[i], grown, t, X, tg, sample_weight, &span, &forest[i], err);
             if (rc != SPORF_OK)
                 goto done;
             result->n_trees[i] = t;
@@ -164,7 +241,7 @@ int sporf_forest_tune_oob(const sporf_params *params, int32_t grid, const sporf_
             rc = sporf_forest_oob_predict(forest[i], X, params->n_jobs, oob, count, err);
             if (rc != SPORF_OK)
                 goto done;
-            result->oob_error[i] = oob_error(oob, count, n, K, y, y_regression);
+            result->oob_error[i] = oob_error(oob, count, n, K, tg);
         }
         /* keep the better half: lower error first, then the earlier candidate
          * (insertion sort of at most SPORF_TUNE_MAX_CANDIDATES) */
@@ -189,7 +266,7 @@ int sporf_forest_tune_oob(const sporf_params *params, int32_t grid, const sporf_
     rc = sporf_forest_oob_predict(forest[alive[0]], X, params->n_jobs, oob, count, err);
     if (rc != SPORF_OK)
         goto done;
-    result->oob_error[alive[0]] = oob_error(oob, count, n, K, y, y_regression);
+    result->oob_error[alive[0]] = oob_error(oob, count, n, K, tg);
     result->best = alive[0];
     *out = forest[alive[0]];
     forest[alive[0]] = NULL;

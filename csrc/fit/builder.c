@@ -82,13 +82,15 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const doubl
 {
     memset(b, 0, sizeof *b);
     b->params = params;
-    b->task = sporf_task_for(response->task);
+    b->task = sporf_task_for(response->task, response->n_outputs);
     b->Xc = Xc;
     b->n = n;
     b->p = p;
     b->y = response->y;
     b->yr = response->yr;
     b->n_classes = response->n_classes;
+    b->n_outputs = response->n_outputs > 1 ? response->n_outputs : 1;
+    b->output_classes = response->output_classes;
     const int32_t n_classes = b->n_classes;
     b->n_candidates = sporf_params_resolve_max_features(params, p);
     const int64_t n_all = sample ? sample->n_total : n;
@@ -742,7 +744,7 @@ int sporf_builder_estimate_leaves(sporf_builder *b, const int32_t *est, int64_t 
     }
     if (!(rows_summary(b, est, n_est, tree->prior) > 0.0) &&
         !(rows_summary(b, b->idx, n_struct, tree->prior) > 0.0))
-        b->task->empty(K, tree->prior);
+        b->task->empty(b, tree->prior);
     /* Route each estimation row through the stored tree (the forest's packed
      * layout does not exist yet), missing values as the fit sent them; Xc is
      * column-major, so row i starts at Xc + i and its columns are n apart. */
@@ -756,9 +758,12 @@ int sporf_builder_estimate_leaves(sporf_builder *b, const int32_t *est, int64_t 
     const int32_t prior = b->params->honest_prior;
     for (int64_t l = 0; l < L; l++) {
         double *lv = tree->leaf_values + l * K;
+        if (wsum[l] <= 0.0 && prior == SPORF_HONEST_UNIFORM) {
+            b->task->empty(b, lv); /* each output's uniform distribution */
+            continue;
+        }
         for (int32_t k = 0; k < K; k++) {
             if (wsum[l] > 0.0) lv[k] = acc[l * K + k] / wsum[l];
-            else if (prior == SPORF_HONEST_UNIFORM) lv[k] = 1.0 / K;
             else if (prior == SPORF_HONEST_IGNORE) lv[k] = NAN;
             else lv[k] = tree->prior[k];
         }
@@ -768,11 +773,11 @@ int sporf_builder_estimate_leaves(sporf_builder *b, const int32_t *est, int64_t 
     return SPORF_OK;
 }
 
-const sporf_task *sporf_task_for(int32_t task)
+const sporf_task *sporf_task_for(int32_t task, int32_t n_outputs)
 {
     switch (task) {
-    case SPORF_TASK_REGRESSION: return &sporf_task_regression;
+    case SPORF_TASK_REGRESSION: return n_outputs > 1 ? &sporf_task_multi_regression : &sporf_task_regression;
     case SPORF_TASK_UNSUPERVISED: return &sporf_task_unsupervised;
-    default: return &sporf_task_classification;
+    default: return n_outputs > 1 ? &sporf_task_multi_classification : &sporf_task_classification;
     }
 }

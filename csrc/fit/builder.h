@@ -27,7 +27,11 @@ typedef struct sporf_response {
     int32_t task;           /* SPORF_TASK_* */
     const int32_t *y;       /* classification: class codes in [0, n_classes); else NULL */
     const double *yr;       /* regression: responses; else NULL */
-    int32_t n_classes;      /* classification: K >= 1; otherwise 1 (one value per leaf) */
+    int32_t n_classes;      /* classification: K >= 1; otherwise 1 (one value per leaf);
+                               multi-output: the values of a leaf, summed over outputs */
+    int32_t n_outputs;      /* 1, or the responses per row (multi-output y: y and yr are then
+                               n x n_outputs row-major, class codes offset into the K values) */
+    const int32_t *output_classes; /* multi-output classification: each output's classes */
 } sporf_response;
 
 struct sporf_task;
@@ -40,6 +44,8 @@ typedef struct sporf_builder {
     const int32_t *y;       /* classification: class codes (NULL otherwise) */
     const double *yr;       /* regression: responses (NULL otherwise) */
     int32_t n_classes;      /* 1 unless classification: one value per leaf */
+    int32_t n_outputs;      /* responses per row (sporf_response) */
+    const int32_t *output_classes; /* multi-output classification: each output's classes */
     int64_t n_candidates;   /* d */
     int64_t n_axis_extra;   /* axis_features resolved: single features searched besides the d */
     int32_t n_guided;       /* guided_features: longest guided projection (0 = none) */

@@ -328,10 +328,19 @@ static int check_sample(const sporf_params *params, const sporf_matrix *X, const
     return SPORF_OK;
 }
 
+/* Multi-output y (sporf_forest_fit_multi): n responses per row, and for
+ * classification each output's classes (the codes in y are then offset into
+ * the forest's K values, output by output). */
+typedef struct fit_outputs {
+    int32_t n;
+    const int32_t *classes; /* classification: n class counts; NULL for regression */
+} fit_outputs;
+
 /* Classification (y), regression (yr, n_classes 1) and unsupervised forests
- * (neither, n_classes 1) share everything but the response. */
+ * (neither, n_classes 1) share everything but the response; outputs is NULL
+ * for one response per row. */
 static int fit_forest(const sporf_params *params, const sporf_matrix *X,
-                      const int32_t *y, const double *yr, int32_t n_classes,
+                      const int32_t *y, const double *yr, int32_t n_classes, const fit_outputs *outputs,
                       const double *sample_weight, const double *class_weight,
                       double *oob_decision, int64_t *oob_count, const fit_sample *sample,
                       sporf_progress_fn progress, void *user_data,
@@ -378,6 +387,17 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     f->n_features = p;
     f->n_classes = n_classes;
     f->n_trees = T;
+    const int32_t n_outputs = outputs ? outputs->n : 1;
+    if (n_outputs > 1) {
+        f->n_outputs = n_outputs;
+        f->output_classes = malloc((size_t)n_outputs * sizeof *f->output_classes);
+        if (!f->output_classes) {
+            sporf_forest_free(f);
+            return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+        }
+        for (int32_t j = 0; j < n_outputs; j++)
+            f->output_classes[j] = outputs->classes ? outputs->classes[j] : 1;
+    }
     f->missing_learned = 1;
     f->trees = calloc((size_t)T, sizeof *f->trees);
     c.forest = f;
@@ -434,7 +454,7 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
         c.class_weight = cw_balanced;
     }
 
-    const sporf_response response = {f->task, y, yr, n_classes};
+    const sporf_response response = {f->task, y, yr, n_classes, n_outputs, f->output_classes};
     for (int32_t t = 0; t < n_threads; t++) {
         const sporf_sample_of of = {n_all, sample && sample->impute != NULL};
         rc = sporf_builder_init(&c.builders[t], params, Xcols, n, p, &response, sample ? &of : NULL, err);
@@ -528,7 +548,7 @@ int sporf_forest_fit(const sporf_params *params, const sporf_matrix *X,
         if (out) *out = NULL;
         return sporf_set_error(err, SPORF_E_ARG, "fit: y is required");
     }
-    return fit_forest(params, X, y, NULL, n_classes, sample_weight, class_weight, oob_decision, oob_count, NULL,
+    return fit_forest(params, X, y, NULL, n_classes, NULL, sample_weight, class_weight, oob_decision, oob_count, NULL,
                       progress, user_data, out, err);
 }
 
@@ -542,7 +562,7 @@ int sporf_forest_fit_regression(const sporf_params *params, const sporf_matrix *
         if (out) *out = NULL;
         return sporf_set_error(err, SPORF_E_ARG, "fit: y is required");
     }
-    return fit_forest(params, X, NULL, y, 1, sample_weight, NULL, oob_prediction, oob_count, NULL,
+    return fit_forest(params, X, NULL, y, 1, NULL, sample_weight, NULL, oob_prediction, oob_count, NULL,
                       progress, user_data, out, err);
 }
 
@@ -551,7 +571,8 @@ int sporf_forest_fit_unsupervised(const sporf_params *params, const sporf_matrix
                                   sporf_progress_fn progress, void *user_data,
                                   sporf_forest **out, sporf_error *err)
 {
-    return fit_forest(params, X, NULL, NULL, 1, sample_weight, NULL, NULL, NULL, NULL, progress, user_data, out, err);
+    return fit_forest(params, X, NULL, NULL, 1, NULL, sample_weight, NULL, NULL, NULL, NULL, progress, user_data, out,
+                      err);
 }
 
 int sporf_forest_fit_sample(const sporf_params *params, const sporf_matrix *X, const int64_t *rows,
@@ -564,8 +585,84 @@ int sporf_forest_fit_sample(const sporf_params *params, const sporf_matrix *X, c
         sporf_clear_error(err);
         return sporf_set_error(err, SPORF_E_ARG, "fit_sample: give class codes or responses, not both");
     }
-    return fit_forest(params, X, y, y_regression, y ? n_classes : 1, sample_weight, class_weight, NULL, NULL,
+    return fit_forest(params, X, y, y_regression, y ? n_classes : 1, NULL, sample_weight, class_weight, NULL, NULL,
                       &sample, progress, user_data, out, err);
+}
+
+int sporf_forest_fit_multi(const sporf_params *params, const sporf_matrix *X, int32_t n_outputs,
+                           const int32_t *y, const int32_t *n_classes, const double *y_regression,
+                           const double *sample_weight, double *oob_decision, int64_t *oob_count,
+                           sporf_progress_fn progress, void *user_data,
+                           sporf_forest **out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (out) *out = NULL;
+    if (!out || !params)
+        return sporf_set_error(err, SPORF_E_ARG, "fit_multi: params and out are required");
+    if ((y == NULL) == (y_regression == NULL) || (y && !n_classes))
+        return sporf_set_error(err, SPORF_E_ARG, "fit_multi: give class codes with their class counts, or "
+                                                 "responses, not both");
+    if (n_outputs < 1 || n_outputs > 100000)
+        return sporf_set_error(err, SPORF_E_ARG, "fit_multi: n_outputs must be in [1, 100000], got %d", n_outputs);
+    if (n_outputs == 1)
+        return y ? sporf_forest_fit(params, X, y, n_classes[0], sample_weight, NULL, oob_decision, oob_count,
+                                    progress, user_data, out, err)
+                 : sporf_forest_fit_regression(params, X, y_regression, sample_weight, oob_decision, oob_count,
+                                               progress, user_data, out, err);
+    int rc = sporf_check_matrix(X, 0, SPORF_CHECK_FIT, "X", err);
+    if (rc != SPORF_OK)
+        return rc;
+    if (params->class_weight != SPORF_CW_NONE)
+        return sporf_set_error(err, SPORF_E_ARG, "class_weight is not available with multi-output y: give "
+                                                 "sample_weight instead");
+    if (params->quantiles)
+        return sporf_set_error(err, SPORF_E_ARG, "quantiles are for single-output regression forests");
+    if (params->splitter != SPORF_SPLITTER_BEST)
+        return sporf_set_error(err, SPORF_E_ARG, "splitter 'random' is not available with multi-output y");
+    if (params->max_bins > 0)
+        return sporf_set_error(err, SPORF_E_ARG, "max_bins (histogram scans) is not available with multi-output y: "
+                                                 "set it to 0");
+    const int64_t n = X->nrow, m = n_outputs;
+    if (y_regression) {
+        for (int64_t i = 0; i < n * m; i++)
+            if (!isfinite(y_regression[i]) || fabs(y_regression[i]) > SPORF_MAX_ABS_VALUE)
+                return sporf_set_error(err, SPORF_E_ARG, "y[%lld, %lld] = %g: responses must be finite and at most "
+                                                         "1e100 in magnitude", (long long)(i / m), (long long)(i % m),
+                                       y_regression[i]);
+        const fit_outputs outs = {n_outputs, NULL};
+        return fit_forest(params, X, NULL, y_regression, n_outputs, &outs, sample_weight, NULL, oob_decision,
+                          oob_count, NULL, progress, user_data, out, err);
+    }
+    int64_t K = 0;
+    for (int32_t j = 0; j < n_outputs; j++) {
+        if (n_classes[j] < 1)
+            return sporf_set_error(err, SPORF_E_ARG, "output %d has %d classes: each needs at least 1", j,
+                                   n_classes[j]);
+        K += n_classes[j];
+    }
+    if (K > 100000000)
+        return sporf_set_error(err, SPORF_E_ARG, "the outputs have %lld classes in all, more than 1e8", (long long)K);
+    /* The builder counts every output's classes in one array of K: each
+     * code offset by the classes of the outputs before it. */
+    int32_t *codes = malloc((size_t)(n * m > 0 ? n * m : 1) * sizeof *codes);
+    if (!codes)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory for %lld x %lld class codes", (long long)n,
+                               (long long)m);
+    for (int64_t i = 0; i < n; i++)
+        for (int32_t j = 0, at = 0; j < n_outputs; at += n_classes[j], j++) {
+            const int32_t c = y[i * m + j];
+            if (c < 0 || c >= n_classes[j]) {
+                free(codes);
+                return sporf_set_error(err, SPORF_E_ARG, "y[%lld, %d] = %d is not a class code in [0, %d)",
+                                       (long long)i, j, c, n_classes[j]);
+            }
+            codes[i * m + j] = at + c;
+        }
+    const fit_outputs outs = {n_outputs, n_classes};
+    rc = fit_forest(params, X, codes, NULL, (int32_t)K, &outs, sample_weight, NULL, oob_decision, oob_count, NULL,
+                    progress, user_data, out, err);
+    free(codes);
+    return rc;
 }
 
 static int ascending_rows(const void *a, const void *b)
@@ -708,6 +805,8 @@ int sporf_forest_permutation_importance(const sporf_forest *f, const sporf_matri
     if (f->task == SPORF_TASK_UNSUPERVISED)
         return sporf_set_error(err, SPORF_E_ARG, "permutation importance needs a response: an unsupervised forest "
                                                  "has none");
+    if (f->n_outputs > 1)
+        return sporf_set_error(err, SPORF_E_ARG, "permutation importance is for single-output forests");
     const int regression = f->task == SPORF_TASK_REGRESSION;
     if (regression ? !y_regression : !y)
         return sporf_set_error(err, SPORF_E_ARG, "permutation_importance: the training response is required (%s)",
@@ -759,6 +858,9 @@ int sporf_forest_oob_curve(const sporf_forest *f, const sporf_matrix *X, const i
     sporf_clear_error(err);
     if (!f || !curve_out)
         return sporf_set_error(err, SPORF_E_ARG, "oob_curve: forest and curve_out are required");
+    if (f->n_outputs > 1)
+        return sporf_set_error(err, SPORF_E_ARG, "oob_curve: the out-of-bag error curve is for single-output "
+                                                 "forests");
     const int regression = f->task == SPORF_TASK_REGRESSION;
     if (f->task != SPORF_TASK_UNSUPERVISED && (regression ? !y_regression : !y))
         return sporf_set_error(err, SPORF_E_ARG, "oob_curve: the training response is required (%s)",

@@ -95,8 +95,9 @@ typedef struct sporf_task {
      * leaf value is then acc / total weight). NULL for unsupervised forests,
      * which have no response to estimate. */
     void (*add_row)(const sporf_builder *b, int32_t id, double w, double *acc);
-    /* The K values for an estimation sample that is empty. */
-    void (*empty)(int32_t K, double *out);
+    /* The K values for an estimation sample that is empty (uniform class
+     * distributions, or 0). */
+    void (*empty)(const sporf_builder *b, double *out);
     /* Guided projections (guided.h): the target t[i - start] of each row
      * idx[i], i in [start, end), whose marginal slopes weight the node's best
      * features; (f, sign, threshold, missing_left) is the node's best
@@ -124,9 +125,11 @@ typedef struct sporf_task {
 extern const sporf_task sporf_task_classification;
 extern const sporf_task sporf_task_regression;
 extern const sporf_task sporf_task_unsupervised;
+extern const sporf_task sporf_task_multi_classification;
+extern const sporf_task sporf_task_multi_regression;
 
-/* The table of a SPORF_TASK_* code. */
-const sporf_task *sporf_task_for(int32_t task);
+/* The table of a SPORF_TASK_* code and number of outputs. */
+const sporf_task *sporf_task_for(int32_t task, int32_t n_outputs);
 
 /* The threshold of a cut between sorted neighbours a < z: their midpoint,
  * or a when no double lies strictly between (adjacent doubles) or the sum

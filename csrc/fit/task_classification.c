@@ -155,8 +155,9 @@ static void add_row(const sporf_builder *b, int32_t id, double w, double *acc)
     acc[b->y[id]] += w;
 }
 
-static void empty(int32_t K, double *out)
+static void empty(const sporf_builder *b, double *out)
 {
+    const int32_t K = b->n_classes;
     for (int32_t k = 0; k < K; k++) out[k] = 1.0 / K;
 }
 

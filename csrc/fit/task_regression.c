@@ -104,9 +104,10 @@ static void add_row(const sporf_builder *b, int32_t id, double w, double *acc)
     acc[0] += w * b->yr[id];
 }
 
-static void empty(int32_t K, double *out)
+static void empty(const sporf_builder *b, double *out)
 {
-    for (int32_t k = 0; k < K; k++) out[k] = 0.0;
+    (void)b;
+    out[0] = 0.0;
 }
 
 /* The response itself: the slopes are the univariate least-squares fits. */

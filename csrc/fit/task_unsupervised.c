@@ -194,9 +194,10 @@ static void leaf(const sporf_builder *b, const sporf_node_stats *st, double w_ro
     lv[0] = w_root > 0.0 ? st->w / w_root : 0.0;
 }
 
-static void empty(int32_t K, double *out)
+static void empty(const sporf_builder *b, double *out)
 {
-    for (int32_t k = 0; k < K; k++) out[k] = 0.0;
+    (void)b;
+    out[0] = 0.0;
 }
 
 /* The side of the best single-feature cut: the slopes are then the

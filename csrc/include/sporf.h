@@ -345,6 +345,8 @@ typedef struct sporf_forest_info {
     int64_t n_leaves;         /* summed over trees */
     int64_t max_depth_seen;   /* deepest leaf over trees (root = depth 0) */
     int32_t format_version;   /* model format version the forest will be saved with */
+    int32_t n_outputs;        /* responses per row: 1, or more for multi-output y
+                                 (sporf_forest_fit_multi, sporf_forest_get_outputs) */
 } sporf_forest_info;
 
 /* Missing values. NaN in X (any NaN payload: R's NA too) is a missing value,
@@ -398,6 +400,39 @@ int sporf_forest_fit_regression(const sporf_params *params, const sporf_matrix *
                                 double *oob_prediction, int64_t *oob_count,
                                 sporf_progress_fn progress, void *user_data,
                                 sporf_forest **out, sporf_error *err);
+
+/* Grow a multi-output forest, as scikit-learn's trees do for a 2-d y: one
+ * tree for all outputs, whose cuts lower the impurity summed over the
+ * outputs (the stored impurities and gains are its mean over them), and whose
+ * leaves hold each output's class distribution or mean side by side.
+ *  n_outputs    >= 1 responses per row.
+ *  y            classification: n x n_outputs class codes, row-major, output
+ *               j's in [0, n_classes[j]); NULL for regression.
+ *  n_classes    classification: n_outputs class counts (each >= 1); NULL for
+ *               regression.
+ *  y_regression regression: n x n_outputs finite responses, row-major
+ *               (magnitude at most 1e100); NULL for classification.
+ *  oob_decision NULL, or n x K (K = the sum of n_classes, or n_outputs for
+ *               regression): each row's out-of-bag class distributions or
+ *               means, outputs side by side; oob_count as sporf_forest_fit.
+ * Not available with more than one output: class weights, quantiles,
+ * splitter "random" and histogram scans (max_bins is not used: the exact
+ * scans run). With n_outputs 1 the forest is sporf_forest_fit's (or
+ * sporf_forest_fit_regression's), byte for byte. The forest's leaf values are
+ * K per leaf (sporf_forest_info.n_classes), which sporf_forest_predict_proba
+ * averages; sporf_forest_get_outputs gives the outputs' widths. Other
+ * arguments, ownership and threads as sporf_forest_fit. */
+int sporf_forest_fit_multi(const sporf_params *params, const sporf_matrix *X, int32_t n_outputs,
+                           const int32_t *y, const int32_t *n_classes, const double *y_regression,
+                           const double *sample_weight, double *oob_decision, int64_t *oob_count,
+                           sporf_progress_fn progress, void *user_data,
+                           sporf_forest **out, sporf_error *err);
+
+/* A forest's outputs: *n_outputs (1 unless fitted on multi-output y) and,
+ * when widths is not NULL, the n_outputs widths of each output's block of
+ * leaf values (its classes; 1 for a regression output; the single output's
+ * n_classes for a one-output forest) into widths (caller-allocated). */
+int sporf_forest_get_outputs(const sporf_forest *forest, int32_t *n_outputs, int32_t *widths, sporf_error *err);
 
 /* Grow an unsupervised forest (URerF): criterion SPORF_CRIT_FASTBIC or
  * SPORF_CRIT_TWOMEANS, no response, no class weights, not honest. Each split
@@ -548,6 +583,17 @@ int sporf_forest_tune_oob(const sporf_params *params, int32_t grid, const sporf_
                           const double *y_regression, const double *sample_weight, const double *class_weight,
                           sporf_tune_result *result, sporf_progress_fn progress, void *user_data,
                           sporf_forest **out, sporf_error *err);
+
+/* sporf_forest_tune_oob for multi-output y, with y, n_classes and
+ * y_regression as sporf_forest_fit_multi (no class weights): the OOB error
+ * is the mean over the outputs of each one's misclassification rate, or of
+ * its mean squared error over its variance. The structure grid leaves out
+ * its random-cut candidates when there are several outputs. With n_outputs
+ * 1, sporf_forest_tune_oob's result. */
+int sporf_forest_tune_oob_multi(const sporf_params *params, int32_t grid, const sporf_matrix *X, int32_t n_outputs,
+                                const int32_t *y, const int32_t *n_classes, const double *y_regression,
+                                const double *sample_weight, sporf_tune_result *result, sporf_progress_fn progress,
+                                void *user_data, sporf_forest **out, sporf_error *err);
 
 /* Release a forest; NULL is ignored. */
 void sporf_forest_free(sporf_forest *forest);

@@ -1,9 +1,10 @@
 /*
- * io.c -- the model format (version 10; versions 1 (before patch forests),
- * 2 (before regression and honesty), 3 (fixed-width trees), 4 (before
- * shards), 5 (sizes stored resolved), 6 (before axis_features and
- * guided_features), 7 (before missing values), 8 (before histogram splits) and
- * 9 (before quantile forests) are still read).
+ * io.c -- the model format (version 11 for multi-output forests, 10 for the
+ * others, so their bytes did not change with multi-output y; versions 1
+ * (before patch forests), 2 (before regression and honesty), 3 (fixed-width
+ * trees), 4 (before shards), 5 (sizes stored resolved), 6 (before
+ * axis_features and guided_features), 7 (before missing values), 8 (before
+ * histogram splits) and 9 (before quantile forests) are still read).
  * Little-endian, explicit widths:
  *
  *   "SPORFMDL"  u32 version  u32 reserved(0)  u64 payload_length
@@ -15,6 +16,8 @@
  *                 (n_jobs is a run-time choice and is not stored, so a model's
  *                 bytes do not depend on the thread count)
  *     i64 n_features, i32 n_classes, i64 n_trees, [version >= 3] i32 task
+ *     [version >= 11] i32 n_outputs, n_outputs x i32: each output's leaf values
+ *                 (its classes; 1 for regression), summing to n_classes
  *     2 x strings i32 kind, i64 count, i64 length, bytes (classes, feature names)
  *     [version >= 6] i64 count, count x f64: the custom class weights (count is
  *                 n_classes with class_weight "custom", else 0; 0 for custom
@@ -65,6 +68,7 @@
 #include <string.h>
 
 #define FORMAT_VERSION ((uint32_t)SPORF_MODEL_FORMAT_VERSION)
+#define MAX_OUTPUTS 100000
 #define HEADER_BYTES 24
 static const char MAGIC[8] = {'S', 'P', 'O', 'R', 'F', 'M', 'D', 'L'};
 
@@ -86,8 +90,9 @@ static void write_leaf_rows(const sporf_tree *tr, sporf_writer *w)
 }
 static void write_model(const sporf_forest *f, sporf_writer *w)
 {
+    const int32_t version = sporf_forest_format(f);
     sporf_put_bytes(w, MAGIC, 8);
-    sporf_put_u32(w, FORMAT_VERSION);
+    sporf_put_u32(w, (uint32_t)version);
     sporf_put_u32(w, 0);
     int64_t len_pos = w->pos;
     sporf_put_u64(w, 0); /* payload length, patched below */
@@ -97,6 +102,10 @@ static void write_model(const sporf_forest *f, sporf_writer *w)
     sporf_put_i32(w, f->n_classes);
     sporf_put_i64(w, f->n_trees);
     sporf_put_i32(w, f->task);
+    if (version >= 11) {
+        sporf_put_i32(w, f->n_outputs);
+        for (int32_t j = 0; j < f->n_outputs; j++) sporf_put_i32(w, f->output_classes[j]);
+    }
     for (int s = 0; s < 2; s++) {
         sporf_put_i32(w, f->strings[s].kind);
         sporf_put_i64(w, f->strings[s].count);
@@ -439,6 +448,31 @@ fail:
     return rc;
 }
 
+/* A multi-output forest's outputs (format 11): at least two, each with at
+ * least one value (one for regression), summing to n_classes. */
+static int read_outputs(sporf_reader *r, sporf_forest *f, sporf_error *err)
+{
+    const int32_t m = sporf_get_i32(r);
+    if (r->bad || m < 2 || m > MAX_OUTPUTS || (int64_t)m * 4 > r->len - r->pos)
+        return sporf_set_error(err, SPORF_E_FORMAT, "model is truncated or corrupt in its outputs (%d)", m);
+    f->output_classes = malloc((size_t)m * sizeof *f->output_classes);
+    if (!f->output_classes)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    f->n_outputs = m;
+    int64_t K = 0;
+    for (int32_t j = 0; j < m; j++) {
+        const int32_t c = sporf_get_i32(r);
+        if (c < 1 || (f->task != SPORF_TASK_CLASSIFICATION && c != 1))
+            return sporf_set_error(err, SPORF_E_FORMAT, "model's output %d has %d values", j, c);
+        f->output_classes[j] = c;
+        K += c;
+    }
+    if (K != f->n_classes)
+        return sporf_set_error(err, SPORF_E_FORMAT, "model's outputs have %lld values in all, its leaves %d",
+                               (long long)K, f->n_classes);
+    return SPORF_OK;
+}
+
 int sporf_model_read(const uint8_t *buf, int64_t len, sporf_forest **out, sporf_error *err)
 {
     sporf_clear_error(err);
@@ -481,14 +515,16 @@ int sporf_model_read(const uint8_t *buf, int64_t len, sporf_forest **out, sporf_
     f->task = version >= 3 ? sporf_get_i32(&r) : SPORF_TASK_CLASSIFICATION;
     if (r.bad)
         CORRUPT("model is truncated in its parameters");
+    if (version >= 11 && (rc = read_outputs(&r, f, err)) != SPORF_OK)
+        goto fail;
     if (f->task != SPORF_TASK_CLASSIFICATION && f->task != SPORF_TASK_REGRESSION &&
         f->task != SPORF_TASK_UNSUPERVISED)
         CORRUPT("model has an unknown task code %d", f->task);
     if ((f->task == SPORF_TASK_REGRESSION) != (P->criterion == SPORF_CRIT_SQUARED_ERROR) ||
         (f->task == SPORF_TASK_UNSUPERVISED) !=
             (P->criterion == SPORF_CRIT_FASTBIC || P->criterion == SPORF_CRIT_TWOMEANS) ||
-        (f->task != SPORF_TASK_CLASSIFICATION && f->n_classes != 1) ||
-        (f->task == SPORF_TASK_UNSUPERVISED && sporf_params_honest(P)))
+        (f->task != SPORF_TASK_CLASSIFICATION && f->n_classes != f->n_outputs) ||
+        (f->task == SPORF_TASK_UNSUPERVISED && (sporf_params_honest(P) || f->n_outputs != 1)))
         CORRUPT("model's task, criterion and number of outputs disagree");
     if (f->n_features < 1 || f->n_features > SPORF_MAX_FEATURES || f->n_classes < 1 || f->n_classes > 100000000)
         CORRUPT("model has impossible sizes (%lld features, %d classes)", (long long)f->n_features, f->n_classes);
@@ -533,8 +569,11 @@ int sporf_model_read(const uint8_t *buf, int64_t len, sporf_forest **out, sporf_
         goto fail;
     if (P->quantiles && version < 10)
         CORRUPT("model's parameters ask for quantiles its format cannot hold");
-    if (P->quantiles && f->task != SPORF_TASK_REGRESSION)
-        CORRUPT("model keeps quantiles but is not a regression forest");
+    if (P->quantiles && (f->task != SPORF_TASK_REGRESSION || f->n_outputs != 1))
+        CORRUPT("model keeps quantiles but is not a single-output regression forest");
+    if (f->n_outputs > 1 && (P->splitter != SPORF_SPLITTER_BEST || P->max_bins > 0 ||
+                             P->class_weight != SPORF_CW_NONE))
+        CORRUPT("model has several outputs with parameters a multi-output forest cannot have");
     if (P->quantiles && (rc = read_quantile_responses(&r, f, err)) != SPORF_OK)
         goto fail;
     f->trees = calloc((size_t)n_trees, sizeof *f->trees);

@@ -25,6 +25,10 @@ static int check_compatible(const sporf_forest *a, const sporf_forest *b, sporf_
                                (long long)a->n_features, (long long)b->n_features);
     if (a->n_classes != b->n_classes || !same_strings(&a->strings[SPORF_STR_CLASSES], &b->strings[SPORF_STR_CLASSES]))
         return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests have different classes");
+    if (a->n_outputs != b->n_outputs ||
+        (a->n_outputs > 1 &&
+         memcmp(a->output_classes, b->output_classes, (size_t)a->n_outputs * sizeof *a->output_classes) != 0))
+        return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests have different outputs");
     if (!same_strings(&a->strings[SPORF_STR_FEATURE_NAMES], &b->strings[SPORF_STR_FEATURE_NAMES]))
         return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests have different feature names");
     const char *p = sporf_params_differing(&a->params, &b->params);
@@ -162,6 +166,7 @@ int sporf_model_merge(const sporf_forest *const *forests, int64_t n_forests, spo
         m->task = first->task;
         m->n_features = first->n_features;
         m->n_classes = first->n_classes;
+        m->n_outputs = first->n_outputs;
         /* rows with NaN need every tree's directions */
         m->missing_learned = 1;
         for (int64_t k = 0; k < n_forests; k++)
@@ -176,6 +181,9 @@ int sporf_model_merge(const sporf_forest *const *forests, int64_t n_forests, spo
     if (ok)
         ok = copy_array((void **)&m->class_weights, first->class_weights, first->class_weights ? first->n_classes : 0,
                         sizeof *first->class_weights);
+    if (ok)
+        ok = copy_array((void **)&m->output_classes, first->output_classes,
+                        first->n_outputs > 1 ? first->n_outputs : 0, sizeof *first->output_classes);
     if (ok && first->note_len > 0) {
         ok = copy_array((void **)&m->note, first->note, first->note_len, 1);
         m->note_len = ok ? first->note_len : 0;

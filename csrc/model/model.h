@@ -103,7 +103,11 @@ struct sporf_forest {
     sporf_params params;
     int32_t task;          /* SPORF_TASK_* */
     int64_t n_features;
-    int32_t n_classes;
+    int32_t n_classes;     /* K: the values of a leaf (multi-output: summed over outputs) */
+    int32_t n_outputs;     /* responses per row: 1, or more for multi-output y */
+    int32_t *output_classes; /* multi-output: n_outputs counts of each output's values (its
+                                classes; 1 for regression), summing to n_classes; NULL
+                                for one output */
     int64_t n_trees;
     sporf_tree *trees;
     sporf_strings strings[2];
@@ -134,8 +138,15 @@ struct sporf_forest {
 /* The longest binding note a forest keeps (sporf_forest_set_note). */
 #define SPORF_MAX_NOTE_BYTES ((int64_t)16 << 20)
 
-/* The model format version sporf_forest_save writes (io.c). */
-#define SPORF_MODEL_FORMAT_VERSION 10
+/* The model format version sporf_forest_save writes (io.c): 11 for a
+ * multi-output forest; a single-output forest keeps format 10, so its bytes
+ * are those of the versions before multi-output y. */
+#define SPORF_MODEL_FORMAT_VERSION 11
+#define SPORF_MODEL_FORMAT_SINGLE_OUTPUT 10
+static inline int32_t sporf_forest_format(const sporf_forest *f)
+{
+    return f->n_outputs > 1 ? SPORF_MODEL_FORMAT_VERSION : SPORF_MODEL_FORMAT_SINGLE_OUTPUT;
+}
 
 /* The prediction layout (forest packing, predict/packed.h): derived from
  * the stored trees after fit, load and merge, never saved. The forest owns

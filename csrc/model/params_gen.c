@@ -246,4 +246,4 @@ const char *sporf_params_differing(const sporf_params *a, const sporf_params *b)
 }
 
 /* The model format version this spec describes. */
-const uint32_t sporf_params_format_version = 10;
+const uint32_t sporf_params_format_version = 11;

@@ -32,7 +32,10 @@ void sporf_tree_release(sporf_tree *tree)
 
 sporf_forest *sporf_forest_alloc(void)
 {
-    return calloc(1, sizeof(sporf_forest));
+    sporf_forest *f = calloc(1, sizeof(sporf_forest));
+    if (f)
+        f->n_outputs = 1;
+    return f;
 }
 
 void sporf_forest_free(sporf_forest *f)
@@ -50,6 +53,7 @@ void sporf_forest_free(sporf_forest *f)
     free(f->n_levels);
     free(f->levels);
     free(f->qrf_w);
+    free(f->output_classes);
     free(f);
 }
 

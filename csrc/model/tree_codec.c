@@ -22,7 +22,7 @@ static int unit_weights(const double *w, int32_t len)
 
 static int onehot_allowed(const sporf_forest *f)
 {
-    return f->task == SPORF_TASK_CLASSIFICATION && f->n_classes <= SPORF_ONEHOT_MAX_CLASSES;
+    return f->task == SPORF_TASK_CLASSIFICATION && f->n_outputs == 1 && f->n_classes <= SPORF_ONEHOT_MAX_CLASSES;
 }
 
 void sporf_tree_encode(const sporf_tree *tr, const sporf_forest *f, sporf_writer *w)

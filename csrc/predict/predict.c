@@ -565,6 +565,8 @@ int sporf_forest_predict_votes(const sporf_forest *f, const sporf_matrix *X, int
     sporf_clear_error(err);
     if (f && f->task != SPORF_TASK_CLASSIFICATION)
         return sporf_set_error(err, SPORF_E_ARG, "votes are a classification forest's");
+    if (f && f->n_outputs > 1)
+        return sporf_set_error(err, SPORF_E_ARG, "votes are a single-output forest's");
     int rc = check_predict(f, X, out, err);
     if (rc != SPORF_OK)
         return rc;

@@ -4,7 +4,7 @@ The parameter table the Python binding converts with (_params.py), the
 estimators' __init__ signatures (mixins the estimator classes inherit) and their
 Parameters docstring sections."""
 
-FORMAT_VERSION = 10
+FORMAT_VERSION = 11
 
 PARAMS = {
     'n_estimators': {'name': 'n_estimators', 'kind': 'int', 'default': 100, 'min': 1, 'max': 100000000, 'since': 1, 'shards': 'differ', 'expect': 'an int in [1, 100000000]'},

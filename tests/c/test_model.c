@@ -155,7 +155,8 @@ static double check_format_round_trip(const char *what, sporf_forest *f, const s
     free(b2);
     sporf_forest_info info;
     sporf_forest_get_info(f, &info, &err);
-    CHECK(info.format_version == SPORF_MODEL_FORMAT_VERSION, "%s: format version %d", what, info.format_version);
+    CHECK(info.format_version == (info.n_outputs > 1 ? SPORF_MODEL_FORMAT_VERSION : SPORF_MODEL_FORMAT_SINGLE_OUTPUT),
+          "%s: format version %d", what, info.format_version);
     if (outputs > 0) {
         const int64_t n = m->nrow;
         double *a = malloc((size_t)(n * outputs) * sizeof *a), *c = malloc((size_t)(n * outputs) * sizeof *c);

@@ -1,0 +1,352 @@
+/* task_multioutput.c -- multi-output y (task.h), as scikit-learn's trees
+ * define it: one tree for all outputs, whose cuts lower the impurity summed
+ * over the outputs, and whose leaves hold each output's class distribution or
+ * mean side by side (the K values of a leaf).
+ *
+ * Classification: fit.c hands the builder each row's n_outputs class codes
+ * already offset into the K = sum of the outputs' classes, so a row adds its
+ * weight to one count per output and the single-output sums still hold: with
+ * every output's counts summing to the side's weight W, the summed Gini of a
+ * side is n_outputs * W - sum_k n_k^2 / W and its summed entropy is
+ * n_outputs * W log W - sum_k n_k log n_k (criterion.h's terms over all K).
+ * Regression: the per-output sums of responses centred on the node's means,
+ * scored by sum_j (S_lj^2 / W_l + S_rj^2 / W_r).
+ *
+ * Reported impurities and gains are averaged over the outputs, as
+ * scikit-learn's are, so a one-output forest would store the same numbers.
+ * These tasks keep the exact scans (no histogram statistics); the single
+ * output tasks stay untouched, so single-output forests are unchanged to the
+ * bit and pay nothing for this.
+ */
+#include "fit/criterion.h"
+#include "fit/task.h"
+#include "fit/scan.h"
+
+#include <string.h>
+
+/* ---- classification ---- */
+
+/* Class counts (all outputs side by side) of rows idx[from..to) into out, in
+ * the order of step (+1, or -1 from the last row down); returns their weight. */
+static double mc_counts(const sporf_builder *b, int64_t from, int64_t to, int step, double *out)
+{
+    const int32_t m = b->n_outputs;
+    memset(out, 0, (size_t)b->n_classes * sizeof *out);
+    double W = 0.0;
+    for (int64_t k = 0; k < to - from; k++) {
+        const int32_t id = b->idx[step > 0 ? from + k : to - 1 - k];
+        const int32_t *codes = b->y + (int64_t)id * m;
+        const double w = b->w[id];
+        for (int32_t j = 0; j < m; j++) out[codes[j]] += w;
+        W += w;
+    }
+    return W;
+}
+
+/* The mean over outputs of each output's impurity. */
+static double mc_impurity(const sporf_builder *b, const double *counts, double w)
+{
+    double s = 0.0;
+    for (int32_t j = 0, at = 0; j < b->n_outputs; at += b->output_classes[j], j++)
+        s += sporf_impurity(b->params->criterion, counts + at, b->output_classes[j], w);
+    return s / b->n_outputs;
+}
+
+static void mc_node_stats(sporf_builder *b, int64_t start, int64_t end, sporf_node_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    st->w = mc_counts(b, start, end, 1, b->node_counts);
+    st->impurity = mc_impurity(b, b->node_counts, st->w);
+    st->pure = st->impurity <= 1e-12;
+    /* pure children: sum_k n_k^2 = m W^2 on each side (gini); entropy's proxy is then 0 */
+    st->perfect = b->params->criterion == SPORF_CRIT_GINI ? b->n_outputs * st->w : 0.0;
+}
+
+static inline void mc_scan_start(const sporf_builder *b, const sporf_node_stats *st, int64_t start, int64_t end,
+                                 int64_t n_miss, int missing_left, sporf_scan_sums *s)
+{
+    (void)start;
+    const int32_t K = b->n_classes, m = b->n_outputs, crit = b->params->criterion;
+    double *L = b->left_counts, *R = b->right_counts;
+    memset(L, 0, (size_t)K * sizeof *L);
+    s->L = L;
+    s->R = R;
+    s->sl = s->sr = s->wl = 0.0;
+    s->wr = st->w;
+    if (missing_left)
+        for (int64_t i = end - n_miss; i < end; i++) {
+            const int32_t id = b->idx[i];
+            for (int32_t j = 0; j < m; j++) L[b->y[(int64_t)id * m + j]] += b->w[id];
+            s->wl += b->w[id];
+        }
+    s->wr = st->w - s->wl;
+    for (int32_t k = 0; k < K; k++) {
+        R[k] = b->node_counts[k] - L[k];
+        s->sl += sporf_crit_term(crit, L[k]);
+        s->sr += sporf_crit_term(crit, R[k] > 0.0 ? R[k] : 0.0);
+    }
+}
+
+static inline void mc_scan_move_left(const sporf_builder *b, const sporf_node_stats *st, int32_t id, double ww,
+                                     sporf_scan_sums *s)
+{
+    (void)st;
+    const int32_t m = b->n_outputs, crit = b->params->criterion;
+    const int32_t *codes = b->y + (int64_t)id * m;
+    double *L = s->L, *R = s->R;
+    for (int32_t j = 0; j < m; j++) {
+        const int32_t c = codes[j];
+        if (crit == SPORF_CRIT_GINI) {
+            s->sl += ww * (2.0 * L[c] + ww);
+            s->sr += ww * (ww - 2.0 * R[c]);
+        } else {
+            s->sl += sporf_xlogx(L[c] + ww) - sporf_xlogx(L[c]);
+            s->sr += sporf_xlogx(R[c] - ww) - sporf_xlogx(R[c]);
+        }
+        L[c] += ww;
+        R[c] -= ww;
+    }
+}
+
+static inline double mc_scan_proxy(const sporf_builder *b, const sporf_scan_sums *s)
+{
+    if (b->params->criterion == SPORF_CRIT_GINI)
+        return s->sl / s->wl + s->sr / s->wr;
+    return s->sl + s->sr - b->n_outputs * (sporf_xlogx(s->wl) + sporf_xlogx(s->wr));
+}
+
+static const sporf_scan_ops mc_scan_ops = {mc_scan_start, mc_scan_move_left, mc_scan_proxy};
+
+static int mc_scan(sporf_builder *b, int64_t start, int64_t end, int64_t n_miss, const sporf_node_stats *st,
+                   sporf_best_split *best)
+{
+    return sporf_scan_sorted(b, start, end, n_miss, st, best, &mc_scan_ops);
+}
+
+static double mc_gain(sporf_builder *b, int64_t start, int64_t mid, int64_t end, const sporf_node_stats *st,
+                      double *w_side)
+{
+    const double wl = mc_counts(b, start, mid, 1, b->left_counts);
+    const double wr = mc_counts(b, mid, end, -1, b->right_counts);
+    w_side[0] = wl;
+    w_side[1] = wr;
+    return st->w * st->impurity - wl * mc_impurity(b, b->left_counts, wl) - wr * mc_impurity(b, b->right_counts, wr);
+}
+
+static void mc_empty(const sporf_builder *b, double *out)
+{
+    for (int32_t j = 0, at = 0; j < b->n_outputs; at += b->output_classes[j], j++)
+        for (int32_t k = 0; k < b->output_classes[j]; k++) out[at + k] = 1.0 / b->output_classes[j];
+}
+
+/* Each output's class distribution (node_stats left the counts in node_counts). */
+static void mc_leaf(const sporf_builder *b, const sporf_node_stats *st, double w_root, double *lv)
+{
+    (void)w_root;
+    if (!(st->w > 0.0)) {
+        mc_empty(b, lv);
+        return;
+    }
+    for (int32_t k = 0; k < b->n_classes; k++) lv[k] = b->node_counts[k] / st->w;
+}
+
+static void mc_add_row(const sporf_builder *b, int32_t id, double w, double *acc)
+{
+    const int32_t m = b->n_outputs;
+    for (int32_t j = 0; j < m; j++) acc[b->y[(int64_t)id * m + j]] += w;
+}
+
+/* Summed over outputs, the share of each row's class that the best single
+ * feature's cut sends left (task_classification.c's target, per output). */
+static void mc_guide_target(sporf_builder *b, int64_t start, int64_t end, int32_t f, double sign, double threshold,
+                            int missing_left, double *t)
+{
+    const int32_t K = b->n_classes, m = b->n_outputs;
+    double *L = b->left_counts, *T = b->right_counts;
+    memset(L, 0, (size_t)K * sizeof *L);
+    memset(T, 0, (size_t)K * sizeof *T);
+    for (int64_t i = start; i < end; i++) {
+        const int32_t id = b->idx[i];
+        const double x = sporf_node_x(b, f, i);
+        const int left = sign * x <= threshold || (missing_left && sporf_is_missing(x));
+        for (int32_t j = 0; j < m; j++) {
+            const int32_t c = b->y[(int64_t)id * m + j];
+            T[c] += b->w[id];
+            if (left) L[c] += b->w[id];
+        }
+    }
+    for (int32_t k = 0; k < K; k++)
+        L[k] = T[k] > 0.0 ? L[k] / T[k] : 0.0;
+    for (int64_t i = start; i < end; i++) {
+        const int32_t *codes = b->y + (int64_t)b->idx[i] * m;
+        double s = 0.0;
+        for (int32_t j = 0; j < m; j++) s += L[codes[j]];
+        t[i - start] = s;
+    }
+}
+
+static int32_t no_hist(int32_t n_classes)
+{
+    (void)n_classes;
+    return 0;
+}
+
+const sporf_task sporf_task_multi_classification = {mc_node_stats, mc_scan, mc_gain, mc_leaf, mc_add_row, mc_empty,
+                                                    mc_guide_target, no_hist, NULL, NULL};
+
+/* ---- regression ---- */
+
+/* Each output's weighted mean of rows idx[from..to) into mean, and the sum
+ * over outputs of the weighted squared deviations from them (two passes,
+ * exact for constant responses); writes the rows' weight. */
+static double mr_sse(const sporf_builder *b, int64_t from, int64_t to, double *w_out, double *mean)
+{
+    const int32_t m = b->n_outputs;
+    double W = 0.0;
+    memset(mean, 0, (size_t)m * sizeof *mean);
+    for (int64_t i = from; i < to; i++) {
+        const int32_t id = b->idx[i];
+        const double *y = b->yr + (int64_t)id * m;
+        W += b->w[id];
+        for (int32_t j = 0; j < m; j++) mean[j] += b->w[id] * y[j];
+    }
+    for (int32_t j = 0; j < m; j++) mean[j] = W > 0.0 ? mean[j] / W : 0.0;
+    double sse = 0.0;
+    for (int64_t i = from; i < to; i++) {
+        const int32_t id = b->idx[i];
+        const double *y = b->yr + (int64_t)id * m;
+        for (int32_t j = 0; j < m; j++) {
+            const double d = y[j] - mean[j];
+            sse += b->w[id] * d * d;
+        }
+    }
+    *w_out = W;
+    return sse;
+}
+
+/* node_counts holds the node's means, the centres of the scan's sums. */
+static void mr_node_stats(sporf_builder *b, int64_t start, int64_t end, sporf_node_stats *st)
+{
+    const int32_t m = b->n_outputs;
+    memset(st, 0, sizeof *st);
+    st->sse = mr_sse(b, start, end, &st->w, b->node_counts);
+    st->impurity = st->w > 0.0 ? st->sse / st->w / m : 0.0;
+    int pure = 1;
+    const double *first = b->yr + (int64_t)b->idx[start] * m;
+    for (int64_t i = start + 1; i < end && pure; i++) {
+        const double *y = b->yr + (int64_t)b->idx[i] * m;
+        for (int32_t j = 0; j < m && pure; j++) pure = y[j] == first[j];
+    }
+    st->pure = pure;
+    st->perfect = st->sse;
+}
+
+/* L and R: each output's weighted responses centred on the node's means. */
+static inline void mr_scan_start(const sporf_builder *b, const sporf_node_stats *st, int64_t start, int64_t end,
+                                 int64_t n_miss, int missing_left, sporf_scan_sums *s)
+{
+    const int32_t m = b->n_outputs;
+    const double *mean = b->node_counts;
+    double *L = b->left_counts, *R = b->right_counts;
+    memset(L, 0, (size_t)m * sizeof *L);
+    memset(R, 0, (size_t)m * sizeof *R);
+    s->L = L;
+    s->R = R;
+    s->sl = s->sr = s->wl = 0.0;
+    const int64_t split = missing_left ? end - n_miss : end;
+    for (int64_t i = start; i < end; i++) {
+        const int32_t id = b->idx[i];
+        const double *y = b->yr + (int64_t)id * m;
+        double *side = i < split ? R : L;
+        for (int32_t j = 0; j < m; j++) side[j] += b->w[id] * (y[j] - mean[j]);
+        if (i >= split) s->wl += b->w[id];
+    }
+    s->wr = st->w - s->wl;
+}
+
+static inline void mr_scan_move_left(const sporf_builder *b, const sporf_node_stats *st, int32_t id, double ww,
+                                     sporf_scan_sums *s)
+{
+    (void)st;
+    const int32_t m = b->n_outputs;
+    const double *y = b->yr + (int64_t)id * m, *mean = b->node_counts;
+    for (int32_t j = 0; j < m; j++) {
+        const double wy = ww * (y[j] - mean[j]);
+        s->L[j] += wy;
+        s->R[j] -= wy;
+    }
+}
+
+static inline double mr_scan_proxy(const sporf_builder *b, const sporf_scan_sums *s)
+{
+    double l = 0.0, r = 0.0;
+    for (int32_t j = 0; j < b->n_outputs; j++) {
+        l += s->L[j] * s->L[j];
+        r += s->R[j] * s->R[j];
+    }
+    return l / s->wl + r / s->wr;
+}
+
+static const sporf_scan_ops mr_scan_ops = {mr_scan_start, mr_scan_move_left, mr_scan_proxy};
+
+static int mr_scan(sporf_builder *b, int64_t start, int64_t end, int64_t n_miss, const sporf_node_stats *st,
+                   sporf_best_split *best)
+{
+    return sporf_scan_sorted(b, start, end, n_miss, st, best, &mr_scan_ops);
+}
+
+static double mr_gain(sporf_builder *b, int64_t start, int64_t mid, int64_t end, const sporf_node_stats *st,
+                      double *w_side)
+{
+    const double sl = mr_sse(b, start, mid, &w_side[0], b->left_counts);
+    const double sr = mr_sse(b, mid, end, &w_side[1], b->right_counts);
+    return (st->sse - sl - sr) / b->n_outputs;
+}
+
+static void mr_leaf(const sporf_builder *b, const sporf_node_stats *st, double w_root, double *lv)
+{
+    (void)st;
+    (void)w_root;
+    memcpy(lv, b->node_counts, (size_t)b->n_outputs * sizeof *lv);
+}
+
+static void mr_add_row(const sporf_builder *b, int32_t id, double w, double *acc)
+{
+    const int32_t m = b->n_outputs;
+    for (int32_t j = 0; j < m; j++) acc[j] += w * b->yr[(int64_t)id * m + j];
+}
+
+static void mr_empty(const sporf_builder *b, double *out)
+{
+    memset(out, 0, (size_t)b->n_outputs * sizeof *out);
+}
+
+/* The outputs standardised over the node and summed, so no output's scale
+ * decides the guided slopes alone. */
+static void mr_guide_target(sporf_builder *b, int64_t start, int64_t end, int32_t f, double sign, double threshold,
+                            int missing_left, double *t)
+{
+    (void)f, (void)sign, (void)threshold, (void)missing_left;
+    const int32_t m = b->n_outputs;
+    double *mean = b->left_counts, *sd = b->right_counts, W;
+    (void)mr_sse(b, start, end, &W, mean);
+    memset(sd, 0, (size_t)m * sizeof *sd);
+    for (int64_t i = start; i < end; i++) {
+        const int32_t id = b->idx[i];
+        for (int32_t j = 0; j < m; j++) {
+            const double d = b->yr[(int64_t)id * m + j] - mean[j];
+            sd[j] += b->w[id] * d * d;
+        }
+    }
+    for (int32_t j = 0; j < m; j++) sd[j] = sd[j] > 0.0 && W > 0.0 ? sqrt(sd[j] / W) : 0.0;
+    for (int64_t i = start; i < end; i++) {
+        const double *y = b->yr + (int64_t)b->idx[i] * m;
+        double s = 0.0;
+        for (int32_t j = 0; j < m; j++)
+            if (sd[j] > 0.0) s += (y[j] - mean[j]) / sd[j];
+        t[i - start] = s;
+    }
+}
+
+const sporf_task sporf_task_multi_regression = {mr_node_stats, mr_scan, mr_gain, mr_leaf, mr_add_row, mr_empty,
+                                                mr_guide_target, no_hist, NULL, NULL};
