@@ -19,7 +19,7 @@ import sys
 # which only _native imports (ONLY_NATIVE).
 LAYERS = [
     # leaves: no package imports
-    ["_sporf_cffi", "_spec_gen", "_labels", "_sparse", "_exclusive", "_dask", "datasets"],
+    ["_sporf_cffi", "_spec_gen", "_labels", "_sparse", "_exclusive", "_dask", "_multioutput", "datasets"],
     # the one module that calls the C library: errors, matrix views,
     # progress, the forest handle and every call on it
     ["_native"],

@@ -58,6 +58,8 @@ grow <- function(object, n_more, ...) {
   X <- .newdata_matrix(merged, x, "x")
   handle <- .native(merged)
   res <- .Call(C_sporf_r_oob_predict, handle, X, .resolve_n_jobs(merged[["n_jobs"]]))
+  merged$oob_score_requested <- TRUE
+  if (isTRUE(merged[["n_outputs"]] > 1L)) return(.attach_oob_outputs(merged, .output_columns(y), res[[1L]], res[[2L]]))
   enc <- if (identical(merged[["task"]], "regression")) list(codes = as.double(y))
          else list(codes = match(as.character(y), as.character(merged[["classes"]])) - 1L,
                    levels = merged[["classes"]])

@@ -61,6 +61,11 @@ sporf_load <- function(file) {
              n_features = info$n_features, n_samples = NA_integer_, args = args, seed = seed,
              max_features_resolved = .Call(C_sporf_r_check_params, cp, as.numeric(info$n_features)), task = task)
   obj$feature_levels <- .read_levels(handle, info$n_features)
+  if (info$n_outputs > 1) { # the outputs' names are not in the file: y1, y2, ...
+    widths <- .Call(C_sporf_r_outputs, handle)
+    classes <- if (task == "classification") unname(split(levels, rep(seq_along(widths), widths)))
+    obj <- .with_outputs(obj, paste0("y", seq_along(widths)), classes)
+  }
   note <- .Call(C_sporf_r_get_note, handle)
   formula <- .formula_from_note(note)
   obj$formula_unstored <- .unstored_formula_labels(note)

@@ -17,6 +17,10 @@ merge_forests <- function(...) {
                  which(kinds != kinds[1L])[1L], kinds[which(kinds != kinds[1L])[1L]], kinds[1L]), call. = FALSE)
   handle <- .Call(C_sporf_r_merge, lapply(forests, .native))
   merged <- .sporf_from_bytes(.Call(C_sporf_r_save, handle))
+  # the outputs' names, which the model file does not hold
+  if (isTRUE(merged[["n_outputs"]] > 1L) && !is.null(forests[[1L]][["outputs"]]))
+    merged <- .with_outputs(merged, forests[[1L]][["outputs"]],
+                            if (is.list(merged[["classes"]])) unname(merged[["classes"]]))
   # A merged urerf keeps the training rows when every shard holds the same.
   if (inherits(merged, "urerf")) {
     x <- forests[[1L]][["x"]]

@@ -38,6 +38,12 @@ print.sporf <- function(x, ...) {
   if (identical(x[["task"]], "unsupervised")) {
     cat(sprintf("  %d features, no response; proximity() and kneighbors() give each row's neighbours\n",
                 x[["n_features"]]))
+  } else if (isTRUE(x[["n_outputs"]] > 1L)) {
+    cat(sprintf("  %d features, %d outputs: %s\n", x[["n_features"]], x[["n_outputs"]],
+                paste(x[["outputs"]], collapse = ", ")))
+    if (!is.null(x[["oob_score"]]))
+      cat(sprintf("  out-of-bag %s averaged over the outputs: %.4f\n",
+                  if (identical(x[["task"]], "regression")) "R^2" else "accuracy", x[["oob_score"]]))
   } else if (identical(x[["task"]], "regression")) {
     cat(sprintf("  %d features, numeric response\n", x[["n_features"]]))
     if (!is.null(x[["oob_error"]]))
@@ -76,7 +82,12 @@ print.summary.sporf <- function(x, ...) {
               .describe_max_features(p$max_features)))
   if (!is.na(x[["n_samples"]])) cat(sprintf("Training samples:  %d\n", as.integer(x[["n_samples"]])))
   cat(sprintf("Features:          %d\n", x[["n_features"]]))
-  if (identical(x[["task"]], "classification")) cat(sprintf("Classes:           %d\n", length(x[["classes"]])))
+  if (is.list(x[["classes"]])) {
+    cat(sprintf("Outputs:           %d (classes: %s)\n", length(x[["classes"]]),
+                paste(lengths(x[["classes"]]), collapse = ", ")))
+  } else if (identical(x[["task"]], "classification")) {
+    cat(sprintf("Classes:           %d\n", length(x[["classes"]])))
+  }
   cat(sprintf("Model size:        %s bytes\n", format(x[["model_bytes"]], big.mark = ",")))
   if (!is.null(x[["oob_error"]]))
     cat(sprintf("Out-of-bag %s  %.4f\n", if (identical(x[["task"]], "regression")) "MSE:   " else "error: ", x[["oob_error"]]))
@@ -111,7 +122,7 @@ plot.sporf <- function(x, ...) {
                    "oob_predictions", "oob_decision_function", "oob_error_curve", "tuning", "best_params",
                    "permutation_importance", "permutation_importance_sd", "predicted", "votes", "confusion",
                    "err.rate", "mse", "rsq", "data_dims", "x", "n_neighbors", "terms", "call", "xlevels",
-                   "contrasts", "formula", "formula_unstored", "feature_levels")
+                   "contrasts", "formula", "formula_unstored", "feature_levels", "n_outputs", "outputs")
 # randomForest's fields where sporf keeps them (its parameters' names, such as
 # ntree and mtry, map through the spec's peer names)
 .RANDOMFOREST_NAMES <- c(importance = "importance(fit)", importanceSD = "importance(fit, type = \"permutation\")",

@@ -6,6 +6,7 @@
 partial_dependence <- function(object, data, var, which.class = NULL, n = 51L) {
   if (!inherits(object, "sporf") || identical(object[["task"]], "unsupervised"))
     stop("partial_dependence() needs a classification or regression forest", call. = FALSE)
+  .refuse_outputs(object, "partial_dependence()")
   if (!is.data.frame(data) && !is.matrix(data)) stop("data must be a data frame or a matrix", call. = FALSE)
   columns <- colnames(data)
   if (is.numeric(var) && length(var) == 1L && var >= 1 && var <= ncol(data) && var == round(var)) {

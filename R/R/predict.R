@@ -30,6 +30,9 @@ predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, predict.a
     stop("oob = TRUE is for type = \"quantiles\"; predict(fit) without newdata gives the out-of-bag predictions",
          call. = FALSE)
   }
+  multi <- isTRUE(object[["n_outputs"]] > 1L)
+  if (multi && (type %in% c("vote", "quantiles") || isTRUE(predict.all)))
+    .refuse_outputs(object, if (isTRUE(predict.all)) "predict.all" else sprintf("type = \"%s\"", type))
   if (missing(newdata) || is.null(newdata)) {
     if (is.null(object[["oob_predictions"]]))
       stop("newdata is required: this forest has no out-of-bag predictions (fit with oob_score = TRUE)",
@@ -61,6 +64,7 @@ predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, predict.a
     return(votes)
   }
   values <- .Call(C_sporf_r_predict_proba, handle, X, threads)
+  if (multi) return(.output_values(object, values, nrow(X), rownames(X), prob = type == "prob"))
   if (regression) {
     names(values) <- rownames(X)
     return(values)
@@ -112,7 +116,8 @@ get_tree <- function(object, k = 1) {
   }, character(1))
   K <- as.integer(.Call(C_sporf_r_info, .native(object))$n_classes)
   value <- matrix(a$value, ncol = K, byrow = TRUE)
-  prediction <- if (!identical(object[["task"]], "classification")) value[, 1L]
+  prediction <- if (isTRUE(object[["n_outputs"]] > 1L)) .leaf_outputs(object, value, leaf)
+                else if (!identical(object[["task"]], "classification")) value[, 1L]
                 else ifelse(leaf, object[["classes"]][max.col(value, ties.method = "first")], NA)
   out <- data.frame(node = seq_len(n), left = ifelse(leaf, 0L, a$left + 1L), right = ifelse(leaf, 0L, a$right + 1L),
                     split = split, threshold = ifelse(leaf, NA, a$threshold),

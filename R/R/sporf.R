@@ -156,7 +156,12 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
 
 .fit <- function(X, y, args, sample_weight, est, data_dims = NULL, levels = NULL) {
   n <- nrow(X)
-  if (is.matrix(y) || is.data.frame(y)) stop("y must be a vector, not a matrix or data frame", call. = FALSE)
+  if (is.matrix(y) || is.data.frame(y)) {
+    # one column per output (multioutput.R); a single column is a vector
+    if (ncol(y) > 1L) return(.fit_outputs(X, y, args, sample_weight, est, data_dims, levels))
+    if (ncol(y) == 0L) stop("y has no columns", call. = FALSE)
+    y <- if (is.data.frame(y)) y[[1L]] else y[, 1L]
+  }
   if (length(y) != n)
     stop(sprintf("y has %d values but x has %d rows", length(y), n), call. = FALSE)
   if (anyNA(y)) stop(sprintf("y contains %d missing value(s) (NA)", sum(is.na(y))), call. = FALSE)
@@ -175,14 +180,7 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   }
   params <- .build_params(args, ncol(X), est, if (regression) "regression" else "classification", data_dims)
 
-  sw <- NULL
-  if (!is.null(sample_weight)) {
-    if (!is.numeric(sample_weight) || length(sample_weight) != n)
-      stop(sprintf("sample_weight must be a numeric vector of length %d (one per row)", n), call. = FALSE)
-    if (anyNA(sample_weight) || any(!is.finite(sample_weight)) || any(sample_weight < 0))
-      stop("sample_weight must be finite and non-negative", call. = FALSE)
-    sw <- as.double(sample_weight)
-  }
+  sw <- .check_sample_weight(sample_weight, n)
   # Custom weights by class name; the core checks their values (and refuses
   # any class_weight for regression), in the words Python shows too.
   cw <- NULL
@@ -248,6 +246,15 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
     obj$permutation_importance_sd <- stats::setNames(pim[[2L]], nm)
   }
   obj
+}
+
+.check_sample_weight <- function(sample_weight, n) {
+  if (is.null(sample_weight)) return(NULL)
+  if (!is.numeric(sample_weight) || length(sample_weight) != n)
+    stop(sprintf("sample_weight must be a numeric vector of length %d (one per row)", n), call. = FALSE)
+  if (anyNA(sample_weight) || any(!is.finite(sample_weight)) || any(sample_weight < 0))
+    stop("sample_weight must be finite and non-negative", call. = FALSE)
+  as.double(sample_weight)
 }
 
 # A sporf object: everything needed lives in `model` (the model file's bytes);

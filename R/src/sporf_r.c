@@ -249,6 +249,106 @@ SEXP sporf_r_fit(SEXP x, SEXP y, SEXP n_classes, SEXP params, SEXP sample_weight
     return out;
 }
 
+/* fit_multi(x, y, n_outputs, n_classes, params, sample_weight, oob, verbose,
+ * tune) -> as sporf_r_fit, for multi-output y: y holds n x n_outputs values
+ * row by row -- class codes (integer, with n_classes a count per output) or
+ * responses (double, n_classes NULL). */
+SEXP sporf_r_fit_multi(SEXP x, SEXP y, SEXP n_outputs, SEXP n_classes, SEXP params, SEXP sample_weight, SEXP oob,
+                       SEXP verbose, SEXP tune)
+{
+    sporf_params p;
+    sporf_r_params_from_list(params, &p);
+    sporf_matrix m = matrix_view(x);
+    const int regression = TYPEOF(y) == REALSXP;
+    const int n_out = Rf_asInteger(n_outputs);
+    if ((TYPEOF(y) != INTSXP && !regression) || n_out < 1 || XLENGTH(y) != (R_xlen_t)m.nrow * n_out)
+        Rf_error("internal: y must be an integer or double vector of nrow(x) * n_outputs values");
+    if (regression != Rf_isNull(n_classes) || (!regression && (TYPEOF(n_classes) != INTSXP ||
+                                                               XLENGTH(n_classes) != n_out)))
+        Rf_error("internal: n_classes must be one count per output for class codes, NULL for responses");
+    R_xlen_t K = 0;
+    for (int j = 0; j < n_out; j++) K += regression ? 1 : INTEGER(n_classes)[j];
+    const double *sw = NULL;
+    if (!Rf_isNull(sample_weight)) {
+        if (TYPEOF(sample_weight) != REALSXP || XLENGTH(sample_weight) != m.nrow)
+            Rf_error("internal: sample_weight must be a double vector of length nrow(x)");
+        sw = REAL(sample_weight);
+    }
+    const int want_oob = Rf_asLogical(oob) == TRUE;
+    const int tune_code = Rf_asInteger(tune);
+    const int want_tune = tune_code == 1 || tune_code == 2;
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 5));
+    SEXP handle = new_handle();
+    SET_VECTOR_ELT(out, 0, handle);
+    double *oob_dec = NULL;
+    int64_t *oob_cnt = NULL;
+    if (want_oob) {
+        SEXP dec = Rf_allocVector(REALSXP, (R_xlen_t)m.nrow * K);
+        SET_VECTOR_ELT(out, 1, dec);
+        SEXP cnt_raw = Rf_allocVector(RAWSXP, (R_xlen_t)m.nrow * (R_xlen_t)sizeof(int64_t));
+        SET_VECTOR_ELT(out, 2, cnt_raw);
+        oob_dec = REAL(dec);
+        oob_cnt = (int64_t *)RAW(cnt_raw);
+    }
+    SEXP interrupted = Rf_allocVector(LGLSXP, 1);
+    SET_VECTOR_ELT(out, 3, interrupted);
+    LOGICAL(interrupted)[0] = FALSE;
+
+    progress_state st = {Rf_asInteger(verbose) > 0, 0, 0, -1};
+    sporf_forest *f = NULL;
+    sporf_error err;
+    sporf_tune_result tuned;
+    const int32_t *codes = regression ? NULL : INTEGER(y);
+    const int32_t *counts = regression ? NULL : INTEGER(n_classes);
+    const double *resp = regression ? REAL(y) : NULL;
+    int rc;
+    if (want_tune)
+        rc = sporf_forest_tune_oob_multi(&p, tune_code == 2 ? SPORF_TUNE_STRUCTURE : SPORF_TUNE_DENSITY, &m, n_out,
+                                         codes, counts, resp, sw, &tuned, progress_cb, &st, &f, &err);
+    else
+        rc = sporf_forest_fit_multi(&p, &m, n_out, codes, counts, resp, sw, oob_dec, oob_cnt, progress_cb, &st, &f,
+                                    &err);
+    if (st.drawn)
+        REprintf("\n");
+    if (rc == SPORF_E_INTERRUPTED && st.interrupted) {
+        LOGICAL(interrupted)[0] = TRUE;
+        UNPROTECT(1);
+        return out;
+    }
+    if (rc != SPORF_OK)
+        raise_core_error(&err);
+    R_SetExternalPtrAddr(handle, f); /* from here the handle owns the forest: R may raise */
+    if (want_tune) {
+        SET_VECTOR_ELT(out, 4, tuning_report(&tuned));
+        if (want_oob && sporf_forest_oob_predict(f, &m, p.n_jobs, oob_dec, oob_cnt, &err) != SPORF_OK)
+            raise_core_error(&err);
+    }
+    if (want_oob) {
+        SEXP cnt = PROTECT(Rf_allocVector(REALSXP, m.nrow));
+        for (int64_t i = 0; i < m.nrow; i++)
+            REAL(cnt)[i] = (double)oob_cnt[i];
+        SET_VECTOR_ELT(out, 2, cnt);
+        UNPROTECT(1);
+    }
+    UNPROTECT(1);
+    return out;
+}
+
+/* outputs(handle) -> the widths of each output's block of leaf values. */
+SEXP sporf_r_outputs(SEXP handle)
+{
+    const sporf_forest *f = get_forest(handle);
+    int32_t n = 0;
+    sporf_error err;
+    if (sporf_forest_get_outputs(f, &n, NULL, &err) != SPORF_OK)
+        raise_core_error(&err);
+    SEXP out = PROTECT(Rf_allocVector(INTSXP, n));
+    if (sporf_forest_get_outputs(f, &n, INTEGER(out), &err) != SPORF_OK)
+        raise_core_error(&err);
+    UNPROTECT(1);
+    return out;
+}
+
 /* load(raw) -> handle; the core validates every byte. */
 SEXP sporf_r_load(SEXP bytes)
 {
@@ -655,12 +755,13 @@ SEXP sporf_r_info(SEXP handle)
 {
     const sporf_forest_info info = forest_info(get_forest(handle));
     const char *names[] = {"n_features", "n_classes", "n_trees", "n_nodes", "n_leaves", "max_depth_seen",
-                           "format_version", "task"};
+                           "format_version", "task", "n_outputs"};
     double values[] = {(double)info.n_features, info.n_classes, (double)info.n_trees, (double)info.n_nodes,
-                       (double)info.n_leaves, (double)info.max_depth_seen, info.format_version, info.task};
-    SEXP out = PROTECT(Rf_allocVector(VECSXP, 8));
-    SEXP nm = PROTECT(Rf_allocVector(STRSXP, 8));
-    for (int i = 0; i < 8; i++) {
+                       (double)info.n_leaves, (double)info.max_depth_seen, info.format_version, info.task,
+                       info.n_outputs};
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 9));
+    SEXP nm = PROTECT(Rf_allocVector(STRSXP, 9));
+    for (int i = 0; i < 9; i++) {
         SET_VECTOR_ELT(out, i, Rf_ScalarReal(values[i]));
         SET_STRING_ELT(nm, i, Rf_mkChar(names[i]));
     }
@@ -892,6 +993,8 @@ static const R_CallMethodDef call_methods[] = {
     {"sporf_r_get_note", (DL_FUNC)&sporf_r_get_note, 1},
     {"sporf_r_importances", (DL_FUNC)&sporf_r_importances, 1},
     {"sporf_r_info", (DL_FUNC)&sporf_r_info, 1},
+    {"sporf_r_fit_multi", (DL_FUNC)&sporf_r_fit_multi, 9},
+    {"sporf_r_outputs", (DL_FUNC)&sporf_r_outputs, 1},
     {"sporf_r_usage", (DL_FUNC)&sporf_r_usage, 1},
     {"sporf_r_projection_importances", (DL_FUNC)&sporf_r_projection_importances, 1},
     {"sporf_r_params", (DL_FUNC)&sporf_r_params, 1},

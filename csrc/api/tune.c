@@ -183,16 +183,9 @@ static int tune(const sporf_params *params, int32_t grid, const sporf_matrix *X,
         return rc;
     int32_t K = 0;
     for (int32_t j = 0; j < tg->m; j++) K += tg->y ? tg->n_classes[j] : 1;
-    int32_t n_cand = grid == SPORF_TUNE_STRUCTURE
+    const int32_t n_cand = grid == SPORF_TUNE_STRUCTURE
                          ? sporf_params_tune_structure_grid(params, X->ncol, result->candidates)
                          : sporf_params_tune_grid(params, X->ncol, result->candidates);
-    if (tg->m > 1) { /* random cuts are not available with several outputs: those candidates drop out */
-        int32_t kept = 0;
-        for (int32_t i = 0; i < n_cand; i++)
-            if (result->candidates[i].splitter == SPORF_SPLITTER_BEST)
-                result->candidates[kept++] = result->candidates[i];
-        n_cand = kept;
-    }
     result->n_candidates = n_cand;
 
     /* The schedule: R halvings; round r grows every survivor to

@@ -91,6 +91,7 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const doubl
     b->n_classes = response->n_classes;
     b->n_outputs = response->n_outputs > 1 ? response->n_outputs : 1;
     b->output_classes = response->output_classes;
+    b->output_weight = response->output_weight;
     const int32_t n_classes = b->n_classes;
     b->n_candidates = sporf_params_resolve_max_features(params, p);
     const int64_t n_all = sample ? sample->n_total : n;
@@ -137,7 +138,7 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const doubl
     const int random = hist_width > 0 && params->splitter == SPORF_SPLITTER_RANDOM;
     const int32_t max_bins = hist_width > 0 && !b->has_missing ? (int32_t)params->max_bins : 0;
     b->hist_min_rows = SPORF_HIST_MIN_ROWS;
-    if (!sporf_histogram_init(&b->hist, max_bins, random, hist_width, n))
+    if (!sporf_histogram_init(&b->hist, max_bins, random, hist_width, n, b->n_outputs))
         sort_ok = 0;
     if (max_bins > 0 && compaction_pays(b, n, p))
         b->compact_min_rows = SPORF_COMPACT_MIN_NODE_ROWS; /* xnode: allocated by the first tree */

@@ -32,6 +32,8 @@ typedef struct sporf_response {
     int32_t n_outputs;      /* 1, or the responses per row (multi-output y: y and yr are then
                                n x n_outputs row-major, class codes offset into the K values) */
     const int32_t *output_classes; /* multi-output classification: each output's classes */
+    const double *output_weight;   /* multi-output regression: each output's weight in the
+                                      summed squared error (task_multioutput.c) */
 } sporf_response;
 
 struct sporf_task;
@@ -46,6 +48,7 @@ typedef struct sporf_builder {
     int32_t n_classes;      /* 1 unless classification: one value per leaf */
     int32_t n_outputs;      /* responses per row (sporf_response) */
     const int32_t *output_classes; /* multi-output classification: each output's classes */
+    const double *output_weight;   /* multi-output regression: each output's weight (sporf_response) */
     int64_t n_candidates;   /* d */
     int64_t n_axis_extra;   /* axis_features resolved: single features searched besides the d */
     int32_t n_guided;       /* guided_features: longest guided projection (0 = none) */

@@ -334,6 +334,7 @@ static int check_sample(const sporf_params *params, const sporf_matrix *X, const
 typedef struct fit_outputs {
     int32_t n;
     const int32_t *classes; /* classification: n class counts; NULL for regression */
+    const double *weight;   /* regression: n weights of the outputs' squared errors */
 } fit_outputs;
 
 /* Classification (y), regression (yr, n_classes 1) and unsupervised forests
@@ -454,7 +455,8 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
         c.class_weight = cw_balanced;
     }
 
-    const sporf_response response = {f->task, y, yr, n_classes, n_outputs, f->output_classes};
+    const sporf_response response = {f->task, y, yr, n_classes, n_outputs, f->output_classes,
+                                      outputs ? outputs->weight : NULL};
     for (int32_t t = 0; t < n_threads; t++) {
         const sporf_sample_of of = {n_all, sample && sample->impute != NULL};
         rc = sporf_builder_init(&c.builders[t], params, Xcols, n, p, &response, sample ? &of : NULL, err);
@@ -589,6 +591,40 @@ int sporf_forest_fit_sample(const sporf_params *params, const sporf_matrix *X, c
                       &sample, progress, user_data, out, err);
 }
 
+/* Each regression output's weight in the squared error a split lowers: the
+ * inverse of its (sample-weighted) variance over the training rows, scaled so
+ * the smallest weight is 1 -- so every output counts in units of its own
+ * spread, and outputs of one variance keep weight 1 exactly (their scores are
+ * then the plain summed ones, to the bit). Without it a response of large
+ * scale decides nearly every cut (BENCHMARKS.md, "Multi-output y").
+ * malloc'ed; NULL when out of memory. */
+static double *output_weights(const double *y, const double *sw, int64_t n, int32_t m)
+{
+    double *v = malloc((size_t)m * sizeof *v);
+    if (!v)
+        return NULL;
+    double W = 0.0;
+    for (int64_t i = 0; i < n; i++) W += sw ? sw[i] : 1.0;
+    for (int32_t j = 0; j < m; j++) {
+        double mean = 0.0, ss = 0.0;
+        for (int64_t i = 0; i < n; i++) mean += (sw ? sw[i] : 1.0) * y[i * m + j];
+        mean = W > 0.0 ? mean / W : 0.0;
+        for (int64_t i = 0; i < n; i++) {
+            const double d = y[i * m + j] - mean;
+            ss += (sw ? sw[i] : 1.0) * d * d;
+        }
+        v[j] = ss; /* W times the variance: the factor W cancels in the ratios below */
+    }
+    double largest = 0.0;
+    for (int32_t j = 0; j < m; j++) largest = v[j] > largest ? v[j] : largest;
+    for (int32_t j = 0; j < m; j++) {
+        v[j] = v[j] > 0.0 && largest > 0.0 ? largest / v[j] : 1.0; /* a constant output adds nothing anyway */
+        if (!(v[j] <= 1e12))
+            v[j] = 1e12; /* a nearly constant output: bounded, so the weighted sums cannot overflow */
+    }
+    return v;
+}
+
 int sporf_forest_fit_multi(const sporf_params *params, const sporf_matrix *X, int32_t n_outputs,
                            const int32_t *y, const int32_t *n_classes, const double *y_regression,
                            const double *sample_weight, double *oob_decision, int64_t *oob_count,
@@ -617,11 +653,6 @@ int sporf_forest_fit_multi(const sporf_params *params, const sporf_matrix *X, in
                                                  "sample_weight instead");
     if (params->quantiles)
         return sporf_set_error(err, SPORF_E_ARG, "quantiles are for single-output regression forests");
-    if (params->splitter != SPORF_SPLITTER_BEST)
-        return sporf_set_error(err, SPORF_E_ARG, "splitter 'random' is not available with multi-output y");
-    if (params->max_bins > 0)
-        return sporf_set_error(err, SPORF_E_ARG, "max_bins (histogram scans) is not available with multi-output y: "
-                                                 "set it to 0");
     const int64_t n = X->nrow, m = n_outputs;
     if (y_regression) {
         for (int64_t i = 0; i < n * m; i++)
@@ -629,9 +660,14 @@ int sporf_forest_fit_multi(const sporf_params *params, const sporf_matrix *X, in
                 return sporf_set_error(err, SPORF_E_ARG, "y[%lld, %lld] = %g: responses must be finite and at most "
                                                          "1e100 in magnitude", (long long)(i / m), (long long)(i % m),
                                        y_regression[i]);
-        const fit_outputs outs = {n_outputs, NULL};
-        return fit_forest(params, X, NULL, y_regression, n_outputs, &outs, sample_weight, NULL, oob_decision,
-                          oob_count, NULL, progress, user_data, out, err);
+        double *weight = output_weights(y_regression, sample_weight, n, n_outputs);
+        if (!weight)
+            return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+        const fit_outputs outs = {n_outputs, NULL, weight};
+        rc = fit_forest(params, X, NULL, y_regression, n_outputs, &outs, sample_weight, NULL, oob_decision,
+                        oob_count, NULL, progress, user_data, out, err);
+        free(weight);
+        return rc;
     }
     int64_t K = 0;
     for (int32_t j = 0; j < n_outputs; j++) {
@@ -658,7 +694,7 @@ int sporf_forest_fit_multi(const sporf_params *params, const sporf_matrix *X, in
             }
             codes[i * m + j] = at + c;
         }
-    const fit_outputs outs = {n_outputs, n_classes};
+    const fit_outputs outs = {n_outputs, n_classes, NULL};
     rc = fit_forest(params, X, codes, NULL, (int32_t)K, &outs, sample_weight, NULL, oob_decision, oob_count, NULL,
                     progress, user_data, out, err);
     free(codes);

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int sporf_histogram_init(sporf_histogram *h, int32_t max_bins, int random, int32_t width, int64_t n)
+int sporf_histogram_init(sporf_histogram *h, int32_t max_bins, int random, int32_t width, int64_t n,
+                         int32_t r_width)
 {
     memset(h, 0, sizeof *h);
     if (random)
@@ -29,7 +30,7 @@ int sporf_histogram_init(sporf_histogram *h, int32_t max_bins, int random, int32
     h->right = malloc(S * sizeof *h->right);
     h->total = malloc(S * sizeof *h->total);
     h->node_w = malloc((size_t)n * sizeof *h->node_w);
-    h->node_r = malloc((size_t)n * sizeof *h->node_r);
+    h->node_r = malloc((size_t)n * (size_t)(r_width > 1 ? r_width : 1) * sizeof *h->node_r);
     if (!h->bin || !h->count || !h->wsum || !h->stats || !h->left || !h->right || !h->total ||
         !h->node_w || !h->node_r) {
         sporf_histogram_free(h);

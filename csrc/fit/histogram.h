@@ -69,7 +69,8 @@ typedef struct sporf_histogram {
     double *left, *right; /* S: running statistics of the two sides */
     double *total;      /* S: the node's statistics (hist_prepare) */
     double *node_w;     /* n: weight of each row of the node, by position */
-    double *node_r;     /* n: the task's response of each row (class code or centred response) */
+    double *node_r;     /* n x r_width: the task's response of each row (class codes or centred
+                           responses; r_width of them, one per output) */
 } sporf_histogram;
 
 /* The bin of value x: (x - lo) * scale truncated, the last bin taking x =
@@ -81,10 +82,11 @@ static inline int32_t sporf_bin_of(double x, double lo, double scale, int32_t B)
     return k < B ? k : B - 1;
 }
 
-/* Scratch for histogram scans of up to n rows; max_bins = 0 leaves it empty
- * (every scan exact). random: the random splitter's scans (two bins each).
- * Returns 0 when out of memory. */
-int sporf_histogram_init(sporf_histogram *h, int32_t max_bins, int random, int32_t width, int64_t n);
+/* Scratch for histogram scans of up to n rows with r_width responses each;
+ * max_bins = 0 leaves it empty (every scan exact). random: the random
+ * splitter's scans (two bins each). Returns 0 when out of memory. */
+int sporf_histogram_init(sporf_histogram *h, int32_t max_bins, int random, int32_t width, int64_t n,
+                         int32_t r_width);
 void sporf_histogram_free(sporf_histogram *h);
 
 /* Should a node of n_node rows be scanned by histogram? */

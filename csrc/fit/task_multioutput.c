@@ -10,17 +10,22 @@
  * side is n_outputs * W - sum_k n_k^2 / W and its summed entropy is
  * n_outputs * W log W - sum_k n_k log n_k (criterion.h's terms over all K).
  * Regression: the per-output sums of responses centred on the node's means,
- * scored by sum_j (S_lj^2 / W_l + S_rj^2 / W_r).
+ * scored by sum_j a_j (S_lj^2 / W_l + S_rj^2 / W_r), where a_j weighs output
+ * j's squared error by the inverse of its variance over the training rows
+ * (fit.c, output_weights): scikit-learn sums the raw squared errors, which
+ * lets a response of large scale decide nearly every cut.
  *
  * Reported impurities and gains are averaged over the outputs, as
  * scikit-learn's are, so a one-output forest would store the same numbers.
- * These tasks keep the exact scans (no histogram statistics); the single
- * output tasks stay untouched, so single-output forests are unchanged to the
- * bit and pay nothing for this.
+ * The histogram scans (and the random splitter, two bins) keep the same
+ * statistics per bin: K class weights, or m centred sums. The single-output
+ * tasks stay untouched, so single-output forests are unchanged to the bit
+ * and pay nothing for this.
  */
 #include "fit/criterion.h"
 #include "fit/task.h"
 #include "fit/scan.h"
+#include "fit/hist_scan.h"
 
 #include <string.h>
 
@@ -185,20 +190,67 @@ static void mc_guide_target(sporf_builder *b, int64_t start, int64_t end, int32_
     }
 }
 
-static int32_t no_hist(int32_t n_classes)
+/* Histograms: K statistics per bin (every output's class weights), the
+ * width for regression too (K = m there). */
+static int32_t hist_width(int32_t n_classes) { return n_classes; }
+
+/* Each row's weight and its m class codes by position; the node's counts. */
+static void mc_hist_prepare(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st)
 {
-    (void)n_classes;
-    return 0;
+    (void)st;
+    const int32_t m = b->n_outputs;
+    double *nw = b->hist.node_w, *nr = b->hist.node_r;
+    for (int64_t i = start; i < end; i++) {
+        const int32_t id = b->idx[i];
+        nw[i - start] = b->w[id];
+        for (int32_t j = 0; j < m; j++) nr[(i - start) * m + j] = (double)b->y[(int64_t)id * m + j];
+    }
+    memcpy(b->hist.total, b->node_counts, (size_t)b->n_classes * sizeof(double));
 }
 
-const sporf_task sporf_task_multi_classification = {mc_node_stats, mc_scan, mc_gain, mc_leaf, mc_add_row, mc_empty,
-                                                    mc_guide_target, no_hist, NULL, NULL};
+static void mc_hist_fill(sporf_builder *b, const double *v, int64_t n, double lo, double scale, int32_t B)
+{
+    sporf_histogram *h = &b->hist;
+    const int64_t K = b->n_classes, m = b->n_outputs;
+    const double *nw = h->node_w, *nr = h->node_r;
+    for (int64_t i = 0; i < n; i++) {
+        const int32_t k = sporf_bin_of(v[i], lo, scale, B);
+        h->bin[i] = (uint16_t)k;
+        h->count[k]++;
+        h->wsum[k] += nw[i];
+        for (int64_t j = 0; j < m; j++) h->stats[k * K + (int64_t)nr[i * m + j]] += nw[i];
+    }
+}
+
+static double mc_hist_proxy(const sporf_builder *b, const double *left, double wl, const double *right, double wr)
+{
+    const int32_t crit = b->params->criterion;
+    sporf_scan_sums s = {wl, wr, 0.0, 0.0, NULL, NULL};
+    for (int32_t k = 0; k < b->n_classes; k++) {
+        s.sl += sporf_crit_term(crit, left[k]);
+        s.sr += sporf_crit_term(crit, right[k] > 0.0 ? right[k] : 0.0);
+    }
+    return mc_scan_proxy(b, &s);
+}
+
+static const sporf_hist_ops mc_hist_ops = {mc_hist_fill, mc_hist_proxy};
+
+static int mc_hist_scan(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st,
+                        sporf_best_split *best)
+{
+    return sporf_hist_scan_with(b, start, end, st, best, &mc_hist_ops);
+}
+
+const sporf_task sporf_task_multi_classification = {mc_node_stats, mc_scan,    mc_gain,         mc_leaf,
+                                                    mc_add_row,    mc_empty,   mc_guide_target, hist_width,
+                                                    mc_hist_prepare, mc_hist_scan};
 
 /* ---- regression ---- */
 
 /* Each output's weighted mean of rows idx[from..to) into mean, and the sum
- * over outputs of the weighted squared deviations from them (two passes,
- * exact for constant responses); writes the rows' weight. */
+ * over outputs of the weighted squared deviations from them, output j's
+ * times a_j (two passes, exact for constant responses); writes the rows'
+ * weight. */
 static double mr_sse(const sporf_builder *b, int64_t from, int64_t to, double *w_out, double *mean)
 {
     const int32_t m = b->n_outputs;
@@ -217,7 +269,7 @@ static double mr_sse(const sporf_builder *b, int64_t from, int64_t to, double *w
         const double *y = b->yr + (int64_t)id * m;
         for (int32_t j = 0; j < m; j++) {
             const double d = y[j] - mean[j];
-            sse += b->w[id] * d * d;
+            sse += b->output_weight[j] * (b->w[id] * d * d);
         }
     }
     *w_out = W;
@@ -279,10 +331,11 @@ static inline void mr_scan_move_left(const sporf_builder *b, const sporf_node_st
 
 static inline double mr_scan_proxy(const sporf_builder *b, const sporf_scan_sums *s)
 {
+    const double *a = b->output_weight;
     double l = 0.0, r = 0.0;
     for (int32_t j = 0; j < b->n_outputs; j++) {
-        l += s->L[j] * s->L[j];
-        r += s->R[j] * s->R[j];
+        l += a[j] * (s->L[j] * s->L[j]);
+        r += a[j] * (s->R[j] * s->R[j]);
     }
     return l / s->wl + r / s->wr;
 }
@@ -348,5 +401,55 @@ static void mr_guide_target(sporf_builder *b, int64_t start, int64_t end, int32_
     }
 }
 
-const sporf_task sporf_task_multi_regression = {mr_node_stats, mr_scan, mr_gain, mr_leaf, mr_add_row, mr_empty,
-                                                mr_guide_target, no_hist, NULL, NULL};
+/* Each row's weight and weighted responses centred on the node's means, by
+ * position; their sums over the node. */
+static void mr_hist_prepare(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st)
+{
+    (void)st;
+    const int32_t m = b->n_outputs;
+    const double *mean = b->node_counts;
+    double *nw = b->hist.node_w, *nr = b->hist.node_r, *total = b->hist.total;
+    memset(total, 0, (size_t)m * sizeof *total);
+    for (int64_t i = start; i < end; i++) {
+        const int32_t id = b->idx[i];
+        const double w = b->w[id];
+        nw[i - start] = w;
+        for (int32_t j = 0; j < m; j++) {
+            const double wy = w * (b->yr[(int64_t)id * m + j] - mean[j]);
+            nr[(i - start) * m + j] = wy;
+            total[j] += wy;
+        }
+    }
+}
+
+static void mr_hist_fill(sporf_builder *b, const double *v, int64_t n, double lo, double scale, int32_t B)
+{
+    sporf_histogram *h = &b->hist;
+    const int64_t m = b->n_outputs;
+    const double *nw = h->node_w, *nr = h->node_r;
+    for (int64_t i = 0; i < n; i++) {
+        const int32_t k = sporf_bin_of(v[i], lo, scale, B);
+        h->bin[i] = (uint16_t)k;
+        h->count[k]++;
+        h->wsum[k] += nw[i];
+        for (int64_t j = 0; j < m; j++) h->stats[k * m + j] += nr[i * m + j];
+    }
+}
+
+static double mr_hist_proxy(const sporf_builder *b, const double *left, double wl, const double *right, double wr)
+{
+    sporf_scan_sums s = {wl, wr, 0.0, 0.0, (double *)left, (double *)right};
+    return mr_scan_proxy(b, &s);
+}
+
+static const sporf_hist_ops mr_hist_ops = {mr_hist_fill, mr_hist_proxy};
+
+static int mr_hist_scan(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st,
+                        sporf_best_split *best)
+{
+    return sporf_hist_scan_with(b, start, end, st, best, &mr_hist_ops);
+}
+
+const sporf_task sporf_task_multi_regression = {mr_node_stats, mr_scan,    mr_gain,         mr_leaf,
+                                                mr_add_row,    mr_empty,   mr_guide_target, hist_width,
+                                                mr_hist_prepare, mr_hist_scan};

@@ -415,9 +415,8 @@ int sporf_forest_fit_regression(const sporf_params *params, const sporf_matrix *
  *  oob_decision NULL, or n x K (K = the sum of n_classes, or n_outputs for
  *               regression): each row's out-of-bag class distributions or
  *               means, outputs side by side; oob_count as sporf_forest_fit.
- * Not available with more than one output: class weights, quantiles,
- * splitter "random" and histogram scans (max_bins is not used: the exact
- * scans run). With n_outputs 1 the forest is sporf_forest_fit's (or
+ * Not available with more than one output: class weights and quantiles.
+ * With n_outputs 1 the forest is sporf_forest_fit's (or
  * sporf_forest_fit_regression's), byte for byte. The forest's leaf values are
  * K per leaf (sporf_forest_info.n_classes), which sporf_forest_predict_proba
  * averages; sporf_forest_get_outputs gives the outputs' widths. Other
@@ -587,9 +586,8 @@ int sporf_forest_tune_oob(const sporf_params *params, int32_t grid, const sporf_
 /* sporf_forest_tune_oob for multi-output y, with y, n_classes and
  * y_regression as sporf_forest_fit_multi (no class weights): the OOB error
  * is the mean over the outputs of each one's misclassification rate, or of
- * its mean squared error over its variance. The structure grid leaves out
- * its random-cut candidates when there are several outputs. With n_outputs
- * 1, sporf_forest_tune_oob's result. */
+ * its mean squared error over its variance. With n_outputs 1,
+ * sporf_forest_tune_oob's result. */
 int sporf_forest_tune_oob_multi(const sporf_params *params, int32_t grid, const sporf_matrix *X, int32_t n_outputs,
                                 const int32_t *y, const int32_t *n_classes, const double *y_regression,
                                 const double *sample_weight, sporf_tune_result *result, sporf_progress_fn progress,

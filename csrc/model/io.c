@@ -571,9 +571,8 @@ int sporf_model_read(const uint8_t *buf, int64_t len, sporf_forest **out, sporf_
         CORRUPT("model's parameters ask for quantiles its format cannot hold");
     if (P->quantiles && (f->task != SPORF_TASK_REGRESSION || f->n_outputs != 1))
         CORRUPT("model keeps quantiles but is not a single-output regression forest");
-    if (f->n_outputs > 1 && (P->splitter != SPORF_SPLITTER_BEST || P->max_bins > 0 ||
-                             P->class_weight != SPORF_CW_NONE))
-        CORRUPT("model has several outputs with parameters a multi-output forest cannot have");
+    if (f->n_outputs > 1 && P->class_weight != SPORF_CW_NONE)
+        CORRUPT("model has several outputs and class weights, which a multi-output forest cannot have");
     if (P->quantiles && (rc = read_quantile_responses(&r, f, err)) != SPORF_OK)
         goto fail;
     f->trees = calloc((size_t)n_trees, sizeof *f->trees);

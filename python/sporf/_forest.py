@@ -12,7 +12,7 @@ from sklearn.metrics import r2_score
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from . import _categorical, _dask, _native, _params, _proximity, _sparse, _spec_gen
+from . import _categorical, _dask, _multioutput, _native, _params, _proximity, _sparse, _spec_gen
 from ._exclusive import exclusive_fit
 from ._native import FIT_DTYPES, NativeForest, Progress, fit_matrix, save_bytes
 
@@ -96,6 +96,8 @@ class _BaseForest(BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
         tags.input_tags.sparse = True  # scipy sparse X, densified a block at a time (_sparse.py)
+        if tags.target_tags is not None and isinstance(self, (ClassifierMixin, RegressorMixin)):
+            tags.target_tags.multi_output = True  # a 2-D y: one tree for all outputs (_multioutput.py)
         return tags
 
     # Hooks for patch forests, whose samples may come as images or grids.
@@ -124,6 +126,15 @@ class _BaseForest(BaseEstimator):
                              "weights per class as a dict")
         if not self.bootstrap:
             raise ValueError("a fit from partitions grows each tree on the rows it draws: it needs bootstrap=True")
+
+    def _refuse_for_outputs(self, n_outputs):
+        """What a fit on multi-output y does not do, refused by name before
+        any work (the core refuses the rest: quantiles, random cuts, bins)."""
+        if getattr(self, "class_weight", None) is not None:
+            raise ValueError("class_weight is not available with multi-output y (%d outputs): give sample_weight"
+                             % n_outputs)
+        if getattr(self, "importance", "impurity") == "permutation":
+            raise ValueError('importance="permutation" is for single-output y (got %d outputs)' % n_outputs)
 
     def _split_levels(self, X):
         """X with its categorical columns as level codes, and their level
@@ -201,6 +212,10 @@ class _BaseForest(BaseEstimator):
                              "n_estimators between warm-started fits, on the same features and classes" % exc) from exc
         self._forest = merged
         Xv = self._dense_X(X)
+        if self.n_outputs_ > 1:
+            if self.oob_score:
+                self._set_oob(self._oob_from_forest(Xv, n_out), np.asarray(y))
+            return self
         codes = (np.searchsorted(self.classes_, np.asarray(y)) if hasattr(self, "classes_")
                  else np.asarray(y, dtype=np.float64))
         if self.oob_score:
@@ -409,7 +424,7 @@ class _BaseForest(BaseEstimator):
         if not _params._is_int(tree) or not 0 <= tree < self._forest.info().n_trees:
             raise ValueError("tree must be an int in [0, %d), got %r" % (self._forest.info().n_trees, tree))
         a = self._forest.get_tree(int(tree))
-        value = a["value"][:, 0] if self._forest.info().task != _native.TASK_CLASSIFICATION else a["value"]
+        value = a["value"][:, 0] if self._one_value_per_leaf() else a["value"]
         return TreeView(a["left"], a["right"], a["proj_start"], a["proj_len"], a["proj_feature"], a["proj_weight"],
                         a["threshold"], _MISSING_WORDS[a["missing"]], a["gain"], value)
 
@@ -488,7 +503,13 @@ class _BaseForest(BaseEstimator):
         leaves = self.apply(X)
         values = [self._forest.get_tree(t)["value"] for t in range(leaves.shape[1])]
         out = np.stack([values[t][leaves[:, t]] for t in range(leaves.shape[1])], axis=1)
-        return out[:, :, 0] if self._forest.info().task != _native.TASK_CLASSIFICATION else out
+        return out[:, :, 0] if self._one_value_per_leaf() else out
+
+    def _one_value_per_leaf(self):
+        """A single-output regression or unsupervised forest: its per-tree
+        values drop the trailing axis of length 1."""
+        info = self._forest.info()
+        return info.task != _native.TASK_CLASSIFICATION and info.n_outputs == 1
 
     # ---- proximity ----
     def _reference_rows(self):
@@ -674,6 +695,8 @@ class _BaseForest(BaseEstimator):
         super().__setstate__(state)
         if data is not None:
             self._forest = NativeForest.from_bytes(data)
+            if isinstance(self, (ClassifierMixin, RegressorMixin)):  # pickled before multi-output y
+                self.__dict__.setdefault("n_outputs_", int(self._forest.info().n_outputs))
 
     @classmethod
     def _from_native(cls, forest):
@@ -733,14 +756,17 @@ class _ForestClassifier(ClassifierMixin, _BaseForest):
         self : SPORFClassifier
         """
         if self.warm_start and "_forest" in self.__dict__:
-            return self._warm_fit(X, y, sample_weight, len(self.classes_))
+            return self._warm_fit(X, y, sample_weight, int(np.sum(self.n_classes_)))
         X = self._flatten_input(X, fitting=True)
         X, levels = self._split_levels(X)
-        X, y = validate_data(self, X, y, dtype=FIT_DTYPES, ensure_min_samples=1,
+        X, y = validate_data(self, X, y, dtype=FIT_DTYPES, ensure_min_samples=1, multi_output=True,
                              accept_sparse=("csr", "csc"), ensure_all_finite=False, y_numeric=False)
         X = _sparse.dense_columns(X) if _sparse.issparse(X) else fit_matrix(X)
+        y = _multioutput.as_outputs(y, type(self).__name__)
         check_classification_targets(y)
         params = _params.build(self, X.shape[1], data_dims=self._resolve_data_dims(X.shape[1]))
+        if y.ndim == 2:
+            return self._fit_outputs(X, y, sample_weight, params, levels)
         # One class fits, as scikit-learn's forests do: every tree is a leaf
         # predicting it with probability 1.
         classes, y_enc = np.unique(y, return_inverse=True)
@@ -758,10 +784,32 @@ class _ForestClassifier(ClassifierMixin, _BaseForest):
         self._forest = forest
         self.classes_ = classes
         self.n_classes_ = K
+        self.n_outputs_ = 1
         if self.oob_score:
             self._set_oob(oob if oob is not None else self._oob_from_forest(X, K), y)
             self._set_oob_curve(X, y_enc)
         self._set_permutation(X, y_enc)
+        return self
+
+    def _fit_outputs(self, X, y, sample_weight, params, levels):
+        """fit for a 2-D y: one tree for all outputs (_multioutput.py)."""
+        self._refuse_for_outputs(y.shape[1])
+        classes, codes, n_classes = _multioutput.encode_classes(y)
+        by_feature = None
+        if levels is not None:  # the levels are ordered by the first output
+            by_feature = _categorical.to_positions(X, levels, codes_y=codes[:, 0], n_classes=n_classes[0],
+                                                   sample_weight=self._level_weights(sample_weight, X))
+        K = int(np.sum(n_classes))
+        forest, oob = self._fit_native(X, params, K, sample_weight, codes=codes, n_classes=n_classes)
+        forest.set_strings(_native.STR_CLASSES, np.concatenate(classes))
+        self._keep_levels(forest, by_feature)
+        self._forest = forest
+        self.classes_ = classes
+        self.n_classes_ = n_classes
+        self.n_outputs_ = y.shape[1]
+        self.__dict__.pop("oob_error_curve_", None)
+        if self.oob_score:
+            self._set_oob(oob if oob is not None else self._oob_from_forest(X, K), y)
         return self
 
     def _weight_per_class(self, classes):
@@ -783,6 +831,11 @@ class _ForestClassifier(ClassifierMixin, _BaseForest):
         return cw
 
     def _set_oob(self, oob, y):
+        if self.n_outputs_ > 1:  # a list per output; the score is the mean of the outputs' accuracies
+            self.oob_decision_function_ = _multioutput.split(oob, self.n_classes_)
+            pred = _multioutput.predicted_labels(self.oob_decision_function_, self.classes_)
+            self.oob_score_ = float(np.mean(np.mean(pred == y, axis=0)))
+            return
         self.oob_decision_function_ = oob
         self.oob_score_ = float(np.mean(self.classes_[np.argmax(oob, axis=1)] == y))
 
@@ -795,15 +848,24 @@ class _ForestClassifier(ClassifierMixin, _BaseForest):
 
         Returns
         -------
-        proba : ndarray of shape (n_samples, n_classes)
-            Columns follow ``classes_``.
+        proba : ndarray of shape (n_samples, n_classes), or a list of them
+            Columns follow ``classes_``. A forest fitted on multi-output y
+            gives a list with one array per output, columns following
+            ``classes_[j]``.
         """
         # _check_X (in _leaf_means) raises NotFittedError before n_classes_ is read
         if "_forest" not in self.__dict__:
             check_is_fitted(self, "_forest")
+        K = int(np.sum(self.n_classes_))
         if _dask.is_collection(X):  # a lazy Dask array, one task per row partition
-            return self._lazy(X, "predict_proba", (self.n_classes_,), np.float64)
-        return self._leaf_means(X, self.n_classes_)
+            values = self._lazy(X, "_output_values", (K,), np.float64)
+        else:
+            values = self._leaf_means(X, K)
+        return values if self.n_outputs_ == 1 else _multioutput.split(values, self.n_classes_)
+
+    def _output_values(self, X):
+        """The (n, K) mean leaf values: every output's probabilities side by side."""
+        return self._leaf_means(X, int(np.sum(self.n_classes_)))
 
     def predict_votes(self, X):
         """Vote shares: each tree votes for the class its leaf gives the most
@@ -828,13 +890,16 @@ class _ForestClassifier(ClassifierMixin, _BaseForest):
         >>> float(clf.predict_votes(X[:1]).sum())
         1.0
         """
+        if self.n_outputs_ > 1:
+            _multioutput.refuse(self, "predict_votes")
         X = self._dense_X(X)
         return self._forest.predict_votes(X, self._n_threads(), len(self.classes_))
 
     def predict_log_proba(self, X):
         """Logarithm of :meth:`predict_proba`."""
+        proba = self.predict_proba(X)
         with np.errstate(divide="ignore"):
-            return np.log(self.predict_proba(X))
+            return [np.log(p) for p in proba] if isinstance(proba, list) else np.log(proba)
 
     def predict(self, X):
         """Predicted class: the class of highest mean probability.
@@ -845,18 +910,30 @@ class _ForestClassifier(ClassifierMixin, _BaseForest):
 
         Returns
         -------
-        y : ndarray of shape (n_samples,)
-            A lazy Dask array when X is a Dask array or DataFrame.
+        y : ndarray of shape (n_samples,), or (n_samples, n_outputs)
+            for a forest fitted on multi-output y. A lazy Dask array when X
+            is a Dask array or DataFrame.
         """
         if _dask.is_collection(X):
             check_is_fitted(self, "_forest")
-            return self._lazy(X, "predict", (), self.classes_.dtype)
+            multi = self.n_outputs_ > 1
+            return self._lazy(X, "predict", (self.n_outputs_,) if multi else (),
+                              (self.classes_[0] if multi else self.classes_).dtype)
         proba = self.predict_proba(X)
+        if self.n_outputs_ > 1:
+            return _multioutput.predicted_labels(proba, self.classes_)
         return self.classes_.take(np.argmax(proba, axis=1), axis=0)
 
     def _restore_task(self, forest, info):
-        self.classes_ = forest.get_strings(_native.STR_CLASSES)
-        self.n_classes_ = int(info.n_classes)
+        labels = forest.get_strings(_native.STR_CLASSES)
+        self.n_outputs_ = int(info.n_outputs)
+        if self.n_outputs_ > 1:
+            widths = forest.outputs()
+            self.classes_ = _multioutput.split_classes(labels, widths)
+            self.n_classes_ = [int(w) for w in widths]
+        else:
+            self.classes_ = labels
+            self.n_classes_ = int(info.n_classes)
 
 
 class SPORFClassifier(_spec_gen._SPORFClassifierParams, _ForestClassifier):
@@ -948,32 +1025,37 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
         self : SPORFRegressor
         """
         if self.warm_start and "_forest" in self.__dict__:
-            return self._warm_fit(X, y, sample_weight, 1)
+            return self._warm_fit(X, y, sample_weight, self.n_outputs_)
         X = self._flatten_input(X, fitting=True)
         X, levels = self._split_levels(X)
-        X, y = validate_data(self, X, y, dtype=FIT_DTYPES, ensure_min_samples=1,
+        X, y = validate_data(self, X, y, dtype=FIT_DTYPES, ensure_min_samples=1, multi_output=True,
                              accept_sparse=("csr", "csc"), ensure_all_finite=False, y_numeric=True)
         X = _sparse.dense_columns(X) if _sparse.issparse(X) else fit_matrix(X)
-        if y.ndim != 1:
-            raise ValueError("%s predicts one response: y must be 1-D, got shape %r"
-                             % (type(self).__name__, y.shape))
-        y = np.ascontiguousarray(y, dtype=np.float64)
+        y = np.ascontiguousarray(_multioutput.as_outputs(y, type(self).__name__), dtype=np.float64)
+        m = 1 if y.ndim == 1 else y.shape[1]
+        if m > 1:
+            self._refuse_for_outputs(m)
         params = _params.build(self, X.shape[1], data_dims=self._resolve_data_dims(X.shape[1]))
 
         by_feature = None
-        if levels is not None:
-            by_feature = _categorical.to_positions(X, levels, y=y, sample_weight=self._level_weights(sample_weight, X))
-        forest, oob = self._fit_native(X, params, 1, sample_weight, y=y)
+        if levels is not None:  # multi-output y: the levels are ordered by the first output
+            by_feature = _categorical.to_positions(X, levels, y=np.ascontiguousarray(y.reshape(len(y), -1)[:, 0]),
+                                                   sample_weight=self._level_weights(sample_weight, X))
+        forest, oob = self._fit_native(X, params, m, sample_weight, y=y)
         self._keep_levels(forest, by_feature)
         self._forest = forest
+        self.n_outputs_ = m
+        self.__dict__.pop("oob_error_curve_", None)
         if self.oob_score:
-            self._set_oob(oob if oob is not None else self._oob_from_forest(X, 1), y)
-            self._set_oob_curve(X, y)
-        self._set_permutation(X, y)
+            self._set_oob(oob if oob is not None else self._oob_from_forest(X, m), y)
+            if m == 1:
+                self._set_oob_curve(X, y)
+        if m == 1:
+            self._set_permutation(X, y)
         return self
 
     def _set_oob(self, oob, y):
-        self.oob_prediction_ = oob[:, 0]
+        self.oob_prediction_ = oob[:, 0] if self.n_outputs_ == 1 else oob
         self.oob_score_ = float(r2_score(y, self.oob_prediction_))
 
     def predict(self, X, quantiles=None, oob=False):
@@ -1010,12 +1092,18 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
                 raise ValueError("oob=True needs the training rows in memory, not a Dask collection")
             check_is_fitted(self, "_forest")
             width = () if quantiles is None or np.ndim(quantiles) == 0 else (len(quantiles),)
+            if quantiles is None and self.n_outputs_ > 1:
+                width = (self.n_outputs_,)
             return self._lazy(X, "predict", width, np.float64, quantiles=quantiles)
         if quantiles is None:
+            check_is_fitted(self, "_forest")
+            m = self.n_outputs_
             if oob:
                 X = self._dense_X(X)
-                return self._oob_from_forest(X, 1)[:, 0]
-            return self._leaf_means(X, 1)[:, 0]
+                values = self._oob_from_forest(X, m)
+            else:
+                values = self._leaf_means(X, m)
+            return values[:, 0] if m == 1 else values
         probs = np.asarray(quantiles, dtype=np.float64)
         if probs.ndim > 1 or probs.size == 0:
             raise ValueError("quantiles must be a probability or a non-empty 1-D list of them, got shape %r"
@@ -1036,6 +1124,9 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
         else:
             out = self._forest.predict_quantiles(X, probs.ravel(), n_threads, oob)
         return self._quantile_result(out, probs)
+
+    def _restore_task(self, forest, info):
+        self.n_outputs_ = int(info.n_outputs)
 
     @staticmethod
     def _quantile_result(out, probs):

@@ -197,6 +197,16 @@ class NativeForest:
         check(lib.sporf_forest_get_params(self.ptr, p, err), err)
         return p
 
+    def outputs(self):
+        """The widths of the forest's outputs' blocks of leaf values: one
+        entry per output (its classes; 1 for a regression output)."""
+        n = ffi.new("int32_t *")
+        err = new_error()
+        check(lib.sporf_forest_get_outputs(self.ptr, n, ffi.NULL, err), err)
+        widths = np.zeros(n[0], dtype=np.int32)
+        check(lib.sporf_forest_get_outputs(self.ptr, n, ffi.from_buffer("int32_t[]", widths), err), err)
+        return widths
+
     def class_weights(self):
         """The custom class weights the forest keeps (one per class), or None."""
         n = self.info().n_classes
@@ -539,10 +549,13 @@ def fit(params, X, *, codes=None, n_classes=0, y=None, sample_weight=None, weigh
         oob_n_out=0, tune_grid=None, progress=None):
     """Grow a forest on X (2-D float64): a classifier on class codes (int32,
     n_classes), a regressor on y (float64), or an unsupervised forest
-    (neither). oob_n_out > 0 also fills the out-of-bag values; tune_grid (a
-    TUNE_* constant) runs the out-of-bag tuning instead of one fit.
-    Returns (NativeForest, oob values or None, oob counts or None, the
-    tuning report or None)."""
+    (neither). Multi-output y: codes (n, n_outputs) with n_classes a list
+    of each output's class count, or y (n, n_outputs). oob_n_out > 0 also
+    fills the out-of-bag values; tune_grid (a TUNE_* constant) runs the
+    out-of-bag tuning instead of one fit. Returns (NativeForest, oob values
+    or None, oob counts or None, the tuning report or None)."""
+    if (codes is not None and codes.ndim == 2) or (y is not None and y.ndim == 2):
+        return _fit_multi(params, X, codes, n_classes, y, sample_weight, oob_n_out, tune_grid, progress)
     n = X.shape[0]
     oob = np.zeros((n, oob_n_out), dtype=np.float64) if oob_n_out and tune_grid is None else None
     oob_count = np.zeros(n, dtype=np.int64) if oob is not None else None
@@ -566,6 +579,35 @@ def fit(params, X, *, codes=None, n_classes=0, y=None, sample_weight=None, weigh
                                              _maybe(_int64s, oob_count), cb, user, out, err)
     else:
         rc = lib.sporf_forest_fit_unsupervised(params, view, sw, cb, user, out, err)
+    del keep, keep_cb
+    check(rc, err)
+    return NativeForest(out[0]), oob, oob_count, tuning
+
+
+def _fit_multi(params, X, codes, n_classes, y, sample_weight, oob_n_out, tune_grid, progress):
+    """fit() for multi-output y (sporf_forest_fit_multi, sporf_forest_tune_oob_multi)."""
+    n = X.shape[0]
+    target = np.require(codes if codes is not None else y, dtype=np.int32 if codes is not None else np.float64,
+                        requirements=["C", "A"])
+    n_outputs = target.shape[1]
+    counts = np.ascontiguousarray(n_classes, dtype=np.int32) if codes is not None else None
+    codes_ptr = ffi.from_buffer("int32_t[]", target) if codes is not None else ffi.NULL
+    counts_ptr = ffi.from_buffer("int32_t[]", counts) if counts is not None else ffi.NULL
+    y_ptr = _doubles(target) if codes is None else ffi.NULL
+    oob = np.zeros((n, oob_n_out), dtype=np.float64) if oob_n_out and tune_grid is None else None
+    oob_count = np.zeros(n, dtype=np.int64) if oob is not None else None
+    sw = _maybe(double_ptr, sample_weight)
+    view, keep = matrix_view(X)
+    cb, user, keep_cb = progress_args(progress)
+    out = ffi.new("sporf_forest **")
+    err = new_error()
+    tuning = ffi.new("sporf_tune_result *") if tune_grid is not None else None
+    if tuning is not None:
+        rc = lib.sporf_forest_tune_oob_multi(params, tune_grid, view, n_outputs, codes_ptr, counts_ptr, y_ptr, sw,
+                                             tuning, cb, user, out, err)
+    else:
+        rc = lib.sporf_forest_fit_multi(params, view, n_outputs, codes_ptr, counts_ptr, y_ptr, sw,
+                                        _maybe(_doubles, oob), _maybe(_int64s, oob_count), cb, user, out, err)
     del keep, keep_cb
     check(rc, err)
     return NativeForest(out[0]), oob, oob_count, tuning

@@ -76,14 +76,18 @@ static void test_one_output_is_the_single_fit(void)
 }
 
 /* Two copies of one output: every cut scores twice the single output's, so
- * the trees are the same and each leaf holds its values twice. */
+ * the trees are the same and each leaf holds its values twice -- with the
+ * exact scans, the histogram scans and the random splitter. */
 static void test_duplicated_output_grows_the_same_trees(void)
 {
     const sporf_matrix m = rowmajor(X, N, P);
     sporf_error err;
-    for (int regression = 0; regression < 2; regression++) {
+    for (int run = 0; run < 6; run++) {
+        const int regression = run % 2, search = run / 2;
         sporf_params p = params(regression);
         p.honest_fraction = regression ? 0.0 : 0.3; /* the honest leaves too */
+        p.max_bins = search == 1 ? 32 : 0;
+        p.splitter = search == 2 ? SPORF_SPLITTER_RANDOM : SPORF_SPLITTER_BEST;
         sporf_forest *multi = NULL, *single = NULL;
         const int32_t k[2] = {2, 2};
         int rc = regression
@@ -105,7 +109,8 @@ static void test_duplicated_output_grows_the_same_trees(void)
         for (int i = 0; i < N; i++)
             for (int k2 = 0; k2 < K1; k2++)
                 same &= pm[i * 2 * K1 + k2] == ps[i * K1 + k2] && pm[i * 2 * K1 + K1 + k2] == ps[i * K1 + k2];
-        CHECK(same, "task %d: a duplicated output predicts the single output's values twice", regression);
+        CHECK(same, "task %d, search %d: a duplicated output predicts the single output's values twice", regression,
+              search);
         sporf_forest_info a, b;
         sporf_forest_get_info(multi, &a, &err);
         sporf_forest_get_info(single, &b, &err);
@@ -218,7 +223,7 @@ static void test_regression_outputs_and_tuning(void)
     if (!f) return;
     int random = 0;
     for (int i = 0; i < res.n_candidates; i++) random |= res.candidates[i].splitter != SPORF_SPLITTER_BEST;
-    CHECK(!random && res.n_candidates >= 4, "%d candidates, none with random cuts", res.n_candidates);
+    CHECK(random && res.n_candidates == 8, "%d candidates, random cuts among them", res.n_candidates);
     /* the winner's forest is the plain fit of its parameters */
     sporf_forest *g = NULL;
     sporf_forest_fit_multi(&res.candidates[res.best], &m, 2, NULL, NULL, rboth, NULL, NULL, NULL, NULL, NULL, &g, &err);
@@ -251,10 +256,10 @@ static void test_refusals(void)
     p.class_weight = SPORF_CW_BALANCED;
     CHECK(sporf_forest_fit_multi(&p, &m, 2, ydup, k, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG &&
               strstr(err.message, "class_weight") != NULL, "class weights refused: %s", err.message);
-    p = params(0);
-    p.splitter = SPORF_SPLITTER_RANDOM;
-    CHECK(sporf_forest_fit_multi(&p, &m, 2, ydup, k, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG,
-          "random cuts refused: %s", err.message);
+    p = params(1);
+    p.quantiles = 1;
+    CHECK(sporf_forest_fit_multi(&p, &m, 2, NULL, NULL, rdup, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG,
+          "quantiles refused: %s", err.message);
     p = params(1);
     double bad[N * 2];
     memcpy(bad, rdup, sizeof bad);

@@ -42,8 +42,12 @@ TABLE = [
      ValueError, "NaN"),
     ("SPORFRegressor.fit: y too large", lambda: sporf.SPORFRegressor(n_estimators=2).fit(X, np.r_[1e200, X[1:, 0]]),
      ValueError, "too large"),
-    ("SPORFRegressor.fit: 2-D y", lambda: sporf.SPORFRegressor(n_estimators=2).fit(X, np.c_[Y, Y]), ValueError,
-     "1d|1-D"),
+    ("SPORFRegressor.fit: 3-D y", lambda: sporf.SPORFRegressor(n_estimators=2).fit(X, np.c_[Y, Y][:, :, None]),
+     ValueError, "dim 3"),
+    ("SPORFRegressor.fit: multi-output quantiles", lambda: sporf.SPORFRegressor(n_estimators=2, quantiles=True).fit(
+        X, np.c_[Y, Y].astype(float)), ValueError, "single-output"),
+    ("SPORFClassifier.fit: multi-output class_weight", lambda: sporf.SPORFClassifier(
+        n_estimators=2, class_weight="balanced").fit(X, np.c_[Y, Y]), ValueError, "multi-output"),
     ("SPORFRegressor.fit: honest_prior uniform", lambda: sporf.SPORFRegressor(
         n_estimators=2, honest_fraction=0.5, honest_prior="uniform").fit(X, X[:, 0]), ValueError, "honest_prior"),
     ("MORFClassifier.fit: data_dims", lambda: sporf.MORFClassifier(data_dims=(3, 3)).fit(X, Y), ValueError,

@@ -1,0 +1,179 @@
+# Multi-output y: a matrix or data frame of responses, one column per output
+# (formula: cbind(y1, y2) ~ .), as scikit-learn's forests take a 2-D y. The
+# core grows one tree for all outputs and keeps each output's class
+# distribution or mean side by side in a leaf; the same bytes as Python's
+# fit on the same columns.
+
+# y's columns as a list, with their names (y1, y2, ... when it has none).
+.output_columns <- function(y) {
+  cols <- if (is.data.frame(y)) as.list(y) else lapply(seq_len(ncol(y)), function(j) y[, j])
+  nm <- colnames(y)
+  if (is.null(nm) || anyNA(nm) || any(nm == "")) nm <- paste0("y", seq_along(cols))
+  names(cols) <- nm
+  cols
+}
+
+.fit_outputs <- function(X, y, args, sample_weight, est, data_dims, levels) {
+  n <- nrow(X)
+  if (nrow(y) != n) stop(sprintf("y has %d rows but x has %d", nrow(y), n), call. = FALSE)
+  cols <- .output_columns(y)
+  m <- length(cols)
+  for (j in seq_len(m))
+    if (anyNA(cols[[j]]))
+      stop(sprintf("y contains %d missing value(s) (NA) in output %s", sum(is.na(cols[[j]])), names(cols)[j]),
+           call. = FALSE)
+  numeric <- vapply(cols, .is_regression, logical(1))
+  if (any(numeric) && !all(numeric))
+    stop("the outputs of a multi-output y must all be numeric (a regression forest) or all classes ",
+         "(factor, character, integer coded as factor, or logical columns)", call. = FALSE)
+  regression <- all(numeric)
+  if (!is.null(args$class_weight))
+    stop(sprintf("class_weight is not available with multi-output y (%d outputs): give sample_weight", m),
+         call. = FALSE)
+  if (identical(args$importance, "permutation"))
+    stop(sprintf("importance = \"permutation\" is for single-output y (got %d outputs)", m), call. = FALSE)
+  if (regression) {
+    if (any(!vapply(cols, function(v) all(is.finite(v)), logical(1))))
+      stop("y contains infinite values", call. = FALSE)
+    encs <- NULL
+    target <- as.double(t(matrix(unlist(cols, use.names = FALSE), nrow = n))) # row by row, as the core reads it
+    n_classes <- NULL
+  } else {
+    encs <- lapply(cols, .encode_response)
+    target <- as.integer(t(matrix(unlist(lapply(encs, `[[`, "codes"), use.names = FALSE), nrow = n)))
+    n_classes <- vapply(encs, function(e) length(e$levels), integer(1))
+  }
+  params <- .build_params(args, ncol(X), est, if (regression) "regression" else "classification", data_dims)
+  sw <- .check_sample_weight(sample_weight, n)
+  by_feature <- NULL
+  if (!is.null(levels)) { # categorical columns: ordered by the first output
+    first <- if (regression) list(codes = as.double(cols[[1L]]), K = 1L) else list(codes = encs[[1L]]$codes,
+                                                                                    K = n_classes[1L])
+    tp <- .to_positions(X, levels, first, sw)
+    X <- tp$X
+    by_feature <- tp$by_feature
+  }
+  res <- .Call(C_sporf_r_fit_multi, X, target, m, n_classes, params, sw, args$oob_score, as.integer(args$verbose),
+               .tune_grid(args$tune_oob))
+  if (isTRUE(res[[4L]]))
+    stop(structure(class = c("sporf_interrupt", "interrupt", "error", "condition"),
+                   list(message = "sporf: the fit was interrupted (Ctrl-C); no forest was returned", call = NULL)))
+  handle <- res[[1L]]
+  if (!regression) {
+    # every output's labels in order, under one kind (text when the outputs' kinds differ)
+    kinds <- vapply(encs, `[[`, integer(1), "kind")
+    kind <- if (all(kinds == kinds[1L])) kinds[1L] else .KIND_TEXT
+    .Call(C_sporf_r_set_strings, handle, .STR_CLASSES, kind, unlist(lapply(encs, `[[`, "labels")))
+  }
+  if (!is.null(by_feature)) .store_levels(handle, by_feature)
+  feature_names <- colnames(X)
+  if (!is.null(feature_names))
+    .Call(C_sporf_r_set_strings, handle, .STR_FEATURE_NAMES, .KIND_TEXT, as.character(feature_names))
+  args$criterion <- .SPEC_PARAMS$criterion$values[params$criterion + 1]
+  resolved <- attr(params, "max_features_resolved")
+  tuned <- if (!is.null(res[[5L]])) .tuning_report(res[[5L]], est)
+  if (!is.null(tuned)) {
+    args[names(tuned[["best"]])] <- tuned[["best"]]
+    resolved <- .Call(C_sporf_r_check_params, res[[5L]]$candidates[[res[[5L]]$best]], as.numeric(ncol(X)))
+  }
+  obj <- .new_sporf(handle, .Call(C_sporf_r_save, handle), levels = NULL, label_kind = NA_integer_,
+                    feature_names = feature_names, n_features = ncol(X), n_samples = n, args = args,
+                    seed = params$random_state, max_features_resolved = resolved,
+                    task = if (regression) "regression" else "classification")
+  obj <- .with_outputs(obj, names(cols), if (!regression) lapply(encs, `[[`, "levels"))
+  obj$feature_levels <- by_feature
+  if (!is.null(tuned)) {
+    obj$tuning <- tuned[["table"]]
+    obj$best_params <- tuned[["best"]]
+  }
+  if (isTRUE(args$oob_score)) {
+    if (any(res[[3L]] == 0))
+      warning("some samples have no out-of-bag predictions (too few trees for reliable OOB estimates)",
+              call. = FALSE)
+    obj <- .attach_oob_outputs(obj, cols, res[[2L]], res[[3L]])
+  }
+  obj
+}
+
+# A multi-output forest's outputs: their names and, for classification, each
+# one's classes (a named list).
+.with_outputs <- function(obj, names, classes) {
+  obj$n_outputs <- length(names)
+  obj$outputs <- names
+  if (!is.null(classes)) obj$classes <- stats::setNames(classes, names)
+  obj
+}
+
+# values (n x K, row-major) as the forest's prediction: a matrix of responses
+# (regression), or a data frame of factors, one per output, and with prob the
+# list of each output's probability matrix.
+.output_values <- function(obj, values, n, rows = NULL, prob = FALSE) {
+  m <- obj[["n_outputs"]]
+  if (identical(obj[["task"]], "regression"))
+    return(matrix(values, nrow = n, ncol = m, byrow = TRUE, dimnames = list(rows, obj[["outputs"]])))
+  widths <- vapply(obj[["classes"]], length, integer(1))
+  all <- matrix(values, nrow = n, ncol = sum(widths), byrow = TRUE)
+  ends <- cumsum(widths)
+  probs <- lapply(seq_len(m), function(j) {
+    lev <- obj[["classes"]][[j]]
+    matrix(all[, (ends[j] - widths[j] + 1L):ends[j], drop = FALSE], nrow = n, dimnames = list(rows, lev))
+  })
+  names(probs) <- obj[["outputs"]]
+  if (prob) return(probs)
+  out <- lapply(seq_len(m), function(j) {
+    lev <- obj[["classes"]][[j]]
+    factor(lev[max.col(probs[[j]], ties.method = "first")], levels = lev)
+  })
+  out <- as.data.frame(stats::setNames(out, obj[["outputs"]]), stringsAsFactors = FALSE)
+  if (!is.null(rows)) rownames(out) <- rows
+  out
+}
+
+# Out-of-bag results of a multi-output fit: predictions (NA where a row was in
+# every tree's bag), each output's score (accuracy or R^2, as Python's
+# oob_score_ averages them) and error.
+.attach_oob_outputs <- function(obj, cols, values, counts) {
+  n <- length(cols[[1L]])
+  pred <- .output_values(obj, values, n)
+  if (identical(obj[["task"]], "regression")) {
+    y <- matrix(unlist(cols, use.names = FALSE), nrow = n)
+    r2 <- vapply(seq_along(cols), function(j) 1 - sum((y[, j] - pred[, j])^2) / sum((y[, j] - mean(y[, j]))^2),
+                 numeric(1))
+    obj$oob_score <- mean(r2)
+    obj$oob_error <- mean((y - pred)^2)
+    pred[counts == 0, ] <- NA
+  } else {
+    obj$oob_decision_function <- .output_values(obj, values, n, prob = TRUE)
+    acc <- vapply(seq_along(cols), function(j) mean(as.character(pred[[j]]) == as.character(cols[[j]])),
+                  numeric(1))
+    obj$oob_score <- mean(acc)
+    obj$oob_error <- 1 - obj$oob_score
+    pred[counts == 0, ] <- NA
+  }
+  obj$oob_predictions <- pred
+  obj$predicted <- pred
+  obj
+}
+
+# What a multi-output forest does not do, refused by name.
+.refuse_outputs <- function(object, what) {
+  if (isTRUE(object[["n_outputs"]] > 1L))
+    stop(sprintf("%s is for single-output forests (this one was fitted on %d outputs)", what,
+                 object[["n_outputs"]]), call. = FALSE)
+}
+
+# get_tree()'s prediction column for a multi-output forest: at each leaf, the
+# outputs' means or most probable classes (a named vector); NA elsewhere.
+.leaf_outputs <- function(object, value, leaf) {
+  regression <- identical(object[["task"]], "regression")
+  widths <- if (regression) rep(1L, object[["n_outputs"]]) else lengths(object[["classes"]])
+  ends <- cumsum(widths)
+  lapply(seq_len(nrow(value)), function(i) {
+    if (!leaf[i]) return(NA)
+    out <- vapply(seq_along(widths), function(j) {
+      v <- value[i, (ends[j] - widths[j] + 1L):ends[j]]
+      if (regression) as.character(v) else object[["classes"]][[j]][which.max(v)]
+    }, character(1))
+    stats::setNames(if (regression) as.numeric(out) else out, object[["outputs"]])
+  })
+}

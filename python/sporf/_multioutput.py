@@ -1,0 +1,60 @@
+"""Multi-output y as scikit-learn's forests take it: a 2-D y, one column per
+output. The core grows one tree for all outputs and keeps each output's
+class distribution or mean side by side in a leaf (K values in all); this
+module turns y into what the core takes and the K columns back into one
+result per output. No C calls: the estimators pass the arrays through.
+"""
+import warnings
+
+import numpy as np
+from sklearn.exceptions import DataConversionWarning
+
+
+def as_outputs(y, what):
+    """y as 1-D for one output, or 2-D (n, n_outputs) for several. A column
+    vector is one output, with scikit-learn's warning."""
+    y = np.asarray(y)
+    if y.ndim == 2 and y.shape[1] == 1:
+        warnings.warn("A column-vector y was passed when a 1d array was expected. Please change the shape of y to "
+                      "(n_samples,), for example using ravel().", DataConversionWarning, stacklevel=4)
+        return y[:, 0]
+    if y.ndim > 2 or (y.ndim == 2 and y.shape[1] == 0):
+        raise ValueError("%s: y must be 1-D, or 2-D with one column per output; got shape %r" % (what, y.shape))
+    return y
+
+
+def encode_classes(y):
+    """(classes per output, int32 codes (n, n_outputs), classes per output
+    counted) for a 2-D y of labels."""
+    classes, codes = [], np.empty(y.shape, dtype=np.int32)
+    for j in range(y.shape[1]):
+        c, codes[:, j] = np.unique(y[:, j], return_inverse=True)
+        classes.append(c)
+    return classes, codes, [len(c) for c in classes]
+
+
+def _bounds(widths):
+    bounds = np.concatenate([[0], np.cumsum(widths)]).astype(int)
+    return list(zip(bounds[:-1].tolist(), bounds[1:].tolist()))
+
+
+def split(values, widths):
+    """The (n, K) leaf values as one (n, width) block per output."""
+    return [values[:, a:b] for a, b in _bounds(widths)]
+
+
+def split_classes(labels, widths):
+    """The forest's stored class labels (all outputs' in order) by output."""
+    labels = np.asarray(labels)
+    return [labels[a:b] for a, b in _bounds(widths)]
+
+
+def predicted_labels(probas, classes):
+    """Each output's most probable class, as an (n, n_outputs) array."""
+    return np.column_stack([c.take(np.argmax(p, axis=1), axis=0) for p, c in zip(probas, classes)])
+
+
+def refuse(estimator, what):
+    """What a multi-output forest does not do, refused by name."""
+    raise ValueError("%s: %s is for single-output y (this forest was fitted on %d outputs)"
+                     % (type(estimator).__name__, what, estimator.n_outputs_))
