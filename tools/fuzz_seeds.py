@@ -44,6 +44,11 @@ def main(out):
         "morf": sporf.MORFClassifier(n_estimators=2, max_depth=4, max_patch_dims=(2, 3), random_state=0).fit(Xb, yb),
         "urerf": sporf.URerF(n_estimators=2, max_depth=4, random_state=0).fit(X),
         "shard": sporf.SPORFClassifier(n_estimators=1, first_tree=5, max_depth=3, random_state=0).fit(X, y),
+        # format 11: a forest's outputs and their classes
+        "two-outputs": sporf.SPORFClassifier(n_estimators=2, max_depth=4, random_state=0)
+        .fit(X, np.column_stack([y, np.arange(60) % 3])),
+        "two-responses": sporf.SPORFRegressor(n_estimators=2, max_depth=4, honest_fraction=0.5, random_state=0)
+        .fit(X, X[:, :2]),
         # format 8's missing-value directions, learned both ways
         "missing": sporf.SPORFClassifier(n_estimators=2, max_depth=4, random_state=0).fit(with_missing(X), y),
     }

@@ -13,7 +13,8 @@
   cols
 }
 
-.fit_outputs <- function(X, y, args, sample_weight, est, data_dims, levels) {
+# grid: a patch forest's data dimensions (or NULL); tune: the tuning grid's code.
+.fit_outputs <- function(X, y, args, sample_weight, est, grid, levels, tune) {
   n <- nrow(X)
   if (nrow(y) != n) stop(sprintf("y has %d rows but x has %d", nrow(y), n), call. = FALSE)
   cols <- .output_columns(y)
@@ -27,9 +28,6 @@
     stop("the outputs of a multi-output y must all be numeric (a regression forest) or all classes ",
          "(factor, character, integer coded as factor, or logical columns)", call. = FALSE)
   regression <- all(numeric)
-  if (!is.null(args$class_weight))
-    stop(sprintf("class_weight is not available with multi-output y (%d outputs): give sample_weight", m),
-         call. = FALSE)
   if (identical(args$importance, "permutation"))
     stop(sprintf("importance = \"permutation\" is for single-output y (got %d outputs)", m), call. = FALSE)
   if (regression) {
@@ -43,7 +41,7 @@
     target <- as.integer(t(matrix(unlist(lapply(encs, `[[`, "codes"), use.names = FALSE), nrow = n)))
     n_classes <- vapply(encs, function(e) length(e$levels), integer(1))
   }
-  params <- .build_params(args, ncol(X), est, if (regression) "regression" else "classification", data_dims)
+  params <- .build_params(args, ncol(X), est, if (regression) "regression" else "classification", grid)
   sw <- .check_sample_weight(sample_weight, n)
   by_feature <- NULL
   if (!is.null(levels)) { # categorical columns: ordered by the first output
@@ -54,38 +52,15 @@
     by_feature <- tp$by_feature
   }
   res <- .Call(C_sporf_r_fit_multi, X, target, m, n_classes, params, sw, args$oob_score, as.integer(args$verbose),
-               .tune_grid(args$tune_oob))
-  if (isTRUE(res[[4L]]))
-    stop(structure(class = c("sporf_interrupt", "interrupt", "error", "condition"),
-                   list(message = "sporf: the fit was interrupted (Ctrl-C); no forest was returned", call = NULL)))
-  handle <- res[[1L]]
-  if (!regression) {
-    # every output's labels in order, under one kind (text when the outputs' kinds differ)
+               tune)
+  # every output's labels in order, under one kind (text when the outputs' kinds differ)
+  labels <- if (!regression) {
     kinds <- vapply(encs, `[[`, integer(1), "kind")
-    kind <- if (all(kinds == kinds[1L])) kinds[1L] else .KIND_TEXT
-    .Call(C_sporf_r_set_strings, handle, .STR_CLASSES, kind, unlist(lapply(encs, `[[`, "labels")))
+    list(kind = if (all(kinds == kinds[1L])) kinds[1L] else .KIND_TEXT,
+         labels = unlist(lapply(encs, `[[`, "labels")))
   }
-  if (!is.null(by_feature)) .store_levels(handle, by_feature)
-  feature_names <- colnames(X)
-  if (!is.null(feature_names))
-    .Call(C_sporf_r_set_strings, handle, .STR_FEATURE_NAMES, .KIND_TEXT, as.character(feature_names))
-  args$criterion <- .SPEC_PARAMS$criterion$values[params$criterion + 1]
-  resolved <- attr(params, "max_features_resolved")
-  tuned <- if (!is.null(res[[5L]])) .tuning_report(res[[5L]], est)
-  if (!is.null(tuned)) {
-    args[names(tuned[["best"]])] <- tuned[["best"]]
-    resolved <- .Call(C_sporf_r_check_params, res[[5L]]$candidates[[res[[5L]]$best]], as.numeric(ncol(X)))
-  }
-  obj <- .new_sporf(handle, .Call(C_sporf_r_save, handle), levels = NULL, label_kind = NA_integer_,
-                    feature_names = feature_names, n_features = ncol(X), n_samples = n, args = args,
-                    seed = params$random_state, max_features_resolved = resolved,
-                    task = if (regression) "regression" else "classification")
+  obj <- .fitted(res, X, args, params, est, labels, by_feature, if (regression) "regression" else "classification")
   obj <- .with_outputs(obj, names(cols), if (!regression) lapply(encs, `[[`, "levels"))
-  obj$feature_levels <- by_feature
-  if (!is.null(tuned)) {
-    obj$tuning <- tuned[["table"]]
-    obj$best_params <- tuned[["best"]]
-  }
   if (isTRUE(args$oob_score)) {
     if (any(res[[3L]] == 0))
       warning("some samples have no out-of-bag predictions (too few trees for reliable OOB estimates)",

@@ -158,7 +158,12 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   n <- nrow(X)
   if (is.matrix(y) || is.data.frame(y)) {
     # one column per output (multioutput.R); a single column is a vector
-    if (ncol(y) > 1L) return(.fit_outputs(X, y, args, sample_weight, est, data_dims, levels))
+    if (ncol(y) > 1L) {
+      if (!is.null(args$class_weight))
+        stop(sprintf("class_weight is not available with multi-output y (%d outputs): give sample_weight", ncol(y)),
+             call. = FALSE)
+      return(.fit_outputs(X, y, args, sample_weight, est, data_dims, levels, .tune_grid(args$tune_oob)))
+    }
     if (ncol(y) == 0L) stop("y has no columns", call. = FALSE)
     y <- if (is.data.frame(y)) y[[1L]] else y[, 1L]
   }
@@ -202,35 +207,10 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   }
   res <- .Call(C_sporf_r_fit, X, enc$codes, K, params, sw, cw, args$oob_score, as.integer(args$verbose),
                .tune_grid(args$tune_oob))
-  if (isTRUE(res[[4L]])) {
-    cond <- structure(class = c("sporf_interrupt", "interrupt", "error", "condition"),
-                      list(message = "sporf: the fit was interrupted (Ctrl-C); no forest was returned",
-                           call = NULL))
-    stop(cond)
-  }
+  obj <- .fitted(res, X, args, params, est, if (!regression) enc, by_feature,
+                 if (regression) "regression" else "classification")
   handle <- res[[1L]]
-  if (!regression) .Call(C_sporf_r_set_strings, handle, .STR_CLASSES, enc$kind, enc$labels)
-  if (!is.null(by_feature)) .store_levels(handle, by_feature)
   feature_names <- colnames(X)
-  if (!is.null(feature_names))
-    .Call(C_sporf_r_set_strings, handle, .STR_FEATURE_NAMES, .KIND_TEXT, as.character(feature_names))
-
-  args$criterion <- .SPEC_PARAMS$criterion$values[params$criterion + 1]
-  resolved <- attr(params, "max_features_resolved")
-  tuned <- if (!is.null(res[[5L]])) .tuning_report(res[[5L]], est)
-  if (!is.null(tuned)) {
-    # the forest holds the winner's values (as its model file does)
-    args[names(tuned[["best"]])] <- tuned[["best"]]
-    resolved <- .Call(C_sporf_r_check_params, res[[5L]]$candidates[[res[[5L]]$best]], as.numeric(ncol(X)))
-  }
-  obj <- .new_sporf(handle, .Call(C_sporf_r_save, handle), levels = enc$levels, label_kind = enc$kind,
-                    feature_names = feature_names, n_features = ncol(X), n_samples = n,
-                    args = args, seed = params$random_state, max_features_resolved = resolved)
-  obj$feature_levels <- by_feature
-  if (!is.null(tuned)) {
-    obj$tuning <- tuned[["table"]]
-    obj$best_params <- tuned[["best"]]
-  }
   if (isTRUE(args$oob_score))
     obj <- .attach_oob(obj, handle, X, y, enc, res[[2L]], res[[3L]])
   if (identical(args$importance, "permutation")) {
@@ -244,6 +224,41 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
     nm <- if (is.null(feature_names)) paste0("x", seq_len(ncol(X))) else feature_names
     obj$permutation_importance <- stats::setNames(pim[[1L]], nm)
     obj$permutation_importance_sd <- stats::setNames(pim[[2L]], nm)
+  }
+  obj
+}
+
+# The sporf object of a fit: res is the C glue's result (handle, out-of-bag
+# values and counts, interrupted, tuning report); enc the classes' encoding
+# (levels, kind and labels; NULL for regression), stored in the model with
+# the categorical features' levels and the feature names before its bytes are
+# taken; a tuned fit reports its grid and takes the winner's parameters.
+.fitted <- function(res, X, args, params, est, enc, by_feature, task) {
+  if (isTRUE(res[[4L]]))
+    stop(structure(class = c("sporf_interrupt", "interrupt", "error", "condition"),
+                   list(message = "sporf: the fit was interrupted (Ctrl-C); no forest was returned", call = NULL)))
+  handle <- res[[1L]]
+  if (!is.null(enc)) .Call(C_sporf_r_set_strings, handle, .STR_CLASSES, enc$kind, enc$labels)
+  if (!is.null(by_feature)) .store_levels(handle, by_feature)
+  feature_names <- colnames(X)
+  if (!is.null(feature_names))
+    .Call(C_sporf_r_set_strings, handle, .STR_FEATURE_NAMES, .KIND_TEXT, as.character(feature_names))
+  args$criterion <- .SPEC_PARAMS$criterion$values[params$criterion + 1]
+  resolved <- attr(params, "max_features_resolved")
+  tuned <- if (!is.null(res[[5L]])) .tuning_report(res[[5L]], est)
+  if (!is.null(tuned)) {
+    # the forest holds the winner's values (as its model file does)
+    args[names(tuned[["best"]])] <- tuned[["best"]]
+    resolved <- .Call(C_sporf_r_check_params, res[[5L]]$candidates[[res[[5L]]$best]], as.numeric(ncol(X)))
+  }
+  obj <- .new_sporf(handle, .Call(C_sporf_r_save, handle), levels = enc$levels,
+                    label_kind = if (is.null(enc)) NA_integer_ else enc$kind, feature_names = feature_names,
+                    n_features = ncol(X), n_samples = nrow(X), args = args, seed = params$random_state,
+                    max_features_resolved = resolved, task = task)
+  obj$feature_levels <- by_feature
+  if (!is.null(tuned)) {
+    obj$tuning <- tuned[["table"]]
+    obj$best_params <- tuned[["best"]]
   }
   obj
 }

@@ -156,6 +156,60 @@ static SEXP tuning_report(const sporf_tune_result *t)
     return out;
 }
 
+/* The list a fit returns -- (handle, out-of-bag values n x K or NULL, their
+ * counts or NULL, interrupted, tuning report or NULL) -- allocated before
+ * the core allocates anything; *oob_dec and *oob_cnt point into it when
+ * want_oob. Unprotected: the caller protects it. */
+static SEXP new_fit_result(int64_t n, R_xlen_t K, int want_oob, double **oob_dec, int64_t **oob_cnt)
+{
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 5));
+    SET_VECTOR_ELT(out, 0, new_handle());
+    if (want_oob) {
+        SEXP dec = Rf_allocVector(REALSXP, (R_xlen_t)n * K);
+        SET_VECTOR_ELT(out, 1, dec);
+        SEXP cnt_raw = Rf_allocVector(RAWSXP, (R_xlen_t)n * (R_xlen_t)sizeof(int64_t));
+        SET_VECTOR_ELT(out, 2, cnt_raw);
+        *oob_dec = REAL(dec);
+        *oob_cnt = (int64_t *)RAW(cnt_raw);
+    }
+    SEXP interrupted = Rf_allocVector(LGLSXP, 1);
+    SET_VECTOR_ELT(out, 3, interrupted);
+    LOGICAL(interrupted)[0] = FALSE;
+    UNPROTECT(1);
+    return out;
+}
+
+/* After the core's fit (rc, forest f): an interruption is flagged in the
+ * result, an error raised; otherwise the handle takes the forest, a tuned
+ * fit gets its report and its out-of-bag values (as a fit's would), and the
+ * counts become doubles (R has no 64-bit integers). */
+static void finish_fit(SEXP out, int rc, sporf_forest *f, sporf_error *err, const progress_state *st,
+                       const sporf_tune_result *tuned, const sporf_matrix *m, int32_t n_jobs, double *oob_dec,
+                       int64_t *oob_cnt)
+{
+    if (st->drawn)
+        REprintf("\n");
+    if (rc == SPORF_E_INTERRUPTED && st->interrupted) {
+        LOGICAL(VECTOR_ELT(out, 3))[0] = TRUE;
+        return;
+    }
+    if (rc != SPORF_OK)
+        raise_core_error(err);
+    R_SetExternalPtrAddr(VECTOR_ELT(out, 0), f); /* from here the handle owns the forest: R may raise */
+    if (tuned) {
+        SET_VECTOR_ELT(out, 4, tuning_report(tuned));
+        if (oob_dec && sporf_forest_oob_predict(f, m, n_jobs, oob_dec, oob_cnt, err) != SPORF_OK)
+            raise_core_error(err);
+    }
+    if (oob_dec) {
+        SEXP cnt = PROTECT(Rf_allocVector(REALSXP, m->nrow));
+        for (int64_t i = 0; i < m->nrow; i++)
+            REAL(cnt)[i] = (double)oob_cnt[i];
+        SET_VECTOR_ELT(out, 2, cnt);
+        UNPROTECT(1);
+    }
+}
+
 /* fit(x, y, n_classes, params, sample_weight, class_weight, oob, verbose, tune)
  * (tune: 0 no tuning, 1 SPORF_TUNE_DENSITY, 2 SPORF_TUNE_STRUCTURE)
  * -> list(handle, oob_decision (n*K row-major) or NULL, oob_count or NULL, interrupted,
@@ -192,23 +246,9 @@ SEXP sporf_r_fit(SEXP x, SEXP y, SEXP n_classes, SEXP params, SEXP sample_weight
     /* Every R allocation happens before the core allocates anything. */
     const int tune_code = Rf_asInteger(tune);
     const int want_tune = tune_code == 1 || tune_code == 2;
-    SEXP out = PROTECT(Rf_allocVector(VECSXP, 5));
-    SEXP handle = new_handle();
-    SET_VECTOR_ELT(out, 0, handle);
     double *oob_dec = NULL;
     int64_t *oob_cnt = NULL;
-    if (want_oob) {
-        SEXP dec = Rf_allocVector(REALSXP, (R_xlen_t)m.nrow * K);
-        SET_VECTOR_ELT(out, 1, dec);
-        SEXP cnt_raw = Rf_allocVector(RAWSXP, (R_xlen_t)m.nrow * (R_xlen_t)sizeof(int64_t));
-        SET_VECTOR_ELT(out, 2, cnt_raw);
-        oob_dec = REAL(dec);
-        oob_cnt = (int64_t *)RAW(cnt_raw);
-    }
-    SEXP interrupted = Rf_allocVector(LGLSXP, 1);
-    SET_VECTOR_ELT(out, 3, interrupted);
-    LOGICAL(interrupted)[0] = FALSE;
-
+    SEXP out = PROTECT(new_fit_result(m.nrow, K, want_oob, &oob_dec, &oob_cnt));
     progress_state st = {Rf_asInteger(verbose) > 0, 0, 0, -1};
     sporf_forest *f = NULL;
     sporf_error err;
@@ -222,29 +262,7 @@ SEXP sporf_r_fit(SEXP x, SEXP y, SEXP n_classes, SEXP params, SEXP sample_weight
         rc = sporf_forest_fit_regression(&p, &m, REAL(y), sw, oob_dec, oob_cnt, progress_cb, &st, &f, &err);
     else
         rc = sporf_forest_fit(&p, &m, INTEGER(y), K, sw, cw, oob_dec, oob_cnt, progress_cb, &st, &f, &err);
-    if (st.drawn)
-        REprintf("\n");
-    if (rc == SPORF_E_INTERRUPTED && st.interrupted) {
-        LOGICAL(interrupted)[0] = TRUE;
-        UNPROTECT(1);
-        return out;
-    }
-    if (rc != SPORF_OK)
-        raise_core_error(&err);
-    R_SetExternalPtrAddr(handle, f); /* from here the handle owns the forest: R may raise */
-    if (want_tune) {
-        SET_VECTOR_ELT(out, 4, tuning_report(&tuned));
-        if (want_oob && sporf_forest_oob_predict(f, &m, p.n_jobs, oob_dec, oob_cnt, &err) != SPORF_OK)
-            raise_core_error(&err);
-    }
-    if (want_oob) {
-        /* counts as doubles: R has no 64-bit integers */
-        SEXP cnt = PROTECT(Rf_allocVector(REALSXP, m.nrow));
-        for (int64_t i = 0; i < m.nrow; i++)
-            REAL(cnt)[i] = (double)oob_cnt[i];
-        SET_VECTOR_ELT(out, 2, cnt);
-        UNPROTECT(1);
-    }
+    finish_fit(out, rc, f, &err, &st, want_tune ? &tuned : NULL, &m, p.n_jobs, oob_dec, oob_cnt);
     UNPROTECT(1);
     return out;
 }
@@ -277,23 +295,9 @@ SEXP sporf_r_fit_multi(SEXP x, SEXP y, SEXP n_outputs, SEXP n_classes, SEXP para
     const int want_oob = Rf_asLogical(oob) == TRUE;
     const int tune_code = Rf_asInteger(tune);
     const int want_tune = tune_code == 1 || tune_code == 2;
-    SEXP out = PROTECT(Rf_allocVector(VECSXP, 5));
-    SEXP handle = new_handle();
-    SET_VECTOR_ELT(out, 0, handle);
     double *oob_dec = NULL;
     int64_t *oob_cnt = NULL;
-    if (want_oob) {
-        SEXP dec = Rf_allocVector(REALSXP, (R_xlen_t)m.nrow * K);
-        SET_VECTOR_ELT(out, 1, dec);
-        SEXP cnt_raw = Rf_allocVector(RAWSXP, (R_xlen_t)m.nrow * (R_xlen_t)sizeof(int64_t));
-        SET_VECTOR_ELT(out, 2, cnt_raw);
-        oob_dec = REAL(dec);
-        oob_cnt = (int64_t *)RAW(cnt_raw);
-    }
-    SEXP interrupted = Rf_allocVector(LGLSXP, 1);
-    SET_VECTOR_ELT(out, 3, interrupted);
-    LOGICAL(interrupted)[0] = FALSE;
-
+    SEXP out = PROTECT(new_fit_result(m.nrow, K, want_oob, &oob_dec, &oob_cnt));
     progress_state st = {Rf_asInteger(verbose) > 0, 0, 0, -1};
     sporf_forest *f = NULL;
     sporf_error err;
@@ -308,28 +312,7 @@ SEXP sporf_r_fit_multi(SEXP x, SEXP y, SEXP n_outputs, SEXP n_classes, SEXP para
     else
         rc = sporf_forest_fit_multi(&p, &m, n_out, codes, counts, resp, sw, oob_dec, oob_cnt, progress_cb, &st, &f,
                                     &err);
-    if (st.drawn)
-        REprintf("\n");
-    if (rc == SPORF_E_INTERRUPTED && st.interrupted) {
-        LOGICAL(interrupted)[0] = TRUE;
-        UNPROTECT(1);
-        return out;
-    }
-    if (rc != SPORF_OK)
-        raise_core_error(&err);
-    R_SetExternalPtrAddr(handle, f); /* from here the handle owns the forest: R may raise */
-    if (want_tune) {
-        SET_VECTOR_ELT(out, 4, tuning_report(&tuned));
-        if (want_oob && sporf_forest_oob_predict(f, &m, p.n_jobs, oob_dec, oob_cnt, &err) != SPORF_OK)
-            raise_core_error(&err);
-    }
-    if (want_oob) {
-        SEXP cnt = PROTECT(Rf_allocVector(REALSXP, m.nrow));
-        for (int64_t i = 0; i < m.nrow; i++)
-            REAL(cnt)[i] = (double)oob_cnt[i];
-        SET_VECTOR_ELT(out, 2, cnt);
-        UNPROTECT(1);
-    }
+    finish_fit(out, rc, f, &err, &st, want_tune ? &tuned : NULL, &m, p.n_jobs, oob_dec, oob_cnt);
     UNPROTECT(1);
     return out;
 }

@@ -134,6 +134,8 @@ int sporf_forest_tune_oob_multi(const sporf_params *params, int32_t grid, const 
                                 void *user_data, sporf_forest **out, sporf_error *err)
 {
     sporf_clear_error(err);
+    if (out)
+        *out = NULL; /* on every error, as the fits do */
     if (n_outputs < 1 || (y && !n_classes) || (n_outputs > 1 && X && X->nrow < 1))
         return sporf_set_error(err, SPORF_E_ARG, "sporf_forest_tune_oob_multi: n_outputs >= 1, class counts with "
                                                  "class codes, and rows are required");

@@ -746,8 +746,9 @@ class _ForestClassifier(ClassifierMixin, _BaseForest):
             Training data; converted to float64. NaN marks a missing value: each
             split learns which side rows missing its features go to (see "Missing
             values" in the README). Infinity is refused.
-        y : array-like of shape (n_samples,)
-            Class labels of any type.
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+            Class labels of any type; a 2-D y grows one forest for all its
+            columns (multi-output: see the user guide).
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights; None gives every sample weight 1.
 
@@ -950,10 +951,12 @@ class SPORFClassifier(_spec_gen._SPORFClassifierParams, _ForestClassifier):
         + """
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        The class labels.
-    n_classes_ : int
-        Number of classes.
+    classes_ : ndarray of shape (n_classes,), or a list of them
+        The class labels (for a multi-output y, one array per output).
+    n_classes_ : int or list of int
+        Number of classes (for a multi-output y, per output).
+    n_outputs_ : int
+        Number of outputs: the columns of a 2-D y, else 1.
     n_features_in_ : int
         Number of features seen during fit.
     feature_names_in_ : ndarray of shape (n_features,)
@@ -965,9 +968,11 @@ class SPORFClassifier(_spec_gen._SPORFClassifierParams, _ForestClassifier):
         Impurity-based importances; an oblique split's decrease is shared by
         its features in proportion to |weight|. Sums to 1.
     oob_score_ : float
-        Out-of-bag accuracy (when ``oob_score=True``).
-    oob_decision_function_ : ndarray of shape (n_samples, n_classes)
-        Out-of-bag class probabilities (when ``oob_score=True``).
+        Out-of-bag accuracy (when ``oob_score=True``; for a multi-output y, the
+        mean of the outputs' accuracies).
+    oob_decision_function_ : ndarray of shape (n_samples, n_classes), or a list of them
+        Out-of-bag class probabilities (when ``oob_score=True``; one array
+        per output for a multi-output y).
     permutation_importances_ : ndarray of shape (n_features,)
         With ``importance="permutation"``: each feature's out-of-bag permutation
         importance, the mean over trees of the decrease of a tree's out-of-bag
@@ -1015,8 +1020,9 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
             Training data; converted to float64. NaN marks a missing value: each
             split learns which side rows missing its features go to (see "Missing
             values" in the README). Infinity is refused.
-        y : array-like of shape (n_samples,)
-            Numeric response; NaN and infinity are refused.
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+            Numeric response; NaN and infinity are refused. A 2-D y grows one
+            forest for all its columns (multi-output: see the user guide).
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights; None gives every sample weight 1.
 
@@ -1156,9 +1162,12 @@ class SPORFRegressor(_spec_gen._SPORFRegressorParams, _ForestRegressor):
         ``categorical_features``); only when one is.
     feature_importances_ : ndarray of shape (n_features,)
         Impurity (squared error) based importances. Sums to 1.
+    n_outputs_ : int
+        Number of outputs: the columns of a 2-D y, else 1.
     oob_score_ : float
-        Out-of-bag R^2 (when ``oob_score=True``).
-    oob_prediction_ : ndarray of shape (n_samples,)
+        Out-of-bag R^2 (when ``oob_score=True``; for a multi-output y, the
+        mean of the outputs' R^2).
+    oob_prediction_ : ndarray of shape (n_samples,) or (n_samples, n_outputs)
         Out-of-bag predictions (when ``oob_score=True``).
     permutation_importances_ : ndarray of shape (n_features,)
         With ``importance="permutation"``: each feature's out-of-bag permutation

@@ -108,7 +108,7 @@ class MORFClassifier(_MORFMixin, _spec_gen._MORFClassifierParams, _ForestClassif
     ----------
     data_dims_ : tuple of int
         The grid the forest was fitted on.
-    classes_, n_classes_, n_features_in_, feature_importances_, oob_score_,
+    classes_, n_classes_, n_outputs_, n_features_in_, feature_importances_, oob_score_,
     oob_decision_function_, permutation_importances_, permutation_importances_std_,
     tuning_, best_params_ :
         As in :class:`SPORFClassifier` (``tune_oob`` varies ``max_features`` and
@@ -145,7 +145,7 @@ class MORFRegressor(_MORFMixin, _spec_gen._MORFRegressorParams, _ForestRegressor
     ----------
     data_dims_ : tuple of int
         The grid the forest was fitted on.
-    n_features_in_, feature_importances_, oob_score_, oob_prediction_,
+    n_outputs_, n_features_in_, feature_importances_, oob_score_, oob_prediction_,
     permutation_importances_, permutation_importances_std_, tuning_, best_params_ :
         As in :class:`SPORFRegressor` (``tune_oob`` varies ``max_features`` and
         ``max_patch_dims``).

@@ -554,60 +554,40 @@ def fit(params, X, *, codes=None, n_classes=0, y=None, sample_weight=None, weigh
     fills the out-of-bag values; tune_grid (a TUNE_* constant) runs the
     out-of-bag tuning instead of one fit. Returns (NativeForest, oob values
     or None, oob counts or None, the tuning report or None)."""
-    if (codes is not None and codes.ndim == 2) or (y is not None and y.ndim == 2):
-        return _fit_multi(params, X, codes, n_classes, y, sample_weight, oob_n_out, tune_grid, progress)
     n = X.shape[0]
+    target = codes if codes is not None else y
+    multi = target is not None and target.ndim == 2
+    if multi:  # contiguous and aligned, row by row as the core reads it
+        target = np.require(target, dtype=np.int32 if codes is not None else np.float64, requirements=["C", "A"])
     oob = np.zeros((n, oob_n_out), dtype=np.float64) if oob_n_out and tune_grid is None else None
     oob_count = np.zeros(n, dtype=np.int64) if oob is not None else None
-    codes_ptr = ffi.from_buffer("int32_t[]", codes) if codes is not None else ffi.NULL
-    y_ptr = _maybe(double_ptr, y)
+    codes_ptr = ffi.from_buffer("int32_t[]", target) if codes is not None else ffi.NULL
+    y_ptr = _maybe(double_ptr, y) if not multi else (_doubles(target) if codes is None else ffi.NULL)
     sw = _maybe(double_ptr, sample_weight)
     cw = _maybe(double_ptr, weight_per_class)
+    counts = np.ascontiguousarray(n_classes, dtype=np.int32) if multi and codes is not None else None
+    counts_ptr = ffi.from_buffer("int32_t[]", counts) if counts is not None else ffi.NULL
+    oob_ptr, count_ptr = _maybe(_doubles, oob), _maybe(_int64s, oob_count)
     view, keep = matrix_view(X)
     cb, user, keep_cb = progress_args(progress)
     out = ffi.new("sporf_forest **")
     err = new_error()
     tuning = ffi.new("sporf_tune_result *") if tune_grid is not None else None
-    if tuning is not None:
+    if multi and tuning is not None:
+        rc = lib.sporf_forest_tune_oob_multi(params, tune_grid, view, target.shape[1], codes_ptr, counts_ptr, y_ptr,
+                                             sw, tuning, cb, user, out, err)
+    elif multi:
+        rc = lib.sporf_forest_fit_multi(params, view, target.shape[1], codes_ptr, counts_ptr, y_ptr, sw, oob_ptr,
+                                        count_ptr, cb, user, out, err)
+    elif tuning is not None:
         rc = lib.sporf_forest_tune_oob(params, tune_grid, view, codes_ptr, max(n_classes, 1), y_ptr, sw, cw,
                                        tuning, cb, user, out, err)
     elif codes is not None:
-        rc = lib.sporf_forest_fit(params, view, codes_ptr, n_classes, sw, cw, _maybe(_doubles, oob),
-                                  _maybe(_int64s, oob_count), cb, user, out, err)
+        rc = lib.sporf_forest_fit(params, view, codes_ptr, n_classes, sw, cw, oob_ptr, count_ptr, cb, user, out, err)
     elif y is not None:
-        rc = lib.sporf_forest_fit_regression(params, view, y_ptr, sw, _maybe(_doubles, oob),
-                                             _maybe(_int64s, oob_count), cb, user, out, err)
+        rc = lib.sporf_forest_fit_regression(params, view, y_ptr, sw, oob_ptr, count_ptr, cb, user, out, err)
     else:
         rc = lib.sporf_forest_fit_unsupervised(params, view, sw, cb, user, out, err)
-    del keep, keep_cb
-    check(rc, err)
-    return NativeForest(out[0]), oob, oob_count, tuning
-
-
-def _fit_multi(params, X, codes, n_classes, y, sample_weight, oob_n_out, tune_grid, progress):
-    """fit() for multi-output y (sporf_forest_fit_multi, sporf_forest_tune_oob_multi)."""
-    n = X.shape[0]
-    target = np.require(codes if codes is not None else y, dtype=np.int32 if codes is not None else np.float64,
-                        requirements=["C", "A"])
-    n_outputs = target.shape[1]
-    counts = np.ascontiguousarray(n_classes, dtype=np.int32) if codes is not None else None
-    codes_ptr = ffi.from_buffer("int32_t[]", target) if codes is not None else ffi.NULL
-    counts_ptr = ffi.from_buffer("int32_t[]", counts) if counts is not None else ffi.NULL
-    y_ptr = _doubles(target) if codes is None else ffi.NULL
-    oob = np.zeros((n, oob_n_out), dtype=np.float64) if oob_n_out and tune_grid is None else None
-    oob_count = np.zeros(n, dtype=np.int64) if oob is not None else None
-    sw = _maybe(double_ptr, sample_weight)
-    view, keep = matrix_view(X)
-    cb, user, keep_cb = progress_args(progress)
-    out = ffi.new("sporf_forest **")
-    err = new_error()
-    tuning = ffi.new("sporf_tune_result *") if tune_grid is not None else None
-    if tuning is not None:
-        rc = lib.sporf_forest_tune_oob_multi(params, tune_grid, view, n_outputs, codes_ptr, counts_ptr, y_ptr, sw,
-                                             tuning, cb, user, out, err)
-    else:
-        rc = lib.sporf_forest_fit_multi(params, view, n_outputs, codes_ptr, counts_ptr, y_ptr, sw,
-                                        _maybe(_doubles, oob), _maybe(_int64s, oob_count), cb, user, out, err)
     del keep, keep_cb
     check(rc, err)
     return NativeForest(out[0]), oob, oob_count, tuning

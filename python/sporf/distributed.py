@@ -252,7 +252,8 @@ def _fit_on_cluster(distributed, client, estimator, params, ranges, X, y, sample
         if unsupervised:
             estimator._fit_X = np.ascontiguousarray(Xv)
         else:
-            n_out = estimator.n_classes_ if hasattr(estimator, "classes_") else 1
+            # the forest's values per row: every output's classes, or one per output
+            n_out = int(np.sum(estimator.n_classes_)) if hasattr(estimator, "classes_") else estimator.n_outputs_
             estimator._set_oob(estimator._oob_from_forest(Xv, n_out), np.asarray(y))
     return estimator
 
@@ -295,6 +296,8 @@ def _as_partitioned(X, y, sample_weight):
                 v = v.compute_chunk_sizes()
         else:
             v = np.asarray(v)
+        if v.ndim == 2 and what == "y":
+            raise ValueError("a fit from a Dask collection takes one output: fit multi-output y with X in memory")
         if v.ndim != 1 or v.shape[0] != X.shape[0]:
             raise ValueError("%s must be 1-D with one value per row of X (%d), got shape %s"
                              % (what, X.shape[0], v.shape))

@@ -85,8 +85,13 @@ static void every_failure(const char *what, call_fn call, void *ctx)
 
 typedef struct {
     sporf_params p;
-    int task; /* 0 classification with OOB, 1 regression, 2 unsupervised */
+    int task; /* 0 classification with OOB, 1 regression, 2 unsupervised, 3 two-output classification
+                 with OOB, 4 two-output regression tuned by OOB */
 } fit_ctx;
+
+/* Two outputs per row: the classes and a shifted copy, the response and a scaled one. */
+static int32_t y2[N * 2];
+static double yr2[N * 2];
 
 static int do_fit(void *vctx)
 {
@@ -100,8 +105,17 @@ static int do_fit(void *vctx)
         rc = sporf_forest_fit(&c->p, &m, y, K, NULL, NULL, oob, cnt, NULL, NULL, &f, NULL);
     else if (c->task == 1)
         rc = sporf_forest_fit_regression(&c->p, &m, yr, NULL, NULL, NULL, NULL, NULL, &f, NULL);
-    else
+    else if (c->task == 2)
         rc = sporf_forest_fit_unsupervised(&c->p, &m, NULL, NULL, NULL, &f, NULL);
+    else if (c->task == 3) {
+        static double oob2[N * 2 * K];
+        const int32_t classes[2] = {K, K};
+        rc = sporf_forest_fit_multi(&c->p, &m, 2, y2, classes, NULL, NULL, oob2, cnt, NULL, NULL, &f, NULL);
+    } else {
+        sporf_tune_result res;
+        rc = sporf_forest_tune_oob_multi(&c->p, SPORF_TUNE_DENSITY, &m, 2, NULL, NULL, yr2, NULL, &res, NULL, NULL,
+                                         &f, NULL);
+    }
     if (rc != SPORF_OK && f != NULL)
         return -100; /* a failed fit must not hand out a forest */
     sporf_forest_free(f);
@@ -169,6 +183,12 @@ static int do_merge(void *vctx)
 int main(void)
 {
     test_data(X, y, yr, N, P, 99);
+    for (int i = 0; i < N; i++) {
+        y2[2 * i] = y[i];
+        y2[2 * i + 1] = (y[i] + 1) % K;
+        yr2[2 * i] = yr[i];
+        yr2[2 * i + 1] = -3.0 * yr[i] + 1.0;
+    }
 
     fit_ctx fc;
     sporf_params_init(&fc.p);
@@ -199,9 +219,18 @@ int main(void)
     every_failure("honest quantile regression fit", do_fit, &fc);
     fc.p.honest_fraction = 0.0;
     fc.p.quantiles = 0;
+    fc.task = 4;
+    fc.p.n_estimators = 4;
+    every_failure("two-output regression, tuned", do_fit, &fc);
     fc.p.criterion = SPORF_CRIT_FASTBIC;
     fc.task = 2;
     every_failure("unsupervised fit", do_fit, &fc);
+    sporf_params_init(&fc.p);
+    fc.p.n_estimators = 3;
+    fc.p.n_jobs = 2;
+    fc.p.max_bins = 16;
+    fc.task = 3;
+    every_failure("two-output classification, OOB", do_fit, &fc);
 
     /* A forest and its bytes, made without failures. */
     sporf_params p;
@@ -222,6 +251,25 @@ int main(void)
     every_failure("predict, apply, OOB, neighbours, projection importances", do_predict, &mc);
     const sporf_forest *two[2] = {f, shard};
     every_failure("merge", do_merge, (void *)two);
+    free(bytes);
+    sporf_forest_free(f);
+    sporf_forest_free(shard);
+
+    /* A two-output forest: its file (format 11) and its shards. */
+    sporf_params_init(&p);
+    p.n_estimators = 3;
+    p.random_state = 3;
+    const int32_t classes2[2] = {K, K};
+    sporf_forest_fit_multi(&p, &m, 2, y2, classes2, NULL, NULL, NULL, NULL, NULL, NULL, &f, NULL);
+    p.first_tree = 3;
+    sporf_forest_fit_multi(&p, &m, 2, y2, classes2, NULL, NULL, NULL, NULL, NULL, NULL, &shard, NULL);
+    sporf_forest_save(f, NULL, 0, &len, NULL);
+    bytes = malloc((size_t)len);
+    sporf_forest_save(f, bytes, len, &len, NULL);
+    model_ctx oc = {bytes, len, f};
+    every_failure("load a two-output forest", do_load, &oc);
+    const sporf_forest *otwo[2] = {f, shard};
+    every_failure("merge two-output forests", do_merge, (void *)otwo);
     free(bytes);
     sporf_forest_free(f);
     sporf_forest_free(shard);

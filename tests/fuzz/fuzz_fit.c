@@ -3,7 +3,8 @@
  *
  * The input is read as a parameter block followed by data: any parameter
  * value (valid or not), 1-48 rows of 1-9 features whose values may be NaN,
- * infinite, huge or repeated, labels, weights and the task. Errors are fine;
+ * infinite, huge or repeated, labels, weights and the task (one output, or
+ * now and then two). Errors are fine;
  * crashes, sanitizer reports, a forest from a failed fit, or a fitted forest
  * that cannot predict or round-trip through the model format are not. */
 #include "sporf.h"
@@ -113,10 +114,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     sporf_forest *f = (sporf_forest *)&f;
     sporf_error err;
-    double *oob = malloc((size_t)(n * K) * sizeof *oob);
+    /* from bits already drawn: now and then two outputs per row (the labels
+     * and a shifted copy, the response and the weights) */
+    const int two = task != 2 && p.random_state % 5 == 3;
+    double *oob = malloc((size_t)(n * K * 2) * sizeof *oob);
     int64_t *cnt = malloc((size_t)n * sizeof *cnt);
+    int32_t *y2 = malloc((size_t)(2 * n) * sizeof *y2);
+    double *yr2 = malloc((size_t)(2 * n) * sizeof *yr2);
+    if (!oob || !cnt || !y2 || !yr2) {
+        free(oob), free(cnt), free(y2), free(yr2);
+        goto done;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        y2[2 * i] = y[i];
+        y2[2 * i + 1] = y[i] >= 0 ? (y[i] + 1) % K : y[i];
+        yr2[2 * i] = yr[i];
+        yr2[2 * i + 1] = w[i];
+    }
+    const int32_t classes2[2] = {K, K};
     int rc;
-    if (task == 0)
+    if (two)
+        rc = sporf_forest_fit_multi(&p, &m, 2, task == 0 ? y2 : NULL, task == 0 ? classes2 : NULL,
+                                    task == 1 ? yr2 : NULL, use_w ? w : NULL, oob, cnt, NULL, NULL, &f, &err);
+    else if (task == 0)
         rc = sporf_forest_fit(&p, &m, y, K, use_w ? w : NULL, cw, oob, cnt, NULL, NULL, &f, &err);
     else if (task == 1)
         rc = sporf_forest_fit_regression(&p, &m, yr, use_w ? w : NULL, oob, cnt, NULL, NULL, &f, &err);
@@ -167,6 +187,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     free(oob);
     free(cnt);
+    free(y2);
+    free(yr2);
 done:
     free(X);
     free(yr);

@@ -1163,3 +1163,47 @@ def test_one_class_fits_to_the_same_model_in_both_languages(r):
     rm = r_fit(r, X, y, n_estimators=4, random_state=5)
     assert r_model_bytes(rm) == py.to_bytes()
     np.testing.assert_array_equal(r_proba(r, rm, X[:5]), py.predict_proba(X[:5]))
+
+
+@pytest.mark.parametrize("kind", ["classification", "regression", "honest", "missing", "tune_oob"])
+def test_multi_output_forest_is_the_same_in_both_languages(r, kind):
+    # a 2-D y in Python, a data frame of factors or a matrix in R: the same bytes,
+    # scores and predictions
+    from test_multioutput import two_class_outputs, two_regression_outputs
+
+    if kind == "regression" or kind == "tune_oob":
+        X, Y = two_regression_outputs(300, 11)
+    else:
+        X, Y = two_class_outputs(300, 11)
+    kw = dict(n_estimators=10, random_state=5, n_jobs=2, oob_score=True)
+    if kind == "honest":
+        kw.update(honest_fraction=0.4)
+    if kind == "missing":
+        X = X.copy()
+        X[np.random.default_rng(1).random(X.shape) < 0.1] = np.nan
+    if kind == "tune_oob":
+        kw.update(tune_oob=True)
+    regression = Y.dtype.kind == "f"
+    py = (sporf.SPORFRegressor if regression else sporf.SPORFClassifier)(**kw).fit(X, Y)
+    if regression:
+        ry = r_matrix(Y)
+    else:  # a data frame of factors, one per output
+        ry = ro.r["data.frame"](**{"o%d" % j: ro.r["factor"](ro.StrVector(list(Y[:, j]))) for j in range(2)})
+    args = {k: (ro.BoolVector([v]) if isinstance(v, bool) else ro.FloatVector([v])) for k, v in kw.items()}
+    rm = r["sporf"](r_matrix(X), ry, **args)
+    assert bytes(rm.rx2("model")) == py.to_bytes()
+    assert rm.rx2("oob_score")[0] == pytest.approx(py.oob_score_, abs=1e-12)
+    Xt = X[:40]
+    if regression:
+        got = np.array(r["predict"](rm, r_matrix(Xt)))
+        np.testing.assert_array_equal(got, py.predict(Xt))
+    else:
+        probs = r["predict"](rm, r_matrix(Xt), type="prob")
+        for j, want in enumerate(py.predict_proba(Xt)):
+            np.testing.assert_array_equal(np.array(probs[j]), want)
+        classes = r["predict"](rm, r_matrix(Xt))
+        got = np.column_stack([np.array(ro.r["as.character"](classes[j])) for j in range(2)])
+        np.testing.assert_array_equal(got, py.predict(Xt))
+    # and R reads the Python model back with the outputs' classes
+    back = r["sporf_load"](ro.r["as.raw"](ro.IntVector(list(py.to_bytes()))))
+    assert int(back.rx2("n_outputs")[0]) == 2

@@ -156,3 +156,23 @@ def test_work_lost_for_good_fails_clearly():
         with pytest.raises(RuntimeError, match="no forest was returned"):
             sd.fit(est, X, y, client=c, n_shards=16, progress=progress)
     assert not hasattr(est, "_forest")  # nothing partial was attached
+
+
+@pytest.mark.parametrize("regression", [False, True])
+def test_multi_output_y_fits_on_the_cluster_as_locally(client, regression):
+    X, y = make_trunk(300, n_features=6, random_state=2)
+    Y = np.column_stack([X[:, 0] + X[:, 1], 3 * X[:, 2]]) if regression else np.column_stack([y, X[:, 3] > 0])
+    est = (sporf.SPORFRegressor if regression else sporf.SPORFClassifier)(n_estimators=9, random_state=3,
+                                                                           oob_score=True)
+    local = clone(est).fit(X, Y)
+    fitted = sd.fit(clone(est), X, Y, client=client)
+    assert fitted.to_bytes() == local.to_bytes() and fitted.n_outputs_ == 2
+    assert fitted.oob_score_ == local.oob_score_
+
+
+def test_multi_output_y_from_partitions_is_refused(client):
+    da = pytest.importorskip("dask.array")
+    X, y = make_trunk(200, n_features=4, random_state=0)
+    with pytest.raises(ValueError, match="one output"):
+        sd.fit(sporf.SPORFClassifier(n_estimators=2), da.from_array(X, chunks=100),
+               da.from_array(np.column_stack([y, y]), chunks=(100, 2)), client=client)

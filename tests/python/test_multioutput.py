@@ -2,9 +2,7 @@
 fit a 2-D y. Accuracy per output against single-output forests, the
 scikit-learn conventions (classes_ and predict_proba per output), what carries
 over (OOB, honesty, missing values, tune_oob, warm_start, pickling, Dask), the
-refusals, and the same bytes from R (a data frame of factors, or a matrix)."""
-import os
-import pathlib
+refusals. The same forests from R: tests/python/test_cross_language.py."""
 import pickle
 
 import numpy as np
@@ -13,8 +11,6 @@ from sklearn.datasets import make_friedman1, make_multilabel_classification
 
 import sporf
 from sporf import SPORFClassifier, SPORFRegressor
-
-REPO = pathlib.Path(__file__).resolve().parent.parent.parent
 
 
 def two_class_outputs(n, seed):
@@ -193,64 +189,3 @@ def test_votes_of_a_multi_output_forest_are_refused():
     clf = SPORFClassifier(n_estimators=2, random_state=0).fit(X, Y)
     with pytest.raises(ValueError, match="single-output"):
         clf.predict_votes(X)
-
-
-# ---- the same forest from R ----
-
-ro = pytest.importorskip("rpy2.robjects")
-
-
-@pytest.fixture(scope="module")
-def r():
-    from rpy2.robjects.packages import importr
-
-    lib = os.environ.get("SPORF_R_LIB", str(REPO / ".rlib"))
-    ro.r(".libPaths")(ro.StrVector([lib] + list(ro.r(".libPaths()"))))
-    importr("sporf")
-    return ro.r
-
-
-def r_matrix(X):
-    X = np.asarray(X, dtype=np.float64)
-    return ro.r.matrix(ro.FloatVector(X.ravel(order="F")), nrow=X.shape[0], ncol=X.shape[1])
-
-
-@pytest.mark.parametrize("kind", ["classification", "regression", "honest", "missing", "tune_oob"])
-def test_r_grows_the_same_multi_output_forest(r, kind):
-    if kind == "regression" or kind == "tune_oob":
-        X, Y = two_regression_outputs(300, 11)
-    else:
-        X, Y = two_class_outputs(300, 11)
-    kw = dict(n_estimators=10, random_state=5, n_jobs=2, oob_score=True)
-    if kind == "honest":
-        kw.update(honest_fraction=0.4)
-    if kind == "missing":
-        X = X.copy()
-        X[np.random.default_rng(1).random(X.shape) < 0.1] = np.nan
-    if kind == "tune_oob":
-        kw.update(tune_oob=True)
-    regression = Y.dtype.kind == "f"
-    py = (SPORFRegressor if regression else SPORFClassifier)(**kw).fit(X, Y)
-    if regression:
-        ry = r_matrix(Y)
-    else:  # a data frame of factors, one per output
-        ry = ro.r["data.frame"](**{"o%d" % j: ro.r["factor"](ro.StrVector(list(Y[:, j]))) for j in range(2)})
-    args = {k: (ro.BoolVector([v]) if isinstance(v, bool) else ro.FloatVector([v])) for k, v in kw.items()}
-    rm = r["sporf"](r_matrix(X), ry, **args)
-    assert bytes(rm.rx2("model")) == py.to_bytes()
-    assert rm.rx2("oob_score")[0] == pytest.approx(py.oob_score_, abs=1e-12)
-    Xt = X[:40]
-    if regression:
-        got = np.array(r["predict"](rm, r_matrix(Xt)))
-        np.testing.assert_array_equal(got, py.predict(Xt))
-    else:
-        probs = r["predict"](rm, r_matrix(Xt), type="prob")
-        for j, want in enumerate(py.predict_proba(Xt)):
-            np.testing.assert_array_equal(np.array(probs[j]), want)
-        classes = r["predict"](rm, r_matrix(Xt))
-        got = np.column_stack([np.array(ro.r["as.character"](classes[j])) for j in range(2)])
-        np.testing.assert_array_equal(got, py.predict(Xt))
-    # and R reads the Python model back with the outputs' classes
-    back = r["sporf_load"](ro.rinterface.ByteSexpVector(py.to_bytes()) if hasattr(ro.rinterface, "ByteSexpVector")
-                           else ro.r["as.raw"](ro.IntVector(list(py.to_bytes()))))
-    assert int(back.rx2("n_outputs")[0]) == 2
