@@ -49,3 +49,17 @@ def map_partitions(estimator, X, method, kwargs, trailing, dtype, meta=None):
                              shape=(n,) + tuple(trailing), dtype=dtype, meta=meta)
              for i, (block, n) in enumerate(zip(blocks, lengths))]
     return da.concatenate(parts, axis=0) if len(parts) > 1 else parts[0]
+
+
+def whole_rows(X):
+    """A Dask array or DataFrame as a 2-D Dask array of whole rows (one
+    block per row partition) with known partition lengths."""
+    import dask.array as da
+
+    if not isinstance(X, da.Array):  # a DataFrame: its columns in order
+        X = X.to_dask_array(lengths=True)
+    if X.ndim != 2:
+        raise ValueError("a Dask array X must be 2-D (rows, features), got %d dimensions" % X.ndim)
+    if any(np.isnan(c) for c in X.chunks[0]):
+        X = X.compute_chunk_sizes()
+    return X.rechunk({1: -1})

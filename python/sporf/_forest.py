@@ -556,6 +556,9 @@ class _BaseForest(BaseEstimator):
         ((200, 200), 1.0)
         """
         check_is_fitted(self, "_forest")
+        stored = reference if reference is not None else self._reference_rows()
+        if stored is not None and _dask.is_collection(stored):
+            return self._proximity_partitioned(X, stored, dense, n_neighbors)
         if X is not None and _dask.is_collection(X):
             # a lazy Dask array, one task per partition of X against the
             # reference rows in memory (sent once)
@@ -583,6 +586,22 @@ class _BaseForest(BaseEstimator):
             n_neighbors = getattr(self, "n_neighbors", 10)
         sim, index = _proximity.neighbors(self._forest, reference, query, n_neighbors, self._n_threads(),
                                           verbose=self.verbose)
+        return _proximity.sparse_graph(sim, index, reference.shape[0], diagonal=query is None)
+
+    def _proximity_partitioned(self, X, reference, dense, n_neighbors):
+        """proximity() against reference rows partitioned over a Dask
+        cluster (a forest fitted from a Dask collection keeps its rows
+        there): each row's n_neighbors most similar reference rows, found
+        partition by partition and merged (_proximity.partitioned_neighbors),
+        returned in memory."""
+        if dense:
+            raise ValueError("the reference rows are a Dask collection: a dense proximity matrix would gather "
+                             "them; use the sparse neighbour graph (dense=False), or give reference rows in memory")
+        reference = _dask.whole_rows(reference)
+        query = None if X is None else (_dask.whole_rows(X) if _dask.is_collection(X) else self._dense_X(X))
+        if n_neighbors is None:
+            n_neighbors = getattr(self, "n_neighbors", 10)
+        sim, index = _proximity.partitioned_neighbors(self._forest, reference, query, n_neighbors)
         return _proximity.sparse_graph(sim, index, reference.shape[0], diagonal=query is None)
 
     @property

@@ -4,7 +4,7 @@ import numpy as np
 from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from . import _params, _proximity, _sparse, _spec_gen
+from . import _dask, _params, _proximity, _sparse, _spec_gen
 from ._native import FIT_DTYPES, fit_matrix
 from ._exclusive import exclusive_fit
 from ._forest import _BaseForest
@@ -160,7 +160,10 @@ class URerF(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _spec_gen._URerFP
         """
         check_is_fitted(self, "_forest")
         reference = self._reference_rows()
-        query = None if X is None else self._check_X(X)
         k = self.n_neighbors if n_neighbors is None else n_neighbors
+        if _dask.is_collection(reference):  # fitted from a Dask collection: the rows stay on the cluster
+            query = None if X is None else (_dask.whole_rows(X) if _dask.is_collection(X) else self._check_X(X))
+            return _proximity.partitioned_neighbors(self._forest, _dask.whole_rows(reference), query, k)
+        query = None if X is None else self._check_X(X)
         return _proximity.neighbors(self._forest, reference, query, k, self._n_threads(), verbose=self.verbose)
 

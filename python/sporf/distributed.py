@@ -72,9 +72,12 @@ def fit(estimator, X, y=None, *, sample_weight=None, client=None, n_shards=None,
         reductions over the partitions -- the forest is still the local
         fit's of the same rows, byte for byte. A sample too large for a
         worker is refused before any work, naming the sizes; out-of-bag
-        results are computed partition by partition on the workers. Tuning,
-        quantiles, permutation importance, categorical features, balanced
-        class weights and URerF need every row in one place and are refused.
+        results are computed partition by partition on the workers. A URerF
+        keeps the Dask collection as its reference rows: its neighbour queries
+        (kneighbors, transform, proximity) run partition by partition and
+        merge into the in-memory answer. Tuning, quantiles, permutation
+        importance, categorical features, balanced class weights and
+        multi-output y need every row in one place and are refused.
     y : array-like of shape (n_samples,) or None
         Labels or responses (a Dask array or Series with a partitioned X);
         None for :class:`URerF`.
@@ -126,16 +129,16 @@ def fit(estimator, X, y=None, *, sample_weight=None, client=None, n_shards=None,
     distributed = _import_distributed()
     if not isinstance(estimator, _BaseForest):
         raise TypeError("sporf.distributed.fit takes a sporf estimator, got %s" % type(estimator).__name__)
-    if _dask.is_collection(X):
-        if client is None:
-            client = distributed.get_client()
-        with fitting(estimator):
-            return _fit_partitioned(client, estimator, X, y, sample_weight, progress)
     unsupervised = isinstance(estimator, URerF)
     if unsupervised and (y is not None or sample_weight is not None):
         raise TypeError("URerF is unsupervised: pass X only (no y or sample_weight)")
     if not unsupervised and y is None:
         raise ValueError("%s needs y" % type(estimator).__name__)
+    if _dask.is_collection(X):
+        if client is None:
+            client = distributed.get_client()
+        with fitting(estimator):
+            return _fit_partitioned(client, estimator, X, y, sample_weight, progress)
     if getattr(estimator, "tune_oob", False):
         # each shard would tune on its own trees and choose differently
         raise ValueError("tune_oob is not available with sporf.distributed.fit: tune locally (on a sample if need "
@@ -280,12 +283,7 @@ def _as_partitioned(X, y, sample_weight):
         if bad:
             raise ValueError("X has non-numeric columns (%s): a partitioned fit takes numeric features"
                              % ", ".join(bad))
-        X = X.to_dask_array(lengths=True)
-    if X.ndim != 2:
-        raise ValueError("a Dask array X must be 2-D (rows, features), got %d dimensions" % X.ndim)
-    if any(np.isnan(c) for c in X.chunks[0]):
-        X = X.compute_chunk_sizes()
-    X = X.rechunk({1: -1})
+    X = _dask.whole_rows(X)
 
     def like_rows(v, what):
         if v is None:
@@ -405,24 +403,26 @@ def _fit_partitioned(client, estimator, X, y, sample_weight, progress):
 
     cls = type(estimator)
     name = cls.__name__
-    if isinstance(estimator, URerF):
-        raise ValueError("URerF keeps its training rows for neighbour queries: fit it on X in memory, not on a "
-                         "Dask collection")
-    if y is None:
+    unsupervised = isinstance(estimator, URerF)
+    if y is None and not unsupervised:
         raise ValueError("%s needs y" % name)
     estimator._refuse_partitioned()
     X, y, sample_weight, names = _as_partitioned(X, y, sample_weight)
     n_total, p = int(X.shape[0]), int(X.shape[1])
+    if unsupervised and n_total < 2:
+        raise ValueError("URerF needs at least 2 rows, got %d" % n_total)
     offsets = np.concatenate([[0], np.cumsum(X.chunks[0])]).astype(np.int64)
     x_parts = list(X.to_delayed().ravel())
-    y_parts = list(y.to_delayed().ravel())
+    y_parts = list(y.to_delayed().ravel()) if y is not None else [None] * len(x_parts)
     sw_parts = list(sample_weight.to_delayed().ravel()) if sample_weight is not None else [None] * len(x_parts)
     classification = hasattr(cls, "predict_proba")
 
     # The parameters (one seed for every tree) and, before any work, whether
     # a tree's sample fits a worker.
     params = estimator.get_params(deep=False)
-    params.update(random_state=_params.resolve_seed(estimator.random_state), n_jobs=1, verbose=0, warm_start=False)
+    params.update(random_state=_params.resolve_seed(estimator.random_state), n_jobs=1, verbose=0)
+    if "warm_start" in params:
+        params["warm_start"] = False
     native = cls(**params)._native_params(p)
     _check_sample_fits(client, native, n_total, p)
 
@@ -497,6 +497,11 @@ def _fit_partitioned(client, estimator, X, y, sample_weight, progress):
     for attr, value in vars(fitted).items():
         if attr == "_forest" or (attr.endswith("_") and not attr.startswith("__")):
             setattr(estimator, attr, value)
+    if unsupervised:
+        # the reference rows of neighbour queries stay where they are: the
+        # queries run partition by partition (_proximity.partitioned_neighbors)
+        estimator._fit_X = X
+        estimator._n_features_out = n_total
     if oob is not None:
         values = np.concatenate([v for v, _ in oob])
         counts = np.concatenate([c for _, c in oob])

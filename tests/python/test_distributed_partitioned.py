@@ -96,8 +96,40 @@ def test_bad_partitions_are_named_and_leave_the_estimator_unfitted(client, data)
                       (dict(class_weight="balanced"), "balanced")]:
         with pytest.raises(ValueError, match=match):
             sd.fit(sporf.SPORFClassifier(n_estimators=2, **kw), da.from_array(X, chunks=400), y, client=client)
-    with pytest.raises(ValueError, match="URerF keeps its training rows"):
-        sd.fit(sporf.URerF(n_estimators=2), da.from_array(X, chunks=400), client=client)
+    with pytest.raises(TypeError, match="URerF is unsupervised"):
+        sd.fit(sporf.URerF(n_estimators=2), da.from_array(X, chunks=400), y, client=client)
+    urf = sporf.URerF(n_estimators=2, bootstrap=False)
+    with pytest.raises(ValueError, match="bootstrap=True"):
+        sd.fit(urf, da.from_array(X, chunks=400), client=client)
+    assert not hasattr(urf, "_forest")
+
+
+@pytest.mark.parametrize("chunks", CHUNKINGS + ["dataframe"], ids=["one", "three", "uneven", "dataframe"])
+def test_urerf_from_partitions_is_the_local_forest_and_its_neighbours(client, data, chunks):
+    # the trees are the local fit's; the training rows stay on the cluster, and
+    # neighbour queries against them, partition by partition, give the
+    # in-memory answers to the bit
+    X, _ = data
+    Xq = np.random.default_rng(3).normal(0, 1, (60, 8))
+    kw = dict(n_estimators=6, max_samples=0.5, n_neighbors=6, random_state=4)
+    local = sporf.URerF(**kw).fit(X)
+    if chunks == "dataframe":
+        pd = pytest.importorskip("pandas")
+        dd = pytest.importorskip("dask.dataframe")
+        dX = dd.from_pandas(pd.DataFrame(X, columns=["c%d" % j for j in range(8)]), npartitions=3)
+        local = sporf.URerF(**kw).fit(pd.DataFrame(X, columns=["c%d" % j for j in range(8)]))
+    else:
+        dX = da.from_array(X, chunks=chunks)
+    est = sd.fit(sporf.URerF(**kw), dX, client=client)
+    assert est.to_bytes() == local.to_bytes()
+    for args in [dict(), dict(X=Xq), dict(n_neighbors=40)]:
+        got, want = est.kneighbors(**args), local.kneighbors(**args)
+        np.testing.assert_array_equal(got[0], want[0])
+        np.testing.assert_array_equal(got[1], want[1])
+    assert (est.transform(Xq) != local.transform(Xq)).nnz == 0
+    assert (est.proximity(da.from_array(Xq, chunks=25)) != local.proximity(Xq)).nnz == 0
+    with pytest.raises(ValueError, match="dense proximity matrix would gather"):
+        est.proximity(dense=True)
 
 
 def test_a_sample_too_large_for_a_worker_is_refused_before_any_work(data):

@@ -189,3 +189,25 @@ def test_votes_of_a_multi_output_forest_are_refused():
     clf = SPORFClassifier(n_estimators=2, random_state=0).fit(X, Y)
     with pytest.raises(ValueError, match="single-output"):
         clf.predict_votes(X)
+
+
+@pytest.mark.parametrize("projection", ["axis", "sparse", "gaussian", "frc", "patch"])
+def test_every_projection_kind_learns_several_outputs(projection):
+    from sporf.datasets import make_bars
+
+    X, y = make_bars(400, size=6, random_state=0)
+    Y = np.column_stack([y, (X.reshape(400, -1)[:, :6].sum(axis=1) > 3).astype(int)])
+    Xt, yt = make_bars(400, size=6, random_state=1)
+    Yt = np.column_stack([yt, (Xt.reshape(400, -1)[:, :6].sum(axis=1) > 3).astype(int)])
+    def make():
+        if projection == "patch":
+            return sporf.MORFClassifier(n_estimators=30, random_state=0)
+        return SPORFClassifier(n_estimators=30, projection=projection, random_state=0)
+
+    if projection != "patch":
+        X, Xt = X.reshape(400, -1), Xt.reshape(400, -1)
+    clf = make().fit(X, Y)
+    acc = np.mean(clf.predict(Xt) == Yt, axis=0)
+    single = [np.mean(make().fit(X, Y[:, j]).predict(Xt) == Yt[:, j]) for j in range(2)]
+    # both outputs learned, each near its own forest (the two share no structure here)
+    assert clf.n_outputs_ == 2 and np.all(acc >= np.array(single) - 0.06) and np.all(acc > 0.6), (acc, single)
