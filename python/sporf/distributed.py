@@ -72,7 +72,8 @@ def fit(estimator, X, y=None, *, sample_weight=None, client=None, n_shards=None,
         reductions over the partitions -- the forest is still the local
         fit's of the same rows, byte for byte. A sample too large for a
         worker is refused before any work, naming the sizes; out-of-bag
-        results are computed partition by partition on the workers. A URerF
+        results are computed partition by partition on the workers (the
+        score and values; not the error curve ``oob_error_curve_``). A URerF
         keeps the Dask collection as its reference rows: its neighbour queries
         (kneighbors, transform, proximity) run partition by partition and
         merge into the in-memory answer. Tuning, quantiles, permutation
