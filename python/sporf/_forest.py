@@ -39,7 +39,9 @@ says where a row whose projection is missing goes: "left", "right" or "impute"
 (the projection with the missing features at their training means). ``gain``
 is each split's weighted impurity decrease (0 at leaves). ``value`` is
 (n_nodes, n_classes) for classifiers (a leaf's class distribution) and
-(n_nodes,) for regressors (a leaf's mean); NaN at internal nodes.
+(n_nodes,) for regressors (a leaf's mean); NaN at internal nodes. A forest
+fitted on multi-output y holds every output's values side by side:
+(n_nodes, sum of n_classes_) or (n_nodes, n_outputs).
 """
 _MISSING_WORDS = np.array(["right", "left", "impute"])
 ProjectionImportance.__doc__ = """One distinct split projection and its importance, as returned by
@@ -487,7 +489,8 @@ class _BaseForest(BaseEstimator):
         ndarray
             Classifiers: (n_samples, n_estimators, n_classes), each tree's
             class distribution at the row's leaf; regressors: (n_samples,
-            n_estimators), each tree's leaf mean. An honest tree whose leaf
+            n_estimators), each tree's leaf mean. Multi-output y: every
+            output's values side by side in the last axis. An honest tree whose leaf
             received no estimation row gives its prior (where the forest's
             prediction leaves that tree out with ``honest_prior="ignore"``).
 
