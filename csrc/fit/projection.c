@@ -1,6 +1,7 @@
 /* projection.c -- see projection.h. */
 #include "fit/projection.h"
 #include "model/params.h"
+#include "util/sort.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -169,33 +170,6 @@ static int set_insert(uint64_t *hash, int64_t cap, uint64_t key)
     }
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Sort m distinct positions ascending. A node draws a few dozen: insertion
- * sort, inline, where libc's qsort (a merge sort through a comparison
- * callback) took 3-4% of a regression fit; qsort above that. The values are
- * distinct, so every sort gives the same order. */
-static void sort_positions(uint64_t *v, int64_t m)
-{
-    if (m > 64) {
-        qsort(v, (size_t)m, sizeof *v, cmp_u64);
-        return;
-    }
-    for (int64_t i = 1; i < m; i++) {
-        const uint64_t x = v[i];
-        int64_t j = i;
-        while (j > 0 && v[j - 1] > x) {
-            v[j] = v[j - 1];
-            j--;
-        }
-        v[j] = x;
-    }
-}
-
 /* N(0, 1) by Box-Muller from two uniforms (one value per call, so the
  * number of draws per weight is fixed: 2). 1 - u keeps log away from 0. */
 static double standard_normal(sporf_rng *rng)
@@ -259,7 +233,7 @@ void sporf_sampler_draw_sparse(sporf_sampler *s, sporf_rng *rng)
             set_insert(s->hash, s->hash_cap, j);
         s->positions[k++] = pick;
     }
-    sort_positions(s->positions, m);
+    sporf_sort_u64_distinct(s->positions, m); /* distinct: any sort gives this order */
     sporf_candidates *c = &s->cand;
     c->n_proj = 0;
     uint64_t current = UINT64_MAX;

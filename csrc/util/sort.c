@@ -194,6 +194,11 @@ static void quicksort_u64(uint64_t *a, int64_t n)
     insertion_u64(a, n);
 }
 
+void sporf_sort_u64_distinct(uint64_t *a, int64_t n)
+{
+    quicksort_u64(a, n);
+}
+
 /* Apply the order of the sorted records a to v and ids, then fix the order
  * within runs of equal float keys (exact doubles): the input is nearly
  * sorted, so insertion sort is linear here. Ties keep their input order. */
