@@ -18,8 +18,7 @@ static int float_thresholds(sporf_packed *p)
         if (sporf_pnode_is_leaf(nd))
             continue;
         p->thr_f[i] = (float)nd->u.threshold;
-        const uint32_t kind = sporf_pnode_kind(nd);
-        i += sporf_pnode_has_ext(kind, nd->link) + (kind == SPORF_PN_WIDE); /* skip its extensions */
+        i += sporf_pnode_tail_slots(nd); /* skip its extensions and terms */
     }
     return 1;
 }
@@ -139,7 +138,8 @@ int sporf_forest_pack(sporf_forest *f, sporf_error *err)
     }
     sporf_packed *p = calloc(1, sizeof *p);
     tree_scratch *s = calloc(SPORF_BIN_TREES, sizeof *s);
-    /* Slots of every tree: at most 3 per node, so each tree fits the far-child field. */
+    /* Slots of every tree: at most 3 per node (2 + SPORF_PN_INLINE_TERMS in trees small enough,
+     * traverse.c), so each tree fits the far-child field. */
     int64_t *slots = malloc((size_t)(T > 0 ? T : 1) * sizeof *slots);
     int ok = p && s && slots;
     for (int b = 0; ok && b < SPORF_BIN_TREES; b++)

@@ -137,15 +137,14 @@ static int64_t block_rows(const predict_ctx *c, int64_t blk, int64_t *r0)
     return (r1 < c->X->nrow ? r1 : c->X->nrow) - *r0;
 }
 
-/* The packed leaves of bin b's trees for the block's rows [r0, r0 + n): the
- * leaf of row r in the bin's j-th tree is leaf[r * *rs + j * *ts]. A block
- * that fills the lanes walks one tree after another (each tree's nodes stay
- * hot for all rows) by the walk run_blocks prepared scratch for: partition
- * (xf: on float copies), else float lanes (xf), else double lanes. Fewer
- * rows than lanes walk the bin's trees together so a single row still keeps
- * every lane busy. */
+/* The packed leaves of bin b's trees for the block's rows [r0, r0 + n), n
+ * at least SPORF_LANES: the leaf of row r in the bin's j-th tree is
+ * leaf[j * n + r]. The bin's trees are walked one after another (each
+ * tree's nodes stay hot for all rows) by the walk run_blocks prepared
+ * scratch for: partition (xf: on float copies), else float lanes (xf),
+ * else double lanes. */
 static void bin_leaves(const predict_ctx *c, int32_t worker, int64_t b, int64_t r0, int64_t n, const float *xf,
-                       int32_t *leaf, int64_t *rs, int64_t *ts)
+                       int32_t *leaf)
 {
     const sporf_forest *f = c->f;
     const sporf_packed *P = f->packed;
@@ -153,13 +152,6 @@ static void bin_leaves(const predict_ctx *c, int32_t worker, int64_t b, int64_t 
     const int64_t t0 = P->bin_first_tree[b];
     const int32_t nt = (int32_t)(P->bin_first_tree[b + 1] - t0);
     const double *x = row_ptr(c->X, r0);
-    if (n < SPORF_LANES) {
-        sporf_bin_find_leaves(base, P->root + t0, f->trees + t0, nt, x, c->X->row_stride, c->X->col_stride, n,
-                              leaf, P->single_only);
-        *rs = nt;
-        *ts = 1;
-        return;
-    }
     for (int32_t j = 0; j < nt; j++) {
         if (c->part_scratch) {
             int32_t *idx = c->part_scratch + 2 * worker * c->block;
@@ -174,8 +166,21 @@ static void bin_leaves(const predict_ctx *c, int32_t worker, int64_t b, int64_t 
             sporf_nodes_find_leaves(base, P->root[t0 + j], &f->trees[t0 + j], x, c->X->row_stride,
                                     c->X->col_stride, n, leaf + j * n, P->single_only);
     }
-    *rs = 1;
-    *ts = n;
+}
+
+/* The packed leaves of every tree for a block of fewer than SPORF_LANES
+ * rows, walked all at once (sporf_forest_find_leaves_few): row r's leaf in
+ * tree t is few_leaf(P, leaf, T, r, t). */
+static void few_leaves(const predict_ctx *c, int64_t r0, int64_t n, int32_t *leaf)
+{
+    const sporf_forest *f = c->f;
+    sporf_forest_find_leaves_few(f->packed, f->trees, f->n_trees, row_ptr(c->X, r0), c->X->row_stride,
+                                 c->X->col_stride, n, leaf);
+}
+
+static inline const sporf_pnode *few_leaf(const sporf_packed *P, const int32_t *leaf, int64_t T, int64_t r, int64_t t)
+{
+    return &sporf_packed_bin_nodes(P, P->tree_bin[t])[leaf[r * T + t]];
 }
 
 /* Ready the block's rows: check their values (prediction checks X here,
@@ -236,15 +241,22 @@ static int proba_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
         return SPORF_OK;
     memset(out, 0, (size_t)(n * K) * sizeof *out);
     memset(votes, 0, (size_t)n * sizeof *votes);
-    for (int64_t b = 0; b < P->n_bins; b++) {
-        const sporf_pnode *base = sporf_packed_bin_nodes(P, b);
-        const int64_t t0 = P->bin_first_tree[b];
-        const int32_t nt = (int32_t)(P->bin_first_tree[b + 1] - t0);
-        int64_t rs, ts;
-        bin_leaves(c, worker, b, r0, n, xf, leaf, &rs, &ts);
+    if (n < SPORF_LANES) {
+        const int64_t T = f->n_trees;
+        few_leaves(c, r0, n, leaf);
         for (int64_t r = 0; r < n; r++)
-            for (int32_t j = 0; j < nt; j++) /* tree order, for any block size */
-                votes[r] += add_leaf(out + r * K, &f->trees[t0 + j], &base[leaf[r * rs + j * ts]], K);
+            for (int64_t t = 0; t < T; t++)
+                votes[r] += add_leaf(out + r * K, &f->trees[t], few_leaf(P, leaf, T, r, t), K);
+    } else {
+        for (int64_t b = 0; b < P->n_bins; b++) {
+            const sporf_pnode *base = sporf_packed_bin_nodes(P, b);
+            const int64_t t0 = P->bin_first_tree[b];
+            const int32_t nt = (int32_t)(P->bin_first_tree[b + 1] - t0);
+            bin_leaves(c, worker, b, r0, n, xf, leaf);
+            for (int64_t r = 0; r < n; r++)
+                for (int32_t j = 0; j < nt; j++) /* tree order, for any block size */
+                    votes[r] += add_leaf(out + r * K, &f->trees[t0 + j], &base[leaf[j * n + r]], K);
+        }
     }
     /* Rows with a missing value: their packed walks are discarded and redone
      * on the stored trees, in the same tree order. */
@@ -281,15 +293,21 @@ static int apply_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
     int64_t n_missing;
     if (!ready_block(c, worker, blk, r0, n, &xf, &n_missing))
         return SPORF_OK;
-    for (int64_t b = 0; b < P->n_bins; b++) {
-        const sporf_pnode *base = sporf_packed_bin_nodes(P, b);
-        const int64_t t0 = P->bin_first_tree[b];
-        const int32_t nt = (int32_t)(P->bin_first_tree[b + 1] - t0);
-        int64_t rs, ts;
-        bin_leaves(c, worker, b, r0, n, xf, leaf, &rs, &ts);
+    if (n < SPORF_LANES) {
+        few_leaves(c, r0, n, leaf);
         for (int64_t r = 0; r < n; r++)
-            for (int32_t j = 0; j < nt; j++)
-                c->leaves[(r0 + r) * T + t0 + j] = base[leaf[r * rs + j * ts]].u.leaf.node;
+            for (int64_t t = 0; t < T; t++)
+                c->leaves[(r0 + r) * T + t] = few_leaf(P, leaf, T, r, t)->u.leaf.node;
+    } else {
+        for (int64_t b = 0; b < P->n_bins; b++) {
+            const sporf_pnode *base = sporf_packed_bin_nodes(P, b);
+            const int64_t t0 = P->bin_first_tree[b];
+            const int32_t nt = (int32_t)(P->bin_first_tree[b + 1] - t0);
+            bin_leaves(c, worker, b, r0, n, xf, leaf);
+            for (int64_t r = 0; r < n; r++)
+                for (int32_t j = 0; j < nt; j++)
+                    c->leaves[(r0 + r) * T + t0 + j] = base[leaf[j * n + r]].u.leaf.node;
+        }
     }
     const int32_t *missing = c->missing_rows + worker * c->block;
     for (int64_t m = 0; m < n_missing; m++) {
@@ -402,8 +420,11 @@ static int run_blocks(predict_ctx *c, int32_t n_jobs, sporf_unit_fn unit, sporf_
     c->block = choose_block(c->f, c->X, n_jobs);
     const int64_t nb = (c->X->nrow + c->block - 1) / c->block;
     const int32_t threads = sporf_pool_threads(n_jobs, nb);
-    /* a leaf per (row of the block, tree of a bin) */
-    c->leaf_stride = c->block * SPORF_BIN_TREES;
+    /* a leaf per (row of the block, tree of a bin), or per (row, tree) of
+     * the forest for a block of fewer than SPORF_LANES rows (few_leaves; a
+     * call's short last block too) */
+    const int64_t few = (c->block < SPORF_LANES ? c->block : SPORF_LANES - 1) * c->f->n_trees;
+    c->leaf_stride = c->block * SPORF_BIN_TREES > few ? c->block * SPORF_BIN_TREES : few;
     c->leaf_scratch = malloc((size_t)(threads * c->leaf_stride) * sizeof *c->leaf_scratch);
     c->vote_scratch = malloc((size_t)(2 * threads * c->block) * sizeof *c->vote_scratch);
     /* the walks' scratch (not for OOB, which walks row by row) */

@@ -49,6 +49,15 @@ static int wide(const sporf_tree *tree, const sporf_node *nd)
     return n == 4 || n == 5;
 }
 
+/* Does general split nd keep its terms inline (traverse.h)? Not in a tree
+ * so large that its slots, up to 2 + SPORF_PN_INLINE_TERMS per node, might
+ * not fit a bin's child field. */
+static int general_inline(const sporf_tree *tree, const sporf_node *nd)
+{
+    return nd->proj_len <= SPORF_PN_INLINE_TERMS &&
+           tree->n_nodes <= (int32_t)(SPORF_PN_FAR_MASK / (2 + SPORF_PN_INLINE_TERMS));
+}
+
 int32_t sporf_pnode_slots(const sporf_tree *tree, int32_t i, int explicit_near)
 {
     const sporf_node *nd = &tree->nodes[i];
@@ -56,7 +65,9 @@ int32_t sporf_pnode_slots(const sporf_tree *tree, int32_t i, int explicit_near)
         return 1;
     if (wide(tree, nd))
         return 3;
-    return explicit_near || !inlinable(tree, nd) || nd->proj_len > 1 ? 2 : 1;
+    if (!inlinable(tree, nd))
+        return 2 + (general_inline(tree, nd) ? nd->proj_len : 0);
+    return explicit_near || nd->proj_len > 1 ? 2 : 1;
 }
 
 void sporf_pnode_write(const sporf_tree *tree, int32_t i, const int32_t *pos, int explicit_near, int32_t onehot,
@@ -83,6 +94,15 @@ void sporf_pnode_write(const sporf_tree *tree, int32_t i, const int32_t *pos, in
         out->head = (uint32_t)SPORF_PN_GENERAL << SPORF_PN_KIND_SHIFT;
         ext->u.ext.f1 = nd->proj_start;
         ext->u.ext.f2 = len;
+        if (general_inline(tree, nd)) {
+            /* the terms follow the extension, so the near child cannot: name it */
+            ext->u.ext.f1 = -1;
+            for (int32_t k = 0; k < len; k++) {
+                ext[1 + k].head = (uint32_t)f[k];
+                ext[1 + k].u.threshold = w[k];
+            }
+            explicit_near = 1;
+        }
     } else {
         /* 0 + w0 x0 + w1 x1 + ... = w0 * ((x0 + (w1/w0) x1) + (w2/w0) x2 ...) exactly;
          * absent terms read feature 0 with coefficient 0. */

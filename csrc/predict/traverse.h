@@ -27,8 +27,9 @@
  * the stored nodes (rows with missing values). The other walks, all
  * reaching the same leaves, have a header each:
  *   - sporf_nodes_find_leaf (here): one row, node by node (single rows, OOB);
- *   - walk_lanes.h: sporf_nodes_find_leaves / sporf_bin_find_leaves, several
- *     rows (or row-tree pairs) in flight to hide the latency of node loads;
+ *   - walk_lanes.h: sporf_nodes_find_leaves, several rows in flight down a
+ *     tree to hide the latency of node loads, and
+ *     sporf_forest_find_leaves_few, a few rows down every tree at once;
  *   - walk_f32.h: sporf_nodes_find_leaves_f32, lanes over float copies of the
  *     rows for forests of single-feature splits, deciding float ties in double;
  *   - walk_partition.h: sporf_nodes_find_leaves_part, a block's rows
@@ -84,8 +85,37 @@ static inline uint32_t sporf_pnode_kind(const sporf_pnode *nd) { return nd->head
 
 static inline int sporf_pnode_is_leaf(const sporf_pnode *nd) { return nd->head == 0; }
 
+/* General splits of at most this many non-zeros keep them in the slots
+ * after their extension (a term per slot: head the feature, u.threshold the
+ * weight), where the walk finds them beside the split; longer ones read the
+ * tree's side buffer. With the terms beside the split, the default forests'
+ * one-row walks took about half the time: a side-buffer read is a cache miss
+ * the walk waits on. */
+#define SPORF_PN_INLINE_TERMS 8
+
+/* Slots after split nd that are not nodes (its extensions and inline terms). */
+static inline int32_t sporf_pnode_tail_slots(const sporf_pnode *nd)
+{
+    const uint32_t kind = nd->head >> SPORF_PN_KIND_SHIFT;
+    if (kind == SPORF_PN_WIDE)
+        return 2;
+    if (kind == SPORF_PN_GENERAL)
+        return 1 + (nd[1].u.ext.f1 < 0 ? nd[1].u.ext.f2 : 0);
+    return kind != SPORF_PN_SINGLE || (nd->link & SPORF_PN_EXPLICIT) ? 1 : 0;
+}
+
+/* A general split's projection (ext its extension: u.ext.f2 terms, inline
+ * after it when u.ext.f1 < 0, else from u.ext.f1 in the side buffer), summed
+ * in the fit's order. */
 static inline double sporf_pnode_general(const sporf_tree *tree, const sporf_pnode *ext, const double *x, int64_t cs)
 {
+    if (ext->u.ext.f1 < 0) {
+        const sporf_pnode *term = ext + 1;
+        double s = 0.0;
+        for (int32_t k = 0; k < ext->u.ext.f2; k++)
+            s += term[k].u.threshold * x[(int64_t)term[k].head * cs];
+        return s;
+    }
     const int32_t *f = tree->proj_feature + ext->u.ext.f1;
     const double *w = tree->proj_weight + ext->u.ext.f1;
     double s = 0.0;

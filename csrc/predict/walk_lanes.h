@@ -93,46 +93,62 @@ extern const float sporf_pn_coef_f[2][16];
 extern const float sporf_pn_unit_f[4];
 
 
-/* Leaves of a few rows in every tree of one bin: leaf[r * nt + j] for row
- * x0 + r*rs (r < n) and the bin's tree j (roots[j], trees[j], j < nt). The
- * lanes take (row, tree) pairs, so a single row still has SPORF_LANES
- * independent walks in flight: one-row prediction waits for the memory
- * latency of one tree's path per lane group, not of every tree's in turn. */
-static inline void sporf_bin_find_leaves(const sporf_pnode *nodes, const int32_t *roots, const sporf_tree *trees,
-                                         int32_t nt, const double *x0, int64_t rs, int64_t cs, int64_t n,
-                                         int32_t *leaf, int single_only)
+/* Walks in flight for a call of few rows: enough to cover a walk's memory
+ * latency with the other walks' steps (forests larger than the caches miss
+ * on most deep nodes). */
+#define SPORF_FOREST_LANES 128
+
+/* Leaves of a few rows in every tree of the forest: leaf[r * T + t] for
+ * row x0 + r*rs (r < n) and tree t (in the bin P->tree_bin[t], from its
+ * root P->root[t]). Every (row, tree) walk of the call is a lane, up to
+ * SPORF_FOREST_LANES at once, stepped round-robin and refilled as walks
+ * finish, so a row's walks down all trees wait for memory together rather
+ * than a bin of trees after another. The live lanes are kept packed at the
+ * front, so a step touches no finished lane. */
+static inline void sporf_forest_find_leaves_few(const sporf_packed *P, const sporf_tree *trees, int64_t T,
+                                                const double *x0, int64_t rs, int64_t cs, int64_t n, int32_t *leaf)
 {
-    const int64_t pairs = n * nt;
-    int32_t at[SPORF_LANES];
-    int64_t pair[SPORF_LANES];
-    for (int j = 0; j < SPORF_LANES; j++) {
-        pair[j] = j < pairs ? j : -1;
-        at[j] = j < pairs ? roots[j % nt] : 0;
-    }
-    int64_t next_pair = SPORF_LANES;
-    int live = pairs < SPORF_LANES ? (int)pairs : SPORF_LANES;
-    while (live > 0) {
-        for (int j = 0; j < SPORF_LANES; j++) {
-            const int64_t q = pair[j];
-            if (q < 0)
-                continue;
+    const sporf_pnode *base[SPORF_FOREST_LANES];
+    const sporf_tree *tree[SPORF_FOREST_LANES];
+    const double *x[SPORF_FOREST_LANES];
+    int32_t at[SPORF_FOREST_LANES];
+    int64_t out[SPORF_FOREST_LANES];
+    const int64_t pairs = n * T;
+    int64_t next = 0;
+    int live = 0;
+    for (;;) {
+        while (live < SPORF_FOREST_LANES && next < pairs) { /* refill: pair q is row q / T, tree q % T */
+            const int64_t r = next / T, t = next - r * T;
+            base[live] = P->nodes + P->bin_offset[P->tree_bin[t]];
+            tree[live] = &trees[t];
+            x[live] = x0 + r * rs;
+            at[live] = P->root[t];
+            out[live] = next++;
+            live++;
+        }
+        if (live == 0)
+            return;
+        for (int j = 0; j < live; j++) {
+            const sporf_pnode *nodes = base[j];
             if (sporf_pnode_is_leaf(&nodes[at[j]])) {
-                leaf[q] = at[j];
-                if (next_pair < pairs) {
-                    pair[j] = next_pair;
-                    at[j] = roots[next_pair % nt];
-                    next_pair++;
-                } else {
-                    pair[j] = -1;
-                    live--;
-                }
+                leaf[out[j]] = at[j];
+                live--; /* the last live lane takes this one's place */
+                base[j] = base[live];
+                tree[j] = tree[live];
+                x[j] = x[live];
+                at[j] = at[live];
+                out[j] = out[live];
+                j--;
                 continue;
             }
-            const int64_t r = q / nt;
-            at[j] = sporf_pnode_step(nodes, at[j], &trees[q - r * nt], x0 + r * rs, cs, single_only);
+            at[j] = sporf_pnode_step(nodes, at[j], tree[j], x[j], cs, 0);
+            /* a prefetch retires at once, where a load that misses would
+             * hold back the steps behind it: the other lanes' steps run
+             * while this line arrives */
+            sporf_prefetch(&nodes[at[j]]);
+            sporf_prefetch((const void *)((uintptr_t)&nodes[at[j]] + 64)); /* extensions and terms */
         }
     }
 }
-
 
 #endif

@@ -16,8 +16,7 @@ import numpy as np
 
 def is_collection(X):
     """Is X a Dask array or DataFrame (without importing Dask)?"""
-    module = type(X).__module__
-    return module.startswith("dask.") or module.startswith("dask_expr")
+    return type(X).__module__.startswith(("dask.", "dask_expr"))
 
 
 def _predict_partition(estimator, block, index, method, kwargs):

@@ -879,16 +879,21 @@ class _ForestClassifier(ClassifierMixin, _BaseForest):
         # _check_X (in _leaf_means) raises NotFittedError before n_classes_ is read
         if "_forest" not in self.__dict__:
             check_is_fitted(self, "_forest")
-        K = int(np.sum(self.n_classes_))
+        K = self._n_values()
         if _dask.is_collection(X):  # a lazy Dask array, one task per row partition
             values = self._lazy(X, "_output_values", (K,), np.float64)
         else:
             values = self._leaf_means(X, K)
         return values if self.n_outputs_ == 1 else _multioutput.split(values, self.n_classes_)
 
+    def _n_values(self):
+        """Values per row of the leaf means: the classes of every output."""
+        n = self.n_classes_
+        return n if type(n) is int else int(sum(n))
+
     def _output_values(self, X):
         """The (n, K) mean leaf values: every output's probabilities side by side."""
-        return self._leaf_means(X, int(np.sum(self.n_classes_)))
+        return self._leaf_means(X, self._n_values())
 
     def predict_votes(self, X):
         """Vote shares: each tree votes for the class its leaf gives the most
@@ -945,7 +950,7 @@ class _ForestClassifier(ClassifierMixin, _BaseForest):
         proba = self.predict_proba(X)
         if self.n_outputs_ > 1:
             return _multioutput.predicted_labels(proba, self.classes_)
-        return self.classes_.take(np.argmax(proba, axis=1), axis=0)
+        return self.classes_.take(proba.argmax(axis=1), axis=0)
 
     def _restore_task(self, forest, info):
         labels = forest.get_strings(_native.STR_CLASSES)
@@ -1124,7 +1129,8 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
                 width = (self.n_outputs_,)
             return self._lazy(X, "predict", width, np.float64, quantiles=quantiles)
         if quantiles is None:
-            check_is_fitted(self, "_forest")
+            if "_forest" not in self.__dict__:  # cheaper than check_is_fitted on one-row calls
+                check_is_fitted(self, "_forest")
             m = self.n_outputs_
             if oob:
                 X = self._dense_X(X)

@@ -173,16 +173,14 @@ static void test_traversal_matches_reference(void)
                 const sporf_pnode *q = &pk->nodes[i];
                 const uint32_t kind = sporf_pnode_kind(q);
                 /* the slots after a node with extensions are not nodes: skip them */
-                if (kind == SPORF_PN_WIDE) {
+                if (kind == SPORF_PN_WIDE)
                     kinds_seen[3]++;
-                    i += 2;
-                } else if (kind != SPORF_PN_LEAF &&
-                           (kind != SPORF_PN_SINGLE || (q->link & SPORF_PN_EXPLICIT))) {
-                    kinds_seen[kind == SPORF_PN_GENERAL ? 2 : kind != SPORF_PN_SINGLE]++;
-                    i++;
-                } else if (kind == SPORF_PN_SINGLE) {
-                    kinds_seen[0]++;
-                }
+                else if (kind == SPORF_PN_GENERAL)
+                    kinds_seen[2]++;
+                else if (kind != SPORF_PN_LEAF)
+                    kinds_seen[kind != SPORF_PN_SINGLE]++;
+                if (kind != SPORF_PN_LEAF)
+                    i += sporf_pnode_tail_slots(q);
             }
             sporf_nodes_find_leaves(tr->pnodes, 0, tr, T, P, 1, M, leaf, 0);
             for (int i = 0; i < M; i++) {
@@ -224,7 +222,7 @@ static void test_traversal_matches_reference(void)
         CHECK(sporf_forest_predict_proba(f, &mt, 2, got_proba, NULL, NULL, &err) == SPORF_OK, "predict");
         CHECK(memcmp(got_proba, want_proba, sizeof(double) * M * 3) == 0,
               "packed predict_proba equals the plain traversal's sums bit for bit");
-        /* 1-7 rows take the kernel that walks a bin's trees together */
+        /* 1-7 rows take the walk of every tree at once */
         int small_ok = 1;
         for (int64_t nr = 1; nr < 8; nr++) {
             sporf_matrix ms = rowmajor(T + 5 * P, nr, P);
@@ -495,11 +493,93 @@ static void test_permutation_importance(void)
 }
 
 
+/* General splits (weights not +-1) keep up to SPORF_PN_INLINE_TERMS terms
+ * beside the split and read longer ones from the tree's side buffer; a call
+ * of few rows walks every tree at once, and a call's short last block too.
+ * Every way reaches the reference leaves, and the probabilities are the
+ * reference sums bit for bit. */
+static void test_general_splits_and_few_rows(void)
+{
+    enum { N = 500, P = 14, M = 32768 + 3 }; /* M: one full block and a short one, with one thread */
+    double *X = malloc(sizeof(double) * N * P), *T = malloc(sizeof(double) * M * P);
+    int32_t *y = malloc(sizeof(int32_t) * N);
+    sporf_rng r;
+    sporf_rng_seed(&r, 3, 0);
+    for (int i = 0; i < N * P; i++)
+        X[i] = sporf_rng_uniform(&r) - 0.5;
+    for (int i = 0; i < N; i++)
+        y[i] = X[i * P] + X[i * P + 1] - X[i * P + 2] > 0.0;
+    for (int i = 0; i < M * P; i++)
+        T[i] = sporf_rng_uniform(&r) - 0.5;
+    for (int dense = 0; dense < 2; dense++) {
+        sporf_params p;
+        sporf_params_init(&p);
+        p.n_estimators = 30; /* several bins, and more trees than a bin in one few-rows walk */
+        p.projection = SPORF_PROJ_FRC;
+        p.feature_combinations = dense ? 12.0 : 3.0; /* beyond, or within, the inline terms */
+        p.random_state = 5;
+        sporf_matrix m = rowmajor(X, N, P);
+        sporf_forest *f = NULL;
+        sporf_error err;
+        if (sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+            CHECK(0, "fit: %s", err.message);
+            continue;
+        }
+        const sporf_packed *pk = f->packed;
+        int64_t inline_terms = 0, side_buffer = 0;
+        for (int64_t i = 0; i < pk->bin_offset[pk->n_bins]; i++) {
+            const sporf_pnode *q = &pk->nodes[i];
+            if (sporf_pnode_kind(q) == SPORF_PN_GENERAL) {
+                if (q[1].u.ext.f1 < 0) inline_terms++;
+                else side_buffer++;
+            }
+            if (!sporf_pnode_is_leaf(q))
+                i += sporf_pnode_tail_slots(q);
+        }
+        if (dense)
+            CHECK(side_buffer > 0 && inline_terms == 0, "12-term splits read the side buffer (%lld)", (long long)side_buffer);
+        else
+            CHECK(inline_terms > 0 && side_buffer == 0, "3-term splits keep their terms inline (%lld)", (long long)inline_terms);
+        double *want = calloc((size_t)M * 2, sizeof(double)), *got = malloc(sizeof(double) * M * 2);
+        int64_t *leaves = malloc(sizeof(int64_t) * 7 * (size_t)f->n_trees);
+        for (int64_t t = 0; t < f->n_trees; t++) {
+            const sporf_tree *tr = &f->trees[t];
+            for (int i = 0; i < M; i++) {
+                const int32_t lf = reference_leaf(tr, T + (int64_t)i * P);
+                for (int k = 0; k < 2; k++)
+                    want[(int64_t)i * 2 + k] += tr->leaf_values[(int64_t)tr->nodes[lf].right * 2 + k];
+            }
+        }
+        for (int i = 0; i < M * 2; i++) want[i] *= 1.0 / (double)f->n_trees;
+        sporf_matrix mt = rowmajor(T, M, P);
+        CHECK(sporf_forest_predict_proba(f, &mt, 1, got, NULL, NULL, &err) == SPORF_OK &&
+                  memcmp(got, want, sizeof(double) * M * 2) == 0,
+              "%s general splits: a full and a short last block give the reference sums bit for bit",
+              dense ? "side-buffer" : "inline");
+        int few_ok = 1;
+        for (int64_t nr = 1; nr < 8; nr++) {
+            sporf_matrix ms = rowmajor(T + 11 * P, nr, P);
+            few_ok &= sporf_forest_predict_proba(f, &ms, 2, got, NULL, NULL, &err) == SPORF_OK &&
+                      memcmp(got, want + 11 * 2, sizeof(double) * (size_t)nr * 2) == 0;
+            few_ok &= sporf_forest_apply(f, &ms, 1, leaves, NULL, NULL, &err) == SPORF_OK;
+            for (int64_t i = 0; i < nr; i++)
+                for (int64_t t = 0; t < f->n_trees; t++)
+                    few_ok &= leaves[i * f->n_trees + t] == reference_leaf(&f->trees[t], T + (11 + i) * P);
+        }
+        CHECK(few_ok, "%s general splits: 1 to 7 rows walk every tree at once to the reference leaves",
+              dense ? "side-buffer" : "inline");
+        free(want); free(got); free(leaves);
+        sporf_forest_free(f);
+    }
+    free(X); free(T); free(y);
+}
+
 int main(void)
 {
     test_predict_names_first_nonfinite();
     test_traversal_matches_reference();
     test_wide_rows_float_walk();
+    test_general_splits_and_few_rows();
     test_unsupervised_forest();
     test_permutation_importance();
     return check_summary();
