@@ -84,6 +84,7 @@ static sporf_matrix matrix_view(SEXP x)
         Rf_error("internal: x must be a double matrix");
     sporf_matrix m;
     m.data = REAL(x);
+    m.data32 = NULL; /* R has no float matrices */
     m.nrow = Rf_nrows(x);
     m.ncol = Rf_ncols(x);
     m.row_stride = 1;

@@ -178,6 +178,9 @@ static int tune(const sporf_params *params, int32_t grid, const sporf_matrix *X,
                                "sporf_forest_tune_oob: give class codes or a numeric response, not both");
     if (grid != SPORF_TUNE_DENSITY && grid != SPORF_TUNE_STRUCTURE)
         return sporf_set_error(err, SPORF_E_ARG, "sporf_forest_tune_oob: unknown grid %d", (int)grid);
+    if (X->data32)
+        return sporf_set_error(err, SPORF_E_ARG, "sporf_forest_tune_oob: the out-of-bag errors are computed on X "
+                                                 "as doubles; pass doubles");
     int rc = sporf_params_check(params, X->ncol, err);
     if (rc == SPORF_OK)
         rc = sporf_params_check_tunable(params, err);

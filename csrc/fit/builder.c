@@ -76,14 +76,14 @@ static int reserve_node_copy(sporf_builder *b, int64_t rows)
     return 0;
 }
 
-int sporf_builder_init(sporf_builder *b, const sporf_params *params, const double *Xc,
-                       int64_t n, int64_t p, const sporf_response *response, const sporf_sample_of *sample,
-                       sporf_error *err)
+int sporf_builder_init(sporf_builder *b, const sporf_params *params, const sporf_columns *X,
+                       const sporf_response *response, const sporf_sample_of *sample, sporf_error *err)
 {
     memset(b, 0, sizeof *b);
+    const int64_t n = X->n, p = X->p;
     b->params = params;
     b->task = sporf_task_for(response->task, response->n_outputs);
-    b->Xc = Xc;
+    b->X = *X;
     b->n = n;
     b->p = p;
     b->y = response->y;
@@ -101,8 +101,9 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const doubl
     b->n_guided = params->projection == SPORF_PROJ_AXIS ? 0 : (int32_t)params->guided_features;
     if (sample)
         b->has_missing = sample->has_missing;
-    for (int64_t i = 0; !sample && i < n * p && !b->has_missing; i++)
-        b->has_missing = sporf_is_missing(Xc[i]);
+    for (int64_t j = 0; !sample && j < p && !b->has_missing; j++)
+        for (int64_t i = 0; i < n && !b->has_missing; i++)
+            b->has_missing = sporf_is_missing(sporf_columns_at(X, j, i));
     int rc = sporf_sampler_init(&b->sampler, params, p, b->n_candidates, err);
     if (rc != SPORF_OK)
         return rc;
@@ -120,6 +121,7 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const doubl
     b->w = calloc((size_t)n, sizeof *b->w);
     b->idx = malloc((size_t)n * sizeof *b->idx);
     b->vals = malloc((size_t)n * sizeof *b->vals);
+    b->xrow = malloc((size_t)p * sizeof *b->xrow);
     b->wsorted = malloc((size_t)n * sizeof *b->wsorted);
     b->node_counts = malloc(K * sizeof(double));
     b->left_counts = malloc(K * sizeof(double));
@@ -142,7 +144,7 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const doubl
         sort_ok = 0;
     if (max_bins > 0 && compaction_pays(b, n, p))
         b->compact_min_rows = SPORF_COMPACT_MIN_NODE_ROWS; /* xnode: allocated by the first tree */
-    if (!sort_ok || !guided_ok || !b->w || !b->idx || !b->vals || !b->wsorted || !b->node_counts || !b->left_counts ||
+    if (!sort_ok || !guided_ok || !b->w || !b->idx || !b->vals || !b->xrow || !b->wsorted || !b->node_counts || !b->left_counts ||
         !b->right_counts || !b->best_proj_feature || !b->best_proj_weight) {
         sporf_builder_free(b);
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory allocating tree-building buffers for %lld rows",
@@ -159,6 +161,7 @@ void sporf_builder_free(sporf_builder *b)
     free(b->w);
     free(b->idx);
     free(b->vals);
+    free(b->xrow);
     free(b->xnode);
     free(b->side);
     free(b->wsorted);
@@ -188,30 +191,25 @@ static void project_slice(sporf_builder *b, const int32_t *f, const double *w, i
 {
     const int32_t *idx = b->idx;
     double *v = b->vals;
-    const int64_t n = b->n;
     const int compact = b->node_compact;
-    const double *X = compact ? b->xnode : b->Xc;
-    const int64_t stride = compact ? b->xnode_rows : n;
     if (len == 1 && w[0] == 1.0) {
-        const double *col = X + (int64_t)f[0] * stride;
         if (compact)
-            memcpy(v + start, col + start, (size_t)(end - start) * sizeof *v);
+            memcpy(v + start, b->xnode + (int64_t)f[0] * b->xnode_rows + start, (size_t)(end - start) * sizeof *v);
         else
-            for (int64_t i = start; i < end; i++)
-                v[i] = col[idx[i]];
+            sporf_columns_gather(&b->X, f[0], idx + start, end - start, v + start);
         return;
     }
     for (int64_t i = start; i < end; i++)
         v[i] = 0.0;
     for (int32_t k = 0; k < len; k++) {
-        const double *col = X + (int64_t)f[k] * stride;
         const double wk = w[k];
-        if (compact)
+        if (compact) {
+            const double *col = b->xnode + (int64_t)f[k] * b->xnode_rows;
             for (int64_t i = start; i < end; i++)
                 v[i] += wk * col[i];
-        else
-            for (int64_t i = start; i < end; i++)
-                v[i] += wk * col[idx[i]];
+        } else {
+            sporf_columns_gather_add(&b->X, f[k], wk, idx + start, end - start, v + start);
+        }
     }
 }
 
@@ -223,21 +221,22 @@ static void project_slice_imputed(sporf_builder *b, const int32_t *f, const doub
 {
     const int32_t *idx = b->idx;
     double *v = b->vals;
-    const int64_t n = b->n;
     if (len == 1 && w[0] == 1.0) {
-        const double *col = b->Xc + (int64_t)f[0] * n;
         const double fill = b->impute[f[0]];
-        for (int64_t i = start; i < end; i++)
-            v[i] = sporf_is_missing(col[idx[i]]) ? fill : col[idx[i]];
+        for (int64_t i = start; i < end; i++) {
+            const double x = sporf_columns_at(&b->X, f[0], idx[i]);
+            v[i] = sporf_is_missing(x) ? fill : x;
+        }
         return;
     }
     for (int64_t i = start; i < end; i++)
         v[i] = 0.0;
     for (int32_t k = 0; k < len; k++) {
-        const double *col = b->Xc + (int64_t)f[k] * n;
         const double wk = w[k], fill = b->impute[f[k]];
-        for (int64_t i = start; i < end; i++)
-            v[i] += wk * (sporf_is_missing(col[idx[i]]) ? fill : col[idx[i]]);
+        for (int64_t i = start; i < end; i++) {
+            const double x = sporf_columns_at(&b->X, f[k], idx[i]);
+            v[i] += wk * (sporf_is_missing(x) ? fill : x);
+        }
     }
 }
 
@@ -596,12 +595,8 @@ int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
 
     sporf_stack_item root = {0, n_in_tree, 0, -1, 0, 0};
     if (b->compact_min_rows > 0 && n_in_tree >= b->compact_min_rows && reserve_node_copy(b, n_in_tree)) {
-        for (int64_t j = 0; j < b->p; j++) {
-            const double *src = b->Xc + j * b->n;
-            double *dst = b->xnode + j * b->xnode_rows;
-            for (int64_t i = 0; i < n_in_tree; i++)
-                dst[i] = src[b->idx[i]];
-        }
+        for (int64_t j = 0; j < b->p; j++)
+            sporf_columns_gather(&b->X, j, b->idx, n_in_tree, b->xnode + j * b->xnode_rows);
         root.compact = 1;
     }
     if (!push(b, &top, root))
@@ -751,7 +746,7 @@ int sporf_builder_estimate_leaves(sporf_builder *b, const int32_t *est, int64_t 
      * column-major, so row i starts at Xc + i and its columns are n apart. */
     for (int64_t i = 0; i < n_est; i++) {
         const int32_t id = est[i];
-        const int64_t slot = tree->nodes[sporf_tree_find_stored_leaf(tree, b->impute, b->Xc + id, b->n)].right;
+        const int64_t slot = tree->nodes[sporf_columns_stored_leaf(tree, b->impute, &b->X, id, b->xrow)].right;
         const double w = b->w[id];
         wsum[slot] += w;
         b->task->add_row(b, id, w, acc + slot * K);

@@ -13,6 +13,7 @@
 #include "util/rng.h"
 #include "util/sort.h"
 #include "fit/histogram.h"
+#include "fit/columns.h"
 
 typedef struct sporf_stack_item {
     int64_t start, end;
@@ -41,7 +42,7 @@ struct sporf_task;
 typedef struct sporf_builder {
     const sporf_params *params;
     const struct sporf_task *task; /* the task's statistics, scan, gain and leaves (task.h) */
-    const double *Xc;       /* n x p, column-major, contiguous (column j at Xc + j*n) */
+    sporf_columns X;        /* the data: n x p, column-major, doubles or floats */
     int64_t n, p;
     const int32_t *y;       /* classification: class codes (NULL otherwise) */
     const double *yr;       /* regression: responses (NULL otherwise) */
@@ -53,7 +54,7 @@ typedef struct sporf_builder {
     int64_t n_axis_extra;   /* axis_features resolved: single features searched besides the d */
     int32_t n_guided;       /* guided_features: longest guided projection (0 = none) */
     int64_t min_split_rows, min_leaf_rows; /* min_samples_split and min_samples_leaf resolved against n */
-    int has_missing;        /* Xc holds a NaN (a missing value): projections may be missing */
+    int has_missing;        /* X holds a NaN (a missing value): projections may be missing */
     const double *impute;   /* p training means of the features (the forest's, set by fit.c) when
                                has_missing: the SPORF_MISSING_IMPUTE option; NULL otherwise */
     double min_weight_leaf; /* per tree: min_weight_fraction_leaf * total weight */
@@ -79,6 +80,7 @@ typedef struct sporf_builder {
 
     /* scratch */
     double *vals;           /* projected values aligned with idx */
+    double *xrow;           /* p: a row of float data as doubles (routing rows down a tree) */
     double *wsorted;        /* unsupervised: weights aligned with sorted vals */
     double *node_counts, *left_counts, *right_counts;
     sporf_sampler sampler;
@@ -105,13 +107,13 @@ typedef struct sporf_builder {
 } sporf_builder;
 
 /* Value of feature f for the row at position pos of the node being split:
- * from the node-ordered copy when it has the node, else from Xc. */
+ * from the node-ordered copy when it has the node, else from X. */
 static inline double sporf_node_x(const sporf_builder *b, int32_t f, int64_t pos)
 {
-    return b->node_compact ? b->xnode[(int64_t)f * b->xnode_rows + pos] : b->Xc[(int64_t)f * b->n + b->idx[pos]];
+    return b->node_compact ? b->xnode[(int64_t)f * b->xnode_rows + pos] : sporf_columns_at(&b->X, f, b->idx[pos]);
 }
 
-/* The training rows a builder's data stand for, when Xc holds a sample of
+/* The training rows a builder's data stand for, when X holds a sample of
  * them (a tree's drawn rows, gathered from partitions): counts given as
  * fractions resolve against all n_total rows, and whether any row misses a
  * value is the whole data's, so a tree grows as it would on all the rows. */
@@ -120,12 +122,12 @@ typedef struct sporf_sample_of {
     int has_missing;
 } sporf_sample_of;
 
-/* A builder for trees on Xc (n x p, borrowed, like params and the response,
- * for the builder's life). NaN in Xc marks a missing value (task.h). sample:
- * NULL when Xc holds every training row, else what the rows stand for. */
-int sporf_builder_init(sporf_builder *b, const sporf_params *params, const double *Xc,
-                       int64_t n, int64_t p, const sporf_response *response, const sporf_sample_of *sample,
-                       sporf_error *err);
+/* A builder for trees on X (its data borrowed, like params and the
+ * response, for the builder's life). NaN in X marks a missing value
+ * (task.h). sample: NULL when X holds every training row, else what the
+ * rows stand for. */
+int sporf_builder_init(sporf_builder *b, const sporf_params *params, const sporf_columns *X,
+                       const sporf_response *response, const sporf_sample_of *sample, sporf_error *err);
 void sporf_builder_free(sporf_builder *b);
 
 /* Grow a tree on idx[0..n_in_tree) with weights w, drawing from rng, into

@@ -135,7 +135,7 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
         int rc = sporf_builder_grow(b, m, &rng, ctl, tree, err);
         if (rc != SPORF_OK || !qcount)
             return rc;
-        return sporf_qrf_collect(tree, b->Xc, n, b->impute, b->idx, m, qcount, c->qrf_order, c->qrf_rank,
+        return sporf_qrf_collect(tree, &b->X, b->xrow, b->impute, b->idx, m, qcount, c->qrf_order, c->qrf_rank,
                                  qcount + n, err);
     }
 
@@ -153,7 +153,7 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
     if (rc != SPORF_OK || !qcount)
         return rc;
     /* an honest leaf's quantiles come from the rows that estimated it */
-    return sporf_qrf_collect(tree, b->Xc, n, b->impute, b->idx + n_struct, n_est, qcount, c->qrf_order,
+    return sporf_qrf_collect(tree, &b->X, b->xrow, b->impute, b->idx + n_struct, n_est, qcount, c->qrf_order,
                              c->qrf_rank, qcount + n, err);
 }
 
@@ -272,26 +272,28 @@ static int check_fit_args(const sporf_params *params, const sporf_matrix *X, con
  * forest keeps each feature's mean over its present values (0 for a feature
  * missing everywhere), in row order: what SPORF_MISSING_IMPUTE splits put in
  * place of a missing feature. None otherwise. */
-static int impute_values(sporf_forest *f, const double *Xc, int64_t n, sporf_error *err)
+static int impute_values(sporf_forest *f, const sporf_columns *X, sporf_error *err)
 {
-    const int64_t p = f->n_features;
-    int64_t i = 0;
-    while (i < n * p && !isnan(Xc[i]))
-        i++;
-    if (i == n * p)
+    const int64_t n = X->n, p = X->p;
+    int any = 0;
+    for (int64_t j = 0; j < p && !any; j++)
+        for (int64_t i = 0; i < n && !any; i++)
+            any = isnan(sporf_columns_at(X, j, i));
+    if (!any)
         return SPORF_OK;
     f->impute = malloc((size_t)p * sizeof *f->impute);
     if (!f->impute)
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
     for (int64_t j = 0; j < p; j++) {
-        const double *col = Xc + j * n;
         double s = 0.0;
         int64_t m = 0;
-        for (int64_t r = 0; r < n; r++)
-            if (!isnan(col[r])) {
-                s += col[r];
+        for (int64_t r = 0; r < n; r++) {
+            const double v = sporf_columns_at(X, j, r);
+            if (!isnan(v)) {
+                s += v;
                 m++;
             }
+        }
         f->impute[j] = m > 0 ? s / (double)m : 0.0;
     }
     return SPORF_OK;
@@ -354,6 +356,9 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     int rc = check_fit_args(params, X, y, yr, n_classes, sample_weight, class_weight, err);
     if (rc != SPORF_OK)
         return rc;
+    if (X->data32 && (oob_decision || oob_count))
+        return sporf_set_error(err, SPORF_E_ARG, "out-of-bag results are computed on X as doubles: fit float X "
+                                                 "without them, then call sporf_forest_oob_predict");
 
     const int64_t n = X->nrow, p = X->ncol, T = sporf_params_n_trees(params);
     int32_t n_threads = sporf_pool_threads(params->n_jobs, T);
@@ -379,6 +384,7 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
         return rc;
 
     double *Xc = NULL, *cw_balanced = NULL;
+    float *Xc32 = NULL;
     int32_t *qrf_order = NULL, *qrf_rank = NULL;
     sporf_forest *f = sporf_forest_alloc();
     if (!f)
@@ -404,23 +410,33 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     c.forest = f;
     /* Column-major data: a node gathers one column at a time. X already in
      * that layout (R's matrices, Fortran-ordered arrays, sparse input
-     * densified by column blocks) is read in place; anything else is copied. */
+     * densified by column blocks) is read in place; anything else is copied,
+     * floats to floats. */
     const int in_place = X->row_stride == 1 && (X->col_stride == n || p == 1);
-    if (!in_place)
-        Xc = malloc((size_t)n * (size_t)p * sizeof *Xc);
-    const double *Xcols = in_place ? X->data : Xc;
+    sporf_columns cols = {NULL, NULL, n, p};
+    if (X->data32) {
+        if (!in_place)
+            Xc32 = malloc((size_t)n * (size_t)p * sizeof *Xc32);
+        cols.f32 = in_place ? X->data32 : Xc32;
+    } else {
+        if (!in_place)
+            Xc = malloc((size_t)n * (size_t)p * sizeof *Xc);
+        cols.f64 = in_place ? X->data : Xc;
+    }
     c.builders = calloc((size_t)n_threads, sizeof *c.builders);
     c.balanced_scratch = calloc((size_t)n_threads, sizeof *c.balanced_scratch);
-    if (!f->trees || !Xcols || !c.builders || !c.balanced_scratch) {
+    if (!f->trees || !(cols.f64 || cols.f32) || !c.builders || !c.balanced_scratch) {
         rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory copying X (%lld x %lld)", (long long)n, (long long)p);
         goto done;
     }
-    for (int64_t j = 0; Xc && j < p; j++) {
-        double *col = Xc + j * n;
-        const double *src = X->data + j * X->col_stride;
-        for (int64_t i = 0; i < n; i++)
-            col[i] = src[i * X->row_stride];
-    }
+    for (int64_t j = 0; !in_place && j < p; j++)
+        for (int64_t i = 0; i < n; i++) {
+            const int64_t at = i * X->row_stride + j * X->col_stride;
+            if (Xc32)
+                Xc32[j * n + i] = X->data32[at];
+            else
+                Xc[j * n + i] = X->data[at];
+        }
 
     if (sample && sample->impute) { /* the means over all the rows, from the caller */
         if (!(f->impute = malloc((size_t)p * sizeof *f->impute))) {
@@ -428,7 +444,7 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
             goto done;
         }
         memcpy(f->impute, sample->impute, (size_t)p * sizeof *f->impute);
-    } else if (!sample && (rc = impute_values(f, Xcols, n, err)) != SPORF_OK) {
+    } else if (!sample && (rc = impute_values(f, &cols, err)) != SPORF_OK) {
         goto done;
     }
 
@@ -459,7 +475,7 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
                                       outputs ? outputs->weight : NULL};
     for (int32_t t = 0; t < n_threads; t++) {
         const sporf_sample_of of = {n_all, sample && sample->impute != NULL};
-        rc = sporf_builder_init(&c.builders[t], params, Xcols, n, p, &response, sample ? &of : NULL, err);
+        rc = sporf_builder_init(&c.builders[t], params, &cols, &response, sample ? &of : NULL, err);
         if (rc != SPORF_OK) goto done;
         c.builders[t].impute = f->impute;
         c.balanced_scratch[t] = malloc((size_t)n_classes * sizeof(double));
@@ -531,6 +547,7 @@ done:
     free(c.inbag);
     free(cw_balanced);
     free(Xc);
+    free(Xc32);
     if (rc != SPORF_OK) {
         sporf_forest_free(f);
         return rc;

@@ -60,17 +60,17 @@ static double slope_present(const sporf_builder *b, int64_t start, int64_t end, 
 {
     const int32_t *idx = b->idx;
     const double *wt = b->w;
-    const double *col = b->Xc + (int64_t)f * b->n;
+    const sporf_columns *X = &b->X;
     double x0 = 0.0;
     int64_t i0 = start;
-    while (i0 < end && sporf_is_missing(col[idx[i0]]))
+    while (i0 < end && sporf_is_missing(sporf_columns_at(X, f, idx[i0])))
         i0++;
     if (i0 < end)
-        x0 = col[idx[i0]];
+        x0 = sporf_columns_at(X, f, idx[i0]);
     int64_t n = 0;
     double W = 0.0, sx = 0.0, sxx = 0.0, sxt = 0.0, st = 0.0, stt = 0.0;
     for (int64_t i = i0; i < end; i++) {
-        const double x = col[idx[i]];
+        const double x = sporf_columns_at(X, f, idx[i]);
         if (sporf_is_missing(x))
             continue;
         const double ww = wt[idx[i]], dx = x - x0, dt = t[i - start];
@@ -136,9 +136,8 @@ void sporf_guided_slopes(sporf_builder *b, int64_t start, int64_t end, const spo
                 sxt += ww * dx * t[i - start];
             }
         } else {
-            const double *col = b->Xc + (int64_t)f * b->n;
             for (int64_t i = start; i < end; i++) {
-                const double ww = wn[i - start], dx = col[idx[i]] - x0;
+                const double ww = wn[i - start], dx = sporf_columns_at(&b->X, f, idx[i]) - x0;
                 sx += ww * dx;
                 sxx += ww * dx * dx;
                 sxt += ww * dx * t[i - start];

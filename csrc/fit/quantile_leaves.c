@@ -57,7 +57,7 @@ int sporf_qrf_prepare(sporf_forest *f, const double *yr, const double *sw, int64
     return SPORF_OK;
 }
 
-int sporf_qrf_collect(sporf_tree *tree, const double *Xc, int64_t n, const double *impute, const int32_t *rows,
+int sporf_qrf_collect(sporf_tree *tree, const sporf_columns *X, double *xrow, const double *impute, const int32_t *rows,
                       int64_t m, const int32_t *count, const int32_t *order, const int32_t *rank,
                       int32_t *leaf_by_rank, sporf_error *err)
 {
@@ -65,14 +65,14 @@ int sporf_qrf_collect(sporf_tree *tree, const double *Xc, int64_t n, const doubl
     tree->leaf_start = calloc((size_t)L + 1, sizeof *tree->leaf_start);
     if (!tree->leaf_start)
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory keeping the leaves' rows for quantiles");
+    const int64_t n = X->n;
     for (int64_t r = 0; r < n; r++)
         leaf_by_rank[r] = -1;
-    /* Route each row as the fit did (Xc is column-major: row i starts at
-     * Xc + i, its columns n apart) and count its draws in its leaf. */
+    /* Route each row as the fit did and count its draws in its leaf. */
     int64_t total = 0;
     for (int64_t k = 0; k < m; k++) {
         const int32_t id = rows[k];
-        const int32_t slot = tree->nodes[sporf_tree_find_stored_leaf(tree, impute, Xc + id, n)].right;
+        const int32_t slot = tree->nodes[sporf_columns_stored_leaf(tree, impute, X, id, xrow)].right;
         leaf_by_rank[rank[id]] = slot;
         tree->leaf_start[slot + 1] += count[id];
         total += count[id];

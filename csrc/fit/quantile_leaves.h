@@ -9,6 +9,7 @@
 #define SPORF_QUANTILE_LEAVES_H
 
 #include "model/model.h"
+#include "fit/columns.h"
 
 /* Fill f->qrf_n, f->qrf_y and f->qrf_w from the n responses yr and the
  * sample weights sw (NULL: all 1), and return in *order_out the rows by rank
@@ -19,10 +20,10 @@ int sporf_qrf_prepare(sporf_forest *f, const double *yr, const double *sw, int64
 
 /* Set tree->leaf_start and tree->leaf_rank from the rows rows[0..m) that
  * give the grown tree its leaf values, each count[row] times (its bootstrap
- * multiplicity). Each row is routed down the stored tree (Xc: n rows,
- * column-major; impute as the builder's) as the fit sent it. leaf_by_rank
- * is n entries of the caller's scratch. */
-int sporf_qrf_collect(sporf_tree *tree, const double *Xc, int64_t n, const double *impute, const int32_t *rows,
+ * multiplicity). Each row of X is routed down the stored tree (impute as
+ * the builder's) as the fit sent it. leaf_by_rank is X->n entries of the
+ * caller's scratch, xrow X->p doubles of scratch. */
+int sporf_qrf_collect(sporf_tree *tree, const sporf_columns *X, double *xrow, const double *impute, const int32_t *rows,
                       int64_t m, const int32_t *count, const int32_t *order, const int32_t *rank,
                       int32_t *leaf_by_rank, sporf_error *err);
 

@@ -206,9 +206,8 @@ static void empty(const sporf_builder *b, double *out)
 static void guide_target(sporf_builder *b, int64_t start, int64_t end, int32_t f, double sign,
                          double threshold, int missing_left, double *t)
 {
-    const double *col = b->Xc + (int64_t)f * b->n;
     for (int64_t i = start; i < end; i++) {
-        const double x = col[b->idx[i]];
+        const double x = sporf_columns_at(&b->X, f, b->idx[i]);
         t[i - start] = sign * x <= threshold || (missing_left && sporf_is_missing(x)) ? 1.0 : 0.0;
     }
 }

@@ -59,13 +59,26 @@ typedef struct sporf_error {
 } sporf_error;
 
 /* A read-only view of a dense matrix of doubles: element (i, j) is
- * data[i * row_stride + j * col_stride]. */
+ * data[i * row_stride + j * col_stride].
+ *
+ * Float data: with data32 not NULL the elements are floats, at the same
+ * positions of data32 (data is then ignored; NULL it). Only the fit
+ * functions (sporf_forest_fit, _fit_regression, _fit_multi,
+ * _fit_unsupervised and _fit_sample) read floats: in place when
+ * column-major (row_stride 1, col_stride nrow), else through a column-major
+ * float copy, never a double one. Every float is exactly a double, so the
+ * forest is the one the same values as doubles grow, byte for byte. Such a
+ * fit refuses out-of-bag outputs (compute them afterwards from doubles with
+ * sporf_forest_oob_predict); every other function refuses float data
+ * (SPORF_E_ARG). A view built field by field must set data32 (NULL for
+ * doubles). */
 typedef struct sporf_matrix {
     const double *data;
     int64_t nrow;
     int64_t ncol;
     int64_t row_stride;
     int64_t col_stride;
+    const float *data32;
 } sporf_matrix;
 
 /* What a forest predicts (sporf_forest_info.task). */

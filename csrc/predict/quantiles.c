@@ -258,7 +258,7 @@ int sporf_forest_quantiles(const sporf_forest *f, const sporf_matrix *X, const u
     }
     for (int64_t r0 = 0; r0 < X->nrow && rc == SPORF_OK; r0 += pass) {
         const int64_t nrow = r0 + pass < X->nrow ? pass : X->nrow - r0;
-        const sporf_matrix part = {X->data + r0 * X->row_stride, nrow, X->ncol, X->row_stride, X->col_stride};
+        const sporf_matrix part = {X->data + r0 * X->row_stride, nrow, X->ncol, X->row_stride, X->col_stride, NULL};
         if ((rc = sporf_forest_apply(f, &part, n_jobs, leaves, NULL, NULL, err)) != SPORF_OK)
             break;
         qrf_ctx c = {f, leaves, r0, nrow, inbag, (X->nrow + 7) / 8, probs, by_prob, n_probs, out, scratch};

@@ -7,8 +7,11 @@
 int sporf_check_matrix(const sporf_matrix *X, int64_t want_ncol, int check,
                        const char *what, sporf_error *err)
 {
-    if (!X || !X->data)
+    if (!X || (!X->data && !X->data32))
         return sporf_set_error(err, SPORF_E_ARG, "%s: no data", what);
+    if (X->data32 && check != SPORF_CHECK_FIT)
+        return sporf_set_error(err, SPORF_E_ARG, "%s: float values are read by the fit functions only; pass doubles",
+                               what);
     if (X->nrow < 1)
         return sporf_set_error(err, SPORF_E_ARG, "%s has 0 rows; at least 1 is required", what);
     if (X->ncol < 1)
@@ -20,6 +23,13 @@ int sporf_check_matrix(const sporf_matrix *X, int64_t want_ncol, int check,
         return sporf_set_error(err, SPORF_E_ARG, "%s is too large (rows must be < 2^31 and columns < 2^28)", what);
     if ((X->nrow > 1 && X->row_stride == 0) || (X->ncol > 1 && X->col_stride == 0))
         return sporf_set_error(err, SPORF_E_ARG, "%s has a zero stride", what);
+    if (X->data32) { /* a float's magnitude is below 1e100: only infinity is refused */
+        for (int64_t i = 0; i < X->nrow; i++)
+            for (int64_t j = 0; j < X->ncol; j++)
+                if (isinf(X->data32[i * X->row_stride + j * X->col_stride]))
+                    return sporf_infinite_error(err, what, i, j);
+        return SPORF_OK;
+    }
     if (check != SPORF_CHECK_SHAPE) {
         for (int64_t i = 0; i < X->nrow; i++) {
             const double *row = X->data + i * X->row_stride;

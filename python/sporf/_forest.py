@@ -177,7 +177,7 @@ class _BaseForest(BaseEstimator):
             **task)
         if hasattr(self, "feature_names_in_"):
             forest.set_strings(_native.STR_FEATURE_NAMES, self.feature_names_in_)
-        if want_oob:
+        if oob_count is not None:  # float32 X: the caller computes the out-of-bag values afterwards
             _warn_missing_oob(oob_count)
         if tuning is not None:
             self._set_tuning(tuning)

@@ -57,21 +57,25 @@ FIT_DTYPES = (np.float64, np.float32)
 
 
 def fit_matrix(X):
-    """Training data in the layout the core fits on. float64 goes as it is
-    (the core copies a C-ordered array into columns itself); float32 is
-    converted once, straight into column-major float64, which the core reads
-    in place -- instead of a float64 copy here and a column-major one there.
-    Values are the same either way, so is the forest."""
+    """Training data in the layout the core fits on, with no float64 copy of
+    float32 data. float64 goes as it is (the core copies a C-ordered array
+    into columns itself); float32 stays float32, column-major (copied, in
+    float32, only when it is not), which the core reads in place. Every
+    float32 is exactly a float64, so the forest is the one the same values
+    in float64 grow."""
     if X.dtype == np.float64:
         return X
-    return np.asfortranarray(X, dtype=np.float64)
+    return np.asfortranarray(X, dtype=np.float32)
 
 
-def matrix_view(X):
+def matrix_view(X, floats=False):
     """A sporf_matrix over a 2-D float64 array, without copying C- or
-    F-ordered arrays. Returns (view, keepalive): keep the second alive while
-    the first is in use."""
-    X = np.asarray(X, dtype=np.float64)
+    F-ordered arrays; with `floats`, a float32 array is viewed as floats
+    (sporf_matrix.data32, which only the fits read) instead of converted.
+    Returns (view, keepalive): keep the second alive while the first is in
+    use."""
+    f32 = floats and isinstance(X, np.ndarray) and X.dtype == np.float32
+    X = np.asarray(X, dtype=np.float32 if f32 else np.float64)
     if X.ndim != 2:
         raise ValueError("expected a 2-D array, got %d dimensions" % X.ndim)
     # The core reads doubles through aligned pointers: an array on a buffer
@@ -82,6 +86,11 @@ def matrix_view(X):
         flags = X.flags
     view = ffi.new("sporf_matrix *")
     view.nrow, view.ncol = X.shape
+    if f32:
+        buf = ffi.cast("const float *", X.ctypes.data)
+        view.row_stride, view.col_stride = (X.shape[1], 1) if flags.c_contiguous else (1, X.shape[0])
+        view.data32 = buf
+        return view, (X, buf)
     if flags.c_contiguous and X.size:
         # The cheap way to the address (one-row prediction is dominated by
         # per-call overhead); the buffer protocol serves C-contiguous memory.
@@ -547,7 +556,7 @@ def physical_memory():
 
 def fit(params, X, *, codes=None, n_classes=0, y=None, sample_weight=None, weight_per_class=None,
         oob_n_out=0, tune_grid=None, progress=None):
-    """Grow a forest on X (2-D float64): a classifier on class codes (int32,
+    """Grow a forest on X (2-D float64, or float32 read as it is): a classifier on class codes (int32,
     n_classes), a regressor on y (float64), or an unsupervised forest
     (neither). Multi-output y: codes (n, n_outputs) with n_classes a list
     of each output's class count, or y (n, n_outputs). oob_n_out > 0 also
@@ -555,6 +564,11 @@ def fit(params, X, *, codes=None, n_classes=0, y=None, sample_weight=None, weigh
     out-of-bag tuning instead of one fit. Returns (NativeForest, oob values
     or None, oob counts or None, the tuning report or None)."""
     n = X.shape[0]
+    if X.dtype == np.float32 and tune_grid is not None:
+        X = np.asfortranarray(X, dtype=np.float64)  # the tuning's out-of-bag passes read float64
+    # float32: the core grows the trees on it as it is and the caller computes
+    # the out-of-bag values afterwards, which read float64
+    oob_n_out = 0 if X.dtype == np.float32 else oob_n_out
     target = codes if codes is not None else y
     multi = target is not None and target.ndim == 2
     if multi:  # contiguous and aligned, row by row as the core reads it
@@ -568,7 +582,7 @@ def fit(params, X, *, codes=None, n_classes=0, y=None, sample_weight=None, weigh
     counts = np.ascontiguousarray(n_classes, dtype=np.int32) if multi and codes is not None else None
     counts_ptr = ffi.from_buffer("int32_t[]", counts) if counts is not None else ffi.NULL
     oob_ptr, count_ptr = _maybe(_doubles, oob), _maybe(_int64s, oob_count)
-    view, keep = matrix_view(X)
+    view, keep = matrix_view(X, floats=True)
     cb, user, keep_cb = progress_args(progress)
     out = ffi.new("sporf_forest **")
     err = new_error()

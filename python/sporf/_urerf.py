@@ -88,7 +88,7 @@ class URerF(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _spec_gen._URerFP
         _proximity.check_n_neighbors(self.n_neighbors, np.inf, self_excluded=False)
         params = _params.build(self, X.shape[1], data_dims=dims)
         self._forest, _ = self._fit_native(X, params, 1, None)
-        self._fit_X = np.ascontiguousarray(X)
+        self._fit_X = np.ascontiguousarray(X, dtype=np.float64)  # the queries' reference rows, as they read them
         # transform's columns are the training rows (get_feature_names_out:
         # "urerf0", "urerf1", ...; set_output for the sparse result as for
         # scikit-learn's sparse transformers)

@@ -20,7 +20,7 @@ static int n_pass = 0, n_fail = 0;
 
 static inline sporf_matrix rowmajor(const double *X, int64_t n, int64_t p)
 {
-    sporf_matrix m = {X, n, p, p, 1};
+    sporf_matrix m = {X, n, p, p, 1, NULL};
     return m;
 }
 

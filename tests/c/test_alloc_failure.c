@@ -96,7 +96,7 @@ static double yr2[N * 2];
 static int do_fit(void *vctx)
 {
     fit_ctx *c = vctx;
-    sporf_matrix m = {X, N, P, P, 1};
+    sporf_matrix m = {X, N, P, P, 1, NULL};
     sporf_forest *f = (sporf_forest *)&f;
     static double oob[N * K];
     static int64_t cnt[N];
@@ -142,7 +142,7 @@ static int do_load(void *vctx)
 static int do_predict(void *vctx)
 {
     model_ctx *c = vctx;
-    sporf_matrix m = {X, N, P, P, 1};
+    sporf_matrix m = {X, N, P, P, 1, NULL};
     static double out[N * K];
     static int64_t leaves[N * 64];
     static int64_t idx[N * 3];
@@ -161,7 +161,7 @@ static int do_predict(void *vctx)
 static int do_quantiles(void *vctx)
 {
     model_ctx *c = vctx;
-    sporf_matrix m = {X, N, P, P, 1};
+    sporf_matrix m = {X, N, P, P, 1, NULL};
     static double out[N * 3];
     const double probs[3] = {0.9, 0.1, 0.5};
     int rc = sporf_forest_predict_quantiles(c->forest, &m, probs, 3, 2, out, NULL);
@@ -237,7 +237,7 @@ int main(void)
     sporf_params_init(&p);
     p.n_estimators = 4;
     p.random_state = 1;
-    sporf_matrix m = {X, N, P, P, 1};
+    sporf_matrix m = {X, N, P, P, 1, NULL};
     sporf_forest *f = NULL, *shard = NULL;
     sporf_forest_fit(&p, &m, y, K, NULL, NULL, NULL, NULL, NULL, NULL, &f, NULL);
     p.first_tree = 4;

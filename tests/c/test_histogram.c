@@ -24,7 +24,7 @@ static int n_pass = 0, n_fail = 0;
 
 static sporf_matrix rowmajor(const double *X, int64_t n, int64_t p)
 {
-    sporf_matrix m = {X, n, p, p, 1};
+    sporf_matrix m = {X, n, p, p, 1, NULL};
     return m;
 }
 
@@ -373,15 +373,17 @@ static void test_random_splitter(void)
     free(yc);
 }
 
-/* Grow one tree of `params` on Xc (n x p column-major) with a builder, with
- * the node-ordered copy of X as the builder chose (*compacted says whether
- * the tree used it) or with it switched off; bootstrap-like weights (0, 1 or 2). */
-static int grow_tree(const sporf_params *params, const double *Xc, int64_t n, int64_t p,
+/* Grow one tree of `params` on Xc (n x p column-major; or its floats Xf when
+ * not NULL) with a builder, with the node-ordered copy of X as the builder
+ * chose (*compacted says whether the tree used it) or with it switched off;
+ * bootstrap-like weights (0, 1 or 2). */
+static int grow_tree(const sporf_params *params, const double *Xc, const float *Xf, int64_t n, int64_t p,
                      const sporf_response *resp, int use_copy, int *compacted, sporf_tree *tree)
 {
     sporf_builder b;
     sporf_error err;
-    if (sporf_builder_init(&b, params, Xc, n, p, resp, NULL, &err) != SPORF_OK)
+    const sporf_columns X = {Xf ? NULL : Xc, Xf, n, p};
+    if (sporf_builder_init(&b, params, &X, resp, NULL, &err) != SPORF_OK)
         return 0;
     if (!use_copy)
         b.compact_min_rows = 0;
@@ -400,16 +402,21 @@ static int grow_tree(const sporf_params *params, const double *Xc, int64_t n, in
 
 /* On many rows a node keeps its rows' values in node order and moves them at
  * each split (builder.c); the tree must be the one grown reading X through
- * the row ids: the same nodes, projections, thresholds and leaves. */
+ * the row ids: the same nodes, projections, thresholds and leaves. The same
+ * values held as floats grow the same tree too. */
 static void test_node_ordered_copy_grows_the_same_tree(void)
 {
     const int64_t n = ((int64_t)1 << 18) + 1000, p = 6;
     double *Xc = malloc((size_t)(n * p) * sizeof *Xc), *yr = malloc((size_t)n * sizeof *yr);
+    float *Xf = malloc((size_t)(n * p) * sizeof *Xf);
     int32_t *y = malloc((size_t)n * sizeof *y);
     sporf_rng rng;
     sporf_rng_seed(&rng, 9, 0);
     for (int64_t i = 0; i < n; i++) {
-        for (int64_t j = 0; j < p; j++) Xc[j * n + i] = (double)sporf_rng_below(&rng, 1000000) / 1e6 - 0.5;
+        for (int64_t j = 0; j < p; j++) {
+            Xf[j * n + i] = (float)((double)sporf_rng_below(&rng, 1000000) / 1e6 - 0.5);
+            Xc[j * n + i] = (double)Xf[j * n + i];
+        }
         yr[i] = Xc[i] + Xc[n + i] * Xc[2 * n + i] + 0.3 * ((double)sporf_rng_below(&rng, 1000) / 1e3 - 0.5);
         y[i] = yr[i] > 0.0;
     }
@@ -428,10 +435,11 @@ static void test_node_ordered_copy_grows_the_same_tree(void)
         }
         const sporf_response resp = {task == 0 ? SPORF_TASK_CLASSIFICATION : SPORF_TASK_REGRESSION,
                                      task == 0 ? y : NULL, task == 1 ? yr : NULL, task == 0 ? 2 : 1, 1, NULL, NULL};
-        sporf_tree with, without;
-        int compacted = 0, ignored = 0;
-        int ok = grow_tree(&params, Xc, n, p, &resp, 1, &compacted, &with);
-        ok = ok && grow_tree(&params, Xc, n, p, &resp, 0, &ignored, &without);
+        sporf_tree with, without, floats;
+        int compacted = 0, ignored = 0, float_compacted = 0;
+        int ok = grow_tree(&params, Xc, NULL, n, p, &resp, 1, &compacted, &with);
+        ok = ok && grow_tree(&params, Xc, NULL, n, p, &resp, 0, &ignored, &without);
+        ok = ok && grow_tree(&params, Xc, Xf, n, p, &resp, 1, &float_compacted, &floats);
         CHECK(ok, "task %d: the trees grow", task);
         if (!ok) continue;
         CHECK(compacted, "task %d: %lld x %lld rows use the node-ordered copy", task, (long long)n, (long long)p);
@@ -444,9 +452,17 @@ static void test_node_ordered_copy_grows_the_same_tree(void)
                                 (size_t)(with.n_leaves * resp.n_classes) * sizeof(double)) == 0;
         CHECK(same, "task %d: the same tree with and without the node-ordered copy (%d and %d nodes)", task,
               (int)with.n_nodes, (int)without.n_nodes);
+        const int same_floats = float_compacted && floats.n_nodes == with.n_nodes && floats.n_proj == with.n_proj &&
+                                memcmp(floats.nodes, with.nodes, (size_t)with.n_nodes * sizeof *with.nodes) == 0 &&
+                                memcmp(floats.proj_weight, with.proj_weight, (size_t)with.n_proj * sizeof(double)) == 0 &&
+                                memcmp(floats.leaf_values, with.leaf_values,
+                                       (size_t)(with.n_leaves * resp.n_classes) * sizeof(double)) == 0;
+        CHECK(same_floats, "task %d: the values as floats grow the same tree, through the node-ordered copy", task);
         sporf_tree_release(&with);
         sporf_tree_release(&without);
+        sporf_tree_release(&floats);
     }
+    free(Xf);
     free(Xc);
     free(yr);
     free(y);

@@ -19,7 +19,7 @@ static int n_pass = 0, n_fail = 0;
 
 static sporf_matrix rowmajor(const double *X, int64_t n, int64_t p)
 {
-    sporf_matrix m = {X, n, p, p, 1};
+    sporf_matrix m = {X, n, p, p, 1, NULL};
     return m;
 }
 
@@ -392,7 +392,7 @@ static void test_every_path_routes_missing_rows_alike(void)
         p.n_estimators = 12;
         p.random_state = 4;
         p.projection = PROJECTIONS[k];
-        sporf_matrix m = rowmajor(X, N, P), mt = rowmajor(T, M, P), mc = {Tc, M, P, 1, M};
+        sporf_matrix m = rowmajor(X, N, P), mt = rowmajor(T, M, P), mc = {Tc, M, P, 1, M, NULL};
         sporf_forest *f = NULL;
         sporf_error err;
         if (sporf_forest_fit(&p, &m, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {

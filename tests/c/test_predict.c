@@ -48,7 +48,7 @@ static void test_predict_names_first_nonfinite(void)
         sporf_params_init(&p);
         p.n_estimators = 5;
         p.random_state = 2;
-        sporf_matrix m = rowmajor(X, N, P), mt = rowmajor(T, M, P), mc = {Tc, M, P, 1, M};
+        sporf_matrix m = rowmajor(X, N, P), mt = rowmajor(T, M, P), mc = {Tc, M, P, 1, M, NULL};
         sporf_forest *f = NULL;
         sporf_error err;
         if (sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
@@ -298,7 +298,7 @@ static void check_wide_rows_float_walk(const int P)
         p.projection = proj ? SPORF_PROJ_AXIS : SPORF_PROJ_SPARSE;
         p.feature_combinations = 2.0;
         p.random_state = 3;
-        sporf_matrix m = rowmajor(X, N, P), mt = rowmajor(T, M, P), mc = {Tc, M, P, 1, M};
+        sporf_matrix m = rowmajor(X, N, P), mt = rowmajor(T, M, P), mc = {Tc, M, P, 1, M, NULL};
         sporf_forest *f = NULL;
         sporf_error err;
         if (sporf_forest_fit(&p, &m, y, K, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {

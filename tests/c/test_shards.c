@@ -46,7 +46,7 @@ static sporf_params kind_params(int kind)
 
 static sporf_forest *fit(int kind, sporf_params p, int64_t first, int64_t count)
 {
-    sporf_matrix m = {X, N, P, P, 1};
+    sporf_matrix m = {X, N, P, P, 1, NULL};
     sporf_error err;
     sporf_forest *f = NULL;
     p.first_tree = first;
@@ -135,7 +135,7 @@ static void test_trees_from_samples_are_the_single_fit(void)
         p.max_samples.value = 0.4;
         p.n_estimators = 6;
         const int unsupervised = kind == KIND_UNSUPERVISED, regression = kind == KIND_REGRESSION;
-        sporf_matrix m = {Xm, N, P, P, 1};
+        sporf_matrix m = {Xm, N, P, P, 1, NULL};
         sporf_error err;
         sporf_forest *whole = NULL, *trees[6] = {NULL};
         int rc = regression ? sporf_forest_fit_regression(&p, &m, yr, w, NULL, NULL, NULL, NULL, &whole, &err)
@@ -158,7 +158,7 @@ static void test_trees_from_samples_are_the_single_fit(void)
                 ys[r] = y[rows[r]];
                 ys_r[r] = yr[rows[r]];
             }
-            const sporf_matrix ms = {xs, n_rows, P, P, 1};
+            const sporf_matrix ms = {xs, n_rows, P, P, 1, NULL};
             rc = sporf_forest_fit_sample(&pt, &ms, rows, N, unsupervised || regression ? NULL : ys, K,
                                          regression ? ys_r : NULL, ws, NULL, impute, NULL, NULL, &trees[t], &err);
             CHECK(rc == SPORF_OK, "kind %d tree %d from its %lld rows: %s", kind, t, (long long)n_rows, err.message);
@@ -174,7 +174,7 @@ static void test_trees_from_samples_are_the_single_fit(void)
         int64_t n_rows = 0;
         sporf_tree_draws(&p0, N, 0, rows, NULL, &n_rows, &err);
         for (int64_t r = 1; r < n_rows; r++) memcpy(xs + (r - 1) * P, Xm + rows[r] * P, P * sizeof *xs);
-        const sporf_matrix short_m = {xs, n_rows - 1, P, P, 1};
+        const sporf_matrix short_m = {xs, n_rows - 1, P, P, 1, NULL};
         sporf_forest *bad = NULL;
         rc = sporf_forest_fit_sample(&p0, &short_m, rows + 1, N, NULL, K, regression ? ys_r : NULL, NULL, NULL, impute,
                                      NULL, NULL, &bad, &err);
@@ -227,7 +227,7 @@ static void test_merge_refuses_incompatible_forests(void)
     const char blob[] = "a\0b\0c";
     sporf_forest_set_strings(labels, SPORF_STR_CLASSES, 0, blob, sizeof blob, 3, NULL);
     CHECK(refused(a, labels, "different classes"), "other class labels are refused");
-    sporf_matrix m = {X, N, P - 1, P, 1};
+    sporf_matrix m = {X, N, P - 1, P, 1, NULL};
     sporf_forest *narrow = NULL;
     p.first_tree = 3;
     p.n_estimators = 3;
@@ -254,7 +254,7 @@ static void test_oob_regenerated(void)
     p.n_estimators = 15;
     p.max_samples.form = SPORF_FORM_FRACTION;
     p.max_samples.value = 0.7;
-    sporf_matrix m = {X, N, P, P, 1};
+    sporf_matrix m = {X, N, P, P, 1, NULL};
     static double want[N * K], got[N * K], got_merged[N * K];
     static int64_t want_c[N], got_c[N], got_mc[N];
     sporf_forest *f = NULL;
@@ -269,13 +269,13 @@ static void test_oob_regenerated(void)
     const int64_t cuts[4] = {0, 37, 200, N};
     int parts_ok = 1;
     for (int k = 0; k < 3; k++) {
-        const sporf_matrix mk = {X + cuts[k] * P, cuts[k + 1] - cuts[k], P, P, 1};
+        const sporf_matrix mk = {X + cuts[k] * P, cuts[k + 1] - cuts[k], P, P, 1, NULL};
         parts_ok &= sporf_forest_oob_predict_rows(f, &mk, cuts[k], N, 1, part + cuts[k] * K, part_c + cuts[k],
                                                   &err) == SPORF_OK;
     }
     CHECK(parts_ok && memcmp(want, part, sizeof want) == 0 && memcmp(want_c, part_c, sizeof want_c) == 0,
           "OOB by partitions equals the fit's: %s", err.message);
-    const sporf_matrix past = {X, 10, P, P, 1};
+    const sporf_matrix past = {X, 10, P, P, 1, NULL};
     CHECK(sporf_forest_oob_predict_rows(f, &past, N - 5, N, 1, part, part_c, &err) == SPORF_E_ARG,
           "rows past the training rows are refused");
 
@@ -301,10 +301,10 @@ static void test_oob_regenerated(void)
     drawn.max_samples.form = SPORF_FORM_COUNT;
     drawn.max_samples.value = 200;
     sporf_forest *f200 = fit(KIND_CLASS, drawn, 0, 2);
-    sporf_matrix few = {X, 100, P, P, 1};
+    sporf_matrix few = {X, 100, P, P, 1, NULL};
     CHECK(sporf_forest_oob_predict(f200, &few, 1, got, got_c, &err) == SPORF_E_ARG && strstr(err.message, "training"),
           "fewer rows than drawn is refused: %s", err.message);
-    sporf_matrix narrow = {X, N, P - 1, P, 1};
+    sporf_matrix narrow = {X, N, P - 1, P, 1, NULL};
     CHECK(sporf_forest_oob_predict(f, &narrow, 1, got, got_c, &err) == SPORF_E_ARG, "wrong width is refused");
     sporf_params nb = kind_params(KIND_CLASS);
     nb.bootstrap = 0;

@@ -110,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int32_t k = 0; k < K; k++) cw[k] = (double)(next(&b) % 3);
     const int use_w = next(&b) % 2;
     const int fortran = next(&b) % 2;
-    sporf_matrix m = fortran ? (sporf_matrix){X, n, d, 1, n} : (sporf_matrix){X, n, d, d, 1};
+    sporf_matrix m = fortran ? (sporf_matrix){X, n, d, 1, n, NULL} : (sporf_matrix){X, n, d, d, 1, NULL};
 
     sporf_forest *f = (sporf_forest *)&f;
     sporf_error err;

@@ -31,7 +31,7 @@ static void exercise(sporf_forest *f)
     double *imp = malloc((size_t)p * sizeof *imp);
     if (X && proba && leaves && imp) {
         for (int64_t i = 0; i < n * p; i++) X[i] = (double)((i * 7919) % 13) - 6.0;
-        sporf_matrix m = {X, n, p, p, 1};
+        sporf_matrix m = {X, n, p, p, 1, NULL};
         if (info.task != SPORF_TASK_UNSUPERVISED && sporf_forest_predict_proba(f, &m, 1, proba, NULL, NULL, NULL) == SPORF_OK)
             for (int64_t i = 0; i < n * K; i++) REQUIRE(!isinf(proba[i]));
         if (sporf_forest_apply(f, &m, 2, leaves, NULL, NULL, NULL) == SPORF_OK)

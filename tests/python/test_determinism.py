@@ -1,6 +1,7 @@
 """Same data, parameters and seed => the same model bytes, whatever the thread count."""
 import pathlib
 import pickle
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -37,18 +38,62 @@ def test_layout_of_X_does_not_matter():
     assert np.array_equal(c.predict_proba(strided), c.predict_proba(X))
 
 
-@pytest.mark.parametrize("estimator", [sporf.SPORFClassifier, sporf.SPORFRegressor, sporf.URerF])
-def test_float32_fits_the_forest_of_its_float64_values(estimator):
-    # float32 takes one conversion, straight into the core's column layout:
-    # the values are the same as the float64 cast's, so is the forest.
+@pytest.mark.parametrize("estimator", [sporf.SPORFClassifier, sporf.SPORFRegressor, sporf.URerF, sporf.MORFClassifier])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_float32_fits_the_forest_of_its_float64_values(estimator, order):
+    # The core reads float32 as it is: each value is exactly a float64, so
+    # the forest is the float64 values' forest, byte for byte; the
+    # out-of-bag values (computed afterwards, from float64) too.
     X, y = make_trunk(300, random_state=0)
-    X32 = (X * 1.1).astype(np.float32)
+    X32 = np.asarray((X * 1.1).astype(np.float32), order=order)
+    X32[::17, 1] = np.nan  # missing values are read from floats too
     kw = dict(n_estimators=6, random_state=5)
+    if estimator is not sporf.URerF:
+        kw.update(oob_score=True)
     fit = (lambda m, X: m.fit(X)) if estimator is sporf.URerF else (lambda m, X: m.fit(X, y))
     a = fit(estimator(**kw), X32)
     b = fit(estimator(**kw), X32.astype(np.float64))
     assert a.to_bytes() == b.to_bytes()
-    assert a.to_bytes() != fit(estimator(**kw), X).to_bytes()
+    assert a.to_bytes() != fit(estimator(**kw), np.where(np.isnan(X32), np.nan, X)).to_bytes()
+    if estimator is not sporf.URerF:
+        assert a.oob_score_ == b.oob_score_
+        oob = "oob_decision_function_" if hasattr(b, "oob_decision_function_") else "oob_prediction_"
+        assert np.array_equal(getattr(a, oob), getattr(b, oob))
+
+
+@pytest.mark.parametrize("fit_kw", [dict(quantiles=True, honest_fraction=0.5), dict(tune_oob=True)])
+def test_float32_regressor_quantiles_honesty_and_tuning(fit_kw):
+    X, y = make_trunk(300, random_state=1)
+    X32 = X.astype(np.float32)
+    kw = dict(n_estimators=8, random_state=2, **fit_kw)
+    a = sporf.SPORFRegressor(**kw).fit(X32, y)
+    b = sporf.SPORFRegressor(**kw).fit(X32.astype(np.float64), y)
+    assert a.to_bytes() == b.to_bytes()
+
+
+def test_float32_two_outputs():
+    X, y = make_trunk(300, random_state=1)
+    Y = np.column_stack([y, 1 - y])
+    X32 = X.astype(np.float32)
+    kw = dict(n_estimators=5, random_state=2)
+    a = sporf.SPORFClassifier(**kw).fit(X32, Y)
+    assert a.to_bytes() == sporf.SPORFClassifier(**kw).fit(X32.astype(np.float64), Y).to_bytes()
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_float32_fit_makes_no_float64_copy(order):
+    # numpy's allocations are traced (the core's are not): a fit on float32
+    # allocates at most its float32 column copy (C order) or nothing of X's
+    # size (F order), never the float64 copy (with it the peak was 2.2 times
+    # X's bytes in both orders).
+    rng = np.random.default_rng(0)
+    X32 = np.asarray(rng.normal(size=(8000, 60)).astype(np.float32), order=order)
+    y = (X32[:, 0] > 0).astype(int)
+    tracemalloc.start()
+    sporf.SPORFClassifier(n_estimators=2, max_depth=3, random_state=0).fit(X32, y)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < (1.5 if order == "C" else 0.5) * X32.nbytes, peak
 
 
 def test_pickles_of_an_earlier_version_load_and_predict_the_same():
