@@ -92,6 +92,41 @@ static double slope_present(const sporf_builder *b, int64_t start, int64_t end, 
     return isfinite(s) && r2 >= min_r2(n) ? s : 0.0;
 }
 
+/* The weighted sums of dx, dx^2 and dx * t over m rows (dx = x - x0; row k's
+ * weight wn[k] and target t[k]), x read from col[k] (doubles in node order),
+ * or through rows: col[rows[k]], or colf[rows[k]] for float data. One loop
+ * per layout, each in the same arithmetic. */
+static void shifted_sums(const double *col, const float *colf, const int32_t *rows, const double *wn, const double *t,
+                         int64_t m, double x0, double sums[3])
+{
+    double sx = 0.0, sxx = 0.0, sxt = 0.0;
+    if (colf) {
+        for (int64_t k = 0; k < m; k++) {
+            const double ww = wn[k], dx = (double)colf[rows[k]] - x0;
+            sx += ww * dx;
+            sxx += ww * dx * dx;
+            sxt += ww * dx * t[k];
+        }
+    } else if (rows) {
+        for (int64_t k = 0; k < m; k++) {
+            const double ww = wn[k], dx = col[rows[k]] - x0;
+            sx += ww * dx;
+            sxx += ww * dx * dx;
+            sxt += ww * dx * t[k];
+        }
+    } else {
+        for (int64_t k = 0; k < m; k++) {
+            const double ww = wn[k], dx = col[k] - x0;
+            sx += ww * dx;
+            sxx += ww * dx * dx;
+            sxt += ww * dx * t[k];
+        }
+    }
+    sums[0] = sx;
+    sums[1] = sxx;
+    sums[2] = sxt;
+}
+
 void sporf_guided_slopes(sporf_builder *b, int64_t start, int64_t end, const sporf_feature_rank *r,
                          int32_t m, double *w)
 {
@@ -126,23 +161,16 @@ void sporf_guided_slopes(sporf_builder *b, int64_t start, int64_t end, const spo
          * enough: the shift removes the cancellation a large mean causes). */
         const int32_t f = r->item[j].feature;
         const double x0 = sporf_node_x(b, f, start);
-        double sx = 0.0, sxx = 0.0, sxt = 0.0;
-        if (b->node_compact) {
-            const double *col = b->xnode + (int64_t)f * b->xnode_rows;
-            for (int64_t i = start; i < end; i++) {
-                const double ww = wn[i - start], dx = col[i] - x0;
-                sx += ww * dx;
-                sxx += ww * dx * dx;
-                sxt += ww * dx * t[i - start];
-            }
-        } else {
-            for (int64_t i = start; i < end; i++) {
-                const double ww = wn[i - start], dx = sporf_columns_at(&b->X, f, idx[i]) - x0;
-                sx += ww * dx;
-                sxx += ww * dx * dx;
-                sxt += ww * dx * t[i - start];
-            }
-        }
+        double sums[3] = {0.0, 0.0, 0.0};
+        if (b->node_compact)
+            shifted_sums(b->xnode + (int64_t)f * b->xnode_rows + start, NULL, NULL, wn, t, end - start, x0, sums);
+        else if (b->X.f32)
+            shifted_sums(NULL, b->X.f32 + (int64_t)f * b->n, idx + start, wn, t, end - start, x0, sums);
+        else
+            shifted_sums(b->X.f64 + (int64_t)f * b->n, NULL, idx + start, wn, t, end - start, x0, sums);
+        const double sx = sums[0];
+        double sxx = sums[1];
+        const double sxt = sums[2];
         if (W > 0.0)
             sxx -= sx * sx / W; /* sum of t's centred values is 0, so sxt needs no correction */
         const double s = sxx > 0.0 ? sxt / sxx : 0.0;

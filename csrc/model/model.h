@@ -40,7 +40,9 @@ typedef struct sporf_node {
  * that needs more than one feature, or that names its near child
  * explicitly, is followed by an extension slot (u.ext, and head = the near
  * child when explicit); a wide split (4-5 features) by a second one (u.ext:
- * its 4th and 5th features, head: the coefficients' codes). */
+ * its 4th and 5th features, head: the coefficients' codes); a general split
+ * of at most SPORF_PN_INLINE_TERMS features by a slot per feature (head: the
+ * feature, u.threshold: its weight; traverse.h). */
 typedef struct sporf_pnode {
     union {
         double threshold;     /* a split's */
@@ -50,7 +52,8 @@ typedef struct sporf_pnode {
         } leaf;
         struct {
             int32_t f1, f2;   /* extension slot: 2nd and 3rd feature (0 when absent), or for a
-                                 general split the side-buffer start and count */
+                                 general split the side-buffer start (-1: its terms
+                                 follow inline) and count */
         } ext;
     } u;
     uint32_t head;   /* kind << 28 | first feature; 0 for a leaf */
