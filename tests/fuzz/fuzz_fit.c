@@ -96,6 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     const int32_t K = 1 + next(&b) % 4;
     double *X = malloc((size_t)(n * d) * sizeof *X), *yr = malloc((size_t)n * sizeof *yr);
+    float *Xf = NULL; /* the float copy, when the fit reads floats */
     double *w = malloc((size_t)n * sizeof *w), *cw = malloc((size_t)K * sizeof *cw);
     int32_t *y = malloc((size_t)n * sizeof *y);
     if (!X || !yr || !w || !cw || !y)
@@ -111,6 +112,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const int use_w = next(&b) % 2;
     const int fortran = next(&b) % 2;
     sporf_matrix m = fortran ? (sporf_matrix){X, n, d, 1, n, NULL} : (sporf_matrix){X, n, d, d, 1, NULL};
+    /* from bits already drawn: now and then the fit reads floats (X rounded
+     * to them, so the other calls read the same values as doubles; a value
+     * beyond float's range becomes infinity, which the fit must refuse) */
+    const int floats = p.random_state % 7 == 4;
+    if (floats)
+        Xf = malloc((size_t)(n * d) * sizeof *Xf);
+    if (floats && !Xf)
+        goto done;
+    for (int64_t i = 0; floats && i < n * d; i++) {
+        Xf[i] = (float)X[i];
+        X[i] = (double)Xf[i];
+    }
+    sporf_matrix mfit = m;
+    if (floats) {
+        mfit.data = NULL;
+        mfit.data32 = Xf;
+    }
 
     sporf_forest *f = (sporf_forest *)&f;
     sporf_error err;
@@ -133,15 +151,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     const int32_t classes2[2] = {K, K};
     int rc;
+    /* a float fit asks for out-of-bag outputs now and then, which it must refuse */
+    double *oob_out = floats && p.random_state % 3 != 0 ? NULL : oob;
+    int64_t *cnt_out = oob_out ? cnt : NULL;
     if (two)
-        rc = sporf_forest_fit_multi(&p, &m, 2, task == 0 ? y2 : NULL, task == 0 ? classes2 : NULL,
-                                    task == 1 ? yr2 : NULL, use_w ? w : NULL, oob, cnt, NULL, NULL, &f, &err);
+        rc = sporf_forest_fit_multi(&p, &mfit, 2, task == 0 ? y2 : NULL, task == 0 ? classes2 : NULL,
+                                    task == 1 ? yr2 : NULL, use_w ? w : NULL, oob_out, cnt_out, NULL, NULL, &f, &err);
     else if (task == 0)
-        rc = sporf_forest_fit(&p, &m, y, K, use_w ? w : NULL, cw, oob, cnt, NULL, NULL, &f, &err);
+        rc = sporf_forest_fit(&p, &mfit, y, K, use_w ? w : NULL, cw, oob_out, cnt_out, NULL, NULL, &f, &err);
     else if (task == 1)
-        rc = sporf_forest_fit_regression(&p, &m, yr, use_w ? w : NULL, oob, cnt, NULL, NULL, &f, &err);
+        rc = sporf_forest_fit_regression(&p, &mfit, yr, use_w ? w : NULL, oob_out, cnt_out, NULL, NULL, &f, &err);
     else
-        rc = sporf_forest_fit_unsupervised(&p, &m, use_w ? w : NULL, NULL, NULL, &f, &err);
+        rc = sporf_forest_fit_unsupervised(&p, &mfit, use_w ? w : NULL, NULL, NULL, &f, &err);
     if (rc != SPORF_OK) {
         REQUIRE(f == NULL && err.message[0] != '\0');
     } else {
@@ -190,6 +211,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(y2);
     free(yr2);
 done:
+    free(Xf);
     free(X);
     free(yr);
     free(w);
