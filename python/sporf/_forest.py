@@ -279,6 +279,16 @@ class _BaseForest(BaseEstimator):
         return out
 
     # ---- prediction ----
+    def _plain_rows(self, X, encoded=False):
+        """Is X the common case _check_X passes as it is: a float64 matrix of
+        the fitted width, for a fitted model without feature names (and,
+        unless X's categorical columns are `encoded` already, without
+        categorical features)?"""
+        d = self.__dict__
+        return (type(X) is np.ndarray and X.dtype == np.float64 and X.ndim == 2 and X.shape[0] > 0
+                and "_forest" in d and "feature_names_in_" not in d and (encoded or d.get("_levels") is None)
+                and X.shape[1] == d["n_features_in_"])
+
     def _check_X(self, X):
         if type(X).__name__ == "DataFrame" and "_forest" in self.__dict__:
             X = self._columns_by_name(X)
@@ -293,9 +303,7 @@ class _BaseForest(BaseEstimator):
         # learned to send it; infinity is left to the core, which refuses it
         # naming the row and column (ValueError), sparing a pass over X.
         # Anything else takes the full path and its messages.
-        if (type(X) is np.ndarray and X.dtype == np.float64 and X.ndim == 2 and X.shape[0] > 0
-                and "_forest" in self.__dict__ and "feature_names_in_" not in self.__dict__
-                and X.shape[1] == self.n_features_in_):
+        if self._plain_rows(X, encoded=True):
             return X
         # The same for a pandas DataFrame with the fitted columns, in order,
         # all numeric (a model fitted on a DataFrame, predicting a few rows
@@ -942,6 +950,9 @@ class _ForestClassifier(ClassifierMixin, _BaseForest):
             for a forest fitted on multi-output y. A lazy Dask array when X
             is a Dask array or DataFrame.
         """
+        if self._plain_rows(X) and self.n_outputs_ == 1:  # the common case, in few steps (one-row calls)
+            proba = self._forest.predict_proba(X, self._n_threads(), self.n_classes_)
+            return self.classes_.take(proba.argmax(axis=1), axis=0)
         if _dask.is_collection(X):
             check_is_fitted(self, "_forest")
             multi = self.n_outputs_ > 1
@@ -1120,6 +1131,8 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
             quantiles is a list; a lazy Dask array, one task per row
             partition, when X is a Dask array or DataFrame
         """
+        if quantiles is None and not oob and self._plain_rows(X) and self.n_outputs_ == 1:
+            return self._forest.predict_proba(X, self._n_threads(), 1)[:, 0]  # the common case, in few steps
         if _dask.is_collection(X):  # a lazy Dask array, one task per row partition
             if oob:
                 raise ValueError("oob=True needs the training rows in memory, not a Dask collection")
