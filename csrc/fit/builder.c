@@ -56,21 +56,30 @@ static int compaction_pays(const sporf_builder *b, int64_t n, int64_t p)
  * without the memory: a speed-up only, the tree then reads Xc. */
 static int reserve_node_copy(sporf_builder *b, int64_t rows)
 {
-    if (b->xnode && b->xnode_rows >= rows)
+    if ((b->xnode || b->xnode32) && b->xnode_rows >= rows)
         return 1;
     free(b->xnode);
+    free(b->xnode32);
     free(b->side);
+    b->xnode = NULL;
+    b->xnode32 = NULL;
     int64_t want = rows + rows / 100;
     if (want > b->n)
         want = b->n;
-    b->xnode = malloc((size_t)want * (size_t)b->p * sizeof *b->xnode);
+    /* in the data's own type: float data keep a float copy, half the bytes */
+    if (b->X.f32)
+        b->xnode32 = malloc((size_t)want * (size_t)b->p * sizeof *b->xnode32);
+    else
+        b->xnode = malloc((size_t)want * (size_t)b->p * sizeof *b->xnode);
     b->side = malloc((size_t)b->n);
     b->xnode_rows = want;
-    if (b->xnode && b->side)
+    if ((b->xnode || b->xnode32) && b->side)
         return 1;
     free(b->xnode);
+    free(b->xnode32);
     free(b->side);
     b->xnode = NULL;
+    b->xnode32 = NULL;
     b->side = NULL;
     b->xnode_rows = 0;
     return 0;
@@ -163,6 +172,7 @@ void sporf_builder_free(sporf_builder *b)
     free(b->vals);
     free(b->xrow);
     free(b->xnode);
+    free(b->xnode32);
     free(b->side);
     free(b->wsorted);
     free(b->node_counts);
@@ -193,17 +203,26 @@ static void project_slice(sporf_builder *b, const int32_t *f, const double *w, i
     double *v = b->vals;
     const int compact = b->node_compact;
     if (len == 1 && w[0] == 1.0) {
-        if (compact)
+        if (compact && b->xnode32) {
+            const float *col = b->xnode32 + (int64_t)f[0] * b->xnode_rows;
+            for (int64_t i = start; i < end; i++)
+                v[i] = (double)col[i];
+        } else if (compact) {
             memcpy(v + start, b->xnode + (int64_t)f[0] * b->xnode_rows + start, (size_t)(end - start) * sizeof *v);
-        else
+        } else {
             sporf_columns_gather(&b->X, f[0], idx + start, end - start, v + start);
+        }
         return;
     }
     for (int64_t i = start; i < end; i++)
         v[i] = 0.0;
     for (int32_t k = 0; k < len; k++) {
         const double wk = w[k];
-        if (compact) {
+        if (compact && b->xnode32) {
+            const float *col = b->xnode32 + (int64_t)f[k] * b->xnode_rows;
+            for (int64_t i = start; i < end; i++)
+                v[i] += wk * (double)col[i];
+        } else if (compact) {
             const double *col = b->xnode + (int64_t)f[k] * b->xnode_rows;
             for (int64_t i = start; i < end; i++)
                 v[i] += wk * col[i];
@@ -483,13 +502,22 @@ static void move_node_columns(sporf_builder *b, int64_t start, int64_t end, doub
 {
     const unsigned char *side = b->side;
     for (int64_t j = 0; j < b->p; j++) {
-        double *col = b->xnode + j * b->xnode_rows;
         int64_t l = start, r = 0;
-        for (int64_t i = start; i < end; i++) {
-            if (side[i]) col[l++] = col[i];
-            else scratch[r++] = col[i];
+        if (b->xnode32) {
+            float *col = b->xnode32 + j * b->xnode_rows, *tmp = (float *)scratch;
+            for (int64_t i = start; i < end; i++) {
+                if (side[i]) col[l++] = col[i];
+                else tmp[r++] = col[i];
+            }
+            memcpy(col + l, tmp, (size_t)r * sizeof *col);
+        } else {
+            double *col = b->xnode + j * b->xnode_rows;
+            for (int64_t i = start; i < end; i++) {
+                if (side[i]) col[l++] = col[i];
+                else scratch[r++] = col[i];
+            }
+            memcpy(col + l, scratch, (size_t)r * sizeof *col);
         }
-        memcpy(col + l, scratch, (size_t)r * sizeof *col);
     }
 }
 
@@ -595,8 +623,16 @@ int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
 
     sporf_stack_item root = {0, n_in_tree, 0, -1, 0, 0};
     if (b->compact_min_rows > 0 && n_in_tree >= b->compact_min_rows && reserve_node_copy(b, n_in_tree)) {
-        for (int64_t j = 0; j < b->p; j++)
-            sporf_columns_gather(&b->X, j, b->idx, n_in_tree, b->xnode + j * b->xnode_rows);
+        for (int64_t j = 0; j < b->p; j++) {
+            if (b->xnode32) {
+                const float *src = b->X.f32 + j * b->n;
+                float *dst = b->xnode32 + j * b->xnode_rows;
+                for (int64_t i = 0; i < n_in_tree; i++)
+                    dst[i] = src[b->idx[i]];
+            } else {
+                sporf_columns_gather(&b->X, j, b->idx, n_in_tree, b->xnode + j * b->xnode_rows);
+            }
+        }
         root.compact = 1;
     }
     if (!push(b, &top, root))

@@ -74,6 +74,7 @@ typedef struct sporf_builder {
      * moved with every partition of a node of compact_min_rows or more. */
     int64_t compact_min_rows; /* 0: the data is small or wide, no copy */
     double *xnode;          /* xnode_rows x p, allocated by the first tree that uses it */
+    float *xnode32;         /* the same for float data (X.f32), instead of xnode */
     int64_t xnode_rows;
     int node_compact;       /* the node being split has its rows in xnode */
     unsigned char *side;    /* partition's side of each position (1 = left) */
@@ -110,7 +111,10 @@ typedef struct sporf_builder {
  * from the node-ordered copy when it has the node, else from X. */
 static inline double sporf_node_x(const sporf_builder *b, int32_t f, int64_t pos)
 {
-    return b->node_compact ? b->xnode[(int64_t)f * b->xnode_rows + pos] : sporf_columns_at(&b->X, f, b->idx[pos]);
+    if (!b->node_compact)
+        return sporf_columns_at(&b->X, f, b->idx[pos]);
+    const int64_t at = (int64_t)f * b->xnode_rows + pos;
+    return b->xnode32 ? (double)b->xnode32[at] : b->xnode[at];
 }
 
 /* The training rows a builder's data stand for, when X holds a sample of

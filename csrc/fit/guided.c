@@ -93,14 +93,21 @@ static double slope_present(const sporf_builder *b, int64_t start, int64_t end, 
 }
 
 /* The weighted sums of dx, dx^2 and dx * t over m rows (dx = x - x0; row k's
- * weight wn[k] and target t[k]), x read from col[k] (doubles in node order),
- * or through rows: col[rows[k]], or colf[rows[k]] for float data. One loop
- * per layout, each in the same arithmetic. */
+ * weight wn[k] and target t[k]), x read in node order from col[k] (or
+ * colf[k] for float data), or through rows: col[rows[k]] (colf[rows[k]]).
+ * One loop per layout, each in the same arithmetic. */
 static void shifted_sums(const double *col, const float *colf, const int32_t *rows, const double *wn, const double *t,
                          int64_t m, double x0, double sums[3])
 {
     double sx = 0.0, sxx = 0.0, sxt = 0.0;
-    if (colf) {
+    if (colf && !rows) {
+        for (int64_t k = 0; k < m; k++) {
+            const double ww = wn[k], dx = (double)colf[k] - x0;
+            sx += ww * dx;
+            sxx += ww * dx * dx;
+            sxt += ww * dx * t[k];
+        }
+    } else if (colf) {
         for (int64_t k = 0; k < m; k++) {
             const double ww = wn[k], dx = (double)colf[rows[k]] - x0;
             sx += ww * dx;
@@ -162,7 +169,9 @@ void sporf_guided_slopes(sporf_builder *b, int64_t start, int64_t end, const spo
         const int32_t f = r->item[j].feature;
         const double x0 = sporf_node_x(b, f, start);
         double sums[3] = {0.0, 0.0, 0.0};
-        if (b->node_compact)
+        if (b->node_compact && b->xnode32)
+            shifted_sums(NULL, b->xnode32 + (int64_t)f * b->xnode_rows + start, NULL, wn, t, end - start, x0, sums);
+        else if (b->node_compact)
             shifted_sums(b->xnode + (int64_t)f * b->xnode_rows + start, NULL, NULL, wn, t, end - start, x0, sums);
         else if (b->X.f32)
             shifted_sums(NULL, b->X.f32 + (int64_t)f * b->n, idx + start, wn, t, end - start, x0, sums);

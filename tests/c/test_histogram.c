@@ -395,7 +395,7 @@ static int grow_tree(const sporf_params *params, const double *Xc, const float *
         if (b.w[i] > 0.0) b.idx[m++] = (int32_t)i;
     }
     int rc = sporf_builder_grow(&b, m, &rng, NULL, tree, &err);
-    *compacted = b.xnode != NULL;
+    *compacted = b.xnode != NULL || b.xnode32 != NULL;
     sporf_builder_free(&b);
     return rc == SPORF_OK;
 }
