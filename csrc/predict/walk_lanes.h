@@ -96,7 +96,7 @@ extern const float sporf_pn_unit_f[4];
 /* Walks in flight for a call of few rows: enough to cover a walk's memory
  * latency with the other walks' steps (forests larger than the caches miss
  * on most deep nodes). */
-#define SPORF_FOREST_LANES 128
+#define SPORF_FOREST_LANES 64
 
 /* Leaves of a few rows in every tree of the forest: leaf[r * T + t] for
  * row x0 + r*rs (r < n) and tree t (in the bin P->tree_bin[t], from its
