@@ -429,14 +429,12 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
         rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory copying X (%lld x %lld)", (long long)n, (long long)p);
         goto done;
     }
-    for (int64_t j = 0; !in_place && j < p; j++)
-        for (int64_t i = 0; i < n; i++) {
-            const int64_t at = i * X->row_stride + j * X->col_stride;
-            if (Xc32)
-                Xc32[j * n + i] = X->data32[at];
-            else
-                Xc[j * n + i] = X->data[at];
-        }
+    for (int64_t j = 0; Xc32 && j < p; j++)
+        for (int64_t i = 0; i < n; i++)
+            Xc32[j * n + i] = X->data32[i * X->row_stride + j * X->col_stride];
+    for (int64_t j = 0; Xc && j < p; j++)
+        for (int64_t i = 0; i < n; i++)
+            Xc[j * n + i] = X->data[i * X->row_stride + j * X->col_stride];
 
     if (sample && sample->impute) { /* the means over all the rows, from the caller */
         if (!(f->impute = malloc((size_t)p * sizeof *f->impute))) {

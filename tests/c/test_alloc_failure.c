@@ -87,7 +87,10 @@ typedef struct {
     sporf_params p;
     int task; /* 0 classification with OOB, 1 regression, 2 unsupervised, 3 two-output classification
                  with OOB, 4 two-output regression tuned by OOB */
+    int floats; /* the fit reads X's values as floats (row-major: through a float copy) */
 } fit_ctx;
+
+static float Xf[N * P]; /* X's values as floats */
 
 /* Two outputs per row: the classes and a shifted copy, the response and a scaled one. */
 static int32_t y2[N * 2];
@@ -96,7 +99,7 @@ static double yr2[N * 2];
 static int do_fit(void *vctx)
 {
     fit_ctx *c = vctx;
-    sporf_matrix m = {X, N, P, P, 1, NULL};
+    sporf_matrix m = c->floats ? (sporf_matrix){NULL, N, P, P, 1, Xf} : (sporf_matrix){X, N, P, P, 1, NULL};
     sporf_forest *f = (sporf_forest *)&f;
     static double oob[N * K];
     static int64_t cnt[N];
@@ -190,7 +193,10 @@ int main(void)
         yr2[2 * i + 1] = -3.0 * yr[i] + 1.0;
     }
 
+    for (int i = 0; i < N * P; i++)
+        Xf[i] = (float)X[i];
     fit_ctx fc;
+    fc.floats = 0;
     sporf_params_init(&fc.p);
     fc.p.n_estimators = 3;
     fc.p.random_state = 5;
@@ -217,6 +223,9 @@ int main(void)
     every_failure("quantile regression fit", do_fit, &fc);
     fc.p.honest_fraction = 0.5;
     every_failure("honest quantile regression fit", do_fit, &fc);
+    fc.floats = 1;
+    every_failure("honest quantile regression fit on floats", do_fit, &fc);
+    fc.floats = 0;
     fc.p.honest_fraction = 0.0;
     fc.p.quantiles = 0;
     fc.task = 4;
