@@ -183,6 +183,47 @@ static inline const sporf_pnode *few_leaf(const sporf_packed *P, const int32_t *
     return &sporf_packed_bin_nodes(P, P->tree_bin[t])[leaf[r * T + t]];
 }
 
+/* Walk the block's rows [r0, r0 + n) down every tree (few_leaves or bin by
+ * bin) and hand each (row, tree)'s packed leaf, trees in order for each row,
+ * to one of two actions: with `leaves`, store its node index at
+ * leaves[(r0 + r) * T + t] (apply); otherwise add its values to out + r * K
+ * and count the voting trees in votes[r] (proba). Inlined into each caller,
+ * where the action is known, so the loops stay as written out. */
+static inline void visit_leaves(const predict_ctx *c, int32_t worker, int64_t r0, int64_t n, const float *xf,
+                                int32_t *leaf, int64_t *leaves, double *out, int64_t *votes)
+{
+    const sporf_forest *f = c->f;
+    const sporf_packed *P = f->packed;
+    const int64_t T = f->n_trees;
+    const int32_t K = f->n_classes;
+    if (n < SPORF_LANES) {
+        few_leaves(c, r0, n, leaf);
+        for (int64_t r = 0; r < n; r++)
+            for (int64_t t = 0; t < T; t++) {
+                const sporf_pnode *lf = few_leaf(P, leaf, T, r, t);
+                if (leaves)
+                    leaves[(r0 + r) * T + t] = lf->u.leaf.node;
+                else
+                    votes[r] += add_leaf(out + r * K, &f->trees[t], lf, K);
+            }
+        return;
+    }
+    for (int64_t b = 0; b < P->n_bins; b++) {
+        const sporf_pnode *base = sporf_packed_bin_nodes(P, b);
+        const int64_t t0 = P->bin_first_tree[b];
+        const int32_t nt = (int32_t)(P->bin_first_tree[b + 1] - t0);
+        bin_leaves(c, worker, b, r0, n, xf, leaf);
+        for (int64_t r = 0; r < n; r++)
+            for (int32_t j = 0; j < nt; j++) { /* tree order, for any block size */
+                const sporf_pnode *lf = &base[leaf[j * n + r]];
+                if (leaves)
+                    leaves[(r0 + r) * T + t0 + j] = lf->u.leaf.node;
+                else
+                    votes[r] += add_leaf(out + r * K, &f->trees[t0 + j], lf, K);
+            }
+    }
+}
+
 /* Ready the block's rows: check their values (prediction checks X here,
  * per block on the workers, not in a serial pass before), list the rows
  * with a missing value in the worker's missing_rows (block positions; their
@@ -228,7 +269,6 @@ static int proba_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
     (void)ctl; (void)err;
     predict_ctx *c = vctx;
     const sporf_forest *f = c->f;
-    const sporf_packed *P = f->packed;
     const int32_t K = f->n_classes;
     int64_t r0;
     const int64_t n = block_rows(c, blk, &r0);
@@ -241,23 +281,7 @@ static int proba_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
         return SPORF_OK;
     memset(out, 0, (size_t)(n * K) * sizeof *out);
     memset(votes, 0, (size_t)n * sizeof *votes);
-    if (n < SPORF_LANES) {
-        const int64_t T = f->n_trees;
-        few_leaves(c, r0, n, leaf);
-        for (int64_t r = 0; r < n; r++)
-            for (int64_t t = 0; t < T; t++)
-                votes[r] += add_leaf(out + r * K, &f->trees[t], few_leaf(P, leaf, T, r, t), K);
-    } else {
-        for (int64_t b = 0; b < P->n_bins; b++) {
-            const sporf_pnode *base = sporf_packed_bin_nodes(P, b);
-            const int64_t t0 = P->bin_first_tree[b];
-            const int32_t nt = (int32_t)(P->bin_first_tree[b + 1] - t0);
-            bin_leaves(c, worker, b, r0, n, xf, leaf);
-            for (int64_t r = 0; r < n; r++)
-                for (int32_t j = 0; j < nt; j++) /* tree order, for any block size */
-                    votes[r] += add_leaf(out + r * K, &f->trees[t0 + j], &base[leaf[j * n + r]], K);
-        }
-    }
+    visit_leaves(c, worker, r0, n, xf, leaf, NULL, out, votes);
     /* Rows with a missing value: their packed walks are discarded and redone
      * on the stored trees, in the same tree order. */
     const int32_t *missing = c->missing_rows + worker * c->block;
@@ -284,7 +308,6 @@ static int apply_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
     (void)ctl; (void)err;
     predict_ctx *c = vctx;
     const sporf_forest *f = c->f;
-    const sporf_packed *P = f->packed;
     const int64_t T = f->n_trees;
     int64_t r0;
     const int64_t n = block_rows(c, blk, &r0);
@@ -293,22 +316,7 @@ static int apply_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
     int64_t n_missing;
     if (!ready_block(c, worker, blk, r0, n, &xf, &n_missing))
         return SPORF_OK;
-    if (n < SPORF_LANES) {
-        few_leaves(c, r0, n, leaf);
-        for (int64_t r = 0; r < n; r++)
-            for (int64_t t = 0; t < T; t++)
-                c->leaves[(r0 + r) * T + t] = few_leaf(P, leaf, T, r, t)->u.leaf.node;
-    } else {
-        for (int64_t b = 0; b < P->n_bins; b++) {
-            const sporf_pnode *base = sporf_packed_bin_nodes(P, b);
-            const int64_t t0 = P->bin_first_tree[b];
-            const int32_t nt = (int32_t)(P->bin_first_tree[b + 1] - t0);
-            bin_leaves(c, worker, b, r0, n, xf, leaf);
-            for (int64_t r = 0; r < n; r++)
-                for (int32_t j = 0; j < nt; j++)
-                    c->leaves[(r0 + r) * T + t0 + j] = base[leaf[j * n + r]].u.leaf.node;
-        }
-    }
+    visit_leaves(c, worker, r0, n, xf, leaf, c->leaves, NULL, NULL);
     const int32_t *missing = c->missing_rows + worker * c->block;
     for (int64_t m = 0; m < n_missing; m++) {
         const int64_t r = r0 + missing[m];
