@@ -907,7 +907,8 @@ class _ForestClassifier(ClassifierMixin, _BaseForest):
         """Vote shares: each tree votes for the class its leaf gives the most
         weight, and each class gets its share of the voting trees
         (randomForest's ``type = "vote"``; R: ``predict(fit, x, type = "vote")``).
-        With fully grown trees they equal ``predict_proba`` for nearly every row.
+        With leaves of one row (``min_samples_leaf=1``) they equal ``predict_proba`` for
+        nearly every row.
 
         Parameters
         ----------
