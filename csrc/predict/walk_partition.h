@@ -89,7 +89,9 @@ static inline int32_t sporf_part_split_k(const sporf_pnode *nd, const sporf_tree
 /* sporf_part_split_k for a general split: the rows' projections are summed
  * term by term over chunks of rows, each row's sum in the fit's order, so
  * the sums of different rows overlap instead of each row's chain of adds
- * waiting on its own loop. */
+ * waiting on its own loop. A chunk's row addresses are computed once, not
+ * once per term, and its sums start from the first term (0 + w x is w x up
+ * to the sign of a zero, which the comparison with t does not see). */
 static inline int32_t sporf_part_split_general(const sporf_pnode *nd, const sporf_tree *tree, const double *x0,
                                                int64_t rs, int64_t cs, int32_t *idx, int32_t *tmp, int32_t lo,
                                                int32_t hi)
@@ -100,18 +102,27 @@ static inline int32_t sporf_part_split_general(const sporf_pnode *nd, const spor
     const double *w = e->u.ext.f1 < 0 ? NULL : tree->proj_weight + e->u.ext.f1;
     const double t = nd->u.threshold;
     double s[SPORF_PART_CHUNK];
+    const double *xr[SPORF_PART_CHUNK];
     int32_t nl = lo, nr = 0;
     for (int32_t c0 = lo; c0 < hi; c0 += SPORF_PART_CHUNK) {
         const int32_t m = hi - c0 < SPORF_PART_CHUNK ? hi - c0 : SPORF_PART_CHUNK;
         const int32_t *rows = idx + c0;
         for (int32_t i = 0; i < m; i++)
-            s[i] = 0.0;
+            xr[i] = x0 + rows[i] * rs;
         for (int32_t k = 0; k < len; k++) {
             const double wk = f ? w[k] : e[1 + k].u.threshold;
             const int64_t fk = (int64_t)(f ? (uint32_t)f[k] : e[1 + k].head) * cs;
-            for (int32_t i = 0; i < m; i++)
-                s[i] += wk * x0[rows[i] * rs + fk];
+            if (k == 0) {
+                for (int32_t i = 0; i < m; i++)
+                    s[i] = wk * xr[i][fk];
+            } else {
+                for (int32_t i = 0; i < m; i++)
+                    s[i] += wk * xr[i][fk];
+            }
         }
+        if (len == 0) /* no terms: every sum is 0 */
+            for (int32_t i = 0; i < m; i++)
+                s[i] = 0.0;
         /* rows[] is read above before the placements below overwrite it:
          * placement writes idx[nl] with nl <= c0 + i */
         for (int32_t i = 0; i < m; i++)
