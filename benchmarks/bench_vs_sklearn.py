@@ -46,9 +46,11 @@ def models(n_jobs):
         "scikit-learn RF": lambda: RandomForestClassifier(
             n_estimators=100, max_features="sqrt", n_jobs=n_jobs, random_state=0),
         "sporf sparse": lambda: sporf.SPORFClassifier(
-            n_estimators=100, max_features="sqrt", projection="sparse", n_jobs=n_jobs, random_state=0),
+            n_estimators=100, max_features="sqrt", projection="sparse", min_samples_leaf=1, n_jobs=n_jobs,
+            random_state=0),
         "sporf axis": lambda: sporf.SPORFClassifier(
-            n_estimators=100, max_features="sqrt", projection="axis", n_jobs=n_jobs, random_state=0),
+            n_estimators=100, max_features="sqrt", projection="axis", min_samples_leaf=1, n_jobs=n_jobs,
+            random_state=0),
     }
 
 

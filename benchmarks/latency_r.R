@@ -12,7 +12,8 @@ if (file.exists(f)) {
   set.seed(0); x <- matrix(rnorm(100000 * 30), ncol = 30); y <- as.numeric(x[, 1] + x[, 2] > 0)
 }
 for (projection in c("sparse", "axis")) {
-  m <- sporf(x, factor(y), n_estimators = 100, projection = projection, random_state = 0, n_jobs = 2)
+  m <- sporf(x, factor(y), n_estimators = 100, projection = projection, min_samples_leaf = 1,
+             random_state = 0, n_jobs = 2)  # fully grown, as in peers.py
   lat <- numeric(1000)
   for (i in seq_along(lat)) {
     x1 <- x[i, , drop = FALSE]

@@ -113,7 +113,7 @@ def make(name, n_jobs, trees, meta):
         import sporf
         est = sporf.SPORFClassifier(n_estimators=trees, max_features="sqrt", feature_combinations=1.5,
                                     projection="axis" if name.endswith("axis") else "sparse", n_jobs=n_jobs,
-                                    random_state=0)
+                                    min_samples_leaf=1, random_state=0)  # fully grown, as every peer here
         return SklearnLike(est, lambda e: len(e.to_bytes()), lambda e: int(e._forest.info().n_nodes))
     if name.startswith("ydf"):
         return Ydf(name.endswith("oblique"), trees, n_jobs, p)

@@ -16,9 +16,10 @@ classification, all p for regression), sporf's defaults, sporf "plain" (sparse
 projections only: axis_features=0, guided_features=0), sporf "axis", ydf's RF
 and sparse oblique RF (fully grown: max_depth=-1, min_examples=1; skipped when
 ydf is not installed), and any --variant of sporf's parameters. Every model
-uses n_jobs=2 and fully grown trees. Each cell fits every model `--repeats`
-times, the models interleaved in each round so that a slow moment of the
-machine falls on all of them; the table shows the fastest fit and batch
+uses n_jobs=2; sporf's trees stop at its default leaves of 3 rows, scikit-learn's
+and ydf's grow fully. Each cell fits every model `--repeats` times, the models
+interleaved in each round so that a slow moment of the machine falls on all of
+them; the table shows the fastest fit and batch
 predict (the test rows), as ratios to scikit-learn's RF, and the test error
 (classification error, or MSE) of the first fit. The 1-row latency is the
 median of 500 single-row predict calls of sporf's defaults.
