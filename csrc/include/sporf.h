@@ -243,12 +243,12 @@ typedef struct sporf_params {
      * SPORF_FORM_FRACTION, SPORF_FORM_SQRT. Default: 2. */
     sporf_amount min_samples_split;
     /* Minimum number of samples in each child of a split: a count, or a fraction of n
-     * (ceil(fraction * n)). Defaults: 3 for sporf's classification and regression forests,
-     * whose leaves of 3 rows ranked above fully grown trees (leaves of 1) on the suite's
-     * development half in both tasks, with fewer data sets below scikit-learn's RF
-     * (classification: mean rank among the five peers 2.55 against 3.03; regression: 2.37
-     * against 2.63; leaves of 2, 4 and 5 ranked between or lost more sets); 1 for MORF and
-     * URerF. Forms: SPORF_FORM_COUNT, SPORF_FORM_FRACTION. Default: 1. */
+     * (ceil(fraction * n)). Estimator defaults: 3 for sporf's classification and regression
+     * forests (SPORFClassifier, SPORFRegressor, R's sporf()), whose leaves of 3 rows ranked
+     * above fully grown trees on the suite's development half in both tasks (mean rank among
+     * the five peers 2.55 against 3.03 in classification, 2.37 against 2.63 in regression;
+     * leaves of 2, 4 and 5 ranked lower or lost to scikit-learn's RF on more sets); 1 for
+     * MORF and URerF. Forms: SPORF_FORM_COUNT, SPORF_FORM_FRACTION. Default: 1. */
     sporf_amount min_samples_leaf;
     /* A node is split only if the weighted impurity decrease N_t / N * (impurity - N_l / N_t
      * * left_impurity - N_r / N_t * right_impurity) is at least this value. Default: 0.0. */
