@@ -134,21 +134,21 @@ def score(task, y, pred):
 
 
 # ---------------------------------------------------------------- models
-def make_python_model(name, task, variant_params):
+def make_python_model(name, task, variant_params, seed=0):
     import sporf
     from sklearn.ensemble import (ExtraTreesClassifier, ExtraTreesRegressor, RandomForestClassifier,
                                   RandomForestRegressor)
 
     clf = task == "clf"
     if name == "scikit-learn RF":
-        return (RandomForestClassifier if clf else RandomForestRegressor)(n_jobs=N_JOBS, random_state=0)
+        return (RandomForestClassifier if clf else RandomForestRegressor)(n_jobs=N_JOBS, random_state=seed)
     if name == "scikit-learn ExtraTrees":
-        return (ExtraTreesClassifier if clf else ExtraTreesRegressor)(n_jobs=N_JOBS, random_state=0)
+        return (ExtraTreesClassifier if clf else ExtraTreesRegressor)(n_jobs=N_JOBS, random_state=seed)
     if name.startswith("sporf"):
         params = variant_params.get(name, {})
         if set(params) <= {"clf", "reg"}:  # per-task parameters: {"clf": {...}, "reg": {...}}
             params = params.get(task, {})
-        return (sporf.SPORFClassifier if clf else sporf.SPORFRegressor)(n_jobs=N_JOBS, random_state=0, **params)
+        return (sporf.SPORFClassifier if clf else sporf.SPORFRegressor)(n_jobs=N_JOBS, random_state=seed, **params)
     if name.startswith("ydf"):
         return YdfModel(task, oblique=name == "ydf sparse oblique")
     raise KeyError(name)
@@ -224,7 +224,9 @@ def run_external(command, task, X, y, fold, extra=()):
     return scores, seconds
 
 
-def run_model(name, task, X, y, fold, variant_params):
+def run_model(name, task, X, y, fold, variant_params, seed=0):
+    """Scores of the 5 folds and the fit seconds; seed is the Python models'
+    random_state (ranger's and ydf's runs keep their own)."""
     if name in ("ranger", "ranger extratrees"):
         rule = ["extratrees"] if name == "ranger extratrees" else []
         return run_external(["Rscript", os.path.join(HERE, "suite_ranger.R")], task, X, y, fold, rule)
@@ -233,7 +235,7 @@ def run_model(name, task, X, y, fold, variant_params):
     scores, seconds = [], 0.0
     for k in range(5):
         tr, te = fold != k, fold == k
-        m = make_python_model(name, task, variant_params)
+        m = make_python_model(name, task, variant_params, seed)
         t = time.perf_counter()
         m.fit(X[tr], y[tr])
         seconds += time.perf_counter() - t

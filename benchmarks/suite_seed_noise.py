@@ -21,24 +21,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import suite  # noqa: E402
 
 
-def model(name, task, seed):
-    import sporf
-    from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
-
-    clf = task == "clf"
-    if name == "scikit-learn RF":
-        return (RandomForestClassifier if clf else RandomForestRegressor)(n_jobs=suite.N_JOBS, random_state=seed)
-    return (sporf.SPORFClassifier if clf else sporf.SPORFRegressor)(n_jobs=suite.N_JOBS, random_state=seed)
-
-
-def cv_scores(name, task, X, y, fold, seed):
-    out = []
-    for k in range(5):
-        tr, te = fold != k, fold == k
-        out.append(suite.score(task, y[te], model(name, task, seed).fit(X[tr], y[tr]).predict(X[te])))
-    return out
-
-
 def main():
     results = json.load(open(suite.RESULTS))
     sets = {n: d for n, d in suite.load_all().items() if suite.half_of(n) == "dev"}
@@ -54,8 +36,8 @@ def main():
         counted[task] += 1
         fold = suite.folds_for(task, y)
         bar = np.mean(rf0["scores"]) - np.std(rf0["scores"], ddof=1) / np.sqrt(5)
-        scores = {("scikit-learn RF", 1): cv_scores("scikit-learn RF", task, X, y, fold, 1),
-                  ("sporf", 0): sp0["scores"], ("sporf", 1): cv_scores("sporf", task, X, y, fold, 1)}
+        scores = {("scikit-learn RF", 1): suite.run_model("scikit-learn RF", task, X, y, fold, {}, seed=1)[0],
+                  ("sporf", 0): sp0["scores"], ("sporf", 1): suite.run_model("sporf", task, X, y, fold, {}, seed=1)[0]}
         for key, s in scores.items():
             if np.mean(s) < bar:
                 below[key].append((task, d))
