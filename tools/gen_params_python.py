@@ -11,12 +11,22 @@ def py_default(p, est):
     return d
 
 
+def py_type(p, est):
+    """The docstring type of p: an estimator that accepts only some values of a
+    choice lists those (with their aliases), else the parameter's py_type."""
+    choices = est.get("choices", {}).get(p["name"])
+    if not choices:
+        return p["py_type"]
+    names = list(choices) + [a for a, target in p.get("aliases", {}).items() if target in choices]
+    return "{%s}" % ", ".join('"%s"' % v for v in names)
+
+
 def numpydoc(est, by_name, task):
     out = ["    Parameters", "    ----------"]
     for n in est["params"]:
         p = by_name[n]
         d = py_default(p, est)
-        out.append("    %s : %s, default=%s" % (n, p["py_type"], '"%s"' % d if isinstance(d, str) else d))
+        out.append("    %s : %s, default=%s" % (n, py_type(p, est), '"%s"' % d if isinstance(d, str) else d))
         text = render(doc_text(p, task), "py")
         text = re.sub(r"`([^`]+)`", r"``\1``", text)
         out += ["        " + line for line in wrap(text, 80)]
