@@ -110,7 +110,7 @@ int sporf_tree_prepare(sporf_tree *tree)
     int ok = scratch_alloc(&s, tree->n_nodes > 0 ? tree->n_nodes : 1);
     if (ok) {
         measure_tree(tree, &s);
-        tree->pnodes = malloc((size_t)tree_slots(tree, &s, 0) * sizeof *tree->pnodes);
+        tree->pnodes = calloc((size_t)(tree_slots(tree, &s, 0) + SPORF_PN_PAD_SLOTS), sizeof *tree->pnodes);
         ok = tree->pnodes != NULL;
     }
     if (ok) {
@@ -164,7 +164,7 @@ int sporf_forest_pack(sporf_forest *f, sporf_error *err)
         p->bin_offset = malloc((size_t)(n_bins + 1) * sizeof *p->bin_offset);
         p->root = malloc((size_t)(T > 0 ? T : 1) * sizeof *p->root);
         p->tree_bin = malloc((size_t)(T > 0 ? T : 1) * sizeof *p->tree_bin);
-        p->nodes = malloc((size_t)(total > 0 ? total : 1) * sizeof *p->nodes);
+        p->nodes = calloc((size_t)(total + SPORF_PN_PAD_SLOTS), sizeof *p->nodes);
         ok = p->bin_first_tree && p->bin_offset && p->root && p->tree_bin && p->nodes;
     }
     if (!ok) {
