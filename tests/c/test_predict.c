@@ -497,7 +497,10 @@ static void test_permutation_importance(void)
  * beside the split and read longer ones from the tree's side buffer; a call
  * of few rows walks every tree at once, and a call's short last block too.
  * Every way reaches the reference leaves, and the probabilities are the
- * reference sums bit for bit. */
+ * reference sums bit for bit, for every length of projection the walks
+ * treat apart (1 to SPORF_PN_SHORT_TERMS terms without a loop, each length
+ * up to SPORF_PN_INLINE_TERMS its own loop in the partition walk, longer
+ * ones from the side buffer). */
 static void test_general_splits_and_few_rows(void)
 {
     enum { N = 500, P = 14, M = 32768 + 3 }; /* M: one full block and a short one, with one thread */
@@ -511,12 +514,14 @@ static void test_general_splits_and_few_rows(void)
         y[i] = X[i * P] + X[i * P + 1] - X[i * P + 2] > 0.0;
     for (int i = 0; i < M * P; i++)
         T[i] = sporf_rng_uniform(&r) - 0.5;
-    for (int dense = 0; dense < 2; dense++) {
+    static const double lengths[] = {1.0, 2.0, 3.0, 4.0, 5.0, 8.0, 12.0};
+    for (size_t c = 0; c < sizeof lengths / sizeof lengths[0]; c++) {
+        const int dense = lengths[c] > SPORF_PN_INLINE_TERMS;
         sporf_params p;
         sporf_params_init(&p);
         p.n_estimators = 30; /* several bins, and more trees than a bin in one few-rows walk */
         p.projection = SPORF_PROJ_FRC;
-        p.feature_combinations = dense ? 12.0 : 3.0; /* beyond, or within, the inline terms */
+        p.feature_combinations = lengths[c]; /* terms of every projection (random weights) */
         p.random_state = 5;
         sporf_matrix m = rowmajor(X, N, P);
         sporf_forest *f = NULL;
@@ -537,9 +542,11 @@ static void test_general_splits_and_few_rows(void)
                 i += sporf_pnode_tail_slots(q);
         }
         if (dense)
-            CHECK(side_buffer > 0 && inline_terms == 0, "12-term splits read the side buffer (%lld)", (long long)side_buffer);
+            CHECK(side_buffer > 0 && inline_terms == 0, "%g-term splits read the side buffer (%lld)", lengths[c],
+                  (long long)side_buffer);
         else
-            CHECK(inline_terms > 0 && side_buffer == 0, "3-term splits keep their terms inline (%lld)", (long long)inline_terms);
+            CHECK(inline_terms > 0 && side_buffer == 0, "%g-term splits keep their terms inline (%lld)", lengths[c],
+                  (long long)inline_terms);
         double *want = calloc((size_t)M * 2, sizeof(double)), *got = malloc(sizeof(double) * M * 2);
         int64_t *leaves = malloc(sizeof(int64_t) * 7 * (size_t)f->n_trees);
         for (int64_t t = 0; t < f->n_trees; t++) {
@@ -554,8 +561,8 @@ static void test_general_splits_and_few_rows(void)
         sporf_matrix mt = rowmajor(T, M, P);
         CHECK(sporf_forest_predict_proba(f, &mt, 1, got, NULL, NULL, &err) == SPORF_OK &&
                   memcmp(got, want, sizeof(double) * M * 2) == 0,
-              "%s general splits: a full and a short last block give the reference sums bit for bit",
-              dense ? "side-buffer" : "inline");
+              "%g-term general splits: a full and a short last block give the reference sums bit for bit",
+              lengths[c]);
         int few_ok = 1;
         for (int64_t nr = 1; nr < 8; nr++) {
             sporf_matrix ms = rowmajor(T + 11 * P, nr, P);
@@ -566,8 +573,8 @@ static void test_general_splits_and_few_rows(void)
                 for (int64_t t = 0; t < f->n_trees; t++)
                     few_ok &= leaves[i * f->n_trees + t] == reference_leaf(&f->trees[t], T + (11 + i) * P);
         }
-        CHECK(few_ok, "%s general splits: 1 to 7 rows walk every tree at once to the reference leaves",
-              dense ? "side-buffer" : "inline");
+        CHECK(few_ok, "%g-term general splits: 1 to 7 rows walk every tree at once to the reference leaves",
+              lengths[c]);
         free(want); free(got); free(leaves);
         sporf_forest_free(f);
     }
