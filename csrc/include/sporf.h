@@ -656,6 +656,14 @@ int sporf_forest_predict_proba(const sporf_forest *forest, const sporf_matrix *X
                                sporf_progress_fn progress, void *user_data,
                                sporf_error *err);
 
+/* sporf_forest_predict_proba for a row-major matrix of doubles (row i at
+ * data + i * ncol), without a progress callback: the same results, for
+ * callers whose cost per call counts (one-row prediction through a binding
+ * that would otherwise build a sporf_matrix each call). data is read, not
+ * kept; thread-safe as sporf_forest_predict_proba. */
+int sporf_forest_predict_proba_rows(const sporf_forest *forest, const double *data, int64_t nrow, int64_t ncol,
+                                    int32_t n_jobs, double *out, sporf_error *err);
+
 /* Votes of a classification forest (randomForest's type = "vote"): each tree
  * votes for the class its leaf gives the most weight (the first on a tie),
  * and out (n x n_classes, row-major, caller-allocated) holds each class's

@@ -494,6 +494,13 @@ int sporf_forest_predict_proba(const sporf_forest *f, const sporf_matrix *X,
     return run_blocks(&c, n_jobs, proba_block, progress, user_data, err);
 }
 
+int sporf_forest_predict_proba_rows(const sporf_forest *f, const double *data, int64_t nrow, int64_t ncol,
+                                    int32_t n_jobs, double *out, sporf_error *err)
+{
+    const sporf_matrix X = {data, nrow, ncol, ncol, 1, NULL};
+    return sporf_forest_predict_proba(f, &X, n_jobs, out, NULL, NULL, err);
+}
+
 int sporf_forest_apply(const sporf_forest *f, const sporf_matrix *X,
                        int32_t n_jobs, int64_t *out,
                        sporf_progress_fn progress, void *user_data,

@@ -953,7 +953,7 @@ class _ForestClassifier(ClassifierMixin, _BaseForest):
         """
         if self._plain_rows(X) and self.n_outputs_ == 1:  # the common case, in few steps (one-row calls)
             proba = self._forest.predict_proba(X, self._n_threads(), self.n_classes_)
-            return self.classes_.take(proba.argmax(axis=1), axis=0)
+            return self.classes_[proba.argmax(axis=1)]
         if _dask.is_collection(X):
             check_is_fitted(self, "_forest")
             multi = self.n_outputs_ > 1

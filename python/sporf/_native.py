@@ -74,6 +74,14 @@ def matrix_view(X, floats=False):
     (sporf_matrix.data32, which only the fits read) instead of converted.
     Returns (view, keepalive): keep the second alive while the first is in
     use."""
+    if type(X) is np.ndarray and X.dtype == np.float64 and X.ndim == 2 and X.size:
+        # The common case -- a C-contiguous float64 matrix -- in few steps:
+        # one-row prediction is dominated by the per-call cost.
+        flags = X.flags
+        if flags.c_contiguous and flags.aligned:
+            n, p = X.shape
+            buf = ffi.from_buffer("double[]", X, require_writable=False)
+            return ffi.new("sporf_matrix *", [buf, n, p, p, 1]), (X, buf)
     f32 = floats and isinstance(X, np.ndarray) and X.dtype == np.float32
     X = np.asarray(X, dtype=np.float32 if f32 else np.float64)
     if X.ndim != 2:
@@ -273,7 +281,19 @@ class NativeForest:
 
     def predict_proba(self, X, n_threads, n_out):
         """Mean over trees of the leaf values each row of X reaches."""
-        out = np.empty((X.shape[0], n_out), dtype=np.float64)
+        out = np.empty((X.shape[0], n_out))
+        if type(X) is np.ndarray and X.dtype == np.float64 and X.ndim == 2 and X.flags.c_contiguous \
+                and X.flags.aligned and X.size:
+            # The common case in few steps (a one-row call costs microseconds,
+            # and each step here counts): the rows' address instead of a
+            # sporf_matrix, and no error record. A failed call is made again
+            # below with one, for its message (the same one: the core's checks
+            # of X are deterministic; a call that failed for memory may
+            # succeed the second time).
+            if lib.sporf_forest_predict_proba_rows(self.ptr, ffi.from_buffer("double[]", X, require_writable=False),
+                                                   X.shape[0], X.shape[1], n_threads, ffi.from_buffer("double[]", out),
+                                                   ffi.NULL) == lib.SPORF_OK:
+                return out
         view, keep = matrix_view(X)
         err = new_error()
         rc = lib.sporf_forest_predict_proba(self.ptr, view, n_threads, _doubles(out), ffi.NULL, ffi.NULL, err)

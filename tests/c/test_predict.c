@@ -563,6 +563,12 @@ static void test_general_splits_and_few_rows(void)
                   memcmp(got, want, sizeof(double) * M * 2) == 0,
               "%g-term general splits: a full and a short last block give the reference sums bit for bit",
               lengths[c]);
+        CHECK(sporf_forest_predict_proba_rows(f, T, M, P, 2, got, &err) == SPORF_OK &&
+                  memcmp(got, want, sizeof(double) * M * 2) == 0 &&
+                  sporf_forest_predict_proba_rows(f, T + 11 * P, 1, P, 1, got, NULL) == SPORF_OK &&
+                  memcmp(got, want + 11 * 2, sizeof(double) * 2) == 0,
+              "%g-term general splits: the row-major entry point gives the same sums, with or without an error record",
+              lengths[c]);
         int few_ok = 1;
         for (int64_t nr = 1; nr < 8; nr++) {
             sporf_matrix ms = rowmajor(T + 11 * P, nr, P);
@@ -575,6 +581,13 @@ static void test_general_splits_and_few_rows(void)
         }
         CHECK(few_ok, "%g-term general splits: 1 to 7 rows walk every tree at once to the reference leaves",
               lengths[c]);
+        const double keep = T[3 * P + 5];
+        T[3 * P + 5] = INFINITY;
+        CHECK(sporf_forest_predict_proba_rows(f, T, 8, P, 1, got, NULL) == SPORF_E_ARG &&
+                  sporf_forest_predict_proba_rows(f, T, 8, P, 1, got, &err) == SPORF_E_ARG &&
+                  strstr(err.message, "row 3") != NULL,
+              "the row-major entry point refuses an infinity, naming its row (%s)", err.message);
+        T[3 * P + 5] = keep;
         free(want); free(got); free(leaves);
         sporf_forest_free(f);
     }
