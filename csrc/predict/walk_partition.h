@@ -262,6 +262,82 @@ static inline int32_t sporf_part_split_f32_k(const sporf_pnode *nd, float tf, co
     return nl;
 }
 
+/* sporf_part_split_terms over float copies of the rows (row r at xf + r *
+ * p; fk the features, wf the weights rounded to float, tf the threshold):
+ * each row's float sum decides where sporf_f32_decided says it can, and
+ * the rest are projected in double from the rows at x0 (nd, e: the split
+ * and its extension). The float sum of len <= SPORF_PART_TERMS products is
+ * off the double one by less than (len + 3) u of the sum of their
+ * magnitudes (a rounding for the weight, the feature and the product, one
+ * per addition), within sporf_f32_decided's 16 u; weights are kept in
+ * [2^-60, 2^16] (sporf_part_split_general_f32), so rounding them stays
+ * relative and underflowing products add less than FLT_MIN. */
+static inline int32_t sporf_part_split_terms_f32(const sporf_pnode *nd, const sporf_tree *tree, const int64_t *fk,
+                                                 const float *wf, float tf, const float *xf, int64_t p,
+                                                 const double *x0, int64_t rs, int64_t cs, int32_t *idx, int32_t *tmp,
+                                                 int32_t lo, int32_t hi, const int len)
+{
+    const sporf_pnode *e = nd + 1;
+    const double t = nd->u.threshold;
+    int32_t nl = lo, nr = 0;
+    for (int32_t i = lo; i < hi; i++) {
+        const int32_t r = idx[i];
+        const float *xr = xf + r * p;
+        if (i + SPORF_PART_AHEAD < hi) {
+            const float *xa = xf + idx[i + SPORF_PART_AHEAD] * p;
+            for (int k = 0; k < len; k++)
+                sporf_prefetch(xa + fk[k]);
+        }
+        float a = wf[0] * xr[fk[0]];
+        float sum = a, mag = fabsf(a);
+        for (int k = 1; k < len; k++) {
+            a = wf[k] * xr[fk[k]];
+            sum += a;
+            mag += fabsf(a);
+        }
+        const float d = sum - tf;
+        uint32_t go_right = d > 0.0f;
+        if (!sporf_f32_decided(d, mag, tf)) /* rare: decide in double */
+            go_right = sporf_pnode_project(nd, e, SPORF_PN_GENERAL, tree, x0 + r * rs, cs, 0) > t;
+        sporf_part_place(idx, tmp, &nl, &nr, r, go_right);
+    }
+    memcpy(idx + nl, tmp, (size_t)nr * sizeof *idx);
+    return nl;
+}
+
+/* A general split's rows over float copies: sporf_part_split_terms_f32 for
+ * up to SPORF_PART_TERMS terms whose weights are 0 or of magnitude in
+ * [2^-60, 2^16], else the double rows (sporf_part_split_any_general). */
+static inline int32_t sporf_part_split_general_f32(const sporf_pnode *nd, float tf, const sporf_tree *tree,
+                                                   const float *xf, int64_t p, const double *x0, int64_t rs,
+                                                   int64_t cs, int32_t *idx, int32_t *tmp, int32_t lo, int32_t hi)
+{
+    const sporf_pnode *e = nd + 1;
+    const int32_t len = e->u.ext.f2;
+    int ok = len >= 1 && len <= SPORF_PART_TERMS;
+    int64_t fk[SPORF_PART_TERMS];
+    float wf[SPORF_PART_TERMS];
+    for (int32_t k = 0; ok && k < len; k++) {
+        const int inline_terms = e->u.ext.f1 < 0;
+        const double w = inline_terms ? e[1 + k].u.threshold : tree->proj_weight[e->u.ext.f1 + k];
+        fk[k] = inline_terms ? (int64_t)e[1 + k].head : (int64_t)tree->proj_feature[e->u.ext.f1 + k];
+        wf[k] = (float)w;
+        ok = w == 0.0 || (fabs(w) >= 0x1p-60 && fabs(w) <= 0x1p16);
+    }
+    if (!ok)
+        return sporf_part_split_any_general(nd, tree, x0, rs, cs, idx, tmp, lo, hi);
+    switch (len) {
+    case 1: return sporf_part_split_terms_f32(nd, tree, fk, wf, tf, xf, p, x0, rs, cs, idx, tmp, lo, hi, 1);
+    case 2: return sporf_part_split_terms_f32(nd, tree, fk, wf, tf, xf, p, x0, rs, cs, idx, tmp, lo, hi, 2);
+    case 3: return sporf_part_split_terms_f32(nd, tree, fk, wf, tf, xf, p, x0, rs, cs, idx, tmp, lo, hi, 3);
+    case 4: return sporf_part_split_terms_f32(nd, tree, fk, wf, tf, xf, p, x0, rs, cs, idx, tmp, lo, hi, 4);
+    case 5: return sporf_part_split_terms_f32(nd, tree, fk, wf, tf, xf, p, x0, rs, cs, idx, tmp, lo, hi, 5);
+    case 6: return sporf_part_split_terms_f32(nd, tree, fk, wf, tf, xf, p, x0, rs, cs, idx, tmp, lo, hi, 6);
+    case 7: return sporf_part_split_terms_f32(nd, tree, fk, wf, tf, xf, p, x0, rs, cs, idx, tmp, lo, hi, 7);
+    default: return sporf_part_split_terms_f32(nd, tree, fk, wf, tf, xf, p, x0, rs, cs, idx, tmp, lo, hi, 8);
+    }
+}
+
 static inline int32_t sporf_part_split_f32(const sporf_pnode *nd, float tf, const sporf_tree *tree,
                                            const float *xf, int64_t p, const double *x0, int64_t rs, int64_t cs,
                                            int32_t *idx, int32_t *tmp, int32_t lo, int32_t hi)
@@ -273,7 +349,7 @@ static inline int32_t sporf_part_split_f32(const sporf_pnode *nd, float tf, cons
         return sporf_part_split_f32_k(nd, tf, tree, xf, p, x0, rs, cs, idx, tmp, lo, hi, SPORF_PART_INLINE);
     if (kind == SPORF_PN_WIDE)
         return sporf_part_split_f32_k(nd, tf, tree, xf, p, x0, rs, cs, idx, tmp, lo, hi, SPORF_PART_OTHER);
-    return sporf_part_split_any_general(nd, tree, x0, rs, cs, idx, tmp, lo, hi);
+    return sporf_part_split_general_f32(nd, tf, tree, xf, p, x0, rs, cs, idx, tmp, lo, hi);
 }
 
 /* Leaf (index in nodes) of each row x0 + r*rs (r = 0 .. n-1, n < 2^31) into

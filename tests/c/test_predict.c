@@ -594,12 +594,83 @@ static void test_general_splits_and_few_rows(void)
     free(X); free(T); free(y);
 }
 
+/* Rows wider than 1 KB are walked on float copies, general splits too: a
+ * float sum decides where it is clear of the threshold by more than its
+ * rounding, the double sum elsewhere. Every length of projection reaches
+ * the reference leaves, and the probabilities are the reference sums bit for
+ * bit, also for rows built to land on a general root split's threshold with
+ * terms of 1e3 to 1e7, whose float sums cannot decide. */
+static void test_general_splits_on_float_rows(void)
+{
+    enum { N = 400, P = 160, M = 3000 };
+    double *X = malloc(sizeof(double) * N * P), *T = malloc(sizeof(double) * M * P);
+    int32_t *y = malloc(sizeof(int32_t) * N);
+    sporf_rng r;
+    sporf_rng_seed(&r, 11, 0);
+    for (int i = 0; i < N * P; i++)
+        X[i] = sporf_rng_uniform(&r) - 0.5;
+    for (int i = 0; i < N; i++)
+        y[i] = X[i * P] - X[i * P + 1] + X[i * P + 2] > 0.0;
+    static const double lengths[] = {1.0, 2.0, 3.0, 5.0, 8.0, 12.0};
+    for (size_t c = 0; c < sizeof lengths / sizeof lengths[0]; c++) {
+        for (int i = 0; i < M * P; i++)
+            T[i] = sporf_rng_uniform(&r) - 0.5;
+        sporf_params p;
+        sporf_params_init(&p);
+        p.n_estimators = 12;
+        p.projection = SPORF_PROJ_FRC;
+        p.feature_combinations = lengths[c];
+        p.random_state = 7;
+        sporf_matrix m = rowmajor(X, N, P);
+        sporf_forest *f = NULL;
+        sporf_error err;
+        if (sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+            CHECK(0, "fit: %s", err.message);
+            continue;
+        }
+        /* rows on tree 0's root split: its other terms large, the first solving for the threshold */
+        const sporf_tree *t0 = &f->trees[0];
+        const sporf_node *root = &t0->nodes[0];
+        int built = 0;
+        for (int i = 0; i < 40 && root->left >= 0 && root->proj_len >= 2; i++) {
+            double *row = T + (int64_t)i * P, rest = 0.0;
+            const int32_t *fs = t0->proj_feature + root->proj_start;
+            const double *ws = t0->proj_weight + root->proj_start;
+            for (int32_t k = 1; k < root->proj_len; k++) {
+                row[fs[k]] = (k % 2 ? 1.0 : -1.0) * pow(10.0, 3 + i % 5) * (1.0 + 0.01 * k);
+                rest += ws[k] * row[fs[k]];
+            }
+            row[fs[0]] = (root->threshold - rest) / ws[0] + (double)(i % 3 - 1) * 1e-9;
+            built++;
+        }
+        double *want = calloc((size_t)M * 2, sizeof(double)), *got = malloc(sizeof(double) * M * 2);
+        for (int64_t t = 0; t < f->n_trees; t++) {
+            const sporf_tree *tr = &f->trees[t];
+            for (int i = 0; i < M; i++) {
+                const int32_t lf = reference_leaf(tr, T + (int64_t)i * P);
+                for (int k = 0; k < 2; k++)
+                    want[(int64_t)i * 2 + k] += tr->leaf_values[(int64_t)tr->nodes[lf].right * 2 + k];
+            }
+        }
+        for (int i = 0; i < M * 2; i++) want[i] *= 1.0 / (double)f->n_trees;
+        sporf_matrix mt = rowmajor(T, M, P);
+        CHECK(sporf_forest_predict_proba(f, &mt, 1, got, NULL, NULL, &err) == SPORF_OK &&
+                  memcmp(got, want, sizeof(double) * M * 2) == 0,
+              "%g-term general splits on float rows (%d rows on a root threshold): the reference sums bit for bit",
+              lengths[c], built);
+        free(want); free(got);
+        sporf_forest_free(f);
+    }
+    free(X); free(T); free(y);
+}
+
 int main(void)
 {
     test_predict_names_first_nonfinite();
     test_traversal_matches_reference();
     test_wide_rows_float_walk();
     test_general_splits_and_few_rows();
+    test_general_splits_on_float_rows();
     test_unsupervised_forest();
     test_permutation_importance();
     return check_summary();
