@@ -142,9 +142,13 @@ static int64_t block_rows(const predict_ctx *c, int64_t blk, int64_t *r0)
  * leaf[j * n + r]. The bin's trees are walked one after another (each
  * tree's nodes stay hot for all rows) by the walk run_blocks prepared
  * scratch for: partition (xf: on float copies), else float lanes (xf),
- * else double lanes. */
+ * else double lanes. With out (the partition walk only), the partition
+ * walk adds each leaf's values to its rows' sums at out + r * K and counts
+ * their votes instead, tree after tree: each row's sum in tree order, as
+ * visit_leaves adds them, with each leaf and its values loaded once per
+ * range of rows instead of once per row. */
 static void bin_leaves(const predict_ctx *c, int32_t worker, int64_t b, int64_t r0, int64_t n, const float *xf,
-                       int32_t *leaf)
+                       int32_t *leaf, double *out, int64_t *votes)
 {
     const sporf_forest *f = c->f;
     const sporf_packed *P = f->packed;
@@ -155,10 +159,11 @@ static void bin_leaves(const predict_ctx *c, int32_t worker, int64_t b, int64_t 
     for (int32_t j = 0; j < nt; j++) {
         if (c->part_scratch) {
             int32_t *idx = c->part_scratch + 2 * worker * c->block;
+            const sporf_part_sums sums = {out, votes, f->n_classes};
             sporf_nodes_find_leaves_part(base, P->root[t0 + j], &f->trees[t0 + j], x, c->X->row_stride,
                                          c->X->col_stride, n, leaf + j * n, idx, idx + c->block,
                                          c->part_stack + worker * c->part_cap, c->part_cap,
-                                         P->thr_f + P->bin_offset[b], xf, c->X->ncol);
+                                         P->thr_f + P->bin_offset[b], xf, c->X->ncol, out ? &sums : NULL);
         } else if (xf)
             sporf_nodes_find_leaves_f32(base, P->thr_f + P->bin_offset[b], P->root[t0 + j], &f->trees[t0 + j], xf,
                                         c->X->ncol, x, c->X->row_stride, c->X->col_stride, n, leaf + j * n);
@@ -212,7 +217,11 @@ static inline void visit_leaves(const predict_ctx *c, int32_t worker, int64_t r0
         const sporf_pnode *base = sporf_packed_bin_nodes(P, b);
         const int64_t t0 = P->bin_first_tree[b];
         const int32_t nt = (int32_t)(P->bin_first_tree[b + 1] - t0);
-        bin_leaves(c, worker, b, r0, n, xf, leaf);
+        if (out && c->part_scratch) {
+            bin_leaves(c, worker, b, r0, n, xf, leaf, out, votes);
+            continue;
+        }
+        bin_leaves(c, worker, b, r0, n, xf, leaf, NULL, NULL);
         for (int64_t r = 0; r < n; r++)
             for (int32_t j = 0; j < nt; j++) { /* tree order, for any block size */
                 const sporf_pnode *lf = &base[leaf[j * n + r]];

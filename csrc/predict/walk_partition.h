@@ -352,6 +352,40 @@ static inline int32_t sporf_part_split_f32(const sporf_pnode *nd, float tf, cons
     return sporf_part_split_general_f32(nd, tf, tree, xf, p, x0, rs, cs, idx, tmp, lo, hi);
 }
 
+/* Where the partition walk's leaves go when it sums them itself (sporf_part_add_leaf). */
+typedef struct sporf_part_sums {
+    double *out;    /* row r's K values at out + r * K */
+    int64_t *votes; /* row r's count of trees that did not abstain */
+    int32_t K;
+} sporf_part_sums;
+
+/* Add leaf lf's values (tree's leaf_values; one 1 for a one-hot leaf) to
+ * the sums of the rows[0..n) that reached it and count its vote, unless the
+ * tree abstains there (NaN values): what predict.c's add_leaf does for each
+ * row, with the leaf and its values loaded once for all of them. */
+static inline void sporf_part_add_leaf(const sporf_pnode *lf, const sporf_tree *tree, const sporf_part_sums *S,
+                                       const int32_t *rows, int32_t n)
+{
+    const int32_t K = S->K;
+    if (lf->u.leaf.onehot >= 0) {
+        const int32_t k = lf->u.leaf.onehot;
+        for (int32_t i = 0; i < n; i++) {
+            S->out[(int64_t)rows[i] * K + k] += 1.0; /* the other values are zeros */
+            S->votes[rows[i]]++;
+        }
+        return;
+    }
+    const double *lv = tree->leaf_values + (int64_t)sporf_pnode_leaf_slot(lf) * K;
+    if (isnan(lv[0]))
+        return;
+    for (int32_t i = 0; i < n; i++) {
+        double *o = S->out + (int64_t)rows[i] * K;
+        for (int32_t k = 0; k < K; k++)
+            o[k] += lv[k];
+        S->votes[rows[i]]++;
+    }
+}
+
 /* Leaf (index in nodes) of each row x0 + r*rs (r = 0 .. n-1, n < 2^31) into
  * leaf[r], by partitioning: the rows at a split are projected together and
  * split into the children's ranges, depth first. Every row of a range runs
@@ -363,11 +397,14 @@ static inline int32_t sporf_part_split_f32(const sporf_pnode *nd, float tf, cons
  * 1 suffice; deeper ranges are walked row by row). With xf (row r's features
  * at xf + r * p; thr_f the slots' float thresholds) the splits are decided
  * on float copies (sporf_part_split_f32_k). Leaves are those of
- * sporf_nodes_find_leaf. */
+ * sporf_nodes_find_leaf. With sums, leaf is not written: each leaf's values
+ * are added to the sums of the rows that reach it (sporf_part_add_leaf), so
+ * a caller walking the trees in order sums each row's leaves in tree order. */
 static inline void sporf_nodes_find_leaves_part(const sporf_pnode *nodes, int32_t root, const sporf_tree *tree,
                                                 const double *x0, int64_t rs, int64_t cs, int64_t n, int32_t *leaf,
                                                 int32_t *idx, int32_t *tmp, sporf_part_frame *stack, int32_t cap,
-                                                const float *thr_f, const float *xf, int64_t p)
+                                                const float *thr_f, const float *xf, int64_t p,
+                                                const sporf_part_sums *sums)
 {
     for (int64_t i = 0; i < n; i++)
         idx[i] = (int32_t)i;
@@ -377,13 +414,21 @@ static inline void sporf_nodes_find_leaves_part(const sporf_pnode *nodes, int32_
         const sporf_part_frame fr = stack[--sp];
         const sporf_pnode *nd = &nodes[fr.node];
         if (sporf_pnode_is_leaf(nd)) {
-            for (int32_t i = fr.lo; i < fr.hi; i++)
-                leaf[idx[i]] = fr.node;
+            if (sums)
+                sporf_part_add_leaf(nd, tree, sums, idx + fr.lo, fr.hi - fr.lo);
+            else
+                for (int32_t i = fr.lo; i < fr.hi; i++)
+                    leaf[idx[i]] = fr.node;
             continue;
         }
         if (sp + 2 > cap || fr.hi - fr.lo <= SPORF_PART_FEW) { /* few rows, or deeper than the caller said */
-            for (int32_t i = fr.lo; i < fr.hi; i++)
-                leaf[idx[i]] = sporf_nodes_find_leaf(nodes, fr.node, tree, x0 + idx[i] * rs, cs);
+            for (int32_t i = fr.lo; i < fr.hi; i++) {
+                const int32_t lf = sporf_nodes_find_leaf(nodes, fr.node, tree, x0 + idx[i] * rs, cs);
+                if (sums)
+                    sporf_part_add_leaf(&nodes[lf], tree, sums, idx + i, 1);
+                else
+                    leaf[idx[i]] = lf;
+            }
             continue;
         }
         const uint32_t kind = sporf_pnode_kind(nd);

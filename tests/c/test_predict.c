@@ -202,7 +202,7 @@ static void test_traversal_matches_reference(void)
                 for (int cap = 3; cap <= 64; cap += 61) {
                     for (int on_floats = 0; on_floats < 2; on_floats++) {
                         sporf_nodes_find_leaves_part(base, pk->root[t], tr, T, P, 1, M, leaf, idx, idx + M, stack,
-                                                     cap, thr_f, on_floats ? Tf : NULL, P);
+                                                     cap, thr_f, on_floats ? Tf : NULL, P, NULL);
                         int *walk_ok = on_floats ? &float_ok : &part_ok;
                         for (int i = 0; i < M; i++)
                             *walk_ok &= base[leaf[i]].u.leaf.node == reference_leaf(tr, T + i * P);
