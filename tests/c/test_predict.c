@@ -96,6 +96,23 @@ static int32_t reference_leaf(const sporf_tree *t, const double *x)
     return i;
 }
 
+/* Two-class probabilities of the M rows of T (P columns, row-major) into the
+ * zeroed want (M x 2): each tree's reference leaf values summed in tree
+ * order, then scaled by 1 / n_trees -- the arithmetic every walk of
+ * sporf_forest_predict_proba must reproduce bit for bit. */
+static void reference_proba(const sporf_forest *f, const double *T, int M, int P, double *want)
+{
+    for (int64_t t = 0; t < f->n_trees; t++) {
+        const sporf_tree *tr = &f->trees[t];
+        for (int i = 0; i < M; i++) {
+            const int32_t lf = reference_leaf(tr, T + (int64_t)i * P);
+            for (int k = 0; k < 2; k++)
+                want[(int64_t)i * 2 + k] += tr->leaf_values[(int64_t)tr->nodes[lf].right * 2 + k];
+        }
+    }
+    for (int i = 0; i < M * 2; i++) want[i] *= 1.0 / (double)f->n_trees;
+}
+
 /* Move a third of v's n values (on a grid of halves) off the grid by less
  * than float precision sees: by 1e-12, which rounds back to the grid value
  * in float (a tie for a float walk), or by 1-6 units of 2^-24 relative,
@@ -549,15 +566,7 @@ static void test_general_splits_and_few_rows(void)
                   (long long)inline_terms);
         double *want = calloc((size_t)M * 2, sizeof(double)), *got = malloc(sizeof(double) * M * 2);
         int64_t *leaves = malloc(sizeof(int64_t) * 7 * (size_t)f->n_trees);
-        for (int64_t t = 0; t < f->n_trees; t++) {
-            const sporf_tree *tr = &f->trees[t];
-            for (int i = 0; i < M; i++) {
-                const int32_t lf = reference_leaf(tr, T + (int64_t)i * P);
-                for (int k = 0; k < 2; k++)
-                    want[(int64_t)i * 2 + k] += tr->leaf_values[(int64_t)tr->nodes[lf].right * 2 + k];
-            }
-        }
-        for (int i = 0; i < M * 2; i++) want[i] *= 1.0 / (double)f->n_trees;
+        reference_proba(f, T, M, P, want);
         sporf_matrix mt = rowmajor(T, M, P);
         CHECK(sporf_forest_predict_proba(f, &mt, 1, got, NULL, NULL, &err) == SPORF_OK &&
                   memcmp(got, want, sizeof(double) * M * 2) == 0,
@@ -644,15 +653,7 @@ static void test_general_splits_on_float_rows(void)
             built++;
         }
         double *want = calloc((size_t)M * 2, sizeof(double)), *got = malloc(sizeof(double) * M * 2);
-        for (int64_t t = 0; t < f->n_trees; t++) {
-            const sporf_tree *tr = &f->trees[t];
-            for (int i = 0; i < M; i++) {
-                const int32_t lf = reference_leaf(tr, T + (int64_t)i * P);
-                for (int k = 0; k < 2; k++)
-                    want[(int64_t)i * 2 + k] += tr->leaf_values[(int64_t)tr->nodes[lf].right * 2 + k];
-            }
-        }
-        for (int i = 0; i < M * 2; i++) want[i] *= 1.0 / (double)f->n_trees;
+        reference_proba(f, T, M, P, want);
         sporf_matrix mt = rowmajor(T, M, P);
         CHECK(sporf_forest_predict_proba(f, &mt, 1, got, NULL, NULL, &err) == SPORF_OK &&
                   memcmp(got, want, sizeof(double) * M * 2) == 0,
