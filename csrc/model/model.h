@@ -45,9 +45,10 @@ typedef struct sporf_node {
  * feature, u.threshold: its weight; traverse.h). */
 typedef struct sporf_pnode {
     union {
-        double threshold;     /* a split's */
+        double threshold;     /* a split's; a leaf's value in a forest of one value per leaf
+                                 (n_classes == 1: read there, not from leaf_values) */
         struct {
-            int32_t node;     /* a leaf's index in its tree's stored nodes (what apply returns) */
+            int32_t slot;     /* a leaf's row of leaf_values (forests of several values per leaf) */
             int32_t onehot;   /* the class of a one-hot leaf, or -1: read leaf_values */
         } leaf;
         struct {
@@ -58,7 +59,7 @@ typedef struct sporf_pnode {
     } u;
     uint32_t head;   /* kind << 28 | first feature; 0 for a leaf */
     uint32_t link;   /* split: near child is right << 31 | near child explicit << 30 | far child;
-                        leaf: its leaf slot (row of leaf_values) */
+                        leaf: its index in its tree's stored nodes (what apply returns) */
 } sporf_pnode;
 
 #define SPORF_PN_KIND_SHIFT 28
@@ -71,7 +72,11 @@ typedef struct sporf_pnode {
 /* a tree's slots (at most 3 per node, traverse.h) must fit the far-child field */
 #define SPORF_MAX_TREE_NODES ((int32_t)(SPORF_PN_FAR_MASK / 3))
 
-static inline int32_t sporf_pnode_leaf_slot(const sporf_pnode *nd) { return (int32_t)nd->link; }
+/* A leaf's row of leaf_values: only in the layout of several values per leaf
+ * (in a forest of one value per leaf, u.threshold is the value itself). */
+static inline int32_t sporf_pnode_leaf_slot(const sporf_pnode *nd) { return nd->u.leaf.slot; }
+/* A leaf's index in its tree's stored nodes. */
+static inline int32_t sporf_pnode_leaf_node(const sporf_pnode *nd) { return (int32_t)nd->link; }
 
 typedef struct sporf_tree {
     int32_t n_nodes;
@@ -90,9 +95,8 @@ typedef struct sporf_tree {
     int32_t *leaf_rank;    /* quantile forests: each leaf's training rows as ranks into the
                               forest's qrf_y, ascending, a row repeated as often as the
                               bootstrap drew it (leaf_start[n_leaves] entries) */
-    sporf_pnode *pnodes;   /* derived, while a tree grows (honest leaf estimation) and in
-                              tests: see sporf_tree_prepare; prediction reads the
-                              forest's packed layout instead */
+    sporf_pnode *pnodes;   /* derived, in tests only: see sporf_tree_prepare; prediction
+                              reads the forest's packed layout */
 } sporf_tree;
 
 typedef struct sporf_strings {

@@ -89,7 +89,9 @@ static void place_deep(const sporf_tree *tr, tree_scratch *s, int32_t top, int32
     }
 }
 
-/* Write a tree's nodes at their positions in base. */
+/* Write a tree's nodes at their positions in base. K: the forest's values
+ * per leaf; with K == 1 the leaves hold their values (traverse.h), with 0
+ * (not known) their rows of leaf_values. */
 static void write_tree(const sporf_tree *tr, const tree_scratch *s, int32_t top, int32_t K, int classification,
                        sporf_pnode *base)
 {
@@ -98,7 +100,7 @@ static void write_tree(const sporf_tree *tr, const tree_scratch *s, int32_t top,
         int32_t onehot = -1;
         if (nd->left < 0 && classification)
             onehot = sporf_leaf_onehot_class(tr->leaf_values + (int64_t)nd->right * K, K);
-        sporf_pnode_write(tr, i, s->pos, s->depth[i] < top, onehot, base + s->pos[i]);
+        sporf_pnode_write(tr, i, s->pos, s->depth[i] < top, onehot, K == 1, base + s->pos[i]);
     }
 }
 
@@ -116,8 +118,9 @@ int sporf_tree_prepare(sporf_tree *tree)
     if (ok) {
         int32_t next = 0;
         place_deep(tree, &s, 0, &next);
-        /* leaf values are not read from here, so no one-hot classes */
-        write_tree(tree, &s, 0, 1, 0, tree->pnodes);
+        /* leaf values are not read from here: leaves keep their rows of
+         * leaf_values (the tree's K is the forest's), without one-hot classes */
+        write_tree(tree, &s, 0, 0, 0, tree->pnodes);
     }
     scratch_free(&s);
     return ok;

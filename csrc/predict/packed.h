@@ -40,20 +40,15 @@
 int sporf_forest_pack(sporf_forest *f, sporf_error *err);
 
 /* Build tree->pnodes (the tree alone, depth first, heavier child next; the
- * root at 0) from the stored nodes; 0 on allocation failure. Honest fits
- * route their estimation rows through it (fit/builder.c). */
+ * root at 0; leaves name their rows of leaf_values) from the stored nodes; 0
+ * on allocation failure. The tests compare its walks with the packed
+ * layout's. */
 int sporf_tree_prepare(sporf_tree *tree);
 
 /* The nodes of a bin. */
 static inline const sporf_pnode *sporf_packed_bin_nodes(const sporf_packed *p, int64_t bin)
 {
     return p->nodes + p->bin_offset[bin];
-}
-
-/* The leaf values tree tr's packed leaf lf stands for. */
-static inline const double *sporf_packed_leaf_values(const sporf_tree *tr, const sporf_pnode *lf, int32_t K)
-{
-    return tr->leaf_values + (int64_t)sporf_pnode_leaf_slot(lf) * K;
 }
 
 #endif

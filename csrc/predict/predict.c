@@ -87,11 +87,11 @@ static int forest_abstains(const sporf_forest *f)
 /* Add a packed leaf's values to o unless the tree abstains there; 1 if added. */
 static inline int add_leaf(double *o, const sporf_tree *tr, const sporf_pnode *lf, int32_t K)
 {
-    if (lf->u.leaf.onehot >= 0) {
+    if (K > 1 && lf->u.leaf.onehot >= 0) {
         o[lf->u.leaf.onehot] += 1.0; /* the other values are zeros */
         return 1;
     }
-    const double *lv = sporf_packed_leaf_values(tr, lf, K);
+    const double *lv = sporf_pnode_leaf_values(tr, lf, K);
     if (isnan(lv[0]))
         return 0;
     for (int32_t k = 0; k < K; k++)
@@ -207,7 +207,7 @@ static inline void visit_leaves(const predict_ctx *c, int32_t worker, int64_t r0
             for (int64_t t = 0; t < T; t++) {
                 const sporf_pnode *lf = few_leaf(P, leaf, T, r, t);
                 if (leaves)
-                    leaves[(r0 + r) * T + t] = lf->u.leaf.node;
+                    leaves[(r0 + r) * T + t] = sporf_pnode_leaf_node(lf);
                 else
                     votes[r] += add_leaf(out + r * K, &f->trees[t], lf, K);
             }
@@ -226,7 +226,7 @@ static inline void visit_leaves(const predict_ctx *c, int32_t worker, int64_t r0
             for (int32_t j = 0; j < nt; j++) { /* tree order, for any block size */
                 const sporf_pnode *lf = &base[leaf[j * n + r]];
                 if (leaves)
-                    leaves[(r0 + r) * T + t0 + j] = lf->u.leaf.node;
+                    leaves[(r0 + r) * T + t0 + j] = sporf_pnode_leaf_node(lf);
                 else
                     votes[r] += add_leaf(out + r * K, &f->trees[t0 + j], lf, K);
             }

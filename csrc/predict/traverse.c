@@ -71,14 +71,18 @@ int32_t sporf_pnode_slots(const sporf_tree *tree, int32_t i, int explicit_near)
 }
 
 void sporf_pnode_write(const sporf_tree *tree, int32_t i, const int32_t *pos, int explicit_near, int32_t onehot,
-                       sporf_pnode *out)
+                       int value_leaves, sporf_pnode *out)
 {
     const sporf_node *nd = &tree->nodes[i];
     memset(out, 0, sizeof *out);
     if (nd->left < 0) {
-        out->link = (uint32_t)nd->right;
-        out->u.leaf.node = i;
-        out->u.leaf.onehot = onehot;
+        out->link = (uint32_t)i;
+        if (value_leaves) {
+            out->u.threshold = tree->leaf_values[nd->right];
+        } else {
+            out->u.leaf.slot = nd->right;
+            out->u.leaf.onehot = onehot;
+        }
         return;
     }
     const int32_t nslots = sporf_pnode_slots(tree, i, explicit_near);

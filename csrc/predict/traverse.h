@@ -55,10 +55,20 @@
 int32_t sporf_pnode_slots(const sporf_tree *tree, int32_t i, int explicit_near);
 /* Write stored node i at out (1 to 3 slots, as sporf_pnode_slots says).
  * pos maps stored node indices to positions in the layout; unless
- * explicit_near, one child must sit right after node i's slots. onehot is
- * the leaf's one-hot class or -1. */
+ * explicit_near, one child must sit right after node i's slots. A leaf
+ * holds its value itself with value_leaves (a tree of one value per leaf:
+ * prediction then reads no leaf_values, a cache miss per tree saved), else
+ * its row of leaf_values and onehot (its one-hot class or -1). */
 void sporf_pnode_write(const sporf_tree *tree, int32_t i, const int32_t *pos, int explicit_near, int32_t onehot,
-                       sporf_pnode *out);
+                       int value_leaves, sporf_pnode *out);
+
+/* The values leaf lf of tree tr stands for: in the leaf itself in a forest
+ * of one value per leaf (K == 1, sporf_pnode_write), else its row of
+ * leaf_values. */
+static inline const double *sporf_pnode_leaf_values(const sporf_tree *tr, const sporf_pnode *lf, int32_t K)
+{
+    return K == 1 ? &lf->u.threshold : tr->leaf_values + (int64_t)sporf_pnode_leaf_slot(lf) * K;
+}
 
 /* A hint to start loading p's cache line (no effect where unsupported). */
 #if defined(__GNUC__) || defined(__clang__)

@@ -367,7 +367,7 @@ static inline void sporf_part_add_leaf(const sporf_pnode *lf, const sporf_tree *
                                        const int32_t *rows, int32_t n)
 {
     const int32_t K = S->K;
-    if (lf->u.leaf.onehot >= 0) {
+    if (K > 1 && lf->u.leaf.onehot >= 0) {
         const int32_t k = lf->u.leaf.onehot;
         for (int32_t i = 0; i < n; i++) {
             S->out[(int64_t)rows[i] * K + k] += 1.0; /* the other values are zeros */
@@ -375,7 +375,7 @@ static inline void sporf_part_add_leaf(const sporf_pnode *lf, const sporf_tree *
         }
         return;
     }
-    const double *lv = tree->leaf_values + (int64_t)sporf_pnode_leaf_slot(lf) * K;
+    const double *lv = sporf_pnode_leaf_values(tree, lf, K);
     if (isnan(lv[0]))
         return;
     for (int32_t i = 0; i < n; i++) {

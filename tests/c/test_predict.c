@@ -96,21 +96,23 @@ static int32_t reference_leaf(const sporf_tree *t, const double *x)
     return i;
 }
 
-/* Two-class probabilities of the M rows of T (P columns, row-major) into the
- * zeroed want (M x 2): each tree's reference leaf values summed in tree
- * order, then scaled by 1 / n_trees -- the arithmetic every walk of
+/* The forest's K = n_classes values (class probabilities, or a regression's
+ * mean) of the M rows of T (P columns, row-major) into the zeroed want
+ * (M x K): each tree's reference leaf values summed in tree order, then
+ * scaled by 1 / n_trees -- the arithmetic every walk of
  * sporf_forest_predict_proba must reproduce bit for bit. */
 static void reference_proba(const sporf_forest *f, const double *T, int M, int P, double *want)
 {
+    const int K = f->n_classes;
     for (int64_t t = 0; t < f->n_trees; t++) {
         const sporf_tree *tr = &f->trees[t];
         for (int i = 0; i < M; i++) {
             const int32_t lf = reference_leaf(tr, T + (int64_t)i * P);
-            for (int k = 0; k < 2; k++)
-                want[(int64_t)i * 2 + k] += tr->leaf_values[(int64_t)tr->nodes[lf].right * 2 + k];
+            for (int k = 0; k < K; k++)
+                want[(int64_t)i * K + k] += tr->leaf_values[(int64_t)tr->nodes[lf].right * K + k];
         }
     }
-    for (int i = 0; i < M * 2; i++) want[i] *= 1.0 / (double)f->n_trees;
+    for (int i = 0; i < M * K; i++) want[i] *= 1.0 / (double)f->n_trees;
 }
 
 /* Move a third of v's n values (on a grid of halves) off the grid by less
@@ -202,17 +204,17 @@ static void test_traversal_matches_reference(void)
             sporf_nodes_find_leaves(tr->pnodes, 0, tr, T, P, 1, M, leaf, 0);
             for (int i = 0; i < M; i++) {
                 const int32_t want = reference_leaf(tr, T + i * P);
-                ok &= tr->pnodes[leaf[i]].u.leaf.node == want;
-                ok &= tr->pnodes[sporf_tree_find_leaf(tr, T + i * P, 1)].u.leaf.node == want;
+                ok &= tr->pnodes[leaf[i]].link == want;
+                ok &= tr->pnodes[sporf_tree_find_leaf(tr, T + i * P, 1)].link == want;
                 ok &= sporf_pnode_leaf_slot(&tr->pnodes[leaf[i]]) == tr->nodes[want].right;
-                ok &= base[sporf_nodes_find_leaf(base, pk->root[t], tr, T + i * P, 1)].u.leaf.node == want;
+                ok &= base[sporf_nodes_find_leaf(base, pk->root[t], tr, T + i * P, 1)].link == want;
                 for (int k = 0; k < 3; k++)
                     want_proba[i * 3 + k] += tr->leaf_values[(int64_t)tr->nodes[want].right * 3 + k];
             }
             for (int single = 0; single <= pk->single_only; single++) {
                 sporf_nodes_find_leaves(base, pk->root[t], tr, T, P, 1, M, leaf, single);
                 for (int i = 0; i < M; i++)
-                    ok &= base[leaf[i]].u.leaf.node == reference_leaf(tr, T + i * P);
+                    ok &= base[leaf[i]].link == reference_leaf(tr, T + i * P);
                 /* the partition walk (predict takes it for narrow rows); a stack of 3
                  * frames makes it walk the ranges below depth 1 row by row */
                 const float *thr_f = pk->thr_f + pk->bin_offset[pk->tree_bin[t]];
@@ -222,14 +224,14 @@ static void test_traversal_matches_reference(void)
                                                      cap, thr_f, on_floats ? Tf : NULL, P, NULL);
                         int *walk_ok = on_floats ? &float_ok : &part_ok;
                         for (int i = 0; i < M; i++)
-                            *walk_ok &= base[leaf[i]].u.leaf.node == reference_leaf(tr, T + i * P);
+                            *walk_ok &= base[leaf[i]].link == reference_leaf(tr, T + i * P);
                     }
                 }
                 /* the float lanes (axis forests; predict takes them on wide rows) */
                 if (single) {
                     sporf_nodes_find_leaves_f32(base, thr_f, pk->root[t], tr, Tf, P, T, P, 1, M, leaf);
                     for (int i = 0; i < M; i++)
-                        float_ok &= base[leaf[i]].u.leaf.node == reference_leaf(tr, T + i * P);
+                        float_ok &= base[leaf[i]].link == reference_leaf(tr, T + i * P);
                 }
             }
             sporf_tree_unprepare(tr);
@@ -603,6 +605,75 @@ static void test_general_splits_and_few_rows(void)
     free(X); free(T); free(y);
 }
 
+/* A forest of one value per leaf (regression) keeps each leaf's value in
+ * the prediction layout instead of reading leaf_values: every walk (a full
+ * block partitioned, a short one, 1 to 7 rows down every tree at once)
+ * gives the reference sums bit for bit, and apply still names the stored
+ * leaves. */
+static void test_regression_values_in_layout(void)
+{
+    enum { N = 400, P = 9, M = 32768 + 5 };
+    double *X = malloc(sizeof(double) * N * P), *T = malloc(sizeof(double) * M * P);
+    double *y = malloc(sizeof(double) * N);
+    sporf_rng r;
+    sporf_rng_seed(&r, 11, 0);
+    for (int i = 0; i < N * P; i++)
+        X[i] = sporf_rng_uniform(&r) - 0.5;
+    for (int i = 0; i < N; i++)
+        y[i] = 3.0 * X[i * P] - X[i * P + 1] * X[i * P + 2] + 0.1 * sporf_rng_uniform(&r);
+    for (int i = 0; i < M * P; i++)
+        T[i] = sporf_rng_uniform(&r) - 0.5;
+    sporf_params p;
+    sporf_params_init(&p);
+    p.n_estimators = 20;
+    p.random_state = 8;
+    p.criterion = SPORF_CRIT_SQUARED_ERROR;
+    sporf_matrix m = rowmajor(X, N, P);
+    sporf_forest *f = NULL;
+    sporf_error err;
+    if (sporf_forest_fit_regression(&p, &m, y, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+        CHECK(0, "regression fit: %s", err.message);
+        free(X); free(T); free(y);
+        return;
+    }
+    CHECK(f->n_classes == 1, "a regression forest has one value per leaf (%d)", f->n_classes);
+    int64_t leaves_seen = 0, values_ok = 1;
+    for (int64_t t = 0; t < f->n_trees; t++) {
+        const sporf_tree *tr = &f->trees[t];
+        const sporf_pnode *base = sporf_packed_bin_nodes(f->packed, f->packed->tree_bin[t]);
+        for (int i = 0; i < M && i < 64; i++) {
+            const sporf_pnode *lf = &base[sporf_nodes_find_leaf(base, f->packed->root[t], tr, T + (int64_t)i * P, 1)];
+            const int32_t want = reference_leaf(tr, T + (int64_t)i * P);
+            values_ok &= sporf_pnode_leaf_node(lf) == want &&
+                         memcmp(&lf->u.threshold, &tr->leaf_values[tr->nodes[want].right], sizeof(double)) == 0;
+            leaves_seen++;
+        }
+    }
+    CHECK(leaves_seen > 0 && values_ok, "each packed leaf holds its stored node and its value (%lld leaves)",
+          (long long)leaves_seen);
+    double *want = calloc((size_t)M, sizeof(double)), *got = malloc(sizeof(double) * M);
+    int64_t *leaves = malloc(sizeof(int64_t) * 7 * (size_t)f->n_trees);
+    reference_proba(f, T, M, P, want);
+    sporf_matrix mt = rowmajor(T, M, P);
+    CHECK(sporf_forest_predict_proba(f, &mt, 2, got, NULL, NULL, &err) == SPORF_OK &&
+              memcmp(got, want, sizeof(double) * M) == 0,
+          "regression: a full and a short last block give the reference means bit for bit");
+    int few_ok = 1;
+    for (int64_t nr = 1; nr < 8; nr++) {
+        few_ok &= sporf_forest_predict_proba_rows(f, T + 5 * P, nr, P, 1, got, NULL) == SPORF_OK &&
+                  memcmp(got, want + 5, sizeof(double) * (size_t)nr) == 0;
+        sporf_matrix ms = rowmajor(T + 5 * P, nr, P);
+        few_ok &= sporf_forest_apply(f, &ms, 1, leaves, NULL, NULL, &err) == SPORF_OK;
+        for (int64_t i = 0; i < nr; i++)
+            for (int64_t t = 0; t < f->n_trees; t++)
+                few_ok &= leaves[i * f->n_trees + t] == reference_leaf(&f->trees[t], T + (5 + i) * P);
+    }
+    CHECK(few_ok, "regression: 1 to 7 rows give the reference means and leaves");
+    free(want); free(got); free(leaves);
+    sporf_forest_free(f);
+    free(X); free(T); free(y);
+}
+
 /* Rows wider than 1 KB are walked on float copies, general splits too: a
  * float sum decides where it is clear of the threshold by more than its
  * rounding, the double sum elsewhere. Every length of projection reaches
@@ -672,6 +743,7 @@ int main(void)
     test_wide_rows_float_walk();
     test_general_splits_and_few_rows();
     test_general_splits_on_float_rows();
+    test_regression_values_in_layout();
     test_unsupervised_forest();
     test_permutation_importance();
     return check_summary();
