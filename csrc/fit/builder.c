@@ -32,12 +32,17 @@ static int grow_array(void **ptr, int64_t *cap, int64_t need, size_t elem)
  * node instead keeps its rows' values contiguous in xnode, and its split moves
  * them: p sequential passes, paid once, against the scattered reads of every
  * candidate. It pays when a column outgrows the cache and the candidates read
- * enough columns per node (compaction_pays); below
- * SPORF_COMPACT_MIN_NODE_ROWS a node's rows fit in the cache, and its
- * children read Xc. The values are the same, so is the forest (the exact
- * scan's sort reorders a node's rows: from then on the node reads Xc). */
+ * enough columns per node (compaction_pays), down to nodes of
+ * SPORF_COMPACT_MIN_NODE_ROWS rows; smaller ones read Xc. A node of a few
+ * thousand rows does not fit the cache either: its rows are a few thousand
+ * lines of each column it reads, a line per row (the default forests on
+ * 300,000 to 10,000,000 rows fit 12-16% faster with 128 than with 4,096;
+ * of 32 to 512, 128 was the fastest or level on every size, BENCHMARKS.md).
+ * The values are the same, so is the forest
+ * (the exact scan's sort reorders a node's rows: from then on the node reads
+ * Xc). */
 #define SPORF_COMPACT_MIN_DATA_ROWS ((int64_t)1 << 18)
-#define SPORF_COMPACT_MIN_NODE_ROWS ((int64_t)1 << 12)
+#define SPORF_COMPACT_MIN_NODE_ROWS ((int64_t)128)
 
 static int compaction_pays(const sporf_builder *b, int64_t n, int64_t p)
 {
