@@ -115,6 +115,13 @@ static void reference_proba(const sporf_forest *f, const double *T, int M, int P
     for (int i = 0; i < M * K; i++) want[i] *= 1.0 / (double)f->n_trees;
 }
 
+/* v[0..n) uniform on [-0.5, 0.5): the tests' rows. */
+static void fill_centred(double *v, int64_t n, sporf_rng *r)
+{
+    for (int64_t i = 0; i < n; i++)
+        v[i] = sporf_rng_uniform(r) - 0.5;
+}
+
 /* Move a third of v's n values (on a grid of halves) off the grid by less
  * than float precision sees: by 1e-12, which rounds back to the grid value
  * in float (a tie for a float walk), or by 1-6 units of 2^-24 relative,
@@ -527,12 +534,10 @@ static void test_general_splits_and_few_rows(void)
     int32_t *y = malloc(sizeof(int32_t) * N);
     sporf_rng r;
     sporf_rng_seed(&r, 3, 0);
-    for (int i = 0; i < N * P; i++)
-        X[i] = sporf_rng_uniform(&r) - 0.5;
+    fill_centred(X, (int64_t)N * P, &r);
     for (int i = 0; i < N; i++)
         y[i] = X[i * P] + X[i * P + 1] - X[i * P + 2] > 0.0;
-    for (int i = 0; i < M * P; i++)
-        T[i] = sporf_rng_uniform(&r) - 0.5;
+    fill_centred(T, (int64_t)M * P, &r);
     static const double lengths[] = {1.0, 2.0, 3.0, 4.0, 5.0, 8.0, 12.0};
     for (size_t c = 0; c < sizeof lengths / sizeof lengths[0]; c++) {
         const int dense = lengths[c] > SPORF_PN_INLINE_TERMS;
@@ -617,12 +622,10 @@ static void test_regression_values_in_layout(void)
     double *y = malloc(sizeof(double) * N);
     sporf_rng r;
     sporf_rng_seed(&r, 11, 0);
-    for (int i = 0; i < N * P; i++)
-        X[i] = sporf_rng_uniform(&r) - 0.5;
+    fill_centred(X, (int64_t)N * P, &r);
     for (int i = 0; i < N; i++)
         y[i] = 3.0 * X[i * P] - X[i * P + 1] * X[i * P + 2] + 0.1 * sporf_rng_uniform(&r);
-    for (int i = 0; i < M * P; i++)
-        T[i] = sporf_rng_uniform(&r) - 0.5;
+    fill_centred(T, (int64_t)M * P, &r);
     sporf_params p;
     sporf_params_init(&p);
     p.n_estimators = 20;
@@ -687,14 +690,12 @@ static void test_general_splits_on_float_rows(void)
     int32_t *y = malloc(sizeof(int32_t) * N);
     sporf_rng r;
     sporf_rng_seed(&r, 11, 0);
-    for (int i = 0; i < N * P; i++)
-        X[i] = sporf_rng_uniform(&r) - 0.5;
+    fill_centred(X, (int64_t)N * P, &r);
     for (int i = 0; i < N; i++)
         y[i] = X[i * P] - X[i * P + 1] + X[i * P + 2] > 0.0;
     static const double lengths[] = {1.0, 2.0, 3.0, 5.0, 8.0, 12.0};
     for (size_t c = 0; c < sizeof lengths / sizeof lengths[0]; c++) {
-        for (int i = 0; i < M * P; i++)
-            T[i] = sporf_rng_uniform(&r) - 0.5;
+        fill_centred(T, (int64_t)M * P, &r);
         sporf_params p;
         sporf_params_init(&p);
         p.n_estimators = 12;
