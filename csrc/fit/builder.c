@@ -42,6 +42,13 @@ static int grow_array(void **ptr, int64_t *cap, int64_t need, size_t elem)
  * (the exact scan's sort reorders a node's rows: from then on the node reads
  * Xc). */
 #define SPORF_COMPACT_MIN_DATA_ROWS ((int64_t)1 << 18)
+/* From this many rows the copy holds the rows' weights and responses too:
+ * read through the row ids at every node (the node's statistics, the guided
+ * target, the histograms' layout), their 12-16 bytes a row outgrow a 32 MB
+ * cache at 2-3 million rows. The defaults fit 10% faster on 3,000,000 rows
+ * and 16% on 10,000,000 with them; on 300,000 rows, where the ids' reads
+ * still hit the cache, moving them cost 2-4% (BENCHMARKS.md). */
+#define SPORF_COMPACT_RESPONSE_MIN_ROWS ((int64_t)1 << 21)
 #define SPORF_COMPACT_MIN_NODE_ROWS ((int64_t)128)
 
 static int compaction_pays(const sporf_builder *b, int64_t n, int64_t p)
@@ -66,8 +73,12 @@ static int reserve_node_copy(sporf_builder *b, int64_t rows)
     free(b->xnode);
     free(b->xnode32);
     free(b->side);
+    free(b->wnode);
+    free(b->ynode);
     b->xnode = NULL;
     b->xnode32 = NULL;
+    b->wnode = NULL;
+    b->ynode = NULL;
     int64_t want = rows + rows / 100;
     if (want > b->n)
         want = b->n;
@@ -77,15 +88,24 @@ static int reserve_node_copy(sporf_builder *b, int64_t rows)
     else
         b->xnode = malloc((size_t)want * (size_t)b->p * sizeof *b->xnode);
     b->side = malloc((size_t)b->n);
+    const int one_response = b->compact_responses;
+    if (one_response) {
+        b->wnode = malloc((size_t)want * sizeof *b->wnode);
+        b->ynode = malloc((size_t)want * sizeof *b->ynode);
+    }
     b->xnode_rows = want;
-    if ((b->xnode || b->xnode32) && b->side)
+    if ((b->xnode || b->xnode32) && b->side && (!one_response || (b->wnode && b->ynode)))
         return 1;
     free(b->xnode);
     free(b->xnode32);
     free(b->side);
+    free(b->wnode);
+    free(b->ynode);
     b->xnode = NULL;
     b->xnode32 = NULL;
     b->side = NULL;
+    b->wnode = NULL;
+    b->ynode = NULL;
     b->xnode_rows = 0;
     return 0;
 }
@@ -158,6 +178,9 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const sporf
         sort_ok = 0;
     if (max_bins > 0 && compaction_pays(b, n, p))
         b->compact_min_rows = SPORF_COMPACT_MIN_NODE_ROWS; /* xnode: allocated by the first tree */
+    /* one response (not several outputs, not none): its tasks read it by position */
+    b->compact_responses = b->compact_min_rows > 0 && n >= SPORF_COMPACT_RESPONSE_MIN_ROWS && b->n_outputs == 1 &&
+                           (b->y || b->yr);
     if (!sort_ok || !guided_ok || !b->w || !b->idx || !b->vals || !b->xrow || !b->wsorted || !b->node_counts || !b->left_counts ||
         !b->right_counts || !b->best_proj_feature || !b->best_proj_weight) {
         sporf_builder_free(b);
@@ -178,6 +201,8 @@ void sporf_builder_free(sporf_builder *b)
     free(b->xrow);
     free(b->xnode);
     free(b->xnode32);
+    free(b->wnode);
+    free(b->ynode);
     free(b->side);
     free(b->wsorted);
     free(b->node_counts);
@@ -501,27 +526,34 @@ static void find_split(sporf_builder *b, sporf_rng *rng, int64_t start, int64_t 
         try_guided(b, start, end, st, best);
 }
 
+/* Stable-partition a double column of the node-ordered copy over [start,
+ * end) by side (scratch: end - start doubles). */
+static void move_node_doubles(const unsigned char *side, double *col, int64_t start, int64_t end, double *scratch)
+{
+    int64_t l = start, r = 0;
+    for (int64_t i = start; i < end; i++) {
+        if (side[i]) col[l++] = col[i];
+        else scratch[r++] = col[i];
+    }
+    memcpy(col + l, scratch, (size_t)r * sizeof *col);
+}
+
 /* Stable-partition every column of the node-ordered copy over [start, end)
  * by b->side, as partition_stable moved idx (scratch: end - start doubles). */
 static void move_node_columns(sporf_builder *b, int64_t start, int64_t end, double *scratch)
 {
     const unsigned char *side = b->side;
     for (int64_t j = 0; j < b->p; j++) {
-        int64_t l = start, r = 0;
         if (b->xnode32) {
             float *col = b->xnode32 + j * b->xnode_rows, *tmp = (float *)scratch;
+            int64_t l = start, r = 0;
             for (int64_t i = start; i < end; i++) {
                 if (side[i]) col[l++] = col[i];
                 else tmp[r++] = col[i];
             }
             memcpy(col + l, tmp, (size_t)r * sizeof *col);
         } else {
-            double *col = b->xnode + j * b->xnode_rows;
-            for (int64_t i = start; i < end; i++) {
-                if (side[i]) col[l++] = col[i];
-                else scratch[r++] = col[i];
-            }
-            memcpy(col + l, scratch, (size_t)r * sizeof *col);
+            move_node_doubles(side, b->xnode + j * b->xnode_rows, start, end, scratch);
         }
     }
 }
@@ -557,6 +589,12 @@ static int64_t partition_stable(sporf_builder *b, int64_t start, int64_t end, co
     }
     memcpy(idx + nl, right_idx, (size_t)nr * sizeof *idx);
     memcpy(v + nl, right_v, (size_t)nr * sizeof *v);
+    /* the rows' weights and responses move with every split of a node that
+     * has them: the task's gain reads the children's by position */
+    if (b->node_compact && b->wnode) {
+        move_node_doubles(b->side, b->wnode, start, end, right_v);
+        move_node_doubles(b->side, b->ynode, start, end, right_v);
+    }
     if (b->node_compact && (nl - start >= b->compact_min_rows || nr >= b->compact_min_rows))
         move_node_columns(b, start, end, right_v);
     *n_miss = miss;
@@ -637,6 +675,11 @@ int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
             } else {
                 sporf_columns_gather(&b->X, j, b->idx, n_in_tree, b->xnode + j * b->xnode_rows);
             }
+        }
+        for (int64_t i = 0; b->wnode && i < n_in_tree; i++) {
+            const int32_t id = b->idx[i];
+            b->wnode[i] = b->w[id];
+            b->ynode[i] = b->yr ? b->yr[id] : (double)b->y[id];
         }
         root.compact = 1;
     }

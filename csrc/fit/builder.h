@@ -77,6 +77,13 @@ typedef struct sporf_builder {
     float *xnode32;         /* the same for float data (X.f32), instead of xnode */
     int64_t xnode_rows;
     int node_compact;       /* the node being split has its rows in xnode */
+    /* With compact_responses (set by sporf_builder_init: one response --
+     * classification or regression -- on data of many rows), the copy also
+     * holds the rows' weights and responses (class code or value) by
+     * position, moved with every split, so the tasks' per-node passes read
+     * them in order (sporf_node_wy); NULL otherwise. */
+    int compact_responses;
+    double *wnode, *ynode;
     unsigned char *side;    /* partition's side of each position (1 = left) */
 
     /* scratch */
@@ -115,6 +122,18 @@ static inline double sporf_node_x(const sporf_builder *b, int32_t f, int64_t pos
         return sporf_columns_at(&b->X, f, b->idx[pos]);
     const int64_t at = (int64_t)f * b->xnode_rows + pos;
     return b->xnode32 ? (double)b->xnode32[at] : b->xnode[at];
+}
+
+/* The weights and responses of the node being split by position, from
+ * start (*wn, *yn: row idx[start + k] at index k), when the node-ordered
+ * copy has them: 1, else 0 (read them through idx). */
+static inline int sporf_node_wy(const sporf_builder *b, int64_t start, const double **wn, const double **yn)
+{
+    if (!b->node_compact || !b->wnode)
+        return 0;
+    *wn = b->wnode + start;
+    *yn = b->ynode + start;
+    return 1;
 }
 
 /* The training rows a builder's data stand for, when X holds a sample of

@@ -142,11 +142,14 @@ void sporf_guided_slopes(sporf_builder *b, int64_t start, int64_t end, const spo
     b->task->guide_target(b, start, end, top->feature, top->sign, top->threshold, top->missing_left, t);
     const int32_t *idx = b->idx;
     const double *wt = b->w;
-    /* the rows' weights by position, gathered once for the m slopes */
+    /* the rows' weights by position, gathered once for the m slopes (in
+     * order from the node-ordered copy when it has them) */
     double *wn = b->guide_w;
+    const double *wc, *yc;
+    const int in_order = sporf_node_wy(b, start, &wc, &yc);
     double W = 0.0, T = 0.0;
     for (int64_t i = start; i < end; i++) {
-        wn[i - start] = wt[idx[i]];
+        wn[i - start] = in_order ? wc[i - start] : wt[idx[i]];
         W += wn[i - start];
         T += wn[i - start] * t[i - start];
     }

@@ -32,10 +32,18 @@ static void node_stats(sporf_builder *b, int64_t start, int64_t end, sporf_node_
     double *cnt = b->node_counts;
     memset(cnt, 0, (size_t)K * sizeof *cnt);
     memset(st, 0, sizeof *st);
-    for (int64_t i = start; i < end; i++) {
-        const int32_t s = b->idx[i];
-        cnt[b->y[s]] += b->w[s];
-        st->w += b->w[s];
+    const double *wn, *yn;
+    if (sporf_node_wy(b, start, &wn, &yn)) { /* in order, from the node-ordered copy */
+        for (int64_t k = 0; k < end - start; k++) {
+            cnt[(int32_t)yn[k]] += wn[k];
+            st->w += wn[k];
+        }
+    } else {
+        for (int64_t i = start; i < end; i++) {
+            const int32_t s = b->idx[i];
+            cnt[b->y[s]] += b->w[s];
+            st->w += b->w[s];
+        }
     }
     st->impurity = sporf_impurity(b->params->criterion, cnt, K, st->w);
     st->pure = st->impurity <= 1e-12;
@@ -171,17 +179,21 @@ static void guide_target(sporf_builder *b, int64_t start, int64_t end, int32_t f
     double *L = b->left_counts, *T = b->right_counts;
     memset(L, 0, (size_t)K * sizeof *L);
     memset(T, 0, (size_t)K * sizeof *T);
+    const double *wn, *yn;
+    const int in_order = sporf_node_wy(b, start, &wn, &yn);
     for (int64_t i = start; i < end; i++) {
         const int32_t id = b->idx[i];
-        T[b->y[id]] += b->w[id];
+        const int32_t c = in_order ? (int32_t)yn[i - start] : b->y[id];
+        const double ww = in_order ? wn[i - start] : b->w[id];
+        T[c] += ww;
         const double x = sporf_node_x(b, f, i);
         if (sign * x <= threshold || (missing_left && sporf_is_missing(x)))
-            L[b->y[id]] += b->w[id];
+            L[c] += ww;
     }
     for (int32_t k = 0; k < K; k++)
         L[k] = T[k] > 0.0 ? L[k] / T[k] : 0.0;
     for (int64_t i = start; i < end; i++)
-        t[i - start] = L[b->y[b->idx[i]]];
+        t[i - start] = L[in_order ? (int32_t)yn[i - start] : b->y[b->idx[i]]];
 }
 
 static int32_t hist_width(int32_t n_classes) { return n_classes; }
@@ -190,10 +202,16 @@ static void hist_prepare(sporf_builder *b, int64_t start, int64_t end, const spo
 {
     (void)st;
     double *nw = b->hist.node_w, *nr = b->hist.node_r;
-    for (int64_t i = start; i < end; i++) {
-        const int32_t id = b->idx[i];
-        nw[i - start] = b->w[id];
-        nr[i - start] = (double)b->y[id];
+    const double *wn, *yn;
+    if (sporf_node_wy(b, start, &wn, &yn)) {
+        memcpy(nw, wn, (size_t)(end - start) * sizeof *nw);
+        memcpy(nr, yn, (size_t)(end - start) * sizeof *nr);
+    } else {
+        for (int64_t i = start; i < end; i++) {
+            const int32_t id = b->idx[i];
+            nw[i - start] = b->w[id];
+            nr[i - start] = (double)b->y[id];
+        }
     }
     memcpy(b->hist.total, b->node_counts, (size_t)b->n_classes * sizeof(double));
 }

@@ -9,17 +9,20 @@
 static double rows_sse(const sporf_builder *b, int64_t start, int64_t end, double *w_out, double *mean_out)
 {
     double W = 0.0, S = 0.0;
+    const double *wn, *yn;
+    const int in_order = sporf_node_wy(b, start, &wn, &yn); /* from the node-ordered copy */
     for (int64_t i = start; i < end; i++) {
-        const int32_t id = b->idx[i];
-        W += b->w[id];
-        S += b->w[id] * b->yr[id];
+        const double w = in_order ? wn[i - start] : b->w[b->idx[i]];
+        const double y = in_order ? yn[i - start] : b->yr[b->idx[i]];
+        W += w;
+        S += w * y;
     }
     const double mean = W > 0.0 ? S / W : 0.0;
     double sse = 0.0;
     for (int64_t i = start; i < end; i++) {
-        const int32_t id = b->idx[i];
-        const double d = b->yr[id] - mean;
-        sse += b->w[id] * d * d;
+        const double w = in_order ? wn[i - start] : b->w[b->idx[i]];
+        const double d = (in_order ? yn[i - start] : b->yr[b->idx[i]]) - mean;
+        sse += w * d * d;
     }
     *w_out = W;
     *mean_out = mean;
@@ -32,8 +35,11 @@ static void node_stats(sporf_builder *b, int64_t start, int64_t end, sporf_node_
     st->impurity = st->w > 0.0 ? st->sse / st->w : 0.0;
     /* a constant response cannot be split usefully */
     int pure = 1;
+    const double *wn, *yn;
+    const int in_order = sporf_node_wy(b, start, &wn, &yn);
+    const double y0 = in_order ? yn[0] : b->yr[b->idx[start]];
     for (int64_t i = start + 1; i < end && pure; i++)
-        pure = b->yr[b->idx[i]] == b->yr[b->idx[start]];
+        pure = (in_order ? yn[i - start] : b->yr[b->idx[i]]) == y0;
     st->pure = pure;
     /* children of constant response: their SSE is 0, so the proxy is the node's */
     st->perfect = st->sse;
@@ -115,6 +121,11 @@ static void guide_target(sporf_builder *b, int64_t start, int64_t end, int32_t f
                          double threshold, int missing_left, double *t)
 {
     (void)f, (void)sign, (void)threshold, (void)missing_left;
+    const double *wn, *yn;
+    if (sporf_node_wy(b, start, &wn, &yn)) {
+        memcpy(t, yn, (size_t)(end - start) * sizeof *t);
+        return;
+    }
     for (int64_t i = start; i < end; i++)
         t[i - start] = b->yr[b->idx[i]];
 }
@@ -129,9 +140,11 @@ static int32_t hist_width(int32_t n_classes)
 static void hist_prepare(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st)
 {
     double *nw = b->hist.node_w, *nr = b->hist.node_r, total = 0.0;
+    const double *wn, *yn;
+    const int in_order = sporf_node_wy(b, start, &wn, &yn); /* from the node-ordered copy */
     for (int64_t i = start; i < end; i++) {
-        const int32_t id = b->idx[i];
-        const double w = b->w[id], wy = w * (b->yr[id] - st->mean);
+        const double w = in_order ? wn[i - start] : b->w[b->idx[i]];
+        const double wy = w * ((in_order ? yn[i - start] : b->yr[b->idx[i]]) - st->mean);
         nw[i - start] = w;
         nr[i - start] = wy;
         total += wy;

@@ -375,7 +375,9 @@ static void test_random_splitter(void)
 
 /* Grow one tree of `params` on Xc (n x p column-major; or its floats Xf when
  * not NULL) with a builder, with the node-ordered copy of X as the builder
- * chose (*compacted says whether the tree used it) or with it switched off;
+ * chose (use_copy 1; *compacted says whether the tree used it), with the
+ * rows' weights and responses in the copy too (use_copy 2, which the builder
+ * chooses only on millions of rows) or with it switched off (0);
  * bootstrap-like weights (0, 1 or 2). */
 static int grow_tree(const sporf_params *params, const double *Xc, const float *Xf, int64_t n, int64_t p,
                      const sporf_response *resp, int use_copy, int *compacted, sporf_tree *tree)
@@ -387,6 +389,7 @@ static int grow_tree(const sporf_params *params, const double *Xc, const float *
         return 0;
     if (!use_copy)
         b.compact_min_rows = 0;
+    b.compact_responses = use_copy == 2 ? 1 : use_copy == 1 ? 0 : b.compact_responses;
     sporf_rng rng;
     sporf_rng_seed(&rng, 11, 0);
     int64_t m = 0;
@@ -395,7 +398,7 @@ static int grow_tree(const sporf_params *params, const double *Xc, const float *
         if (b.w[i] > 0.0) b.idx[m++] = (int32_t)i;
     }
     int rc = sporf_builder_grow(&b, m, &rng, NULL, tree, &err);
-    *compacted = b.xnode != NULL || b.xnode32 != NULL;
+    *compacted = (b.xnode != NULL || b.xnode32 != NULL) && (use_copy != 2 || (b.wnode && b.ynode));
     sporf_builder_free(&b);
     return rc == SPORF_OK;
 }
@@ -435,9 +438,10 @@ static void test_node_ordered_copy_grows_the_same_tree(void)
         }
         const sporf_response resp = {task == 0 ? SPORF_TASK_CLASSIFICATION : SPORF_TASK_REGRESSION,
                                      task == 0 ? y : NULL, task == 1 ? yr : NULL, task == 0 ? 2 : 1, 1, NULL, NULL};
-        sporf_tree with, without, floats;
-        int compacted = 0, ignored = 0, float_compacted = 0;
+        sporf_tree with, without, floats, responses;
+        int compacted = 0, ignored = 0, float_compacted = 0, responses_compacted = 0;
         int ok = grow_tree(&params, Xc, NULL, n, p, &resp, 1, &compacted, &with);
+        ok = ok && grow_tree(&params, Xc, NULL, n, p, &resp, 2, &responses_compacted, &responses);
         ok = ok && grow_tree(&params, Xc, NULL, n, p, &resp, 0, &ignored, &without);
         ok = ok && grow_tree(&params, Xc, Xf, n, p, &resp, 1, &float_compacted, &floats);
         CHECK(ok, "task %d: the trees grow", task);
@@ -458,6 +462,13 @@ static void test_node_ordered_copy_grows_the_same_tree(void)
                                 memcmp(floats.leaf_values, with.leaf_values,
                                        (size_t)(with.n_leaves * resp.n_classes) * sizeof(double)) == 0;
         CHECK(same_floats, "task %d: the values as floats grow the same tree, through the node-ordered copy", task);
+        const int same_responses =
+            responses_compacted && responses.n_nodes == with.n_nodes && responses.n_proj == with.n_proj &&
+            memcmp(responses.nodes, with.nodes, (size_t)with.n_nodes * sizeof *with.nodes) == 0 &&
+            memcmp(responses.proj_weight, with.proj_weight, (size_t)with.n_proj * sizeof(double)) == 0 &&
+            memcmp(responses.leaf_values, with.leaf_values, (size_t)(with.n_leaves * resp.n_classes) * sizeof(double)) == 0;
+        CHECK(same_responses, "task %d: the weights and responses in the node-ordered copy grow the same tree", task);
+        sporf_tree_release(&responses);
         sporf_tree_release(&with);
         sporf_tree_release(&without);
         sporf_tree_release(&floats);
