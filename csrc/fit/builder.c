@@ -38,15 +38,14 @@ static int grow_array(void **ptr, int64_t *cap, int64_t need, size_t elem)
  * lines of each column it reads, a line per row (the default forests on
  * 300,000 to 10,000,000 rows fit 12-16% faster with 128 than with 4,096;
  * of 32 to 512, 128 was the fastest or level on every size, BENCHMARKS.md).
- * The values are the same, so is the forest
- * (the exact scan's sort reorders a node's rows: from then on the node reads
- * Xc). */
+ * The values are the same, so is the forest (the exact scan's sort reorders
+ * a node's rows: from then on the node reads Xc). */
 #define SPORF_COMPACT_MIN_DATA_ROWS ((int64_t)1 << 18)
 /* From this many rows the copy holds the rows' weights and responses too:
  * read through the row ids at every node (the node's statistics, the guided
  * target, the histograms' layout), their 12-16 bytes a row outgrow a 32 MB
- * cache at 2-3 million rows. The defaults fit 10% faster on 3,000,000 rows
- * and 16% on 10,000,000 with them; on 300,000 rows, where the ids' reads
+ * cache at 2-3 million rows. The defaults fit 7-10% faster on 3,000,000 rows
+ * and 16-19% on 10,000,000 with them; on 300,000 rows, where the ids' reads
  * still hit the cache, moving them cost 2-4% (BENCHMARKS.md). */
 #define SPORF_COMPACT_RESPONSE_MIN_ROWS ((int64_t)1 << 21)
 #define SPORF_COMPACT_MIN_NODE_ROWS ((int64_t)128)
