@@ -33,6 +33,13 @@ typedef struct sporf_part_frame {
 #define SPORF_PART_FEW 1
 /* Rows a general split projects together (sporf_part_split_general). */
 #define SPORF_PART_CHUNK 64
+/* Ranges of at least this many rows read the block's column copy, when
+ * predict.c made one: such a range's rows share the cache lines of the
+ * columns its split reads. Smaller ranges read the rows, whose few lines the walk
+ * down a subtree keeps reusing (the copy for every range made Friedman
+ * forests 6% slower; from 256 to 1,024 rows the default forests on 30
+ * features took 5% less time, the others the same; 4,096: 2% less). */
+#define SPORF_PART_COL_MIN 1024
 
 /* Row r goes left (to idx[*nl], kept in order where the range began) or
  * right (to tmp[*nr]): both stores, one advance, no branch on the side. */
@@ -396,7 +403,9 @@ static inline void sporf_part_add_leaf(const sporf_pnode *lf, const sporf_tree *
  * them), the rows' features SPORF_PART_AHEAD rows ahead. idx and tmp hold n entries, stack `cap` frames (a tree's depth +
  * 1 suffice; deeper ranges are walked row by row). With xf (row r's features
  * at xf + r * p; thr_f the slots' float thresholds) the splits are decided
- * on float copies (sporf_part_split_f32_k). Leaves are those of
+ * on float copies (sporf_part_split_f32_k); else with cols (feature k of
+ * row r at cols[k * n + r]: the same values by columns) ranges of at least
+ * col_min rows read those (SPORF_PART_COL_MIN). Leaves are those of
  * sporf_nodes_find_leaf. With sums, leaf is not written: each leaf's values
  * are added to the sums of the rows that reach it (sporf_part_add_leaf), so
  * a caller walking the trees in order sums each row's leaves in tree order. */
@@ -404,7 +413,7 @@ static inline void sporf_nodes_find_leaves_part(const sporf_pnode *nodes, int32_
                                                 const double *x0, int64_t rs, int64_t cs, int64_t n, int32_t *leaf,
                                                 int32_t *idx, int32_t *tmp, sporf_part_frame *stack, int32_t cap,
                                                 const float *thr_f, const float *xf, int64_t p,
-                                                const sporf_part_sums *sums)
+                                                const double *cols, int32_t col_min, const sporf_part_sums *sums)
 {
     for (int64_t i = 0; i < n; i++)
         idx[i] = (int32_t)i;
@@ -443,8 +452,10 @@ static inline void sporf_nodes_find_leaves_part(const sporf_pnode *nodes, int32_
             sporf_prefetch(&thr_f[left]);
             sporf_prefetch(&thr_f[right]);
         }
+        const int by_cols = cols && fr.hi - fr.lo >= col_min;
         const int32_t mid = xf ? sporf_part_split_f32(nd, thr_f[fr.node], tree, xf, p, x0, rs, cs, idx, tmp, fr.lo, fr.hi)
-                               : sporf_part_split(nd, tree, x0, rs, cs, idx, tmp, fr.lo, fr.hi);
+                               : sporf_part_split(nd, tree, by_cols ? cols : x0, by_cols ? 1 : rs, by_cols ? n : cs,
+                                                  idx, tmp, fr.lo, fr.hi);
         if (mid < fr.hi)
             stack[sp++] = (sporf_part_frame){right, mid, fr.hi};
         if (mid > fr.lo)

@@ -165,11 +165,14 @@ static void test_traversal_matches_reference(void)
         T[i] = 0.5 * (double)sporf_rng_below(&r, 8) - 0.5;
     nudge_off_grid(T + M / 2 * P, (int64_t)(M - M / 2) * P, &r);
     float *Tf = malloc(sizeof(float) * M * P);
-    for (int i = 0; i < M * P; i++)
+    double *Tc = malloc(sizeof(double) * M * P); /* T by columns */
+    for (int i = 0; i < M * P; i++) {
         Tf[i] = (float)T[i];
+        Tc[(i % P) * M + i / P] = T[i];
+    }
     int32_t *idx = malloc(sizeof(int32_t) * 2 * M);
     sporf_part_frame stack[64];
-    int ok = 1, float_ok = 1, part_ok = 1, kinds_seen[4] = {0, 0, 0, 0};
+    int ok = 1, float_ok = 1, part_ok = 1, cols_ok = 1, kinds_seen[4] = {0, 0, 0, 0};
     /* axis; sparse with 1-6 non-zeros per projection; sparse and near dense
      * (6 of 6 features: side-buffer splits) */
     for (int proj = 0; proj < 3; proj++) {
@@ -226,10 +229,14 @@ static void test_traversal_matches_reference(void)
                  * frames makes it walk the ranges below depth 1 row by row */
                 const float *thr_f = pk->thr_f + pk->bin_offset[pk->tree_bin[t]];
                 for (int cap = 3; cap <= 64; cap += 61) {
-                    for (int on_floats = 0; on_floats < 2; on_floats++) {
+                    /* on the rows, on float copies, and on the rows' columns
+                     * for every range (col_min 1) or the large ones */
+                    for (int copy = 0; copy < 4; copy++) {
+                        const int on_floats = copy == 1;
                         sporf_nodes_find_leaves_part(base, pk->root[t], tr, T, P, 1, M, leaf, idx, idx + M, stack,
-                                                     cap, thr_f, on_floats ? Tf : NULL, P, NULL);
-                        int *walk_ok = on_floats ? &float_ok : &part_ok;
+                                                     cap, thr_f, on_floats ? Tf : NULL, P, copy >= 2 ? Tc : NULL,
+                                                     copy == 2 ? 1 : 512, NULL);
+                        int *walk_ok = on_floats ? &float_ok : copy >= 2 ? &cols_ok : &part_ok;
                         for (int i = 0; i < M; i++)
                             *walk_ok &= base[leaf[i]].link == reference_leaf(tr, T + i * P);
                     }
@@ -248,6 +255,10 @@ static void test_traversal_matches_reference(void)
         CHECK(sporf_forest_predict_proba(f, &mt, 2, got_proba, NULL, NULL, &err) == SPORF_OK, "predict");
         CHECK(memcmp(got_proba, want_proba, sizeof(double) * M * 3) == 0,
               "packed predict_proba equals the plain traversal's sums bit for bit");
+        /* one thread: a block of all M rows, whose large ranges read the column copy */
+        CHECK(sporf_forest_predict_proba(f, &mt, 1, got_proba, NULL, NULL, &err) == SPORF_OK, "predict");
+        CHECK(memcmp(got_proba, want_proba, sizeof(double) * M * 3) == 0,
+              "predict_proba on one block of %d rows (its column copy) equals the plain traversal's sums", M);
         /* 1-7 rows take the walk of every tree at once */
         int small_ok = 1;
         for (int64_t nr = 1; nr < 8; nr++) {
@@ -277,10 +288,11 @@ static void test_traversal_matches_reference(void)
     CHECK(ok, "inlined and lockstep traversal reach the reference leaf, ties included");
     CHECK(float_ok, "the float walks (lanes, partition) reach the reference leaf, rows that tie only in float included");
     CHECK(part_ok, "the partition walk reaches the reference leaf, ties included");
+    CHECK(cols_ok, "the partition walk on the rows' columns reaches the reference leaf");
     CHECK(kinds_seen[0] > 0 && kinds_seen[1] > 0 && kinds_seen[2] > 0 && kinds_seen[3] > 0,
           "test covers single, inlined multi-feature, general and wide nodes (%d %d %d %d)",
           kinds_seen[0], kinds_seen[1], kinds_seen[2], kinds_seen[3]);
-    free(X); free(T); free(Tf); free(idx); free(y); free(leaf);
+    free(X); free(T); free(Tf); free(Tc); free(idx); free(y); free(leaf);
 }
 
 /* Rows wider than 1 KB are walked on float copies (predict.c): by the
