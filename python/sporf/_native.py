@@ -80,7 +80,7 @@ def matrix_view(X, floats=False):
         flags = X.flags
         if flags.c_contiguous and flags.aligned:
             n, p = X.shape
-            buf = ffi.from_buffer("double[]", X, require_writable=False)
+            buf = ffi.from_buffer("double[]", X)
             return ffi.new("sporf_matrix *", [buf, n, p, p, 1]), (X, buf)
     f32 = floats and isinstance(X, np.ndarray) and X.dtype == np.float32
     X = np.asarray(X, dtype=np.float32 if f32 else np.float64)
@@ -102,7 +102,7 @@ def matrix_view(X, floats=False):
     if flags.c_contiguous and X.size:
         # The cheap way to the address (one-row prediction is dominated by
         # per-call overhead); the buffer protocol serves C-contiguous memory.
-        buf = ffi.from_buffer("double[]", X, require_writable=False)
+        buf = ffi.from_buffer("double[]", X)
         view.row_stride, view.col_stride = X.shape[1], 1
     else:
         # F-ordered (or empty): take the address directly (X is kept alive by
@@ -120,7 +120,7 @@ def double_ptr(a):
     """A const double* over a 1-D float64 array, copied first when it is not
     contiguous and aligned (the cdata keeps the array it points into alive)."""
     a = np.require(a, dtype=np.float64, requirements=["C", "A"])
-    return ffi.from_buffer("double[]", a, require_writable=False)
+    return ffi.from_buffer("double[]", a)
 
 
 class Progress:
@@ -290,7 +290,7 @@ class NativeForest:
             # below with one, for its message (the same one: the core's checks
             # of X are deterministic; a call that failed for memory may
             # succeed the second time).
-            if lib.sporf_forest_predict_proba_rows(self.ptr, ffi.from_buffer("double[]", X, require_writable=False),
+            if lib.sporf_forest_predict_proba_rows(self.ptr, ffi.from_buffer("double[]", X),
                                                    X.shape[0], X.shape[1], n_threads, ffi.from_buffer("double[]", out),
                                                    ffi.NULL) == lib.SPORF_OK:
                 return out
