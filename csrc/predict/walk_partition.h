@@ -24,7 +24,9 @@ typedef struct sporf_part_frame {
  * block is megabytes, so those reads miss the core's caches; issued early
  * they overlap (8, 16 and 32 rows ahead: 16 best by a little; with the
  * children's prefetch below, sparse forests on 30-784 features took
- * 0.68-0.83x the time). */
+ * 0.68-0.83x the time). Not on rows one double apart (rs 1: a block's
+ * column copy), whose values share cache lines: there the loads to start
+ * them cost more than they save (the default forests on 30 features, 5%). */
 #define SPORF_PART_AHEAD 16
 
 /* A range of this many rows or fewer finishes its walk row by row: the
@@ -71,7 +73,7 @@ static inline int32_t sporf_part_split_k(const sporf_pnode *nd, const sporf_tree
     for (int32_t i = lo; i < hi; i++) {
         const int32_t r = idx[i];
         const double *x = x0 + r * rs;
-        if (cls != SPORF_PART_OTHER && i + SPORF_PART_AHEAD < hi) {
+        if (cls != SPORF_PART_OTHER && rs != 1 && i + SPORF_PART_AHEAD < hi) {
             const double *xa = x0 + idx[i + SPORF_PART_AHEAD] * rs;
             sporf_prefetch(xa + f0);
             if (cls == SPORF_PART_INLINE) {
@@ -159,7 +161,7 @@ static inline int32_t sporf_part_split_terms(const int64_t *fk, const double *wk
     for (int32_t i = lo; i < hi; i++) {
         const int32_t r = idx[i];
         const double *x = x0 + r * rs;
-        if (i + SPORF_PART_AHEAD < hi) {
+        if (rs != 1 && i + SPORF_PART_AHEAD < hi) {
             const double *xa = x0 + idx[i + SPORF_PART_AHEAD] * rs;
             for (int k = 0; k < len; k++)
                 sporf_prefetch(xa + fk[k]);
