@@ -122,15 +122,24 @@ static int scan(sporf_builder *b, int64_t start, int64_t end, int64_t n_miss, co
  * `step` (+1 or -1: from the last row down); returns their total (the sum
  * over classes). The right side is summed from the end, the order in which
  * the partition used to count it, so weighted fits keep their gains to the
- * last bit. */
+ * last bit. The weights and classes come in order from the node-ordered
+ * copy when it has them (the partition moved them with the rows), else
+ * through idx: on millions of rows a miss per row. */
 static double side_counts(const sporf_builder *b, int64_t from, int64_t to, int step, double *out)
 {
     const int32_t K = b->n_classes;
     memset(out, 0, (size_t)K * sizeof *out);
-    if (step > 0)
+    const double *wn, *yn;
+    if (sporf_node_wy(b, from, &wn, &yn)) {
+        if (step > 0)
+            for (int64_t k = 0; k < to - from; k++) out[(int32_t)yn[k]] += wn[k];
+        else
+            for (int64_t k = to - from - 1; k >= 0; k--) out[(int32_t)yn[k]] += wn[k];
+    } else if (step > 0) {
         for (int64_t i = from; i < to; i++) out[b->y[b->idx[i]]] += b->w[b->idx[i]];
-    else
+    } else {
         for (int64_t i = to - 1; i >= from; i--) out[b->y[b->idx[i]]] += b->w[b->idx[i]];
+    }
     double W = 0.0;
     for (int32_t k = 0; k < K; k++)
         W += out[k];
