@@ -37,10 +37,10 @@ typedef struct sporf_part_frame {
 #define SPORF_PART_CHUNK 64
 /* Ranges of at least this many rows read the block's column copy, when
  * predict.c made one: such a range's rows share the cache lines of the
- * columns its split reads. Smaller ranges read the rows, whose few lines the walk
- * down a subtree keeps reusing (the copy for every range made Friedman
- * forests 6% slower; from 256 to 1,024 rows the default forests on 30
- * features took 5% less time, the others the same; 4,096: 2% less). */
+ * columns its split reads. Smaller ranges read the rows, whose few lines
+ * the walk down a subtree keeps reusing (the copy for every range made
+ * Friedman forests 6% slower; 256 to 4,096 rows were measured, BENCHMARKS.md
+ * "Prediction: the large ranges of narrow rows by columns"). */
 #define SPORF_PART_COL_MIN 1024
 
 /* Row r goes left (to idx[*nl], kept in order where the range began) or

@@ -277,6 +277,12 @@ static void test_traversal_matches_reference(void)
             for (int64_t t = 0; t < f->n_trees; t++)
                 apply_ok &= got_apply[i * f->n_trees + t] == reference_leaf(&f->trees[t], T + i * P);
         CHECK(apply_ok, "packed apply returns the reference leaves");
+        CHECK(sporf_forest_apply(f, &mt, 1, got_apply, NULL, NULL, &err) == SPORF_OK, "apply");
+        apply_ok = 1;
+        for (int i = 0; i < M; i++)
+            for (int64_t t = 0; t < f->n_trees; t++)
+                apply_ok &= got_apply[i * f->n_trees + t] == reference_leaf(&f->trees[t], T + i * P);
+        CHECK(apply_ok, "apply on one block of %d rows (its column copy) returns the reference leaves", M);
         CHECK(pk->n_bins == (f->n_trees + SPORF_BIN_TREES - 1) / SPORF_BIN_TREES, "%lld bins", (long long)pk->n_bins);
         CHECK(pk->single_only == !proj, "an axis forest (only) takes the single-feature step");
         CHECK(pk->thr_f != NULL, "every forest keeps float thresholds for the float walk");
