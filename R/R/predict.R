@@ -72,7 +72,23 @@ predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, predict.a
   K <- length(object[["classes"]])
   proba <- matrix(values, nrow = nrow(X), ncol = K, byrow = TRUE, dimnames = list(rownames(X), object[["classes"]]))
   if (type == "prob") return(proba)
-  factor(object[["classes"]][max.col(proba, ties.method = "first")], levels = object[["classes"]])
+  factor(object[["classes"]][.first_max_col(proba)], levels = object[["classes"]])
+}
+
+# max.col(p, ties.method = "first") for a matrix of probabilities without
+# missing values: the column of each row's first largest value. Without
+# max.col's checks, which cost more than the prediction of one row.
+.first_max_col <- function(p) {
+  if (anyNA(p)) return(max.col(p, ties.method = "first"))
+  if (nrow(p) == 1L) return(which.max(p))
+  col <- rep.int(1L, nrow(p))
+  best <- p[, 1L]
+  for (k in seq_len(ncol(p))[-1L]) {
+    larger <- p[, k] > best
+    col[larger] <- k
+    best[larger] <- p[larger, k]
+  }
+  col
 }
 
 # Each tree's prediction for each row of X: the class its leaf gives the most
@@ -133,6 +149,14 @@ get_tree <- function(object, k = 1) {
 # formula's terms when fitted with a formula; columns matched by name when the
 # forest knows its feature names; checked for shape and values.
 .newdata_matrix <- function(object, newdata, what = "newdata") {
+  # A double matrix with the fitted columns and no infinite value, the common
+  # case, is used as it is after a few tests (one-row calls are dominated by
+  # R's per-call work); anything else takes the checks below.
+  if (is.matrix(newdata) && is.double(newdata) && is.null(object[["terms"]]) &&
+      is.null(object[["feature_levels"]]) && nrow(newdata) > 0L && ncol(newdata) == object[["n_features"]] &&
+      identical(dimnames(newdata)[[2L]], object[["feature_names"]]) && is.null(attr(newdata, "contrasts")) &&
+      !any(is.infinite(newdata)))
+    return(newdata)
   if (!is.null(object[["terms"]])) {
     if (!is.data.frame(newdata)) newdata <- as.data.frame(newdata)
     tt <- stats::delete.response(object[["terms"]])
