@@ -544,27 +544,30 @@ static void move_node_doubles(const unsigned char *side, double *col, int64_t st
     memcpy(col + l, scratch, (size_t)r * sizeof *col);
 }
 
+/* The same for a float column (scratch: end - start floats). */
+static void move_node_floats(const unsigned char *side, float *col, int64_t start, int64_t end, float *scratch)
+{
+    int64_t l = start, r = 0;
+    for (int64_t i = start; i < end; i++) {
+        const float v = col[i];
+        const int64_t s = side[i];
+        col[l] = v;
+        scratch[r] = v;
+        l += s;
+        r += 1 - s;
+    }
+    memcpy(col + l, scratch, (size_t)r * sizeof *col);
+}
+
 /* Stable-partition every column of the node-ordered copy over [start, end)
  * by b->side, as partition_stable moved idx (scratch: end - start doubles). */
 static void move_node_columns(sporf_builder *b, int64_t start, int64_t end, double *scratch)
 {
-    const unsigned char *side = b->side;
     for (int64_t j = 0; j < b->p; j++) {
-        if (b->xnode32) {
-            float *col = b->xnode32 + j * b->xnode_rows, *tmp = (float *)scratch;
-            int64_t l = start, r = 0;
-            for (int64_t i = start; i < end; i++) { /* as move_node_doubles */
-                const float v = col[i];
-                const int64_t s = side[i];
-                col[l] = v;
-                tmp[r] = v;
-                l += s;
-                r += 1 - s;
-            }
-            memcpy(col + l, tmp, (size_t)r * sizeof *col);
-        } else {
-            move_node_doubles(side, b->xnode + j * b->xnode_rows, start, end, scratch);
-        }
+        if (b->xnode32)
+            move_node_floats(b->side, b->xnode32 + j * b->xnode_rows, start, end, (float *)scratch);
+        else
+            move_node_doubles(b->side, b->xnode + j * b->xnode_rows, start, end, scratch);
     }
 }
 

@@ -136,6 +136,14 @@ static void finish_row(const sporf_forest *f, double *o, int64_t votes)
     for (int32_t k = 0; k < K; k++) o[k] /= (double)f->n_trees;
 }
 
+/* The worker's column copy of a block of n rows, or NULL: only blocks with
+ * ranges large enough to read it (SPORF_PART_COL_MIN) have one, so
+ * ready_block fills it exactly when the walk reads it. */
+static double *block_columns(const predict_ctx *c, int32_t worker, int64_t n)
+{
+    return c->col_scratch && n >= SPORF_PART_COL_MIN ? c->col_scratch + worker * c->block * c->X->ncol : NULL;
+}
+
 /* The block's rows [*r0, r0 + n). */
 static int64_t block_rows(const predict_ctx *c, int64_t blk, int64_t *r0)
 {
@@ -163,8 +171,7 @@ static void bin_leaves(const predict_ctx *c, int32_t worker, int64_t b, int64_t 
     const int64_t t0 = P->bin_first_tree[b];
     const int32_t nt = (int32_t)(P->bin_first_tree[b + 1] - t0);
     const double *x = row_ptr(c->X, r0);
-    const double *cols =
-        c->col_scratch && n >= SPORF_PART_COL_MIN ? c->col_scratch + worker * c->block * c->X->ncol : NULL;
+    const double *cols = block_columns(c, worker, n);
     for (int32_t j = 0; j < nt; j++) {
         if (c->part_scratch) {
             int32_t *idx = c->part_scratch + 2 * worker * c->block;
@@ -258,7 +265,7 @@ static int ready_block(const predict_ctx *c, int32_t worker, int64_t blk, int64_
 {
     const sporf_matrix *X = c->X;
     float *copy = c->float_scratch && n >= SPORF_LANES ? c->float_scratch + worker * c->block * X->ncol : NULL;
-    double *cols = c->col_scratch && n >= SPORF_PART_COL_MIN ? c->col_scratch + worker * c->block * X->ncol : NULL;
+    double *cols = block_columns(c, worker, n);
     int32_t *missing = c->missing_rows + worker * c->block;
     *xf = copy;
     *n_missing = 0;
