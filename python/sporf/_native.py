@@ -567,6 +567,16 @@ def check_params(p, n_features):
         raise ValueError(ffi.string(err.message).decode())
 
 
+_num_cores = []
+
+
+def num_cores():
+    """The cores the core counts for n_jobs < 0 (read once a process; R asks the same)."""
+    if not _num_cores:
+        _num_cores.append(int(lib.sporf_num_cores()))
+    return _num_cores[0]
+
+
 def physical_memory():
     """The machine's memory in bytes, or 0 when unknown."""
     return int(lib.sporf_physical_memory())

@@ -3,12 +3,11 @@ table of spec/params.toml (_spec_gen.py): one converter per kind of parameter,
 none per parameter. A bad value raises ValueError("<name> must be <what the
 spec allows>; got <value>"), the wording R uses too."""
 import numbers
-import os
 
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ._native import FORMS, MAX_DIMS, check_params, new_params
+from ._native import FORMS, MAX_DIMS, check_params, new_params, num_cores
 from ._spec_gen import ESTIMATORS, PARAMS, RULES
 
 FORM_NAMES = {v: k for k, v in FORMS.items()}
@@ -66,12 +65,12 @@ def resolve_n_jobs(n_jobs):
     """joblib's convention: None -> 1, -1 -> all cores, -2 -> all but one..."""
     if n_jobs is None:
         return 1
-    if type(n_jobs) is int and n_jobs > 0:  # the common case, without the ABC checks
-        return n_jobs
+    if type(n_jobs) is int and n_jobs != 0:  # the common cases, without the ABC checks
+        return n_jobs if n_jobs > 0 else max(1, num_cores() + 1 + n_jobs)
     if not _is_int(n_jobs) or n_jobs == 0:
         raise bad("n_jobs", PARAMS["n_jobs"]["expect"], n_jobs)
     if n_jobs < 0:
-        return max(1, (os.cpu_count() or 1) + 1 + int(n_jobs))
+        return max(1, num_cores() + 1 + int(n_jobs))
     return int(n_jobs)
 
 

@@ -1207,3 +1207,18 @@ def test_multi_output_forest_is_the_same_in_both_languages(r, kind):
     # and R reads the Python model back with the outputs' classes
     back = r["sporf_load"](ro.r["as.raw"](ro.IntVector(list(py.to_bytes()))))
     assert int(back.rx2("n_outputs")[0]) == 2
+
+
+def test_negative_n_jobs_count_the_same_cores_in_both_languages(r):
+    # -1 is every core and -2 all but one, by the core's count in both languages
+    # (read once a process: a one-row predict with n_jobs=-1 must not pay for it)
+    from sporf import _params
+    cores = os.cpu_count()
+    for n_jobs, want in [(-1, cores), (-2, max(1, cores - 1)), (-(cores + 5), 1), (3, 3), (None, 1)]:
+        assert _params.resolve_n_jobs(n_jobs) == want
+        got = r("sporf:::.resolve_n_jobs")(r_value(n_jobs) if n_jobs is not None else ro.NULL)
+        assert int(got[0]) == want
+    assert _params.resolve_n_jobs(np.int64(-1)) == cores
+    for bad in [0, 1.5, "2"]:
+        with pytest.raises(ValueError, match="n_jobs"):
+            _params.resolve_n_jobs(bad)
