@@ -10,10 +10,11 @@
 
 #include "predict/walk_f32.h"
 
-/* A range of a block's rows, idx[lo..hi), waiting at node `node` of the
- * partition walk. */
+/* A range of a block's rows, waiting at node `node` of the partition walk:
+ * entries lo..hi-1 of the walk's index buffer `buf` (0 or 1: each split
+ * moves its rows from one buffer to the same range of the other). */
 typedef struct sporf_part_frame {
-    int32_t node, lo, hi;
+    int32_t node, lo, hi, buf;
 } sporf_part_frame;
 
 /* Classes of splits the partition walk loops over separately. */
@@ -43,24 +44,25 @@ typedef struct sporf_part_frame {
  * "Prediction: the large ranges of narrow rows by columns"). */
 #define SPORF_PART_COL_MIN 1024
 
-/* Row r goes left (to idx[*nl], kept in order where the range began) or
- * right (to tmp[*nr]): both stores, one advance, no branch on the side. */
-static inline void sporf_part_place(int32_t *idx, int32_t *tmp, int32_t *nl, int32_t *nr, int32_t r,
-                                    uint32_t go_right)
+/* Row r goes left (to dst[*nl], the left rows filling dst from where the
+ * range began) or right (to dst[*nr], the right rows filling it from where
+ * the range ends, backwards): one store, its address chosen by a mask, no
+ * branch on the side. */
+static inline void sporf_part_place(int32_t *dst, int32_t *nl, int32_t *nr, int32_t r, uint32_t go_right)
 {
-    idx[*nl] = r;
-    tmp[*nr] = r;
+    dst[*nl] = r;
+    dst[*nr] = r;
     *nl += (int32_t)(go_right ^ 1u);
-    *nr += (int32_t)go_right;
+    *nr -= (int32_t)go_right;
 }
 
-/* Move the rows idx[lo..hi) waiting at split nd into those going left (kept
- * in order at idx[lo..], whose end is returned) and right (after them, in
- * order; tmp is scratch). cls, a constant, gives each class of split its
+/* Move the rows src[lo..hi) waiting at split nd to dst[lo..hi): those going
+ * left first (in order; their end is returned), then those going right (in
+ * reverse order: no row's result depends on the order of its range). cls, a constant, gives each class of split its
  * own loop; every class computes the projection exactly as
  * sporf_pnode_project does. */
 static inline int32_t sporf_part_split_k(const sporf_pnode *nd, const sporf_tree *tree, const double *x0, int64_t rs,
-                                         int64_t cs, int32_t *idx, int32_t *tmp, int32_t lo, int32_t hi,
+                                         int64_t cs, const int32_t *src, int32_t *dst, int32_t lo, int32_t hi,
                                          const int cls)
 {
     const uint32_t kind = nd->head >> SPORF_PN_KIND_SHIFT;
@@ -69,12 +71,12 @@ static inline int32_t sporf_part_split_k(const sporf_pnode *nd, const sporf_tree
     const int64_t f1 = (int64_t)e->u.ext.f1 * cs, f2 = (int64_t)e->u.ext.f2 * cs;
     const double c1 = sporf_pn_coef[0][kind], c2 = sporf_pn_coef[1][kind];
     const double t = nd->u.threshold;
-    int32_t nl = lo, nr = 0;
+    int32_t nl = lo, nr = hi - 1;
     for (int32_t i = lo; i < hi; i++) {
-        const int32_t r = idx[i];
+        const int32_t r = src[i];
         const double *x = x0 + r * rs;
         if (cls != SPORF_PART_OTHER && rs != 1 && i + SPORF_PART_AHEAD < hi) {
-            const double *xa = x0 + idx[i + SPORF_PART_AHEAD] * rs;
+            const double *xa = x0 + src[i + SPORF_PART_AHEAD] * rs;
             sporf_prefetch(xa + f0);
             if (cls == SPORF_PART_INLINE) {
                 sporf_prefetch(xa + f1);
@@ -88,9 +90,8 @@ static inline int32_t sporf_part_split_k(const sporf_pnode *nd, const sporf_tree
             s = (x[f0] + c1 * x[f1]) + c2 * x[f2];
         else
             s = sporf_pnode_project(nd, e, kind, tree, x, cs, 0);
-        sporf_part_place(idx, tmp, &nl, &nr, r, s > t);
+        sporf_part_place(dst, &nl, &nr, r, s > t);
     }
-    memcpy(idx + nl, tmp, (size_t)nr * sizeof *idx);
     return nl;
 }
 
@@ -102,7 +103,7 @@ static inline int32_t sporf_part_split_k(const sporf_pnode *nd, const sporf_tree
  * once per term, and its sums start from the first term (0 + w x is w x up
  * to the sign of a zero, which the comparison with t does not see). */
 static inline int32_t sporf_part_split_general(const sporf_pnode *nd, const sporf_tree *tree, const double *x0,
-                                               int64_t rs, int64_t cs, int32_t *idx, int32_t *tmp, int32_t lo,
+                                               int64_t rs, int64_t cs, const int32_t *src, int32_t *dst, int32_t lo,
                                                int32_t hi)
 {
     const sporf_pnode *e = nd + 1;
@@ -112,10 +113,10 @@ static inline int32_t sporf_part_split_general(const sporf_pnode *nd, const spor
     const double t = nd->u.threshold;
     double s[SPORF_PART_CHUNK];
     const double *xr[SPORF_PART_CHUNK];
-    int32_t nl = lo, nr = 0;
+    int32_t nl = lo, nr = hi - 1;
     for (int32_t c0 = lo; c0 < hi; c0 += SPORF_PART_CHUNK) {
         const int32_t m = hi - c0 < SPORF_PART_CHUNK ? hi - c0 : SPORF_PART_CHUNK;
-        const int32_t *rows = idx + c0;
+        const int32_t *rows = src + c0;
         for (int32_t i = 0; i < m; i++)
             xr[i] = x0 + rows[i] * rs;
         for (int32_t k = 0; k < len; k++) {
@@ -132,12 +133,9 @@ static inline int32_t sporf_part_split_general(const sporf_pnode *nd, const spor
         if (len == 0) /* no terms: every sum is 0 */
             for (int32_t i = 0; i < m; i++)
                 s[i] = 0.0;
-        /* rows[] is read above before the placements below overwrite it:
-         * placement writes idx[nl] with nl <= c0 + i */
         for (int32_t i = 0; i < m; i++)
-            sporf_part_place(idx, tmp, &nl, &nr, rows[i], s[i] > t);
+            sporf_part_place(dst, &nl, &nr, rows[i], s[i] > t);
     }
-    memcpy(idx + nl, tmp, (size_t)nr * sizeof *idx);
     return nl;
 }
 
@@ -154,37 +152,36 @@ static inline int32_t sporf_part_split_general(const sporf_pnode *nd, const spor
  * sporf_part_split_general, where the default forests' splits (2 to 3
  * terms on average) spent their time on the chunk's bookkeeping. */
 static inline int32_t sporf_part_split_terms(const int64_t *fk, const double *wk, double t, const double *x0,
-                                             int64_t rs, int32_t *idx, int32_t *tmp, int32_t lo, int32_t hi,
+                                             int64_t rs, const int32_t *src, int32_t *dst, int32_t lo, int32_t hi,
                                              const int len)
 {
-    int32_t nl = lo, nr = 0;
+    int32_t nl = lo, nr = hi - 1;
     for (int32_t i = lo; i < hi; i++) {
-        const int32_t r = idx[i];
+        const int32_t r = src[i];
         const double *x = x0 + r * rs;
         if (rs != 1 && i + SPORF_PART_AHEAD < hi) {
-            const double *xa = x0 + idx[i + SPORF_PART_AHEAD] * rs;
+            const double *xa = x0 + src[i + SPORF_PART_AHEAD] * rs;
             for (int k = 0; k < len; k++)
                 sporf_prefetch(xa + fk[k]);
         }
         double s = wk[0] * x[fk[0]];
         for (int k = 1; k < len; k++)
             s += wk[k] * x[fk[k]];
-        sporf_part_place(idx, tmp, &nl, &nr, r, s > t);
+        sporf_part_place(dst, &nl, &nr, r, s > t);
     }
-    memcpy(idx + nl, tmp, (size_t)nr * sizeof *idx);
     return nl;
 }
 
 /* A general split's rows: sporf_part_split_terms for up to SPORF_PART_TERMS
  * terms, else sporf_part_split_general. */
 static inline int32_t sporf_part_split_any_general(const sporf_pnode *nd, const sporf_tree *tree, const double *x0,
-                                                   int64_t rs, int64_t cs, int32_t *idx, int32_t *tmp, int32_t lo,
+                                                   int64_t rs, int64_t cs, const int32_t *src, int32_t *dst, int32_t lo,
                                                    int32_t hi)
 {
     const sporf_pnode *e = nd + 1;
     const int32_t len = e->u.ext.f2;
     if (len < 1 || len > SPORF_PART_TERMS)
-        return sporf_part_split_general(nd, tree, x0, rs, cs, idx, tmp, lo, hi);
+        return sporf_part_split_general(nd, tree, x0, rs, cs, src, dst, lo, hi);
     int64_t fk[SPORF_PART_TERMS];
     double wk[SPORF_PART_TERMS];
     for (int32_t k = 0; k < len; k++) {
@@ -198,28 +195,28 @@ static inline int32_t sporf_part_split_any_general(const sporf_pnode *nd, const 
     }
     const double t = nd->u.threshold;
     switch (len) {
-    case 1: return sporf_part_split_terms(fk, wk, t, x0, rs, idx, tmp, lo, hi, 1);
-    case 2: return sporf_part_split_terms(fk, wk, t, x0, rs, idx, tmp, lo, hi, 2);
-    case 3: return sporf_part_split_terms(fk, wk, t, x0, rs, idx, tmp, lo, hi, 3);
-    case 4: return sporf_part_split_terms(fk, wk, t, x0, rs, idx, tmp, lo, hi, 4);
-    case 5: return sporf_part_split_terms(fk, wk, t, x0, rs, idx, tmp, lo, hi, 5);
-    case 6: return sporf_part_split_terms(fk, wk, t, x0, rs, idx, tmp, lo, hi, 6);
-    case 7: return sporf_part_split_terms(fk, wk, t, x0, rs, idx, tmp, lo, hi, 7);
-    default: return sporf_part_split_terms(fk, wk, t, x0, rs, idx, tmp, lo, hi, 8);
+    case 1: return sporf_part_split_terms(fk, wk, t, x0, rs, src, dst, lo, hi, 1);
+    case 2: return sporf_part_split_terms(fk, wk, t, x0, rs, src, dst, lo, hi, 2);
+    case 3: return sporf_part_split_terms(fk, wk, t, x0, rs, src, dst, lo, hi, 3);
+    case 4: return sporf_part_split_terms(fk, wk, t, x0, rs, src, dst, lo, hi, 4);
+    case 5: return sporf_part_split_terms(fk, wk, t, x0, rs, src, dst, lo, hi, 5);
+    case 6: return sporf_part_split_terms(fk, wk, t, x0, rs, src, dst, lo, hi, 6);
+    case 7: return sporf_part_split_terms(fk, wk, t, x0, rs, src, dst, lo, hi, 7);
+    default: return sporf_part_split_terms(fk, wk, t, x0, rs, src, dst, lo, hi, 8);
     }
 }
 
 static inline int32_t sporf_part_split(const sporf_pnode *nd, const sporf_tree *tree, const double *x0, int64_t rs,
-                                       int64_t cs, int32_t *idx, int32_t *tmp, int32_t lo, int32_t hi)
+                                       int64_t cs, const int32_t *src, int32_t *dst, int32_t lo, int32_t hi)
 {
     const uint32_t kind = sporf_pnode_kind(nd);
     if (kind == SPORF_PN_GENERAL)
-        return sporf_part_split_any_general(nd, tree, x0, rs, cs, idx, tmp, lo, hi);
+        return sporf_part_split_any_general(nd, tree, x0, rs, cs, src, dst, lo, hi);
     if (kind == SPORF_PN_SINGLE)
-        return sporf_part_split_k(nd, tree, x0, rs, cs, idx, tmp, lo, hi, SPORF_PART_SINGLE);
+        return sporf_part_split_k(nd, tree, x0, rs, cs, src, dst, lo, hi, SPORF_PART_SINGLE);
     if (kind < SPORF_PN_GENERAL)
-        return sporf_part_split_k(nd, tree, x0, rs, cs, idx, tmp, lo, hi, SPORF_PART_INLINE);
-    return sporf_part_split_k(nd, tree, x0, rs, cs, idx, tmp, lo, hi, SPORF_PART_OTHER);
+        return sporf_part_split_k(nd, tree, x0, rs, cs, src, dst, lo, hi, SPORF_PART_INLINE);
+    return sporf_part_split_k(nd, tree, x0, rs, cs, src, dst, lo, hi, SPORF_PART_OTHER);
 }
 
 /* The same over float copies of the rows (row r at xf + r * p; tf the
@@ -229,19 +226,19 @@ static inline int32_t sporf_part_split(const sporf_pnode *nd, const sporf_tree *
  * take sporf_part_split_k). */
 static inline int32_t sporf_part_split_f32_k(const sporf_pnode *nd, float tf, const sporf_tree *tree,
                                              const float *xf, int64_t p, const double *x0, int64_t rs, int64_t cs,
-                                             int32_t *idx, int32_t *tmp, int32_t lo, int32_t hi, const int cls)
+                                             const int32_t *src, int32_t *dst, int32_t lo, int32_t hi, const int cls)
 {
     const uint32_t kind = nd->head >> SPORF_PN_KIND_SHIFT;
     const sporf_pnode *e = sporf_pnode_ext(nd, sporf_pnode_has_ext(kind, nd->link));
     const sporf_f32_terms T = sporf_f32_terms_of(nd, e, kind);
     const int64_t f0 = T.f[0];
     const double t = nd->u.threshold;
-    int32_t nl = lo, nr = 0;
+    int32_t nl = lo, nr = hi - 1;
     for (int32_t i = lo; i < hi; i++) {
-        const int32_t r = idx[i];
+        const int32_t r = src[i];
         const float *xr = xf + r * p;
         if (i + SPORF_PART_AHEAD < hi) {
-            const float *xa = xf + idx[i + SPORF_PART_AHEAD] * p;
+            const float *xa = xf + src[i + SPORF_PART_AHEAD] * p;
             sporf_prefetch(xa + f0);
             if (cls != SPORF_PART_SINGLE) {
                 sporf_prefetch(xa + T.f[1]);
@@ -265,9 +262,8 @@ static inline int32_t sporf_part_split_f32_k(const sporf_pnode *nd, float tf, co
             if (!sporf_f32_decided(d, S, tf)) /* rare: decide in double */
                 go_right = sporf_pnode_project(nd, e, kind, tree, x0 + r * rs, cs, 0) > t;
         }
-        sporf_part_place(idx, tmp, &nl, &nr, r, go_right);
+        sporf_part_place(dst, &nl, &nr, r, go_right);
     }
-    memcpy(idx + nl, tmp, (size_t)nr * sizeof *idx);
     return nl;
 }
 
@@ -283,17 +279,17 @@ static inline int32_t sporf_part_split_f32_k(const sporf_pnode *nd, float tf, co
  * relative and underflowing products add less than FLT_MIN. */
 static inline int32_t sporf_part_split_terms_f32(const sporf_pnode *nd, const sporf_tree *tree, const int64_t *fk,
                                                  const float *wf, float tf, const float *xf, int64_t p,
-                                                 const double *x0, int64_t rs, int64_t cs, int32_t *idx, int32_t *tmp,
+                                                 const double *x0, int64_t rs, int64_t cs, const int32_t *src, int32_t *dst,
                                                  int32_t lo, int32_t hi, const int len)
 {
     const sporf_pnode *e = nd + 1;
     const double t = nd->u.threshold;
-    int32_t nl = lo, nr = 0;
+    int32_t nl = lo, nr = hi - 1;
     for (int32_t i = lo; i < hi; i++) {
-        const int32_t r = idx[i];
+        const int32_t r = src[i];
         const float *xr = xf + r * p;
         if (i + SPORF_PART_AHEAD < hi) {
-            const float *xa = xf + idx[i + SPORF_PART_AHEAD] * p;
+            const float *xa = xf + src[i + SPORF_PART_AHEAD] * p;
             for (int k = 0; k < len; k++)
                 sporf_prefetch(xa + fk[k]);
         }
@@ -308,9 +304,8 @@ static inline int32_t sporf_part_split_terms_f32(const sporf_pnode *nd, const sp
         uint32_t go_right = d > 0.0f;
         if (!sporf_f32_decided(d, mag, tf)) /* rare: decide in double */
             go_right = sporf_pnode_project(nd, e, SPORF_PN_GENERAL, tree, x0 + r * rs, cs, 0) > t;
-        sporf_part_place(idx, tmp, &nl, &nr, r, go_right);
+        sporf_part_place(dst, &nl, &nr, r, go_right);
     }
-    memcpy(idx + nl, tmp, (size_t)nr * sizeof *idx);
     return nl;
 }
 
@@ -319,7 +314,7 @@ static inline int32_t sporf_part_split_terms_f32(const sporf_pnode *nd, const sp
  * [2^-60, 2^16], else the double rows (sporf_part_split_any_general). */
 static inline int32_t sporf_part_split_general_f32(const sporf_pnode *nd, float tf, const sporf_tree *tree,
                                                    const float *xf, int64_t p, const double *x0, int64_t rs,
-                                                   int64_t cs, int32_t *idx, int32_t *tmp, int32_t lo, int32_t hi)
+                                                   int64_t cs, const int32_t *src, int32_t *dst, int32_t lo, int32_t hi)
 {
     const sporf_pnode *e = nd + 1;
     const int32_t len = e->u.ext.f2;
@@ -334,31 +329,31 @@ static inline int32_t sporf_part_split_general_f32(const sporf_pnode *nd, float 
         ok = w == 0.0 || (fabs(w) >= 0x1p-60 && fabs(w) <= 0x1p16);
     }
     if (!ok)
-        return sporf_part_split_any_general(nd, tree, x0, rs, cs, idx, tmp, lo, hi);
+        return sporf_part_split_any_general(nd, tree, x0, rs, cs, src, dst, lo, hi);
     switch (len) {
-    case 1: return sporf_part_split_terms_f32(nd, tree, fk, wf, tf, xf, p, x0, rs, cs, idx, tmp, lo, hi, 1);
-    case 2: return sporf_part_split_terms_f32(nd, tree, fk, wf, tf, xf, p, x0, rs, cs, idx, tmp, lo, hi, 2);
-    case 3: return sporf_part_split_terms_f32(nd, tree, fk, wf, tf, xf, p, x0, rs, cs, idx, tmp, lo, hi, 3);
-    case 4: return sporf_part_split_terms_f32(nd, tree, fk, wf, tf, xf, p, x0, rs, cs, idx, tmp, lo, hi, 4);
-    case 5: return sporf_part_split_terms_f32(nd, tree, fk, wf, tf, xf, p, x0, rs, cs, idx, tmp, lo, hi, 5);
-    case 6: return sporf_part_split_terms_f32(nd, tree, fk, wf, tf, xf, p, x0, rs, cs, idx, tmp, lo, hi, 6);
-    case 7: return sporf_part_split_terms_f32(nd, tree, fk, wf, tf, xf, p, x0, rs, cs, idx, tmp, lo, hi, 7);
-    default: return sporf_part_split_terms_f32(nd, tree, fk, wf, tf, xf, p, x0, rs, cs, idx, tmp, lo, hi, 8);
+    case 1: return sporf_part_split_terms_f32(nd, tree, fk, wf, tf, xf, p, x0, rs, cs, src, dst, lo, hi, 1);
+    case 2: return sporf_part_split_terms_f32(nd, tree, fk, wf, tf, xf, p, x0, rs, cs, src, dst, lo, hi, 2);
+    case 3: return sporf_part_split_terms_f32(nd, tree, fk, wf, tf, xf, p, x0, rs, cs, src, dst, lo, hi, 3);
+    case 4: return sporf_part_split_terms_f32(nd, tree, fk, wf, tf, xf, p, x0, rs, cs, src, dst, lo, hi, 4);
+    case 5: return sporf_part_split_terms_f32(nd, tree, fk, wf, tf, xf, p, x0, rs, cs, src, dst, lo, hi, 5);
+    case 6: return sporf_part_split_terms_f32(nd, tree, fk, wf, tf, xf, p, x0, rs, cs, src, dst, lo, hi, 6);
+    case 7: return sporf_part_split_terms_f32(nd, tree, fk, wf, tf, xf, p, x0, rs, cs, src, dst, lo, hi, 7);
+    default: return sporf_part_split_terms_f32(nd, tree, fk, wf, tf, xf, p, x0, rs, cs, src, dst, lo, hi, 8);
     }
 }
 
 static inline int32_t sporf_part_split_f32(const sporf_pnode *nd, float tf, const sporf_tree *tree,
                                            const float *xf, int64_t p, const double *x0, int64_t rs, int64_t cs,
-                                           int32_t *idx, int32_t *tmp, int32_t lo, int32_t hi)
+                                           const int32_t *src, int32_t *dst, int32_t lo, int32_t hi)
 {
     const uint32_t kind = sporf_pnode_kind(nd);
     if (kind == SPORF_PN_SINGLE)
-        return sporf_part_split_f32_k(nd, tf, tree, xf, p, x0, rs, cs, idx, tmp, lo, hi, SPORF_PART_SINGLE);
+        return sporf_part_split_f32_k(nd, tf, tree, xf, p, x0, rs, cs, src, dst, lo, hi, SPORF_PART_SINGLE);
     if (kind < SPORF_PN_GENERAL)
-        return sporf_part_split_f32_k(nd, tf, tree, xf, p, x0, rs, cs, idx, tmp, lo, hi, SPORF_PART_INLINE);
+        return sporf_part_split_f32_k(nd, tf, tree, xf, p, x0, rs, cs, src, dst, lo, hi, SPORF_PART_INLINE);
     if (kind == SPORF_PN_WIDE)
-        return sporf_part_split_f32_k(nd, tf, tree, xf, p, x0, rs, cs, idx, tmp, lo, hi, SPORF_PART_OTHER);
-    return sporf_part_split_general_f32(nd, tf, tree, xf, p, x0, rs, cs, idx, tmp, lo, hi);
+        return sporf_part_split_f32_k(nd, tf, tree, xf, p, x0, rs, cs, src, dst, lo, hi, SPORF_PART_OTHER);
+    return sporf_part_split_general_f32(nd, tf, tree, xf, p, x0, rs, cs, src, dst, lo, hi);
 }
 
 /* Where the partition walk's leaves go when it sums them itself (sporf_part_add_leaf). */
@@ -402,8 +397,9 @@ static inline void sporf_part_add_leaf(const sporf_pnode *lf, const sporf_tree *
  * the rows' loads are independent, which beats the lane walk once a block
  * has thousands of rows (BENCHMARKS.md). The loads are started early: a
  * split's children's slots before its loop (the walk otherwise waits on
- * them), the rows' features SPORF_PART_AHEAD rows ahead. idx and tmp hold n entries, stack `cap` frames (a tree's depth +
- * 1 suffice; deeper ranges are walked row by row). With xf (row r's features
+ * them), the rows' features SPORF_PART_AHEAD rows ahead. idx and tmp hold n
+ * entries (the rows' indices move between them), stack `cap` frames (a
+ * tree's depth + 1 suffice; deeper ranges are walked row by row). With xf (row r's features
  * at xf + r * p; thr_f the slots' float thresholds) the splits are decided
  * on float copies (sporf_part_split_f32_k); else with cols (feature k of
  * row r at cols[k * n + r]: the same values by columns) ranges of at least
@@ -417,28 +413,30 @@ static inline void sporf_nodes_find_leaves_part(const sporf_pnode *nodes, int32_
                                                 const float *thr_f, const float *xf, int64_t p,
                                                 const double *cols, int32_t col_min, const sporf_part_sums *sums)
 {
+    int32_t *const buf[2] = {idx, tmp};
     for (int64_t i = 0; i < n; i++)
         idx[i] = (int32_t)i;
     int32_t sp = 0;
-    stack[sp++] = (sporf_part_frame){root, 0, (int32_t)n};
+    stack[sp++] = (sporf_part_frame){root, 0, (int32_t)n, 0};
     while (sp > 0) {
         const sporf_part_frame fr = stack[--sp];
         const sporf_pnode *nd = &nodes[fr.node];
+        const int32_t *rows = buf[fr.buf];
         if (sporf_pnode_is_leaf(nd)) {
             if (sums)
-                sporf_part_add_leaf(nd, tree, sums, idx + fr.lo, fr.hi - fr.lo);
+                sporf_part_add_leaf(nd, tree, sums, rows + fr.lo, fr.hi - fr.lo);
             else
                 for (int32_t i = fr.lo; i < fr.hi; i++)
-                    leaf[idx[i]] = fr.node;
+                    leaf[rows[i]] = fr.node;
             continue;
         }
         if (sp + 2 > cap || fr.hi - fr.lo <= SPORF_PART_FEW) { /* few rows, or deeper than the caller said */
             for (int32_t i = fr.lo; i < fr.hi; i++) {
-                const int32_t lf = sporf_nodes_find_leaf(nodes, fr.node, tree, x0 + idx[i] * rs, cs);
+                const int32_t lf = sporf_nodes_find_leaf(nodes, fr.node, tree, x0 + rows[i] * rs, cs);
                 if (sums)
-                    sporf_part_add_leaf(&nodes[lf], tree, sums, idx + i, 1);
+                    sporf_part_add_leaf(&nodes[lf], tree, sums, rows + i, 1);
                 else
-                    leaf[idx[i]] = lf;
+                    leaf[rows[i]] = lf;
             }
             continue;
         }
@@ -455,13 +453,14 @@ static inline void sporf_nodes_find_leaves_part(const sporf_pnode *nodes, int32_
             sporf_prefetch(&thr_f[right]);
         }
         const int by_cols = cols && fr.hi - fr.lo >= col_min;
-        const int32_t mid = xf ? sporf_part_split_f32(nd, thr_f[fr.node], tree, xf, p, x0, rs, cs, idx, tmp, fr.lo, fr.hi)
+        int32_t *const to = buf[fr.buf ^ 1];
+        const int32_t mid = xf ? sporf_part_split_f32(nd, thr_f[fr.node], tree, xf, p, x0, rs, cs, rows, to, fr.lo, fr.hi)
                                : sporf_part_split(nd, tree, by_cols ? cols : x0, by_cols ? 1 : rs, by_cols ? n : cs,
-                                                  idx, tmp, fr.lo, fr.hi);
+                                                  rows, to, fr.lo, fr.hi);
         if (mid < fr.hi)
-            stack[sp++] = (sporf_part_frame){right, mid, fr.hi};
+            stack[sp++] = (sporf_part_frame){right, mid, fr.hi, fr.buf ^ 1};
         if (mid > fr.lo)
-            stack[sp++] = (sporf_part_frame){left, fr.lo, mid};
+            stack[sp++] = (sporf_part_frame){left, fr.lo, mid, fr.buf ^ 1};
     }
 }
 
