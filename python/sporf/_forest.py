@@ -800,8 +800,7 @@ class _ForestClassifier(ClassifierMixin, _BaseForest):
             return self._fit_outputs(X, y, sample_weight, params, levels)
         # One class fits, as scikit-learn's forests do: every tree is a leaf
         # predicting it with probability 1.
-        classes, y_enc = np.unique(y, return_inverse=True)
-        y_enc = np.ascontiguousarray(y_enc, dtype=np.int32)
+        classes, y_enc = _multioutput.class_codes(y)
         K = classes.shape[0]
         cw = self._weight_per_class(classes)
 

@@ -23,6 +23,21 @@ def test_string_labels_and_classes(trunk_small):
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
 
 
+@pytest.mark.parametrize("labels", [
+    np.array([-7, 3]), np.array([0, 2**40]), np.array([250, 3], dtype=np.uint8),
+    np.array([2**63 + 5, 1], dtype=np.uint64), np.array([False, True]), np.array([2.0, -1.0])])
+def test_labels_of_any_type_give_the_forest_of_their_codes(trunk_small, labels):
+    # integer labels are counted, not sorted, into codes: the forest and the
+    # classes must be those of np.unique's codes, whatever the labels' type
+    X, y = trunk_small
+    clf = sporf.SPORFClassifier(n_estimators=5, random_state=0).fit(X, labels[y])
+    ref = sporf.SPORFClassifier(n_estimators=5, random_state=0).fit(X, np.argsort(np.argsort(labels))[y])
+    assert clf.classes_.dtype == labels.dtype
+    np.testing.assert_array_equal(clf.classes_, np.sort(labels))
+    np.testing.assert_array_equal(clf.predict_proba(X), ref.predict_proba(X))
+    np.testing.assert_array_equal(clf.predict(X), np.sort(labels)[ref.predict(X)])
+
+
 def test_dataframe_feature_names(trunk_small):
     pd = pytest.importorskip("pandas")
     X, y = trunk_small
