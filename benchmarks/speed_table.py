@@ -21,7 +21,9 @@ and ydf's grow fully. Each cell fits every model `--repeats` times, the models
 interleaved in each round so that a slow moment of the machine falls on all of
 them; the table shows the fastest fit and the fastest batch predict of the
 test rows (PREDICT_CALLS calls after each fit: a single call varies by 10-20%,
-most of all scikit-learn's, whose threads start with each call), as ratios to
+most of all scikit-learn's, whose threads start with each call, and the first
+calls after a fit on a million rows ran up to 40% slower while the machine
+settled), as ratios to
 scikit-learn's RF, and the test error
 (classification error, or MSE) of the first fit. The 1-row latency is the
 median of 500 single-row predict calls of sporf's defaults.
@@ -40,7 +42,7 @@ from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
 import sporf
 
 N_JOBS = 2
-PREDICT_CALLS = 3
+PREDICT_CALLS = 5
 
 
 def cell_data(name):
