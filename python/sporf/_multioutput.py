@@ -30,7 +30,7 @@ def class_codes(y):
     0.1 s instead of 1 s."""
     if y.dtype.kind in "iu" and y.size:
         lo, hi = int(y.min()), int(y.max())
-        if hi - lo < 4 * y.size + 1024 and lo >= np.iinfo(np.int64).min and hi <= np.iinfo(np.int64).max:
+        if hi - lo < 4 * y.size + 1024 and np.iinfo(np.intp).min <= lo and hi <= np.iinfo(np.intp).max:
             shifted = y if lo == 0 and y.dtype == np.intp else y.astype(np.intp) - lo
             present = np.flatnonzero(np.bincount(shifted, minlength=hi - lo + 1))
             position = np.empty(hi - lo + 1, dtype=np.int32)
