@@ -5,7 +5,7 @@
 
 The sets are the development half's and the spent confirmation halves'
 classification sets that benchmarks/results hold the defaults' and scikit-learn
-RF's scores for (suite.json, suite_confirm2.json), with the suite's folds
+RF's scores for (suite.json, suite_confirm2.json, suite_confirm3.json), with the suite's folds
 (suite.folds_for). `mix` fits one SPORFClassifier per [min_samples_leaf,
 n_estimators] pair (random_state = its position) and averages their
 probabilities weighted by their trees; `oob` fits the defaults with each leaf
@@ -31,9 +31,11 @@ import suite  # noqa: E402
 
 def stored_results():
     res = {}
-    for name in ("suite.json", "suite_confirm2.json"):
-        with open(os.path.join(HERE, "results", name)) as fh:
-            res.update(json.load(fh))
+    for name in ("suite.json", "suite_confirm2.json", "suite_confirm3.json"):
+        path = os.path.join(HERE, "results", name)
+        if os.path.exists(path):
+            with open(path) as fh:
+                res.update(json.load(fh))
     return res
 
 

