@@ -36,12 +36,20 @@ print.sporf_fraction <- function(x, ...) {
   invisible(x)
 }
 
+# The core's count of cores, asked once a session (the question costs 6 us,
+# which one-row predictions would pay), as Python does.
+.cores <- new.env(parent = emptyenv())
+.num_cores <- function() {
+  if (is.null(.cores$n)) .cores$n <- .Call(C_sporf_r_num_cores)
+  .cores$n
+}
+
 # n_jobs follows joblib's convention, as in Python: NULL -> 1, -1 -> all cores,
 # -2 -> all but one, ...
 .resolve_n_jobs <- function(n_jobs) {
   if (is.null(n_jobs)) return(1L)
   if (!.is_whole(n_jobs) || n_jobs == 0) .bad_param("n_jobs", .SPEC_PARAMS$n_jobs$expect, n_jobs)
-  if (n_jobs < 0) return(as.integer(max(1, .Call(C_sporf_r_num_cores) + 1 + n_jobs)))
+  if (n_jobs < 0) return(as.integer(max(1, .num_cores() + 1 + n_jobs)))
   as.integer(n_jobs)
 }
 

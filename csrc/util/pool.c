@@ -33,21 +33,10 @@ int sporf_pool_cancelled(sporf_pool_ctl *ctl)
     return c;
 }
 
-/* The count is read once a process: sysconf reads /sys on Linux, 6 us a
- * call, which one-row predictions with n_jobs = -1 paid on every call. */
-static int32_t num_cores;
-static pthread_once_t num_cores_once = PTHREAD_ONCE_INIT;
-
-static void read_num_cores(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    num_cores = n >= 1 ? (int32_t)(n > 1024 ? 1024 : n) : 1;
-}
-
 int32_t sporf_num_cores(void)
 {
-    pthread_once(&num_cores_once, read_num_cores);
-    return num_cores;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n >= 1 ? (int32_t)(n > 1024 ? 1024 : n) : 1;
 }
 
 int32_t sporf_pool_threads(int32_t n_jobs, int64_t n_units)
