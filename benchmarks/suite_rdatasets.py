@@ -10,7 +10,7 @@ dropped), logicals 0/1; rows with a missing value are dropped, as in
 suite_data.R (missing values are measured by missing.py); classes with fewer
 than 10 rows are dropped so that 5-fold stratified CV sees every class.
 
-Data sets the issues reserve for independent evaluation are never used, under
+Data sets reserved for independent evaluation are never used, under
 any name or from any package.
 """
 import numpy as np
