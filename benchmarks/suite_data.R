@@ -5,7 +5,7 @@
 #
 # Factors become indicator columns (model.matrix, first level dropped),
 # ordered factors their integer codes; rows with a missing value are dropped
-# (missing values are measured by missing.py). Data sets the issues reserve for
+# (missing values are measured by missing.py). Data sets reserved for
 # independent evaluation are never used, under any name or from any package.
 args <- commandArgs(trailingOnly = TRUE)
 out <- if (length(args)) args[[1]] else "/tmp/sporf_suite"
