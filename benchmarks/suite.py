@@ -389,6 +389,7 @@ def main():
         return
     suffix = "" if a.half == "dev" else "_confirm%d" % CONFIRMATION_ROUND
     md = os.path.join(HERE, "results", "suite%s.md" % suffix)
+    os.makedirs(os.path.dirname(md), exist_ok=True)  # results elsewhere (SPORF_SUITE_RESULTS): the tables still go here
     with open(md, "w") as fh:
         fh.write("# Benchmark suite (benchmarks/suite.py)\n\nModels: %s. 5-fold CV, defaults.\n%s\n"
                  % (", ".join(models), table))
