@@ -202,9 +202,11 @@ print.sporf_fraction <- function(x, ...) {
   out
 }
 
-# A given value against a rule's: a flag's TRUE matches any true value.
+# A given value against a rule's: a flag's TRUE matches any true value,
+# "none" matches NULL.
 .rule_matches <- function(value, want) {
-  if (is.logical(want)) isTRUE(as.logical(value)[1]) == want && !is.null(value) else identical(value, want)
+  if (is.logical(want)) return(isTRUE(as.logical(value)[1]) == want && !is.null(value))
+  if (identical(want, "none")) is.null(value) else identical(value, want)
 }
 
 .default_value <- function(row) if (identical(row$default, "none")) NULL else row$default

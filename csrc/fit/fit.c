@@ -5,6 +5,7 @@
 #include "model/params.h"
 
 #include "fit/builder.h"
+#include "fit/draws.h"
 #include "fit/quantile_leaves.h"
 #include "util/matrix.h"
 #include "util/pool.h"
@@ -72,26 +73,23 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
     sporf_rng rng;
     seed_tree(&rng, c->params, t);
 
-    /* Bagging: w[i] = number of times row i is drawn (or 1 without bootstrap).
-     * The draws come first in the tree's stream: sporf_forest_oob_predict
-     * regenerates them. */
+    /* Bagging: w[i] = number of times row i is drawn (draws.h: bootstrap
+     * draws, a subsample, or every row once). The draws come first in the
+     * tree's stream: the out-of-bag results after the fit regenerate them. */
     double *w = b->w;
-    if (c->params->bootstrap && c->rows) {
-        /* the draws over all n_total rows, each one of X's sample rows */
+    if (sporf_params_samples_rows(c->params)) {
         memset(w, 0, (size_t)n * sizeof *w);
-        for (int64_t k = 0; k < c->n_draws; k++) {
-            const uint64_t g = sporf_rng_below(&rng, (uint64_t)c->n_total);
-            const int64_t at = local_row(c->rows, n, g);
+        sporf_draws d;
+        sporf_draws_begin(&d, c->params, &rng, c->rows ? c->n_total : n, c->n_draws);
+        for (int64_t g; (g = sporf_draws_next(&d)) >= 0;) {
+            /* a fit on a sample: the draws are over all n_total rows, each one of X's rows */
+            const int64_t at = c->rows ? local_row(c->rows, n, (uint64_t)g) : g;
             if (at < 0)
-                return sporf_set_error(err, SPORF_E_ARG, "tree %lld draws row %llu, which the sample does not hold "
+                return sporf_set_error(err, SPORF_E_ARG, "tree %lld draws row %lld, which the sample does not hold "
                                                          "(give every row sporf_tree_draws lists)",
-                                       (long long)t, (unsigned long long)g);
+                                       (long long)t, (long long)g);
             w[at] += 1.0;
         }
-    } else if (c->params->bootstrap) {
-        memset(w, 0, (size_t)n * sizeof *w);
-        for (int64_t k = 0; k < c->n_draws; k++)
-            w[sporf_rng_below(&rng, (uint64_t)n)] += 1.0;
     } else {
         for (int64_t i = 0; i < n; i++) w[i] = 1.0;
     }
@@ -171,6 +169,8 @@ static int check_forest_fits_memory(const sporf_params *params, int64_t n, int64
     double rows = (double)n;
     if (params->bootstrap && n > 1) /* expected distinct rows among n_draws draws */
         rows = (double)n * -expm1((double)n_draws * log1p(-1.0 / (double)n));
+    else if (sporf_params_samples_rows(params)) /* a subsample */
+        rows = (double)n_draws;
     rows *= 1.0 - params->honest_fraction;
     double leaves = rows / (double)sporf_resolve_min_samples_leaf(params, n);
     if (params->max_depth > 0 && params->max_depth < 60)
@@ -321,9 +321,9 @@ static int check_sample(const sporf_params *params, const sporf_matrix *X, const
                                                  "of every row; give them as custom weights");
     if (params->quantiles)
         return sporf_set_error(err, SPORF_E_ARG, "fit_sample: quantiles rank every row's response");
-    if (!params->bootstrap && n != s->n_total)
-        return sporf_set_error(err, SPORF_E_ARG, "fit_sample: without bootstrap every tree grows on all %lld rows",
-                               (long long)s->n_total);
+    if (!sporf_params_samples_rows(params) && n != s->n_total)
+        return sporf_set_error(err, SPORF_E_ARG, "fit_sample: without bootstrap or max_samples every tree grows "
+                                                 "on all %lld rows", (long long)s->n_total);
     if (!s->impute && sporf_matrix_first_missing(X) >= 0)
         return sporf_set_error(err, SPORF_E_ARG, "fit_sample: X has a missing value: give the features' means "
                                                  "over all the rows (impute)");
@@ -377,7 +377,7 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
         c.n_total = sample->n_total;
     }
     c.n_draws = sporf_resolve_draws(params, n_all);
-    if (params->bootstrap && c.n_draws > n_all)
+    if (c.n_draws > n_all)
         return sporf_param_error(err, "max_samples", "at most the number of rows", "%lld for %lld rows",
                                  (long long)c.n_draws, (long long)n_all);
     if ((rc = check_forest_fits_memory(params, n_all, c.n_draws, n_classes, err)) != SPORF_OK)
@@ -729,8 +729,9 @@ int sporf_tree_draws(const sporf_params *params, int64_t n_total, int64_t tree, 
     if (!params || !m_out || n_total < 1 || tree < 0 || tree >= sporf_params_n_trees(params))
         return sporf_set_error(err, SPORF_E_ARG, "tree_draws: params, m_out, n_total >= 1 and one of "
                                                  "params' trees are required");
-    if (!params->bootstrap)
-        return sporf_set_error(err, SPORF_E_ARG, "tree_draws: without bootstrap every tree grows on every row");
+    if (!sporf_params_samples_rows(params))
+        return sporf_set_error(err, SPORF_E_ARG, "tree_draws: without bootstrap or max_samples every tree grows on "
+                                                 "every row");
     const int64_t draws = sporf_resolve_draws(params, n_total);
     if (draws > n_total)
         return sporf_param_error(err, "max_samples", "at most the number of rows", "%lld for %lld rows",
@@ -740,11 +741,14 @@ int sporf_tree_draws(const sporf_params *params, int64_t n_total, int64_t tree, 
         return SPORF_OK;
     }
     /* The tree's stream begins with its draws (grow_one_tree); sorted, the
-     * distinct rows with their multiplicities. */
+     * distinct rows with their multiplicities (a subsample's come sorted,
+     * each once). */
     sporf_rng rng;
     seed_tree(&rng, params, tree);
+    sporf_draws d;
+    sporf_draws_begin(&d, params, &rng, n_total, draws);
     for (int64_t k = 0; k < draws; k++)
-        rows[k] = (int64_t)sporf_rng_below(&rng, (uint64_t)n_total);
+        rows[k] = sporf_draws_next(&d);
     qsort(rows, (size_t)draws, sizeof *rows, ascending_rows);
     int64_t m = 0;
     for (int64_t k = 0; k < draws; k++) {
@@ -771,8 +775,9 @@ static int regenerate_inbag_rows(const sporf_forest *f, const sporf_matrix *X, i
     *inbag_out = NULL;
     if (f->task == SPORF_TASK_UNSUPERVISED)
         return sporf_set_error(err, SPORF_E_ARG, "an unsupervised forest has no out-of-bag predictions");
-    if (!f->params.bootstrap)
-        return sporf_set_error(err, SPORF_E_ARG, "%s needs a forest grown with bootstrap=True", what);
+    if (!sporf_params_samples_rows(&f->params))
+        return sporf_set_error(err, SPORF_E_ARG, "%s needs rows left out of the trees: a forest grown with "
+                                                 "bootstrap=True, or with max_samples below all the rows", what);
     int rc = sporf_check_matrix(X, f->n_features, SPORF_CHECK_NO_INF, "X", err);
     if (rc != SPORF_OK)
         return rc;
@@ -794,10 +799,11 @@ static int regenerate_inbag_rows(const sporf_forest *f, const sporf_matrix *X, i
         sporf_rng rng;
         seed_tree(&rng, &f->params, t);
         uint8_t *bits = inbag + t * bitmap_bytes;
-        for (int64_t k = 0; k < draws; k++) {
-            const uint64_t g = sporf_rng_below(&rng, (uint64_t)n_total);
-            if (g >= (uint64_t)first_row && g < (uint64_t)(first_row + n)) {
-                const uint64_t i = g - (uint64_t)first_row;
+        sporf_draws d;
+        sporf_draws_begin(&d, &f->params, &rng, n_total, draws);
+        for (int64_t g; (g = sporf_draws_next(&d)) >= 0;) {
+            if (g >= first_row && g < first_row + n) {
+                const int64_t i = g - first_row;
                 bits[i >> 3] |= (uint8_t)(1u << (i & 7));
             }
         }

@@ -256,11 +256,15 @@ typedef struct sporf_params {
     /* Each child of a split keeps at least this fraction of the tree's total sample weight
      * (bootstrap multiplicities, sample and class weights). Default: 0.0. */
     double min_weight_fraction_leaf;
-    /* Whether each tree is grown on a bootstrap sample. Default: true. */
+    /* Whether each tree is grown on a bootstrap sample (rows drawn with replacement).
+     * Without it, each tree grows on every row, or on a sample drawn without replacement
+     * when max_samples is set (ranger's replace = FALSE, sample.fraction). Default: true. */
     int32_t bootstrap;
-    /* Bootstrap sample size: all n rows (None/NULL), a count, or a fraction of n (rounded).
-     * Needs bootstrap. Forms: SPORF_FORM_ALL, SPORF_FORM_COUNT, SPORF_FORM_FRACTION.
-     * Default: None/NULL. */
+    /* Rows each tree draws: all n (None/NULL), a count, or a fraction of n (rounded). With
+     * bootstrap they are drawn with replacement; without it they are a sample of distinct
+     * rows (a subsample), and the rows left out are the tree's out-of-bag rows, so that
+     * out-of-bag scores, importance and tuning work for forests without the bootstrap too.
+     * Forms: SPORF_FORM_ALL, SPORF_FORM_COUNT, SPORF_FORM_FRACTION. Default: None/NULL. */
     sporf_amount max_samples;
     /* Weights of the classes, as in scikit-learn's RandomForestClassifier: None/NULL,
      * "balanced", "balanced_subsample", or one weight per class label (a dict in Python, a
@@ -507,11 +511,12 @@ int sporf_forest_merge(const sporf_forest *const *forests, int64_t n_forests,
 
 /* Out-of-bag predictions of a fitted forest for its training rows, for a
  * forest grown in shards (whose OOB pass saw only its own trees): the trees'
- * bootstrap draws are regenerated from the seed, so X must be the training
+ * draws (bootstrap or subsample) are regenerated from the seed, so X must be the training
  * data, all rows in their fit order (only its row count is checked). out
  * is n x n_classes (row-major) and count n, as sporf_forest_fit fills them:
  * bit for bit what a single fit with oob_decision would return. Needs a
- * forest grown with bootstrap; not for unsupervised forests. */
+ * forest whose trees sample rows (bootstrap, or max_samples without it: the
+ * rows it leaves out); not for unsupervised forests. */
 int sporf_forest_oob_predict(const sporf_forest *forest, const sporf_matrix *X, int32_t n_jobs,
                              double *out, int64_t *count, sporf_error *err);
 
@@ -539,7 +544,8 @@ int sporf_forest_oob_curve(const sporf_forest *forest, const sporf_matrix *X, co
  * n_jobs, and for a forest merged from shards as for one fit. mean_out[j] is the
  * mean over the trees that left a row out (0 for a tree whose splits do not use
  * feature j); std_out[j] (may be NULL) the standard deviation over those trees.
- * Needs a forest grown with bootstrap; not for unsupervised forests. The host's
+ * Needs a forest whose trees sample rows (as sporf_forest_oob_predict); not for
+ * unsupervised forests. The host's
  * progress callback is polled on the calling thread (as the fits'); the caller owns
  * every buffer. */
 int sporf_forest_permutation_importance(const sporf_forest *forest, const sporf_matrix *X, const int32_t *y,
@@ -558,7 +564,7 @@ int sporf_forest_permutation_importance(const sporf_forest *forest, const sporf_
  * n_estimators, R = ceil(log2(candidates))), the better half by OOB error
  * (misclassification rate of the most probable class, or mean squared error;
  * ties go to the earlier candidate) grows on to twice as many, and so on; the
- * last one grows all T. All candidates share tree t's bootstrap sample (tree t
+ * last one grows all T. All candidates share tree t's sample of rows (tree t
  * depends only on random_state, t and the parameters), and *out is byte for
  * byte the forest sporf_forest_fit grows with result->candidates[result->best].
  *  y, n_classes   classification: class codes as sporf_forest_fit; else NULL.
@@ -569,7 +575,8 @@ int sporf_forest_permutation_importance(const sporf_forest *forest, const sporf_
  *                 of those trees (for the winner, of the whole forest), and the
  *                 winner's index.
  *  progress       units are trees over all candidates and rounds.
- * Needs bootstrap; not for unsupervised forests. The caller owns *out.
+ * Needs trees that sample rows (bootstrap, or max_samples without it); not for
+ * unsupervised forests. The caller owns *out.
  *
  * grid SPORF_TUNE_DENSITY is the grid above. SPORF_TUNE_STRUCTURE chooses
  * among structurally different forests instead, each a change of *params
@@ -687,7 +694,7 @@ int sporf_forest_predict_quantiles(const sporf_forest *forest, const sporf_matri
                                    int64_t n_probs, int32_t n_jobs, double *out, sporf_error *err);
 
 /* ---- fitting from a sample of the training rows (data larger than memory) ----
- * A bootstrap tree grows on the rows it draws, and its draws come first in
+ * A tree that samples rows grows on the rows it draws, and its draws come first in
  * its stream: so a tree can grow anywhere that holds just those rows. The
  * draws of tree t (0-based within params' trees, as first_tree +
  * t of the seed's forest) over n_total training rows are listed by
@@ -699,7 +706,9 @@ int sporf_forest_predict_quantiles(const sporf_forest *forest, const sporf_matri
  * (caller-allocated, as many as the tree draws: max_samples resolved against
  * n_total, at most n_total), how often each is drawn into counts (NULL: not
  * wanted), their number into *m_out. With rows NULL, *m_out receives the
- * number of draws, the room rows needs. Needs bootstrap. Thread-safe. */
+ * number of draws, the room rows needs. Needs trees that sample rows
+ * (bootstrap, or max_samples without it: a subsample's rows come once each).
+ * Thread-safe. */
 int sporf_tree_draws(const sporf_params *params, int64_t n_total, int64_t tree, int64_t *rows, int32_t *counts,
                      int64_t *m_out, sporf_error *err);
 
@@ -712,7 +721,7 @@ int sporf_tree_draws(const sporf_params *params, int64_t n_total, int64_t tree, 
  * from the caller: impute, the features' means over all rows' present
  * values (as a fit computes them, in row order), or NULL when no row misses
  * a value; class_weight custom weights (class_weight "balanced" is
- * refused). Needs bootstrap (or all rows), no out-of-bag results (compute
+ * refused). Needs sampled rows (bootstrap or max_samples) or all rows, no out-of-bag results (compute
  * them later) and no quantiles. Ownership and threads as sporf_forest_fit. */
 int sporf_forest_fit_sample(const sporf_params *params, const sporf_matrix *X, const int64_t *rows,
                             int64_t n_total, const int32_t *y, int32_t n_classes, const double *y_regression,

@@ -169,9 +169,10 @@ int64_t sporf_params_tune_trees(const sporf_params *p, int32_t halvings)
 
 int sporf_params_check_tunable(const sporf_params *p, sporf_error *err)
 {
-    if (!p->bootstrap)
+    if (!sporf_params_samples_rows(p))
         return sporf_set_error(err, SPORF_E_ARG,
-                               "tune_oob needs bootstrap samples (bootstrap on): the out-of-bag rows score the candidates");
+                               "tune_oob needs rows left out of each tree (bootstrap on, or max_samples below all "
+                               "the rows without it): the out-of-bag rows score the candidates");
     return SPORF_OK;
 }
 
@@ -200,9 +201,14 @@ int64_t sporf_resolve_min_samples_leaf(const sporf_params *p, int64_t n)
     return resolve_rows(&p->min_samples_leaf, n, 1);
 }
 
+int sporf_params_samples_rows(const sporf_params *p)
+{
+    return p->bootstrap || p->max_samples.form != SPORF_FORM_ALL;
+}
+
 int64_t sporf_resolve_draws(const sporf_params *p, int64_t n)
 {
-    if (!p->bootstrap)
+    if (!sporf_params_samples_rows(p))
         return n;
     switch (p->max_samples.form) {
     case SPORF_FORM_COUNT: return (int64_t)p->max_samples.value;
@@ -288,9 +294,6 @@ int sporf_params_check(const sporf_params *p, int64_t n_features, sporf_error *e
         return sporf_set_error(err, SPORF_E_ARG,
                                "honest_prior \"uniform\" is a class distribution; a regression forest takes "
                                "\"empirical\" or \"ignore\"");
-    if (!p->bootstrap && p->max_samples.form != SPORF_FORM_ALL)
-        return sporf_set_error(err, SPORF_E_ARG,
-                               "max_samples applies to bootstrap samples: with bootstrap off, leave max_samples unset");
     if (n_features > 0 && (p->projection == SPORF_PROJ_SPARSE || p->projection == SPORF_PROJ_GAUSSIAN)) {
         const int64_t d = sporf_params_resolve_max_features(p, n_features);
         const double nnz = ceil(p->feature_combinations * (double)d);

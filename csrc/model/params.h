@@ -45,7 +45,7 @@ int32_t sporf_params_tune_structure_grid(const sporf_params *base, int64_t p, sp
 sporf_params sporf_params_shard(const sporf_params *p, int64_t from, int64_t to);
 /* The trees a candidate has `halvings` rounds before the end: ceil(T / 2^halvings). */
 int64_t sporf_params_tune_trees(const sporf_params *p, int32_t halvings);
-/* SPORF_OK when p can be tuned by out-of-bag error (it draws bootstrap samples). */
+/* SPORF_OK when p can be tuned by out-of-bag error (its trees sample rows). */
 int sporf_params_check_tunable(const sporf_params *p, sporf_error *err);
 
 /* Sizes resolved against n training rows: min_samples_split (>= 2),
@@ -61,7 +61,13 @@ void sporf_params_set_n_trees(sporf_params *p, int64_t count);
 
 int64_t sporf_resolve_min_samples_split(const sporf_params *p, int64_t n);
 int64_t sporf_resolve_min_samples_leaf(const sporf_params *p, int64_t n);
+/* The rows drawn per tree: max_samples resolved against n (n by default),
+ * with the bootstrap or without (a subsample); n when p samples no rows. */
 int64_t sporf_resolve_draws(const sporf_params *p, int64_t n);
+/* Does a tree of p grow on a sample of the rows -- bootstrap draws, or a
+ * subsample without replacement (bootstrap off, max_samples set) -- leaving
+ * rows out of bag? Without either, every tree grows on every row. */
+int sporf_params_samples_rows(const sporf_params *p);
 
 /* Axis k's patch sizes, defaults resolved: [min_patch_dims[k] or 1,
  * max_patch_dims[k] or max(lo, min(D, ceil(sqrt(D))))]. */

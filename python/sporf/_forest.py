@@ -126,8 +126,9 @@ class _BaseForest(BaseEstimator):
         if getattr(self, "class_weight", None) == "balanced":
             raise ValueError('class_weight="balanced" is not available when X is a Dask collection: give the '
                              "weights per class as a dict")
-        if not self.bootstrap:
-            raise ValueError("a fit from partitions grows each tree on the rows it draws: it needs bootstrap=True")
+        if not self.bootstrap and self.max_samples is None:
+            raise ValueError("a fit from partitions grows each tree on the rows it draws: it needs bootstrap=True, "
+                             "or max_samples (a subsample) without it")
 
     def _refuse_for_outputs(self, n_outputs):
         """What a fit on multi-output y does not do, refused by name before
@@ -1123,7 +1124,8 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
         oob : bool, default=False
             X is the training data: each row's mean or quantiles come only
             from the trees it was out of bag for (NaN for a row in every
-            tree's bag). Needs ``bootstrap=True``.
+            tree's bag). Needs trees that leave rows out: ``bootstrap=True``,
+            or ``max_samples`` without it.
 
         Returns
         -------

@@ -201,8 +201,11 @@ def resolve_data_dims(data_dims, n_features):
 
 
 def _matches(value, want):
-    """A given value against a rule's: a flag's True matches any true value."""
-    return bool(value) == want if isinstance(want, bool) else value == want
+    """A given value against a rule's: a flag's True matches any true value,
+    "none" matches None."""
+    if isinstance(want, bool):
+        return bool(value) == want
+    return value is None if want == "none" else value == want
 
 
 def build(est, n_features, data_dims=None):

@@ -119,6 +119,9 @@ CASES = [
     ("trunk-random-thresholds",
      lambda: make_trunk(300, 12, random_state=6),
      dict(splitter="random", bootstrap=False)),
+    ("trunk-subsample-no-bootstrap",
+     lambda: make_trunk(300, 12, random_state=7),
+     dict(bootstrap=False, max_samples=0.632, oob_score=True)),
 ]
 
 
@@ -582,6 +585,7 @@ REGRESSION_CASES = [
                                       max_features=8, min_samples_leaf=2)),
     ("friedman-poisson-axis", dict(projection="poisson", max_samples=0.7, oob_score=True)),
     ("friedman-random-thresholds", dict(splitter="random", oob_score=True)),
+    ("friedman-random-subsample", dict(splitter="random", bootstrap=False, max_samples=0.7, oob_score=True)),
 ]
 
 

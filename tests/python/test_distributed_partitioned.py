@@ -46,11 +46,14 @@ CHUNKINGS = [(1200, 8), (400, 8), ((150, 700, 1, 349), (5, 3))]
 
 
 @pytest.mark.parametrize("chunks", CHUNKINGS, ids=["one", "three", "uneven"])
-@pytest.mark.parametrize("kind", ["classifier", "regressor", "morf"])
+@pytest.mark.parametrize("kind", ["classifier", "regressor", "morf", "subsample"])
 def test_the_forest_is_the_local_fit_whatever_the_partitions(client, data, chunks, kind):
     X, y = data
     if kind == "classifier":
         est, target = sporf.SPORFClassifier(n_estimators=6, max_samples=0.4, random_state=5), y
+    elif kind == "subsample":  # rows drawn without replacement: the same rows gathered
+        est, target = sporf.SPORFClassifier(n_estimators=6, bootstrap=False, max_samples=0.4, splitter="random",
+                                            random_state=5), y
     elif kind == "regressor":
         est, target = sporf.SPORFRegressor(n_estimators=6, max_samples=0.4, random_state=5), np.nan_to_num(X[:, 2])
     else:
@@ -92,7 +95,7 @@ def test_bad_partitions_are_named_and_leave_the_estimator_unfitted(client, data)
                client=client)
     with pytest.raises(ValueError, match="one value per row"):
         sd.fit(sporf.SPORFClassifier(n_estimators=2), da.from_array(X, chunks=400), y[:-1], client=client)
-    for kw, match in [(dict(tune_oob=True), "tune_oob"), (dict(bootstrap=False), "bootstrap=True"),
+    for kw, match in [(dict(tune_oob=True), "tune_oob"), (dict(bootstrap=False), "bootstrap=True, or max_samples"),
                       (dict(class_weight="balanced"), "balanced")]:
         with pytest.raises(ValueError, match=match):
             sd.fit(sporf.SPORFClassifier(n_estimators=2, **kw), da.from_array(X, chunks=400), y, client=client)

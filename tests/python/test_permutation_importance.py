@@ -63,7 +63,7 @@ def test_only_when_asked_and_only_with_the_bootstrap():
     assert hasattr(est, "permutation_importances_")
     est.set_params(importance="impurity").fit(X, y)
     assert not hasattr(est, "permutation_importances_")
-    with pytest.raises(ValueError, match="permutes the out-of-bag rows: it needs bootstrap=True"):
+    with pytest.raises(ValueError, match="permutes the out-of-bag rows: it needs bootstrap=True, or max_samples"):
         sporf.SPORFClassifier(bootstrap=False, importance="permutation").fit(X, y)
     with pytest.raises(ValueError, match='importance must be one of "impurity", "permutation"'):
         sporf.SPORFRegressor(importance="gini").fit(X, y)

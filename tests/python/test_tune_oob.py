@@ -80,7 +80,7 @@ def test_refit_without_tuning_drops_the_report():
 
 @pytest.mark.parametrize("kw,msg", [
     (dict(tune_oob="yes"), "tune_oob must be True, False or \"structure\"; got 'yes'"),
-    (dict(tune_oob=True, bootstrap=False), r"tune_oob needs bootstrap samples \(bootstrap on\)"),
+    (dict(tune_oob=True, bootstrap=False), r"tune_oob needs rows left out of each tree \(bootstrap on, or max_samples"),
 ])
 def test_bad_tune_oob_is_refused(kw, msg):
     X, y = make_trunk(100, 5, random_state=0)

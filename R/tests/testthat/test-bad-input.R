@@ -35,7 +35,7 @@ test_that("bad parameters give an error naming the parameter", {
   expect_error(sporf(x, y, min_samples_split = 1), "min_samples_split")
   expect_error(sporf(x, y, min_samples_leaf = 0), "min_samples_leaf")
   expect_error(sporf(x, y, max_depth = 0), "max_depth")
-  expect_error(sporf(x, y, bootstrap = FALSE, max_samples = 0.5), "max_samples")
+  expect_error(sporf(x, y, bootstrap = FALSE, max_samples = 1000), "max_samples")
   expect_error(sporf(x, y, bootstrap = FALSE, oob_score = TRUE), "bootstrap")
   expect_error(sporf(x, y, class_weight = c(zzz = 2)), "class_weight names classes that are not in y: zzz", fixed = TRUE)
   expect_error(sporf(x, y, class_weight = "heavy"), "class_weight")

@@ -114,6 +114,20 @@ test_that("out-of-bag predictions and error are reported", {
   expect_error(oob_error(sporf(tr$x, tr$y, n_estimators = 5, random_state = 1)), "oob_score = TRUE")
 })
 
+test_that("a subsample without the bootstrap leaves out-of-bag rows", {
+  # bootstrap = FALSE with max_samples: each tree takes that many distinct
+  # rows, and the others are its out-of-bag rows (ranger's replace = FALSE)
+  tr <- make_rotated(400, 8)
+  m <- sporf(tr$x, tr$y, n_estimators = 40, random_state = 4, bootstrap = FALSE, max_samples = 0.632,
+             splitter = "random", oob_score = TRUE, importance = "permutation")
+  m2 <- sporf(tr$x, tr$y, n_estimators = 40, random_state = 4, bootstrap = FALSE, max_samples = 0.632,
+              splitter = "random", oob_score = TRUE, importance = "permutation", n_jobs = 2)
+  expect_identical(m$model, m2$model)
+  expect_lt(oob_error(m), 0.15)
+  expect_true(all(is.finite(importance(m, type = "permutation"))))
+  expect_error(sporf(tr$x, tr$y, bootstrap = FALSE, oob_score = TRUE), "max_samples below all the rows")
+})
+
 test_that("importance sums to 1 and finds the informative features", {
   set.seed(3)
   x <- matrix(rnorm(500 * 6), 500, 6, dimnames = list(NULL, paste0("f", 1:6)))

@@ -45,7 +45,7 @@ test_that("the same for any thread count, and drawn by plot_importance", {
 test_that("it needs the bootstrap, a known value and a forest fitted with it", {
   d <- five_of_twenty_five(200)
   expect_error(sporf(d$x, d$y, bootstrap = FALSE, importance = "permutation"),
-               "permutes the out-of-bag rows: it needs bootstrap=TRUE", fixed = TRUE)
+               "permutes the out-of-bag rows: it needs bootstrap=TRUE, or max_samples", fixed = TRUE)
   expect_error(sporf(d$x, d$y, importance = "gini"), "importance must be one of")
   fit <- sporf(d$x, d$y, n_estimators = 5, random_state = 1)
   expect_error(importance(fit, type = "permutation"), "fit it with importance = \"permutation\"", fixed = TRUE)

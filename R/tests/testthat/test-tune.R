@@ -34,7 +34,7 @@ test_that("bad tune_oob values are refused with the words Python uses", {
   d <- sporf::make_trunk(100, 5, random_state = 0)
   expect_error(sporf(d$x, d$y, n_estimators = 4, tune_oob = "yes"), "tune_oob must be TRUE, FALSE or \"structure\"")
   expect_error(sporf(d$x, d$y, n_estimators = 4, tune_oob = TRUE, bootstrap = FALSE),
-               "tune_oob needs bootstrap samples (bootstrap on)", fixed = TRUE)
+               "tune_oob needs rows left out of each tree (bootstrap on, or max_samples", fixed = TRUE)
 })
 
 test_that("tune_oob = \"structure\" chooses among structurally different forests", {
