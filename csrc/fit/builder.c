@@ -154,6 +154,7 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const sporf
     b->w = calloc((size_t)n, sizeof *b->w);
     b->idx = malloc((size_t)n * sizeof *b->idx);
     b->vals = malloc((size_t)n * sizeof *b->vals);
+    b->vals_best = malloc((size_t)n * sizeof *b->vals_best);
     b->xrow = malloc((size_t)p * sizeof *b->xrow);
     b->wsorted = malloc((size_t)n * sizeof *b->wsorted);
     b->node_counts = malloc(K * sizeof(double));
@@ -180,7 +181,7 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const sporf
     /* one response (not several outputs, not none): its tasks read it by position */
     b->compact_responses = b->compact_min_rows > 0 && n >= SPORF_COMPACT_RESPONSE_MIN_ROWS && b->n_outputs == 1 &&
                            (b->y || b->yr);
-    if (!sort_ok || !guided_ok || !b->w || !b->idx || !b->vals || !b->xrow || !b->wsorted || !b->node_counts || !b->left_counts ||
+    if (!sort_ok || !guided_ok || !b->w || !b->idx || !b->vals || !b->vals_best || !b->xrow || !b->wsorted || !b->node_counts || !b->left_counts ||
         !b->right_counts || !b->best_proj_feature || !b->best_proj_weight) {
         sporf_builder_free(b);
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory allocating tree-building buffers for %lld rows",
@@ -197,6 +198,7 @@ void sporf_builder_free(sporf_builder *b)
     free(b->w);
     free(b->idx);
     free(b->vals);
+    free(b->vals_best);
     free(b->xrow);
     free(b->xnode);
     free(b->xnode32);
@@ -225,14 +227,56 @@ void sporf_builder_free(sporf_builder *b)
  * arithmetic order as sporf_tree_find_leaf so fit and predict agree exactly.
  * A node in the node-ordered copy reads its columns forwards; any other
  * gathers them through idx. */
+/* out[k] = col[rows[k]] for k < m (double data), taking the values' range
+ * into b->range_* on the way: the gather waits on memory, so the
+ * comparisons, in four chains, cost nothing next to it, and the histogram
+ * scan need not read the values once more for their range (hist_scan.h). */
+static void gather_with_range(sporf_builder *b, const double *col, const int32_t *rows, int64_t m, double *out,
+                              double wk, int add)
+{
+    double lo[4], hi[4];
+    int nan = 0;
+    int64_t k = 0;
+    for (int u = 0; u < 4; u++) {
+        lo[u] = INFINITY;
+        hi[u] = -INFINITY;
+    }
+    for (; k + 4 <= m; k += 4)
+        for (int u = 0; u < 4; u++) {
+            const double x = add ? out[k + u] + wk * col[rows[k + u]] : col[rows[k + u]];
+            out[k + u] = x;
+            lo[u] = x < lo[u] ? x : lo[u];
+            hi[u] = x > hi[u] ? x : hi[u];
+            nan |= x != x;
+        }
+    for (; k < m; k++) {
+        const double x = add ? out[k] + wk * col[rows[k]] : col[rows[k]];
+        out[k] = x;
+        lo[0] = x < lo[0] ? x : lo[0];
+        hi[0] = x > hi[0] ? x : hi[0];
+        nan |= x != x;
+    }
+    for (int u = 1; u < 4; u++) {
+        lo[0] = lo[u] < lo[0] ? lo[u] : lo[0];
+        hi[0] = hi[u] > hi[0] ? hi[u] : hi[0];
+    }
+    b->range_lo = lo[0];
+    b->range_hi = hi[0];
+    b->range_nan = nan;
+    b->range_ok = 1;
+}
+
 static void project_slice(sporf_builder *b, const int32_t *f, const double *w, int32_t len,
                           int64_t start, int64_t end)
 {
     const int32_t *idx = b->idx;
     double *v = b->vals;
     const int compact = b->node_compact;
+    b->range_ok = 0;
     if (len == 1 && w[0] == 1.0) {
-        if (compact && b->xnode32) {
+        if (!compact && b->X.f64) {
+            gather_with_range(b, b->X.f64 + (int64_t)f[0] * b->n, idx + start, end - start, v + start, 1.0, 0);
+        } else if (compact && b->xnode32) {
             const float *col = b->xnode32 + (int64_t)f[0] * b->xnode_rows;
             for (int64_t i = start; i < end; i++)
                 v[i] = (double)col[i];
@@ -247,7 +291,9 @@ static void project_slice(sporf_builder *b, const int32_t *f, const double *w, i
         v[i] = 0.0;
     for (int32_t k = 0; k < len; k++) {
         const double wk = w[k];
-        if (compact && b->xnode32) {
+        if (!compact && b->X.f64 && k == len - 1) { /* the last term: the values are final */
+            gather_with_range(b, b->X.f64 + (int64_t)f[k] * b->n, idx + start, end - start, v + start, wk, 1);
+        } else if (compact && b->xnode32) {
             const float *col = b->xnode32 + (int64_t)f[k] * b->xnode_rows;
             for (int64_t i = start; i < end; i++)
                 v[i] += wk * (double)col[i];
@@ -374,14 +420,25 @@ static int try_candidate(sporf_builder *b, const int32_t *f, const double *w, in
         const int r = b->task->hist_scan(b, start, end, st, &local);
         if (r == -1)
             return 0;
-        if (r == 1)
-            return keep_candidate(b, f, w, len, &local, best);
+        if (r == 1) {
+            const int wins = local.found && (!best->found || local.proxy > best->proxy);
+            keep_candidate(b, f, w, len, &local, best);
+            if (wins) { /* keep its values for the partition */
+                double *t = b->vals;
+                b->vals = b->vals_best;
+                b->vals_best = t;
+                b->vals_best_ok = 1;
+            }
+            return 1;
+        }
         /* values the bins cannot resolve: the exact scan below, whose sort
          * reorders the node's rows */
         b->hist_stale = 1;
     }
-    /* the sort reorders idx: the node's rows leave the node-ordered copy */
+    /* the sort reorders idx: the node's rows leave the node-ordered copy, and
+     * values kept of an earlier candidate no longer line up with them */
     b->node_compact = 0;
+    b->vals_best_ok = 0;
     const int64_t n_miss = b->has_missing ? move_missing_last(b, start, end) : 0;
     const int64_t end_val = end - n_miss; /* the sorted values end here; missing rows follow */
     sporf_sort_values_radix(b->vals + start, b->idx + start, end_val - start, &b->sort_scratch);
@@ -491,6 +548,7 @@ static void find_split(sporf_builder *b, sporf_rng *rng, int64_t start, int64_t 
     memset(best, 0, sizeof *best);
     sporf_sampler *s = &b->sampler;
     b->rng = rng;
+    b->vals_best_ok = 0;
     b->hist_node = sporf_hist_use(b, end - start);
     b->hist_stale = b->hist_node;
     if (b->params->projection == SPORF_PROJ_AXIS) {
@@ -623,10 +681,16 @@ static int64_t partition_stable(sporf_builder *b, int64_t start, int64_t end, co
 static int64_t partition(sporf_builder *b, int64_t start, int64_t end, sporf_best_split *best,
                          int64_t *n_miss)
 {
-    if (best->imputed)
+    if (best->imputed) {
         project_slice_imputed(b, b->best_proj_feature, b->best_proj_weight, best->len, start, end);
-    else
+    } else if (b->vals_best_ok) { /* the winner's values, kept by try_candidate */
+        double *t = b->vals;
+        b->vals = b->vals_best;
+        b->vals_best = t;
+    } else {
         project_slice(b, b->best_proj_feature, b->best_proj_weight, best->len, start, end);
+    }
+    b->vals_best_ok = 0;
     int32_t *idx = b->idx;
     double *v = b->vals;
     if (best->binned)

@@ -88,6 +88,14 @@ typedef struct sporf_builder {
 
     /* scratch */
     double *vals;           /* projected values aligned with idx */
+    double *vals_best;      /* with vals_best_ok: the best candidate's values of the node being
+                               split, aligned with idx (a histogram scan's winner: swapped
+                               with vals, so partition need not project it again) */
+    int vals_best_ok;
+    /* with range_ok: the minimum, maximum and whether a value is NaN of the
+     * values project_slice just wrote (taken while gathering them) */
+    int range_ok, range_nan;
+    double range_lo, range_hi;
     double *xrow;           /* p: a row of float data as doubles (routing rows down a tree) */
     double *wsorted;        /* unsupervised: weights aligned with sorted vals */
     double *node_counts, *left_counts, *right_counts;

@@ -24,6 +24,12 @@ typedef struct sporf_hist_ops {
     /* The proxy (as the exact scan's: larger is better) of the cut whose sides
      * have statistics left (weight wl) and right (weight wr). */
     double (*proxy)(const sporf_builder *b, const double *left, double wl, const double *right, double wr);
+    /* The random splitter's one cut (may be NULL: fill's two bins then): the
+     * rows of bin 0 -- (v[i] - lo) * scale < 1, as sporf_bin_of puts them --
+     * their count into *nl, weight into *wl and S statistics into the
+     * (zeroed) left; one pass, no bin stored. */
+    void (*left)(sporf_builder *b, const double *v, int64_t n, double lo, double scale, double *left,
+                 int64_t *nl, double *wl);
 } sporf_hist_ops;
 
 /* The scan of task.h's hist_scan: see there. */
@@ -34,16 +40,38 @@ static SPORF_ALWAYS_INLINE int sporf_hist_scan_with(sporf_builder *b, int64_t st
     sporf_histogram *h = &b->hist;
     const double *v = b->vals + start;
     const int64_t n = end - start;
-    double vmin = v[0], vmax = v[0];
-    int nan = 0;
-    for (int64_t i = 1; i < n; i++) {
-        vmin = v[i] < vmin ? v[i] : vmin;
-        vmax = v[i] > vmax ? v[i] : vmax;
+    /* The range, taken while the values were gathered when it could be
+     * (builder.c), else here in four independent chains (a minimum and a
+     * maximum do not depend on the order they are taken in): one chain waits
+     * on each comparison's latency, four keep the pipeline full. */
+    double lo[4] = {v[0], v[0], v[0], v[0]}, hi[4] = {v[0], v[0], v[0], v[0]};
+    int nan = v[0] != v[0];
+    int64_t i = b->range_ok ? n : 1;
+    if (b->range_ok) {
+        lo[0] = b->range_lo;
+        hi[0] = b->range_hi;
+        nan = b->range_nan;
+    }
+    for (; i + 4 <= n; i += 4)
+        for (int u = 0; u < 4; u++) {
+            const double x = v[i + u];
+            lo[u] = x < lo[u] ? x : lo[u];
+            hi[u] = x > hi[u] ? x : hi[u];
+            nan |= x != x;
+        }
+    for (; i < n; i++) {
+        lo[0] = v[i] < lo[0] ? v[i] : lo[0];
+        hi[0] = v[i] > hi[0] ? v[i] : hi[0];
         nan |= v[i] != v[i];
     }
     /* a projection that overflowed (inf - inf) has no bin: the exact scan */
-    if (nan || v[0] != v[0])
+    if (nan)
         return -2;
+    double vmin = lo[0], vmax = hi[0];
+    for (int u = 1; u < 4; u++) {
+        vmin = lo[u] < vmin ? lo[u] : vmin;
+        vmax = hi[u] > vmax ? hi[u] : vmax;
+    }
     if (!(vmax > vmin))
         return -1;
     /* The random splitter's two bins meet at vmin + draw * (vmax - vmin):
@@ -56,10 +84,40 @@ static SPORF_ALWAYS_INLINE int sporf_hist_scan_with(sporf_builder *b, int64_t st
     const double scale = h->random ? 1.0 / (h->draw * (vmax - vmin)) : (double)B / (vmax - vmin);
     if (!isfinite(scale) || !(scale > 0.0))
         return -2;
+    const int32_t S = h->width;
+    if (h->random && ops->left) {
+        /* One cut: the rows left of the drawn threshold, no bins. vmin is
+         * always left and vmax right (draw < 1), so both sides have rows. */
+        double *L = h->left, *R = h->right, wl = 0.0;
+        int64_t nl = 0;
+        memset(L, 0, (size_t)S * sizeof *L);
+        ops->left(b, v, n, vmin, scale, L, &nl, &wl);
+        const double wr = st->w - wl;
+        if (nl < b->min_leaf_rows || n - nl < b->min_leaf_rows || wl <= 0.0 || wr <= 0.0 ||
+            wl < b->min_weight_leaf || wr < b->min_weight_leaf || nl == n)
+            return 1;
+        for (int32_t s = 0; s < S; s++)
+            R[s] = h->total[s] - L[s];
+        const double proxy = ops->proxy(b, L, wl, R, wr);
+        if (best->found && !(proxy > best->proxy))
+            return 1;
+        best->found = 1;
+        best->proxy = proxy;
+        best->n_left = nl;
+        best->missing_left = 0;
+        best->imputed = 0;
+        best->binned = 1;
+        best->bin_count = 2;
+        best->bin_k = 0;
+        best->bin_lo = vmin;
+        best->bin_hi = vmax;
+        best->bin_scale = scale;
+        best->threshold = vmin + 1.0 / scale;
+        return 1;
+    }
     uint16_t *bin = h->bin;
     int64_t *count = h->count;
     double *wsum = h->wsum;
-    const int32_t S = h->width;
     memset(count, 0, (size_t)B * sizeof *count);
     memset(wsum, 0, (size_t)B * sizeof *wsum);
     memset(h->stats, 0, (size_t)B * (size_t)S * sizeof *h->stats);
@@ -118,6 +176,7 @@ static SPORF_ALWAYS_INLINE int sporf_hist_scan_with(sporf_builder *b, int64_t st
     best->bin_count = B;
     best->bin_k = best_k;
     best->bin_lo = vmin;
+    best->bin_hi = vmax;
     best->bin_scale = scale;
     /* the bins' edge, for the node's feature ranking (guided.h) */
     best->threshold = vmin + (double)(best_k + 1) / scale;

@@ -77,14 +77,35 @@ int sporf_hist_has_two_values(const double *v, const uint16_t *bin, int64_t n, i
     return 0;
 }
 
+/* c ? x : y without a branch: the bits of one through a mask. */
+static inline double select_double(int c, double x, double y)
+{
+    uint64_t bx, by;
+    memcpy(&bx, &x, sizeof bx);
+    memcpy(&by, &y, sizeof by);
+    const uint64_t mask = (uint64_t)0 - (uint64_t)(c != 0), r = (bx & mask) | (by & ~mask);
+    double out;
+    memcpy(&out, &r, sizeof out);
+    return out;
+}
+
 void sporf_hist_threshold(const double *v, int64_t n, sporf_best_split *best)
 {
-    double a = -INFINITY, z = INFINITY;
+    /* Without a branch on the side, which is a coin flip from row to row: a
+     * row of the other side stands in as the projection's minimum (for the
+     * left's largest value, which is at least that) or maximum (for the
+     * right's smallest). A row is in bins 0..k when sporf_bin_of's truncation
+     * of (x - lo) * scale >= 0 is at most k, that is when it is below k + 1
+     * (the last bin takes everything above). */
+    const double lo = best->bin_lo, hi = best->bin_hi, scale = best->bin_scale;
+    const double edge = best->bin_k >= best->bin_count - 1 ? INFINITY : (double)best->bin_k + 1.0;
+    double a = lo, z = hi;
     for (int64_t i = 0; i < n; i++) {
-        if (sporf_bin_of(v[i], best->bin_lo, best->bin_scale, best->bin_count) <= best->bin_k)
-            a = v[i] > a ? v[i] : a;
-        else
-            z = v[i] < z ? v[i] : z;
+        const double x = v[i];
+        const int in = (x - lo) * scale < edge;
+        const double l = select_double(in, x, lo), r = select_double(in, hi, x);
+        a = l > a ? l : a;
+        z = r < z ? r : z;
     }
     best->threshold = sporf_cut_threshold(a, z);
     best->binned = 0;

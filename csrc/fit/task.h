@@ -62,11 +62,12 @@ typedef struct sporf_best_split {
     int32_t len;          /* non-zeros of its projection */
     /* A histogram scan's cut (histogram.h): the rows in bins <= bin_k of the
      * projection's B = bin_count bins from bin_lo (index (v - bin_lo) *
-     * bin_scale) go left. The threshold is then only the bins' edge, until
-     * sporf_hist_threshold places it between the neighbouring values. */
+     * bin_scale) go left; bin_hi is the projection's maximum. The threshold
+     * is then only the bins' edge, until sporf_hist_threshold places it
+     * between the neighbouring values. */
     int binned;
     int32_t bin_count, bin_k;
-    double bin_lo, bin_scale;
+    double bin_lo, bin_hi, bin_scale;
 } sporf_best_split;
 
 typedef struct sporf_task {

@@ -235,7 +235,7 @@ static double mc_hist_proxy(const sporf_builder *b, const double *left, double w
     return mc_scan_proxy(b, &s);
 }
 
-static const sporf_hist_ops mc_hist_ops = {mc_hist_fill, mc_hist_proxy};
+static const sporf_hist_ops mc_hist_ops = {mc_hist_fill, mc_hist_proxy, NULL};
 
 static int mc_hist_scan(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st,
                         sporf_best_split *best)
@@ -424,13 +424,40 @@ static void mr_hist_fill(sporf_builder *b, const double *v, int64_t n, double lo
     }
 }
 
+/* The random splitter's left side (hist_scan.h), summed as the single
+ * output's (task_regression.c): four chains of every fourth row, the last
+ * rows on the first, joined as (0 + 1) + (2 + 3). So an output repeated
+ * scores each cut exactly as often as it is there. */
+static void mr_hist_left(sporf_builder *b, const double *v, int64_t n, double lo, double scale, double *left,
+                         int64_t *nl_out, double *wl_out)
+{
+    const sporf_histogram *h = &b->hist;
+    const int64_t m = b->n_outputs;
+    const double *nw = h->node_w, *nr = h->node_r;
+    int64_t nl = 0;
+    double ws[4] = {0.0, 0.0, 0.0, 0.0};
+    for (int64_t i = 0; i < n; i++) {
+        const int in = (v[i] - lo) * scale < 1.0;
+        nl += in;
+        ws[i < (n & ~(int64_t)3) ? (i & 3) : 0] += nw[i] * (double)in;
+    }
+    for (int64_t j = 0; j < m; j++) {
+        double s[4] = {0.0, 0.0, 0.0, 0.0};
+        for (int64_t i = 0; i < n; i++)
+            s[i < (n & ~(int64_t)3) ? (i & 3) : 0] += nr[i * m + j] * (double)((v[i] - lo) * scale < 1.0);
+        left[j] = (s[0] + s[1]) + (s[2] + s[3]);
+    }
+    *nl_out = nl;
+    *wl_out = (ws[0] + ws[1]) + (ws[2] + ws[3]);
+}
+
 static double mr_hist_proxy(const sporf_builder *b, const double *left, double wl, const double *right, double wr)
 {
     sporf_scan_sums s = {wl, wr, 0.0, 0.0, (double *)left, (double *)right};
     return mr_scan_proxy(b, &s);
 }
 
-static const sporf_hist_ops mr_hist_ops = {mr_hist_fill, mr_hist_proxy};
+static const sporf_hist_ops mr_hist_ops = {mr_hist_fill, mr_hist_proxy, mr_hist_left};
 
 static int mr_hist_scan(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st,
                         sporf_best_split *best)
