@@ -122,7 +122,8 @@ plot.sporf <- function(x, ...) {
                    "oob_predictions", "oob_decision_function", "oob_error_curve", "tuning", "best_params",
                    "permutation_importance", "permutation_importance_sd", "predicted", "votes", "confusion",
                    "err.rate", "mse", "rsq", "data_dims", "x", "n_neighbors", "terms", "call", "xlevels",
-                   "contrasts", "formula", "formula_unstored", "feature_levels", "n_outputs", "outputs")
+                   "contrasts", "formula", "formula_unstored", "feature_levels", "n_outputs", "outputs",
+                   "min_samples_leaf", "leaf_scores")
 # randomForest's fields where sporf keeps them (its parameters' names, such as
 # ntree and mtry, map through the spec's peer names)
 .RANDOMFOREST_NAMES <- c(importance = "importance(fit)", importanceSD = "importance(fit, type = \"permutation\")",

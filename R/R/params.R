@@ -93,7 +93,7 @@ print.sporf_fraction <- function(x, ...) {
   fraction_ok <- function(x) "fraction" %in% forms && .is_number(x) &&
     .in_range(x, row$fraction_min, row$fraction_max, row$fraction_min_open, row$fraction_max_open)
   if (is.null(v) && "all" %in% forms) return(c(.SPEC_FORMS[["all"]], 0))
-  if (is.character(v) && length(v) == 1L && !is.na(v) && v %in% intersect(forms, c("sqrt", "log2")))
+  if (is.character(v) && length(v) == 1L && !is.na(v) && v %in% intersect(forms, c("sqrt", "log2", "auto")))
     return(c(.SPEC_FORMS[[v]], 0))
   if (inherits(v, "sporf_fraction")) {
     if (fraction_ok(unclass(v))) return(c(.SPEC_FORMS[["fraction"]], unclass(v)))

@@ -256,6 +256,11 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
                     n_features = ncol(X), n_samples = nrow(X), args = args, seed = params$random_state,
                     max_features_resolved = resolved, task = task)
   obj$feature_levels <- by_feature
+  leaf <- .Call(C_sporf_r_leaf_choice, handle)
+  if (!is.null(leaf)) { # min_samples_leaf = "auto": the size chosen out of bag, every size's score
+    obj$min_samples_leaf <- leaf[[1L]]
+    obj$leaf_scores <- leaf[[2L]]
+  }
   if (!is.null(tuned)) {
     obj$tuning <- tuned[["table"]]
     obj$best_params <- tuned[["best"]]

@@ -18,6 +18,7 @@
 #include <R_ext/Visibility.h>
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "params_r.h"
@@ -754,6 +755,33 @@ SEXP sporf_r_info(SEXP handle)
     return out;
 }
 
+/* What a fit with min_samples_leaf "auto" chose: NULL, or a list of the
+ * chosen size and the out-of-bag score of every size (named by size). */
+SEXP sporf_r_leaf_choice(SEXP handle)
+{
+    int64_t chosen = 0, sizes[SPORF_LEAF_SIZES];
+    double scores[SPORF_LEAF_SIZES];
+    sporf_error err;
+    if (sporf_forest_leaf_choice(get_forest(handle), &chosen, sizes, scores, &err) != SPORF_OK)
+        raise_core_error(&err);
+    if (chosen == 0)
+        return R_NilValue;
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
+    SEXP sc = PROTECT(Rf_allocVector(REALSXP, SPORF_LEAF_SIZES));
+    SEXP nm = PROTECT(Rf_allocVector(STRSXP, SPORF_LEAF_SIZES));
+    for (int j = 0; j < SPORF_LEAF_SIZES; j++) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "%lld", (long long)sizes[j]);
+        REAL(sc)[j] = scores[j];
+        SET_STRING_ELT(nm, j, Rf_mkChar(buf));
+    }
+    Rf_setAttrib(sc, R_NamesSymbol, nm);
+    SET_VECTOR_ELT(out, 0, Rf_ScalarReal((double)chosen));
+    SET_VECTOR_ELT(out, 1, sc);
+    UNPROTECT(3);
+    return out;
+}
+
 SEXP sporf_r_params(SEXP handle)
 {
     sporf_forest *f = get_forest(handle);
@@ -982,6 +1010,7 @@ static const R_CallMethodDef call_methods[] = {
     {"sporf_r_usage", (DL_FUNC)&sporf_r_usage, 1},
     {"sporf_r_projection_importances", (DL_FUNC)&sporf_r_projection_importances, 1},
     {"sporf_r_params", (DL_FUNC)&sporf_r_params, 1},
+    {"sporf_r_leaf_choice", (DL_FUNC)&sporf_r_leaf_choice, 1},
     {"sporf_r_check_params", (DL_FUNC)&sporf_r_check_params, 2},
     {"sporf_r_class_weights", (DL_FUNC)&sporf_r_class_weights, 1},
     {"sporf_r_set_strings", (DL_FUNC)&sporf_r_set_strings, 4},

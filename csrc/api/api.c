@@ -5,6 +5,7 @@
 #include "model/merge.h"
 #include "model/model.h"
 #include "predict/packed.h"
+#include "fit/leaf_choice.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -27,6 +28,20 @@ int sporf_forest_get_info(const sporf_forest *f, sporf_forest_info *info, sporf_
         info->n_nodes += f->trees[t].n_nodes;
         info->n_leaves += f->trees[t].n_leaves;
         if (f->trees[t].depth > info->max_depth_seen) info->max_depth_seen = f->trees[t].depth;
+    }
+    return SPORF_OK;
+}
+
+int sporf_forest_leaf_choice(const sporf_forest *f, int64_t *chosen, int64_t *sizes, double *scores,
+                             sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !chosen)
+        return sporf_set_error(err, SPORF_E_ARG, "leaf_choice: forest and chosen are required");
+    *chosen = f->leaf_chosen;
+    for (int32_t j = 0; j < SPORF_LEAF_SIZES; j++) {
+        if (sizes) sizes[j] = sporf_leaf_sizes[j];
+        if (scores) scores[j] = f->leaf_chosen > 0 ? f->leaf_scores[j] : NAN;
     }
     return SPORF_OK;
 }

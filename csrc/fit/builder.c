@@ -219,6 +219,8 @@ void sporf_builder_free(sporf_builder *b)
     free(b->proj_feature);
     free(b->proj_weight);
     free(b->leaf_values);
+    free(b->node_rows);
+    free(b->node_values);
     free(b->stack);
     memset(b, 0, sizeof *b);
 }
@@ -785,6 +787,13 @@ int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
         sporf_node_stats st;
         task->node_stats(b, it.start, it.end, &st);
         const int64_t n_node = it.end - it.start;
+        if (b->keep_nodes) { /* what the node would predict as a leaf (leaf_choice.h) */
+            if (!grow_array((void **)&b->node_rows, &b->node_rows_cap, n_nodes, sizeof *b->node_rows) ||
+                !grow_array((void **)&b->node_values, &b->node_values_cap, n_nodes * K, sizeof *b->node_values))
+                goto nomem;
+            b->node_rows[id] = (int32_t)n_node;
+            task->leaf(b, &st, w_root, b->node_values + (int64_t)id * K);
+        }
         int is_leaf = (P->max_depth > 0 && it.depth >= P->max_depth) ||
                       n_node < b->min_split_rows || n_node < 2 * b->min_leaf_rows ||
                       st.pure || st.w <= 0.0 || st.w < 2.0 * b->min_weight_leaf;
@@ -862,6 +871,16 @@ int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
         memcpy(tree->proj_weight, b->proj_weight, (size_t)n_proj * sizeof(double));
     }
     memcpy(tree->leaf_values, b->leaf_values, (size_t)(n_leaves * K) * sizeof(double));
+    if (b->keep_nodes) {
+        tree->node_rows = malloc((size_t)n_nodes * sizeof *tree->node_rows);
+        tree->node_values = malloc((size_t)(n_nodes * K) * sizeof *tree->node_values);
+        if (!tree->node_rows || !tree->node_values) {
+            sporf_tree_release(tree);
+            goto nomem;
+        }
+        memcpy(tree->node_rows, b->node_rows, (size_t)n_nodes * sizeof *tree->node_rows);
+        memcpy(tree->node_values, b->node_values, (size_t)(n_nodes * K) * sizeof *tree->node_values);
+    }
     tree->n_nodes = (int32_t)n_nodes;
     tree->n_leaves = (int32_t)n_leaves;
     tree->n_proj = (int32_t)n_proj;

@@ -118,6 +118,13 @@ typedef struct sporf_builder {
     int64_t proj_cap;
     double *leaf_values;
     int64_t leaf_cap;
+    /* keep_nodes (min_samples_leaf "auto", leaf_choice.h): every node's rows
+     * and values as a leaf, copied into the tree's node_rows / node_values */
+    int keep_nodes;
+    int32_t *node_rows;
+    int64_t node_rows_cap;
+    double *node_values;
+    int64_t node_values_cap;
     sporf_stack_item *stack;
     int64_t stack_cap;
 } sporf_builder;

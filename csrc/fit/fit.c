@@ -6,6 +6,7 @@
 
 #include "fit/builder.h"
 #include "fit/draws.h"
+#include "fit/leaf_choice.h"
 #include "fit/quantile_leaves.h"
 #include "util/matrix.h"
 #include "util/pool.h"
@@ -330,6 +331,30 @@ static int check_sample(const sporf_params *params, const sporf_matrix *X, const
     return SPORF_OK;
 }
 
+/* min_samples_leaf "auto" (leaf_choice.h): what the choice out of bag needs. */
+static int check_leaf_auto(const sporf_params *params, const int32_t *y, const double *yr, int32_t n_outputs,
+                           int sample, sporf_error *err)
+{
+    const char *what = NULL;
+    if (!sporf_params_samples_rows(params))
+        what = "it needs rows left out of each tree to score the sizes on: bootstrap=True, or max_samples below "
+               "all the rows without it";
+    else if (!y && !yr)
+        what = "it needs a response: it is for classification and regression forests";
+    else if (n_outputs > 1)
+        what = "it needs one response: several outputs take a leaf size (a count)";
+    else if (sporf_params_honest(params))
+        what = "it needs the in-bag rows' leaf values, and honest trees estimate theirs from held-out rows: give "
+               "a count";
+    else if (params->quantiles)
+        what = "it needs trees it can prune after the fit, and quantile forests keep each leaf's rows: give a "
+               "count";
+    else if (sample)
+        what = "it needs every row's out-of-bag predictions, which a fit on a sample of the rows does not have: "
+               "give a count";
+    return what ? sporf_params_leaf_auto_error(err, what) : SPORF_OK;
+}
+
 /* Multi-output y (sporf_forest_fit_multi): n responses per row, and for
  * classification each output's classes (the codes in y are then offset into
  * the forest's K values, output by output). */
@@ -338,6 +363,25 @@ typedef struct fit_outputs {
     const int32_t *classes; /* classification: n class counts; NULL for regression */
     const double *weight;   /* regression: n weights of the outputs' squared errors */
 } fit_outputs;
+
+/* min_samples_leaf "auto": score the leaf sizes out of bag, prune every
+ * tree to the best (leaf_choice.h) and keep the choice with the forest. */
+static int choose_leaf_size(sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const int32_t *y,
+                            const double *yr, const double *sample_weight, int32_t n_jobs, sporf_error *err)
+{
+    double scores[SPORF_LEAF_SIZES];
+    int rc = sporf_leaf_choice_score(f, X, inbag, y, yr, sample_weight, sporf_pool_threads(n_jobs, X->nrow), scores,
+                                     err);
+    if (rc != SPORF_OK)
+        return rc;
+    const int64_t k = sporf_leaf_sizes[sporf_leaf_choice_best(scores)];
+    for (int64_t t = 0; t < f->n_trees; t++)
+        if ((rc = sporf_tree_prune(&f->trees[t], f->n_classes, k, err)) != SPORF_OK)
+            return rc;
+    f->leaf_chosen = k;
+    memcpy(f->leaf_scores, scores, sizeof scores);
+    return SPORF_OK;
+}
 
 /* Classification (y), regression (yr, n_classes 1) and unsupervised forests
  * (neither, n_classes 1) share everything but the response; outputs is NULL
@@ -376,6 +420,9 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
         c.rows = sample->rows;
         c.n_total = sample->n_total;
     }
+    const int leaf_auto = sporf_params_leaf_auto(params);
+    if (leaf_auto && (rc = check_leaf_auto(params, y, yr, outputs ? outputs->n : 1, sample != NULL, err)) != SPORF_OK)
+        return rc;
     c.n_draws = sporf_resolve_draws(params, n_all);
     if (c.n_draws > n_all)
         return sporf_param_error(err, "max_samples", "at most the number of rows", "%lld for %lld rows",
@@ -476,6 +523,7 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
         rc = sporf_builder_init(&c.builders[t], params, &cols, &response, sample ? &of : NULL, err);
         if (rc != SPORF_OK) goto done;
         c.builders[t].impute = f->impute;
+        c.builders[t].keep_nodes = leaf_auto;
         c.balanced_scratch[t] = malloc((size_t)n_classes * sizeof(double));
         if (!c.balanced_scratch[t]) {
             rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
@@ -498,7 +546,7 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
                 goto done;
             }
     }
-    if (oob_decision || oob_count) {
+    if (oob_decision || oob_count || leaf_auto) {
         c.bitmap_bytes = (n + 7) / 8;
         c.inbag = calloc((size_t)T, (size_t)c.bitmap_bytes);
         if (!c.inbag) {
@@ -510,9 +558,11 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     rc = sporf_pool_run(n_threads, T, grow_one_tree, &c, progress, user_data, err);
     if (rc != SPORF_OK)
         goto done;
+    if (leaf_auto && (rc = choose_leaf_size(f, X, c.inbag, y, yr, sample_weight, params->n_jobs, err)) != SPORF_OK)
+        goto done;
     if ((rc = sporf_forest_pack(f, err)) != SPORF_OK)
         goto done;
-    if (c.inbag) {
+    if (c.inbag && (oob_decision || oob_count)) {
         /* The OOB pass runs on the rows of X as given (not the copy). */
         double *dec = oob_decision;
         double *tmp = NULL;

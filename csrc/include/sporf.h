@@ -161,7 +161,8 @@ enum {
     SPORF_FORM_LOG2 = 1,
     SPORF_FORM_COUNT = 2,
     SPORF_FORM_FRACTION = 3,
-    SPORF_FORM_ALL = 4
+    SPORF_FORM_ALL = 4,
+    SPORF_FORM_AUTO = 5
 };
 
 typedef struct sporf_amount {
@@ -242,13 +243,22 @@ typedef struct sporf_params {
      * (ceil(fraction * n), at least 2), or "sqrt" (ceil(sqrt(n))). Forms: SPORF_FORM_COUNT,
      * SPORF_FORM_FRACTION, SPORF_FORM_SQRT. Default: 2. */
     sporf_amount min_samples_split;
-    /* Minimum number of samples in each child of a split: a count, or a fraction of n
-     * (ceil(fraction * n)). Estimator defaults: 3 for sporf's classification and regression
-     * forests (SPORFClassifier, SPORFRegressor, R's sporf()), whose leaves of 3 rows ranked
-     * above fully grown trees on the suite's development half in both tasks (mean rank among
-     * the five peers 2.55 against 3.03 in classification, 2.37 against 2.63 in regression;
+    /* Minimum number of samples in each child of a split: a count, a fraction of n
+     * (ceil(fraction * n)), or "auto": the forest chooses its leaf size out of bag, from one
+     * fit. Its trees grow to leaves of one row, keeping each node's rows and value; the
+     * out-of-bag rows are scored (Brier score of the class probabilities, squared error of
+     * the values) at the leaf sizes 1, 2, 3, 5, 8, 13 and 21, a tree answering a row from
+     * the deepest node on its path that holds at least that many of the tree's rows, and the
+     * trees are pruned to the best size (min_samples_leaf_, leaf_scores_; R
+     * $min_samples_leaf, $leaf_scores). It needs out-of-bag rows (bootstrap, or max_samples
+     * without it) and one response (not honest trees, quantiles or several outputs).
+     * Estimator defaults: 3 for sporf's classification and regression forests
+     * (SPORFClassifier, SPORFRegressor, R's sporf()), whose leaves of 3 rows ranked above
+     * fully grown trees on the suite's development half in both tasks (mean rank among the
+     * five peers 2.55 against 3.03 in classification, 2.37 against 2.63 in regression;
      * leaves of 2, 4 and 5 ranked lower or lost to scikit-learn's RF on more sets); 1 for
-     * MORF and URerF. Forms: SPORF_FORM_COUNT, SPORF_FORM_FRACTION. Default: 1. */
+     * MORF and URerF. Forms: SPORF_FORM_COUNT, SPORF_FORM_FRACTION, SPORF_FORM_AUTO.
+     * Default: 1. */
     sporf_amount min_samples_leaf;
     /* A node is split only if the weighted impurity decrease N_t / N * (impurity - N_l / N_t
      * * left_impurity - N_r / N_t * right_impurity) is at least this value. Default: 0.0. */
@@ -623,6 +633,20 @@ void sporf_forest_free(sporf_forest *forest);
 
 /* Sizes and counts of a fitted forest. */
 int sporf_forest_get_info(const sporf_forest *forest, sporf_forest_info *info, sporf_error *err);
+
+/* The leaf sizes min_samples_leaf "auto" chooses among: 1, 2, 3, 5, 8, 13
+ * and 21 rows. */
+enum { SPORF_LEAF_SIZES = 7 };
+
+/* What a fit with min_samples_leaf "auto" chose: *chosen the leaf size its
+ * trees were pruned to; sizes[j] and scores[j] (SPORF_LEAF_SIZES each,
+ * caller-allocated, either may be NULL) every size tried and its
+ * out-of-bag score (the mean Brier score of the class probabilities, or
+ * the mean squared error of the values: lower is better). *chosen is 0 for
+ * a forest that chose nothing (another min_samples_leaf, or a forest loaded
+ * from a file: the choice is not saved). Thread-safe. */
+int sporf_forest_leaf_choice(const sporf_forest *forest, int64_t *chosen, int64_t *sizes, double *scores,
+                             sporf_error *err);
 
 /* One tree's nodes, read-only, as arrays the caller allocates. Nodes are in
  * preorder (node 0 the root; the numbering sporf_forest_apply reports). For

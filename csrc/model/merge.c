@@ -31,6 +31,10 @@ static int check_compatible(const sporf_forest *a, const sporf_forest *b, sporf_
         return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests have different outputs");
     if (!same_strings(&a->strings[SPORF_STR_FEATURE_NAMES], &b->strings[SPORF_STR_FEATURE_NAMES]))
         return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests have different feature names");
+    if (sporf_params_leaf_auto(&a->params))
+        return sporf_params_leaf_auto_error(err, "cannot merge forests that each chose their leaf size from their "
+                                                 "own trees: together they are not the forest of one fit; give a "
+                                                 "count");
     const char *p = sporf_params_differing(&a->params, &b->params);
     if (!p && (!a->class_weights) != (!b->class_weights))
         p = "class_weight";

@@ -97,6 +97,11 @@ typedef struct sporf_tree {
                               bootstrap drew it (leaf_start[n_leaves] entries) */
     sporf_pnode *pnodes;   /* derived, in tests only: see sporf_tree_prepare; prediction
                               reads the forest's packed layout */
+    /* A fit that chooses its leaf size (min_samples_leaf "auto", fit/leaf_choice.h)
+     * keeps, until it prunes the tree, what every node would predict as a leaf;
+     * NULL otherwise (never saved): */
+    int32_t *node_rows;    /* n_nodes: the tree's rows in each node */
+    double *node_values;   /* n_nodes x n_classes: each node's values as a leaf */
 } sporf_tree;
 
 typedef struct sporf_strings {
@@ -137,6 +142,9 @@ struct sporf_forest {
     double *qrf_w;         /* quantile forests: the rows' sample weights by rank, or NULL
                               when all are 1 */
     struct sporf_packed *packed; /* derived prediction layout (packed.h); NULL until packed */
+    int64_t leaf_chosen;   /* min_samples_leaf "auto": the leaf size the fit chose (0: none;
+                              not saved) */
+    double leaf_scores[SPORF_LEAF_SIZES]; /* its out-of-bag score of each size */
 };
 
 /* The most levels a categorical feature may have. */

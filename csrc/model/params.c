@@ -167,8 +167,21 @@ int64_t sporf_params_tune_trees(const sporf_params *p, int32_t halvings)
     return (T + ((int64_t)1 << halvings) - 1) >> halvings;
 }
 
+int sporf_params_leaf_auto(const sporf_params *p)
+{
+    return p->min_samples_leaf.form == SPORF_FORM_AUTO;
+}
+
+int sporf_params_leaf_auto_error(sporf_error *err, const char *why)
+{
+    return sporf_set_error(err, SPORF_E_ARG, "min_samples_leaf \"auto\" chooses the leaf size out of bag: %s", why);
+}
+
 int sporf_params_check_tunable(const sporf_params *p, sporf_error *err)
 {
+    if (sporf_params_leaf_auto(p))
+        return sporf_params_leaf_auto_error(err, "tune_oob grows its candidates in rounds of trees, and the choice "
+                                                 "needs a whole forest; give a count to tune with");
     if (!sporf_params_samples_rows(p))
         return sporf_set_error(err, SPORF_E_ARG,
                                "tune_oob needs rows left out of each tree (bootstrap on, or max_samples below all "
@@ -184,6 +197,7 @@ static int64_t resolve_rows(const sporf_amount *a, int64_t n, int64_t least)
     case SPORF_FORM_COUNT: v = a->value; break;
     case SPORF_FORM_FRACTION: v = ceil(a->value * (double)n); break;
     case SPORF_FORM_SQRT: v = ceil(sqrt((double)n)); break;
+    case SPORF_FORM_AUTO: v = (double)least; break; /* grown to the least, chosen after (leaf_choice.h) */
     default: v = (double)n; break;
     }
     if (!(v >= (double)least)) v = (double)least;

@@ -45,6 +45,13 @@ int32_t sporf_params_tune_structure_grid(const sporf_params *base, int64_t p, sp
 sporf_params sporf_params_shard(const sporf_params *p, int64_t from, int64_t to);
 /* The trees a candidate has `halvings` rounds before the end: ceil(T / 2^halvings). */
 int64_t sporf_params_tune_trees(const sporf_params *p, int32_t halvings);
+/* Does p choose its leaf size out of bag (min_samples_leaf "auto",
+ * fit/leaf_choice.h)? */
+int sporf_params_leaf_auto(const sporf_params *p);
+/* The one refusal of a leaf size chosen out of bag where it cannot be:
+ * SPORF_E_ARG with a message that names the parameter and `why`. */
+int sporf_params_leaf_auto_error(sporf_error *err, const char *why);
+
 /* SPORF_OK when p can be tuned by out-of-bag error (its trees sample rows). */
 int sporf_params_check_tunable(const sporf_params *p, sporf_error *err);
 

@@ -27,6 +27,8 @@ void sporf_tree_release(sporf_tree *tree)
     free(tree->pnodes);
     free(tree->leaf_start);
     free(tree->leaf_rank);
+    free(tree->node_rows);
+    free(tree->node_values);
     memset(tree, 0, sizeof *tree);
 }
 

@@ -304,6 +304,22 @@ static inline double sporf_node_project_imputed(const sporf_tree *tree, const sp
  * the forest's training means, which SPORF_MISSING_IMPUTE splits read): the
  * path the fit sent the row along. On a row without missing values it is
  * the leaf every packed walk reaches. */
+/* The child of split nd (a stored node of tree) that row x goes to, as
+ * sporf_tree_find_stored_leaf takes it. */
+static inline int32_t sporf_tree_stored_child(const sporf_tree *tree, const sporf_node *nd, const double *impute,
+                                              const double *x, int64_t cs)
+{
+    double v = sporf_node_project(tree, nd, x, cs);
+    int left;
+    if (!isnan(v))
+        left = v <= nd->threshold;
+    else if (nd->missing == SPORF_MISSING_IMPUTE)
+        left = sporf_node_project_imputed(tree, nd, impute, x, cs) <= nd->threshold;
+    else
+        left = nd->missing == SPORF_MISSING_LEFT;
+    return left ? nd->left : nd->right;
+}
+
 static inline int32_t sporf_tree_find_stored_leaf(const sporf_tree *tree, const double *impute, const double *x,
                                                   int64_t cs)
 {
@@ -312,15 +328,7 @@ static inline int32_t sporf_tree_find_stored_leaf(const sporf_tree *tree, const 
         const sporf_node *nd = &tree->nodes[i];
         if (nd->left < 0)
             return i;
-        double v = sporf_node_project(tree, nd, x, cs);
-        int left;
-        if (!isnan(v))
-            left = v <= nd->threshold;
-        else if (nd->missing == SPORF_MISSING_IMPUTE)
-            left = sporf_node_project_imputed(tree, nd, impute, x, cs) <= nd->threshold;
-        else
-            left = nd->missing == SPORF_MISSING_LEFT;
-        i = left ? nd->left : nd->right;
+        i = sporf_tree_stored_child(tree, nd, impute, x, cs);
     }
 }
 

@@ -178,6 +178,7 @@ class _BaseForest(BaseEstimator):
             **task)
         if hasattr(self, "feature_names_in_"):
             forest.set_strings(_native.STR_FEATURE_NAMES, self.feature_names_in_)
+        self._set_leaf_choice(forest)
         if oob_count is not None:  # float32 X: the caller computes the out-of-bag values afterwards
             _warn_missing_oob(oob_count)
         if tuning is not None:
@@ -186,6 +187,18 @@ class _BaseForest(BaseEstimator):
             self.__dict__.pop("tuning_", None)
             self.__dict__.pop("best_params_", None)
         return forest, oob
+
+    def _set_leaf_choice(self, forest):
+        """min_samples_leaf="auto": the leaf size the fit chose out of bag
+        (min_samples_leaf_) and each size's out-of-bag score (leaf_scores_);
+        neither after any other fit."""
+        chosen, sizes, scores = forest.leaf_choice()
+        if chosen:
+            self.min_samples_leaf_ = chosen
+            self.leaf_scores_ = {int(k): float(s) for k, s in zip(sizes, scores)}
+        else:
+            self.__dict__.pop("min_samples_leaf_", None)
+            self.__dict__.pop("leaf_scores_", None)
 
     def _warm_fit(self, X, y, sample_weight, n_out):
         """warm_start: grow trees n_old .. n_estimators - 1 of the fitted
@@ -1030,6 +1043,12 @@ class SPORFClassifier(_spec_gen._SPORFClassifierParams, _ForestClassifier):
         With ``tune_oob=True``: the winner's values of those parameters; the
         estimator's other parameters with these and the same ``random_state``
         grow exactly the fitted forest.
+    min_samples_leaf_ : int
+        With ``min_samples_leaf="auto"``: the leaf size the forest chose out
+        of bag and was pruned to.
+    leaf_scores_ : dict
+        With ``min_samples_leaf="auto"``: each leaf size tried and its
+        out-of-bag score (the Brier score of the class probabilities; lower is better).
 
     Examples
     --------
@@ -1231,6 +1250,12 @@ class SPORFRegressor(_spec_gen._SPORFRegressorParams, _ForestRegressor):
         With ``tune_oob=True``: the winner's values of those parameters; the
         estimator's other parameters with these and the same ``random_state``
         grow exactly the fitted forest.
+    min_samples_leaf_ : int
+        With ``min_samples_leaf="auto"``: the leaf size the forest chose out
+        of bag and was pruned to.
+    leaf_scores_ : dict
+        With ``min_samples_leaf="auto"``: each leaf size tried and its
+        out-of-bag score (the mean squared error; lower is better).
 
     Examples
     --------

@@ -27,7 +27,7 @@ MAX_DIMS = lib.SPORF_MAX_DIMS
 TUNE_DENSITY = lib.SPORF_TUNE_DENSITY
 TUNE_STRUCTURE = lib.SPORF_TUNE_STRUCTURE
 FORMS = {"sqrt": lib.SPORF_FORM_SQRT, "log2": lib.SPORF_FORM_LOG2, "count": lib.SPORF_FORM_COUNT,
-         "fraction": lib.SPORF_FORM_FRACTION, "all": lib.SPORF_FORM_ALL}
+         "fraction": lib.SPORF_FORM_FRACTION, "all": lib.SPORF_FORM_ALL, "auto": lib.SPORF_FORM_AUTO}
 
 _ERRORS = {
     lib.SPORF_E_ARG: ValueError,
@@ -208,6 +208,16 @@ class NativeForest:
         err = new_error()
         check(lib.sporf_forest_get_info(self.ptr, info, err), err)
         return info
+
+    def leaf_choice(self):
+        """(chosen leaf size or 0, sizes tried, their out-of-bag scores) of a
+        fit with min_samples_leaf="auto" (sporf_forest_leaf_choice)."""
+        chosen = ffi.new("int64_t *")
+        sizes = np.empty(lib.SPORF_LEAF_SIZES, dtype=np.int64)
+        scores = np.empty(lib.SPORF_LEAF_SIZES, dtype=np.float64)
+        err = new_error()
+        check(lib.sporf_forest_leaf_choice(self.ptr, chosen, _int64s(sizes), _doubles(scores), err), err)
+        return int(chosen[0]), sizes, scores
 
     def params(self):
         p = ffi.new("sporf_params *")

@@ -134,7 +134,7 @@ def _amount(row, v, expect, out):
     forms = row["forms"]
     if v is None and "all" in forms:
         out.form, out.value = FORMS["all"], 0.0
-    elif isinstance(v, str) and v in forms and v in ("sqrt", "log2"):
+    elif isinstance(v, str) and v in forms and v in ("sqrt", "log2", "auto"):
         out.form, out.value = FORMS[v], 0.0
     elif _is_int(v) and "count" in forms and _in_range(v, row["count_min"], row.get("count_max")):
         out.form, out.value = FORMS["count"], float(v)

@@ -122,6 +122,9 @@ CASES = [
     ("trunk-subsample-no-bootstrap",
      lambda: make_trunk(300, 12, random_state=7),
      dict(bootstrap=False, max_samples=0.632, oob_score=True)),
+    ("trunk-auto-leaf-subsample",
+     lambda: make_trunk(300, 12, random_state=8),
+     dict(min_samples_leaf="auto", bootstrap=False, max_samples=0.7, splitter="random")),
 ]
 
 
@@ -586,6 +589,7 @@ REGRESSION_CASES = [
     ("friedman-poisson-axis", dict(projection="poisson", max_samples=0.7, oob_score=True)),
     ("friedman-random-thresholds", dict(splitter="random", oob_score=True)),
     ("friedman-random-subsample", dict(splitter="random", bootstrap=False, max_samples=0.7, oob_score=True)),
+    ("friedman-auto-leaf", dict(min_samples_leaf="auto", oob_score=True)),
 ]
 
 
@@ -602,6 +606,9 @@ def test_regression_same_seed_same_model_in_both_languages(r, name, params, n_jo
     np.testing.assert_array_equal(np.array(r["predict"](rm, r_matrix(X))), py.predict(X))
     if params.get("oob_score"):
         assert float(rm.rx2("oob_score")[0]) == pytest.approx(py.oob_score_, abs=1e-12)
+    if params.get("min_samples_leaf") == "auto":  # the same choice, reported the same
+        assert int(rm.rx2("min_samples_leaf")[0]) == py.min_samples_leaf_
+        assert list(rm.rx2("leaf_scores")) == list(py.leaf_scores_.values())
 
 
 @pytest.mark.parametrize("projection", ["frc", "gaussian", "poisson"])

@@ -128,6 +128,23 @@ test_that("a subsample without the bootstrap leaves out-of-bag rows", {
   expect_error(sporf(tr$x, tr$y, bootstrap = FALSE, oob_score = TRUE), "max_samples below all the rows")
 })
 
+test_that("min_samples_leaf = 'auto' chooses the leaf size out of bag", {
+  tr <- make_rotated(400, 8)
+  m <- sporf(tr$x, tr$y, n_estimators = 30, random_state = 4, min_samples_leaf = "auto")
+  m2 <- sporf(tr$x, tr$y, n_estimators = 30, random_state = 4, min_samples_leaf = "auto", n_jobs = 2)
+  expect_identical(m$model, m2$model)
+  expect_identical(names(m$leaf_scores), c("1", "2", "3", "5", "8", "13", "21"))
+  expect_equal(m$min_samples_leaf, as.numeric(names(which.min(m$leaf_scores))))
+  expect_identical(m$params$min_samples_leaf, "auto")
+  set.seed(1)
+  x <- matrix(runif(600 * 5), 600)
+  y <- 10 * sin(pi * x[, 1] * x[, 2]) + rnorm(600, sd = 6)
+  noisy <- sporf(x, y, random_state = 1, min_samples_leaf = "auto")
+  expect_gte(noisy$min_samples_leaf, 5)
+  expect_null(sporf(tr$x, tr$y, n_estimators = 5, random_state = 1)$leaf_scores)
+  expect_error(sporf(tr$x, tr$y, min_samples_leaf = "auto", bootstrap = FALSE), "needs rows left out of each tree")
+})
+
 test_that("importance sums to 1 and finds the informative features", {
   set.seed(3)
   x <- matrix(rnorm(500 * 6), 500, 6, dimnames = list(NULL, paste0("f", 1:6)))

@@ -1,0 +1,253 @@
+/* leaf_choice.c -- see leaf_choice.h. */
+#include "fit/leaf_choice.h"
+
+#include "predict/traverse.h"
+#include "util/pool.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const int64_t sporf_leaf_sizes[SPORF_LEAF_SIZES] = {1, 2, 3, 5, 8, 13, 21};
+
+/* Rows per unit of work: the sums of a block join in block order. */
+#define LEAF_CHOICE_BLOCK 256
+
+typedef struct score_ctx {
+    const sporf_forest *f;
+    const sporf_matrix *X;
+    const uint8_t *inbag;
+    int64_t bitmap_bytes;
+    const int32_t *y;
+    const double *yr;
+    const double *sw;
+    double *block_loss;   /* n_blocks x SPORF_LEAF_SIZES */
+    double *block_weight; /* n_blocks */
+    double **scratch;     /* per worker: sums, node per size, a row as doubles */
+} score_ctx;
+
+/* Row r of X as doubles: a pointer into X, or the row copied into buf. */
+static const double *row_of(const sporf_matrix *X, int64_t r, double *buf, int64_t *cs)
+{
+    if (!X->data32) {
+        *cs = X->col_stride;
+        return X->data + r * X->row_stride;
+    }
+    for (int64_t j = 0; j < X->ncol; j++)
+        buf[j] = (double)X->data32[r * X->row_stride + j * X->col_stride];
+    *cs = 1;
+    return buf;
+}
+
+static int score_block(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
+{
+    score_ctx *c = vctx;
+    const sporf_forest *f = c->f;
+    const int32_t K = f->n_classes, S = SPORF_LEAF_SIZES;
+    const int64_t n = c->X->nrow, r0 = unit * LEAF_CHOICE_BLOCK;
+    const int64_t r1 = r0 + LEAF_CHOICE_BLOCK < n ? r0 + LEAF_CHOICE_BLOCK : n;
+    double *sums = c->scratch[worker];            /* S x K */
+    double *row = sums + (size_t)S * (size_t)K;   /* p */
+    int32_t deep[SPORF_LEAF_SIZES];
+    double *loss = c->block_loss + unit * S, weight = 0.0;
+    for (int32_t j = 0; j < S; j++) loss[j] = 0.0;
+    if (ctl && sporf_pool_cancelled(ctl))
+        return sporf_set_error(err, SPORF_E_INTERRUPTED, "interrupted");
+    for (int64_t r = r0; r < r1; r++) {
+        int64_t cs;
+        const double *x = row_of(c->X, r, row, &cs);
+        memset(sums, 0, (size_t)S * (size_t)K * sizeof *sums);
+        int64_t trees = 0;
+        for (int64_t t = 0; t < f->n_trees; t++) {
+            if (c->inbag[t * c->bitmap_bytes + (r >> 3)] & (1u << (r & 7)))
+                continue;
+            const sporf_tree *tr = &f->trees[t];
+            trees++;
+            /* Down the row's path: the node of each size is the deepest with
+             * at least that many rows (a node holds no more than its parent). */
+            int32_t i = 0;
+            for (int32_t j = 0; j < S; j++) deep[j] = 0;
+            for (;;) {
+                const int64_t rows = tr->node_rows[i];
+                for (int32_t j = 0; j < S && sporf_leaf_sizes[j] <= rows; j++) deep[j] = i;
+                const sporf_node *nd = &tr->nodes[i];
+                if (nd->left < 0)
+                    break;
+                i = sporf_tree_stored_child(tr, nd, f->impute, x, cs);
+            }
+            for (int32_t j = 0; j < S; j++) {
+                const double *v = tr->node_values + (int64_t)deep[j] * K;
+                double *s = sums + (int64_t)j * K;
+                for (int32_t k = 0; k < K; k++) s[k] += v[k];
+            }
+        }
+        if (trees == 0)
+            continue;
+        const double w = c->sw ? c->sw[r] : 1.0;
+        weight += w;
+        for (int32_t j = 0; j < S; j++) {
+            const double *s = sums + (int64_t)j * K;
+            double e = 0.0;
+            if (c->yr) {
+                const double d = s[0] / (double)trees - c->yr[r];
+                e = d * d;
+            } else {
+                for (int32_t k = 0; k < K; k++) {
+                    const double d = s[k] / (double)trees - (k == c->y[r] ? 1.0 : 0.0);
+                    e += d * d;
+                }
+            }
+            loss[j] += w * e;
+        }
+    }
+    c->block_weight[unit] = weight;
+    return SPORF_OK;
+}
+
+int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const int32_t *y,
+                            const double *yr, const double *sample_weight, int32_t n_threads, double *scores,
+                            sporf_error *err)
+{
+    const int64_t n = X->nrow, n_blocks = (n + LEAF_CHOICE_BLOCK - 1) / LEAF_CHOICE_BLOCK;
+    const int32_t S = SPORF_LEAF_SIZES;
+    for (int64_t t = 0; t < f->n_trees; t++)
+        if (!f->trees[t].node_rows || !f->trees[t].node_values)
+            return sporf_set_error(err, SPORF_E_ARG, "leaf choice: tree %lld keeps no node values", (long long)t);
+    if (n_threads < 1)
+        n_threads = 1;
+    score_ctx c;
+    memset(&c, 0, sizeof c);
+    c.f = f;
+    c.X = X;
+    c.inbag = inbag;
+    c.bitmap_bytes = (n + 7) / 8;
+    c.y = y;
+    c.yr = yr;
+    c.sw = sample_weight;
+    c.block_loss = malloc((size_t)(n_blocks > 0 ? n_blocks : 1) * (size_t)S * sizeof *c.block_loss);
+    c.block_weight = malloc((size_t)(n_blocks > 0 ? n_blocks : 1) * sizeof *c.block_weight);
+    c.scratch = calloc((size_t)n_threads, sizeof *c.scratch);
+    int rc = SPORF_OK;
+    if (!c.block_loss || !c.block_weight || !c.scratch) {
+        rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
+        goto done;
+    }
+    for (int32_t w = 0; w < n_threads; w++)
+        if (!(c.scratch[w] = malloc(((size_t)S * (size_t)f->n_classes + (size_t)X->ncol + 1) * sizeof(double)))) {
+            rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
+            goto done;
+        }
+    rc = sporf_pool_run(n_threads, n_blocks, score_block, &c, NULL, NULL, err);
+    if (rc != SPORF_OK)
+        goto done;
+    double W = 0.0;
+    for (int32_t j = 0; j < S; j++) scores[j] = 0.0;
+    for (int64_t u = 0; u < n_blocks; u++) {
+        W += c.block_weight[u];
+        for (int32_t j = 0; j < S; j++) scores[j] += c.block_loss[u * S + j];
+    }
+    for (int32_t j = 0; j < S; j++) scores[j] = W > 0.0 ? scores[j] / W : NAN;
+done:
+    if (c.scratch)
+        for (int32_t w = 0; w < n_threads; w++) free(c.scratch[w]);
+    free(c.scratch);
+    free(c.block_loss);
+    free(c.block_weight);
+    return rc;
+}
+
+int32_t sporf_leaf_choice_best(const double *scores)
+{
+    int32_t best = 0;
+    for (int32_t j = 1; j < SPORF_LEAF_SIZES; j++)
+        if (scores[j] < scores[best] || (isnan(scores[best]) && !isnan(scores[j])))
+            best = j;
+    return best;
+}
+
+/* A node of the pruned tree to write: original node o, its parent's index
+ * in the new tree, and whose values it takes if it is a leaf. */
+typedef struct prune_item {
+    int32_t orig, parent, is_left, depth, value_of;
+} prune_item;
+
+int sporf_tree_prune(sporf_tree *t, int32_t K, int64_t k, sporf_error *err)
+{
+    int rc = SPORF_OK;
+    const int32_t *rows = t->node_rows;
+    sporf_node *nodes = NULL;
+    int32_t *pf = NULL;
+    double *pw = NULL, *lv = NULL;
+    prune_item *stack = NULL;
+    if (k <= 1 || !rows || !t->node_values)
+        goto release; /* every node holds a row: nothing to prune */
+    const int32_t N = t->n_nodes;
+    nodes = malloc((size_t)N * sizeof *nodes);
+    pf = malloc((size_t)(t->n_proj > 0 ? t->n_proj : 1) * sizeof *pf);
+    pw = malloc((size_t)(t->n_proj > 0 ? t->n_proj : 1) * sizeof *pw);
+    lv = malloc((size_t)N * (size_t)K * sizeof *lv);
+    stack = malloc((size_t)N * sizeof *stack);
+    if (!nodes || !pf || !pw || !lv || !stack) {
+        rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory pruning a tree");
+        goto release;
+    }
+    int32_t n_nodes = 0, n_leaves = 0, n_proj = 0, depth = 0, top = 0;
+    stack[top++] = (prune_item){0, -1, 0, 0, 0};
+    /* Depth first, left child first, as the builder writes nodes. */
+    while (top > 0) {
+        const prune_item it = stack[--top];
+        const sporf_node *o = &t->nodes[it.orig];
+        const int32_t id = n_nodes++;
+        if (it.parent >= 0) {
+            if (it.is_left) nodes[it.parent].left = id;
+            else nodes[it.parent].right = id;
+        }
+        sporf_node *nd = &nodes[id];
+        const int small_node = it.value_of != it.orig; /* fewer than k rows: its parent's values */
+        const int split = !small_node && o->left >= 0 && (rows[o->left] >= k || rows[o->right] >= k);
+        if (!split) {
+            memset(nd, 0, sizeof *nd);
+            nd->left = -1;
+            nd->right = n_leaves;
+            memcpy(lv + (int64_t)n_leaves * K, t->node_values + (int64_t)it.value_of * K, (size_t)K * sizeof *lv);
+            n_leaves++;
+            if (it.depth > depth) depth = it.depth;
+            continue;
+        }
+        *nd = *o;
+        nd->proj_start = n_proj;
+        memcpy(pf + n_proj, t->proj_feature + o->proj_start, (size_t)o->proj_len * sizeof *pf);
+        memcpy(pw + n_proj, t->proj_weight + o->proj_start, (size_t)o->proj_len * sizeof *pw);
+        n_proj += o->proj_len;
+        const int32_t r = o->right, l = o->left;
+        stack[top++] = (prune_item){r, id, 0, it.depth + 1, rows[r] >= k ? r : it.orig};
+        stack[top++] = (prune_item){l, id, 1, it.depth + 1, rows[l] >= k ? l : it.orig};
+    }
+    free(t->nodes);
+    free(t->proj_feature);
+    free(t->proj_weight);
+    free(t->leaf_values);
+    t->nodes = nodes;
+    t->proj_feature = pf;
+    t->proj_weight = pw;
+    t->leaf_values = lv;
+    nodes = NULL;
+    pf = NULL;
+    pw = NULL;
+    lv = NULL;
+    t->n_nodes = n_nodes;
+    t->n_leaves = n_leaves;
+    t->n_proj = n_proj;
+    t->depth = depth;
+release:
+    free(nodes);
+    free(pf);
+    free(pw);
+    free(lv);
+    free(stack);
+    free(t->node_rows);
+    free(t->node_values);
+    t->node_rows = NULL;
+    t->node_values = NULL;
+    return rc;
+}

@@ -1,0 +1,54 @@
+/*
+ * leaf_choice.h -- min_samples_leaf "auto": the leaf size chosen out of bag,
+ * from one fit.
+ *
+ * No fixed leaf size suits every data set: fully grown trees win on small,
+ * nearly noiseless data, leaves of several rows on noisy responses, where
+ * they average the noise away (BENCHMARKS.md). A fit with "auto" grows its
+ * trees to leaves of one row and keeps, for every node, its rows and the
+ * value it would predict as a leaf (builder.h keep_nodes). A tree then
+ * answers a row at leaf size k from the deepest node on the row's path that
+ * holds at least k of the tree's rows -- its leaves of k rows, grown once.
+ * The out-of-bag rows score every size of SPORF_LEAF_SIZES with a proper
+ * score (the Brier score of the class probabilities, the squared error of
+ * the values): accuracy would count a row right or wrong and, on a few
+ * hundred rows, be noisier than the differences it decides. The best size
+ * wins (the smaller one on a tie), and every tree is pruned to it, so the
+ * forest stored is the forest of that size, smaller and faster to walk than
+ * the one grown.
+ *
+ * Deterministic: the rows are scored in fixed blocks whose sums join in
+ * block order, so the choice is the same for any number of threads.
+ */
+#ifndef SPORF_LEAF_CHOICE_H
+#define SPORF_LEAF_CHOICE_H
+
+#include "model/model.h"
+
+/* The leaf sizes "auto" chooses among, ascending (SPORF_LEAF_SIZES of them). */
+extern const int64_t sporf_leaf_sizes[SPORF_LEAF_SIZES];
+
+/* The out-of-bag score of each leaf size of f's trees, which keep their
+ * node values (tree node_rows / node_values): scores[j] is the mean over
+ * the rows out of bag for at least one tree (weighted by sample_weight,
+ * NULL for ones) of the Brier score of the averaged class distribution
+ * against class y[i], or of the squared error of the averaged value against
+ * yr[i] -- the trees answering from their nodes of at least
+ * sporf_leaf_sizes[j] rows. X is the training data (doubles or floats),
+ * inbag the trees' in-bag bitmaps (n_trees x ceil(n / 8) bytes); NaN
+ * scores when no row is out of bag. Threads as sporf_pool_run. */
+int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const int32_t *y,
+                            const double *yr, const double *sample_weight, int32_t n_threads, double *scores,
+                            sporf_error *err);
+
+/* The index into sporf_leaf_sizes of the lowest score (the first on a tie;
+ * the smallest size when every score is NaN). */
+int32_t sporf_leaf_choice_best(const double *scores);
+
+/* Prune tree (grown with its node values, K values a node) to leaves of at
+ * least k rows: a node of fewer rows becomes a leaf with its parent's values,
+ * a split whose children both have fewer becomes a leaf with its own, and
+ * the rest is kept as it was. Frees the node values either way. */
+int sporf_tree_prune(sporf_tree *tree, int32_t K, int64_t k, sporf_error *err);
+
+#endif

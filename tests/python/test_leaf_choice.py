@@ -1,0 +1,107 @@
+"""min_samples_leaf="auto": the leaf size chosen out of bag from one fit.
+
+The trees grow to leaves of one row; the out-of-bag rows score each size of
+1, 2, 3, 5, 8, 13 and 21 rows, a tree answering a row from the deepest node
+on its path that holds at least that many of its rows; the forest is pruned
+to the best size."""
+import numpy as np
+import pytest
+from sklearn.datasets import make_friedman1
+
+import sporf
+from sporf import _native, _params
+from sporf.datasets import make_orthant, make_trunk
+
+SIZES = [1, 2, 3, 5, 8, 13, 21]
+
+
+def test_the_choice_follows_the_noise():
+    # nearly noiseless classes want small leaves, a noisy response large ones
+    X, y = make_orthant(600, 4, random_state=0)
+    clean = sporf.SPORFClassifier(min_samples_leaf="auto", random_state=0, n_jobs=2).fit(X, y)
+    assert clean.min_samples_leaf_ <= 3
+    assert sorted(clean.leaf_scores_) == SIZES
+    assert clean.leaf_scores_[clean.min_samples_leaf_] == min(clean.leaf_scores_.values())
+    Xr, yr = make_friedman1(600, 10, noise=6.0, random_state=0)
+    noisy = sporf.SPORFRegressor(min_samples_leaf="auto", random_state=0, n_jobs=2).fit(Xr, yr)
+    assert noisy.min_samples_leaf_ >= 5, noisy.leaf_scores_
+    # the pruned forest is smaller than the grown one
+    grown = sporf.SPORFRegressor(min_samples_leaf=1, random_state=0, n_jobs=2).fit(Xr, yr)
+    assert noisy._forest.info().n_nodes < 0.5 * grown._forest.info().n_nodes
+
+
+def test_same_forest_for_any_number_of_threads():
+    X, y = make_trunk(400, 10, random_state=1)
+    kw = dict(n_estimators=30, min_samples_leaf="auto", random_state=5)
+    one = sporf.SPORFClassifier(n_jobs=1, **kw).fit(X, y)
+    two = sporf.SPORFClassifier(n_jobs=2, **kw).fit(X, y)
+    assert one.to_bytes() == two.to_bytes()
+    assert one.leaf_scores_ == two.leaf_scores_
+    # a refit from the stored parameters grows the same forest
+    again = sporf.load(one.to_bytes())
+    assert again.get_params()["min_samples_leaf"] == "auto"
+    assert sporf.SPORFClassifier(**again.get_params()).set_params(n_jobs=2).fit(X, y).to_bytes() == one.to_bytes()
+
+
+def _node_rows_and_values(est, X, y, t):
+    """Each node's in-bag rows and class distribution (bootstrap counts as
+    weights) of tree t of a forest grown with leaves of one row."""
+    rows, counts = _native.tree_draws(_params.build(est, X.shape[1]), len(y), t)
+    indicator, ptr = est.decision_path(X[rows])
+    ind = indicator[:, ptr[t]:ptr[t + 1]].toarray().astype(bool)
+    n_rows = ind.sum(axis=0)
+    onehot = np.eye(2)[y[rows]] * counts[:, None]
+    values = ind.T.astype(float) @ onehot
+    values /= values.sum(axis=1, keepdims=True)
+    return n_rows, values
+
+
+def test_a_tree_answers_from_its_deepest_node_of_enough_rows():
+    # the forest auto stores is the leaves-of-one forest answering each row
+    # from the deepest node on its path that holds the chosen number of rows
+    X, y = make_trunk(300, 6, random_state=3)
+    y = np.where(np.random.RandomState(0).rand(300) < 0.2, 1 - y, y)  # noise: the choice is above 1
+    kw = dict(n_estimators=6, random_state=7, max_features=4)
+    auto = sporf.SPORFClassifier(min_samples_leaf="auto", **kw).fit(X, y)
+    k = auto.min_samples_leaf_
+    assert k > 1
+    grown = sporf.SPORFClassifier(min_samples_leaf=1, **kw).fit(X, y)
+    Xt, _ = make_trunk(200, 6, random_state=4)
+    indicator, ptr = grown.decision_path(Xt)
+    expect = np.zeros((200, 2))
+    for t in range(6):
+        n_rows, values = _node_rows_and_values(grown, X, y, t)
+        path = indicator[:, ptr[t]:ptr[t + 1]].toarray().astype(bool)
+        for i in range(200):
+            nodes = np.flatnonzero(path[i])  # preorder: deeper nodes come later
+            deep = nodes[n_rows[nodes] >= k][-1]
+            expect[i] += values[deep]
+    np.testing.assert_allclose(auto.predict_proba(Xt), expect / 6, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("kw,match", [
+    (dict(bootstrap=False), "needs rows left out of each tree"),
+    (dict(honest_fraction=0.5), "honest trees"),
+    (dict(tune_oob=True), "tune_oob grows its candidates in rounds"),
+])
+def test_what_the_choice_needs_is_named(kw, match):
+    X, y = make_trunk(100, 4, random_state=0)
+    with pytest.raises(ValueError, match=match):
+        sporf.SPORFClassifier(n_estimators=4, min_samples_leaf="auto", **kw).fit(X, y)
+    with pytest.raises(ValueError, match="quantile forests"):
+        sporf.SPORFRegressor(n_estimators=4, min_samples_leaf="auto", quantiles=True).fit(X, X[:, 0])
+    with pytest.raises(ValueError, match='min_samples_leaf must be a count .* or "auto"'):
+        sporf.SPORFClassifier(min_samples_leaf="best").fit(X, y)
+
+
+def test_warm_start_and_merge_refuse_a_chosen_leaf_size():
+    X, y = make_trunk(200, 4, random_state=0)
+    est = sporf.SPORFClassifier(n_estimators=4, min_samples_leaf="auto", warm_start=True, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="warm_start: .* each chose their leaf size from their own trees"):
+        est.set_params(n_estimators=8).fit(X, y)
+    other = sporf.SPORFClassifier(n_estimators=4, first_tree=4, min_samples_leaf="auto", random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="each chose their leaf size from their own trees"):
+        sporf.merge_forests([est.set_params(n_estimators=4), other])
+    # a forest without the choice has no report of one
+    plain = sporf.SPORFClassifier(n_estimators=4, random_state=0).fit(X, y)
+    assert not hasattr(plain, "min_samples_leaf_") and not hasattr(plain, "leaf_scores_")
