@@ -10,9 +10,13 @@ Cells (synthetic, seeded; the first rows train, the rest test):
   fried   make_friedman1 40,000 x 45 (5 enter y, noise sd 1), 20,000 train, 100 trees (regression)
   c300k   make_classification 320,000 x 30, 300,000 train, 20 trees
   c1m     make_classification 1,020,000 x 30, 1,000,000 train, 20 trees
+  c50     make_classification 60,000 x 50 (10 informative, 5 redundant), 50,000 train, 100 trees
 
 Models: scikit-learn's RandomForest (its defaults: sqrt(p) features for
-classification, all p for regression), sporf's defaults, sporf "plain" (sparse
+classification, all p for regression) and ExtraTrees (its defaults: random
+cuts on sqrt(p) features, all p for regression, leaves of 1, no bootstrap),
+sporf "random" at ExtraTrees' candidates (splitter="random", axis projections,
+the same number of features, leaves of 1 row, no bootstrap), sporf's defaults, sporf "plain" (sparse
 projections only: axis_features=0, guided_features=0), sporf "axis", ydf's RF
 and sparse oblique RF (fully grown: max_depth=-1, min_examples=1; skipped when
 ydf is not installed), and any --variant of sporf's parameters. Every model
@@ -37,7 +41,7 @@ import time
 
 import numpy as np
 from sklearn.datasets import make_classification, make_friedman1
-from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
+from sklearn.ensemble import ExtraTreesClassifier, ExtraTreesRegressor, RandomForestClassifier, RandomForestRegressor
 
 import sporf
 
@@ -49,9 +53,9 @@ def cell_data(name):
     if name == "fried":
         X, y = make_friedman1(40_000, n_features=45, noise=1.0, random_state=0)
         return "regression", X[:20_000], y[:20_000], X[20_000:], y[20_000:], 100
-    n_train, p, trees = {"c30": (30_000, 30, 100), "c784": (10_000, 784, 100),
+    n_train, p, trees = {"c30": (30_000, 30, 100), "c784": (10_000, 784, 100), "c50": (50_000, 50, 100),
                          "c300k": (300_000, 30, 20), "c1m": (1_000_000, 30, 20)}[name]
-    n_test = 20_000 if p == 30 else 5_000
+    n_test = 20_000 if p == 30 else 10_000 if p == 50 else 5_000
     X, y = make_classification(n_samples=n_train + n_test, n_features=p, n_informative=10, n_redundant=5,
                                random_state=0)
     return "classification", X[:n_train], y[:n_train], X[n_train:], y[n_train:], trees
@@ -90,8 +94,14 @@ class Ydf:
 def models(task, trees, variants):
     sp = sporf.SPORFRegressor if task == "regression" else sporf.SPORFClassifier
     rf = RandomForestRegressor if task == "regression" else RandomForestClassifier
+    et = ExtraTreesRegressor if task == "regression" else ExtraTreesClassifier
+    et_features = 1.0 if task == "regression" else "sqrt"  # ExtraTrees' defaults
     m = {
         "sklearn RF": lambda: rf(n_estimators=trees, n_jobs=N_JOBS, random_state=0),
+        "sklearn ExtraTrees": lambda: et(n_estimators=trees, n_jobs=N_JOBS, random_state=0),
+        "sporf random": lambda: sp(n_estimators=trees, n_jobs=N_JOBS, random_state=0, splitter="random",
+                                   projection="axis", max_features=et_features, min_samples_leaf=1,
+                                   bootstrap=False),
         "sporf defaults": lambda: sp(n_estimators=trees, n_jobs=N_JOBS, random_state=0),
         "sporf plain": lambda: sp(n_estimators=trees, n_jobs=N_JOBS, random_state=0, axis_features=0,
                                   guided_features=0),
@@ -177,6 +187,10 @@ def main():
         if latency is not None:
             print()
             print("sporf defaults, 1-row predict: median %.1f us" % (latency * 1e6))
+        if "sporf random" in res and "sklearn ExtraTrees" in res:
+            print()
+            print("sporf random / scikit-learn ExtraTrees, fit: %.2fx"
+                  % (res["sporf random"][0] / res["sklearn ExtraTrees"][0]))
         print(flush=True)
 
 

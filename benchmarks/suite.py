@@ -265,6 +265,72 @@ def nemenyi_cd(k, n):
     return q * np.sqrt(k * (k + 1) / (6.0 * n))
 
 
+# The strata every table is also given by: small sets (at most SMALL_ROWS rows)
+# and large ones; high signal (scikit-learn's RF scores a mean CV kappa or R^2 of
+# at least HIGH_SIGNAL) and low. The suite's earlier halves were mostly large,
+# low-signal survey data, where smoother forests win; data nobody tuned to held
+# small, high-signal sets, where fully grown trees and random cuts won.
+SMALL_ROWS = 1000
+HIGH_SIGNAL = 0.6
+
+
+def stratum_of(name, sets, results):
+    """("small" or "large", "high" or "low" signal), or None without RF's scores."""
+    rf = results.get("scikit-learn RF|%s" % name)
+    if rf is None:
+        return None
+    size = "small" if sets[name][1].shape[0] <= SMALL_ROWS else "large"
+    return size, "high" if np.mean(rf["scores"]) >= HIGH_SIGNAL else "low"
+
+
+def strata_table(results, models, names, sets, rank_rows, losses):
+    """Mean rank (among all the models of the table), mean score and losses to
+    RF of each model in each stratum."""
+    by = {}
+    for d, ranks in zip(names, rank_rows):
+        st = stratum_of(d, sets, results)
+        if st is not None:
+            by.setdefault(st, []).append((d, ranks))
+    if not by:
+        return []
+    out = ["", "By stratum (small: at most %d rows; high signal: scikit-learn RF's mean score at least %.1f); "
+           "each cell: mean rank / mean score / sets below RF by more than 1 SE:" % (SMALL_ROWS, HIGH_SIGNAL), "",
+           "| stratum | sets | " + " | ".join(models) + " |", "|---|---:|" + "---:|" * len(models)]
+    for st in [("small", "high"), ("small", "low"), ("large", "high"), ("large", "low")]:
+        rows = by.get(st, [])
+        if not rows:
+            continue
+        ds = [d for d, _ in rows]
+        mr = np.mean([r for _, r in rows], axis=0)
+        cells = []
+        for j, m in enumerate(models):
+            ms = np.mean([np.mean(results["%s|%s" % (m, d)]["scores"]) for d in ds])
+            cells.append("%.2f / %.4f / %d" % (mr[j], ms, sum(d in losses[m] for d in ds)))
+        out.append("| %s, %s signal | %d | %s |" % (st[0], st[1], len(ds), " | ".join(cells)))
+    return out
+
+
+def composition(sets, results, half):
+    """The half's sets by task and stratum, with their sizes."""
+    lines = ["", "### The %s half's composition" % half, "",
+             "| task | stratum | sets | rows (median, range) | features (median) | classes (median, max) |",
+             "|---|---|---:|---|---:|---|"]
+    for task in ("clf", "reg"):
+        groups = {}
+        for d, (t, X, y) in sets.items():
+            if t != task:
+                continue
+            st = stratum_of(d, sets, results) or ("small" if X.shape[0] <= SMALL_ROWS else "large", "unscored")
+            groups.setdefault(st, []).append((X.shape[0], X.shape[1], int(y.max()) + 1 if task == "clf" else 1))
+        for st in sorted(groups):
+            g = np.array(groups[st])
+            cls = "%d, %d" % (np.median(g[:, 2]), g[:, 2].max()) if task == "clf" else "-"
+            lines.append("| %s | %s, %s signal | %d | %d (%d-%d) | %d | %s |" % (
+                "classification" if task == "clf" else "regression", st[0], st[1], len(g), np.median(g[:, 0]),
+                g[:, 0].min(), g[:, 0].max(), np.median(g[:, 1]), cls))
+    return lines
+
+
 def summarise(results, models, sets):
     """The markdown tables, and per task (label, models, mean ranks, CD) for the plot."""
     lines, plots = [], []
@@ -290,13 +356,15 @@ def summarise(results, models, sets):
             rank_rows.append(ranks_of(means))
             best = max(means)
             cells = ["**%.3f**" % v if v == best else "%.3f" % v for v in means]
-            _, X, _ = sets[d]
-            lines.append("| %s | %d x %d | %s |" % (d, X.shape[0], X.shape[1], " | ".join(cells)))
+            _, X, y = sets[d]
+            shape = "%d x %d" % X.shape + (", %d classes" % (int(y.max()) + 1) if task == "clf" else "")
+            lines.append("| %s | %s | %s |" % (d, shape, " | ".join(cells)))
         mean_rank = np.mean(rank_rows, axis=0)
         lines.append("| **mean rank** | | " + " | ".join("%.2f" % r for r in mean_rank) + " |")
         mean_score = [np.mean([np.mean(results["%s|%s" % (m, d)]["scores"]) for d in names]) for m in models]
         lines.append("| mean score | | " + " | ".join("%.4f" % v for v in mean_score) + " |")
         lines.append("| worse than RF by > 1 SE | | " + " | ".join(str(len(losses[m])) for m in models) + " |")
+        lines += strata_table(results, models, names, sets, rank_rows, losses)
         cd = nemenyi_cd(len(models), len(names))
         lines += ["", "Nemenyi critical difference (alpha 0.05): %.2f ranks." % cd]
         for m in models:
@@ -384,6 +452,7 @@ def main():
                 json.dump(on_disk, fh, indent=0, sort_keys=True)
             os.replace(RESULTS + ".tmp", RESULTS)
     table, plots = summarise(results, models, sets)
+    table += "\n".join(composition(sets, results, a.half))
     if a.cached:
         print(table)
         return
