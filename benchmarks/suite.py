@@ -103,11 +103,12 @@ def load_all():
 # suite_rdatasets.SETS, run once on 2026-11-25; the second and third,
 # suite_rdatasets.SECOND_ and THIRD_CONFIRMATION_SETS, were run once on
 # 2026-11-26. All three are spent, so their sets are development sets now. The
-# confirmation half is suite_rdatasets' CONFIRMATION_SETS: sets written down,
-# targets and all, before any model ran on them (none now). A confirmation half
+# confirmation half is suite_rdatasets' CONFIRMATION_SETS and suite_data.R's
+# "confirm4_" sets: sets written down, targets and all, before any model ran on
+# them (the fourth, 2026-11-26: 31 classification and 35 regression sets). A confirmation half
 # is never reused: once run, its sets join the development half and a new round
 # needs new sets, and the next CONFIRMATION_ROUND.
-CONFIRMATION_ROUND = 3
+CONFIRMATION_ROUND = 4
 # The rdatasets sets' names carry this prefix.
 RDATASETS_PREFIX = "rd_"
 
@@ -122,7 +123,8 @@ def half_of(name):
     import suite_rdatasets
 
     confirm = {RDATASETS_PREFIX + e[0] for e in suite_rdatasets.CONFIRMATION_SETS}
-    return "confirm" if name in confirm else "dev"
+    # suite_data.R writes the current confirmation half's sets from Debian's packages under this prefix
+    return "confirm" if name in confirm or name.startswith("confirm%d_" % CONFIRMATION_ROUND) else "dev"
 
 
 def folds_for(task, y):

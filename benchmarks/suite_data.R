@@ -123,3 +123,26 @@ save("dialyzer", "reg", get("Dialyzer", "nlme"), "rate", drop = c("Subject", "in
 save("oxboys", "reg", get("Oxboys", "nlme"), "height", drop = "Occasion")
 save("bodyweight_rats", "reg", get("BodyWeight", "nlme"), "weight")
 save("ethanol", "reg", get("ethanol", "lattice"), "NOx")
+
+# ---- the fourth confirmation half's sets from Debian's packages (names prefixed
+# "confirm4_"; the rest are suite_rdatasets.CONFIRMATION_SETS), written down on
+# 2026-11-26 before any model ran on them, as those were. Packages: r-cran-caret
+# r-cran-mclust r-cran-learnbayes r-cran-psychtools r-cran-gss r-cran-th.data
+# r-cran-discriminer r-cran-hsaur3 r-cran-factominer r-cran-pls.
+save("confirm4_cell_segmentation", "clf", get("segmentationData", "caret"), "Class", drop = c("Cell", "Case"))
+gvhd <- new.env()
+data("GvHD", package = "mclust", envir = gvhd) # two tables: control and positive patients' cells
+gvhd <- rbind(data.frame(gvhd$GvHD.control, group = "control"), data.frame(gvhd$GvHD.pos, group = "positive"))
+save("confirm4_gvhd_cells", "clf", gvhd, "group")
+save("confirm4_student_gender", "clf", get("studentdata", "LearnBayes"), "Gender", drop = "Student")
+save("confirm4_film_mood", "clf", get("affect", "psychTools"), "Film",
+     drop = c("Study", "state2", "MEQ", "BDI")) # measured in one of the two studies only
+save("confirm4_retinopathy_progress", "clf", get("wesdr", "gss"), "ret")
+save("confirm4_mammography", "clf", get("mammoexp", "TH.data"), "ME")
+save("confirm4_insurance_claims", "clf", get("insurance", "DiscriMiner"), "Claims")
+save("confirm4_german_credit", "clf", get("GermanCredit", "caret"), "Class")
+save("confirm4_china_happiness", "clf", get("CHFLS", "HSAUR3"), "R_happy")
+save("confirm4_tea_kind", "clf", get("tea", "FactoMineR"), "Tea", drop = "age_Q") # age_Q: age in bands
+save("confirm4_body_fat", "reg", get("bodyfat", "TH.data"), "DEXfat")
+gas <- raw("gasoline", "pls")
+save("confirm4_gasoline_octane", "reg", data.frame(unclass(gas$NIR), octane = gas$octane), "octane")
