@@ -65,23 +65,17 @@ static void seed_tree(sporf_rng *rng, const sporf_params *params, int64_t t)
     sporf_rng_seed(rng, params->random_state, sporf_params_tree_stream(params, t));
 }
 
-static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
+/* Bagging: w[i] = the number of times tree t draws row i of X (draws.h:
+ * bootstrap draws, a subsample, or every row once), from rng seeded for the
+ * tree. The draws come first in the tree's stream: the out-of-bag results
+ * after the fit regenerate them. */
+static int draw_rows(const fit_ctx *c, int64_t t, sporf_rng *rng, double *w, sporf_error *err)
 {
-    fit_ctx *c = vctx;
-    sporf_builder *b = &c->builders[worker];
     const int64_t n = c->n;
-    const int32_t K = c->forest->n_classes;
-    sporf_rng rng;
-    seed_tree(&rng, c->params, t);
-
-    /* Bagging: w[i] = number of times row i is drawn (draws.h: bootstrap
-     * draws, a subsample, or every row once). The draws come first in the
-     * tree's stream: the out-of-bag results after the fit regenerate them. */
-    double *w = b->w;
     if (sporf_params_samples_rows(c->params)) {
         memset(w, 0, (size_t)n * sizeof *w);
         sporf_draws d;
-        sporf_draws_begin(&d, c->params, &rng, c->rows ? c->n_total : n, c->n_draws);
+        sporf_draws_begin(&d, c->params, rng, c->rows ? c->n_total : n, c->n_draws);
         for (int64_t g; (g = sporf_draws_next(&d)) >= 0;) {
             /* a fit on a sample: the draws are over all n_total rows, each one of X's rows */
             const int64_t at = c->rows ? local_row(c->rows, n, (uint64_t)g) : g;
@@ -94,6 +88,21 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
     } else {
         for (int64_t i = 0; i < n; i++) w[i] = 1.0;
     }
+    return SPORF_OK;
+}
+
+static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
+{
+    fit_ctx *c = vctx;
+    sporf_builder *b = &c->builders[worker];
+    const int64_t n = c->n;
+    const int32_t K = c->forest->n_classes;
+    sporf_rng rng;
+    seed_tree(&rng, c->params, t);
+    double *w = b->w;
+    int rc0 = draw_rows(c, t, &rng, w, err);
+    if (rc0 != SPORF_OK)
+        return rc0;
     if (c->inbag) {
         uint8_t *bits = c->inbag + t * c->bitmap_bytes;
         for (int64_t i = 0; i < n; i++)
@@ -132,7 +141,9 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
     sporf_tree *tree = &c->forest->trees[t];
     if (!sporf_params_honest(c->params)) {
         int rc = sporf_builder_grow(b, m, &rng, ctl, tree, err);
-        if (rc != SPORF_OK || !qcount)
+        /* a leaf size chosen out of bag collects the leaves' rows after the
+         * trees are pruned (collect_quantile_leaves) */
+        if (rc != SPORF_OK || !qcount || b->keep_nodes)
             return rc;
         return sporf_qrf_collect(tree, &b->X, b->xrow, b->impute, b->idx, m, qcount, c->qrf_order, c->qrf_rank,
                                  qcount + n, err);
@@ -346,9 +357,6 @@ static int check_leaf_auto(const sporf_params *params, const int32_t *y, const d
     else if (sporf_params_honest(params))
         what = "it needs the in-bag rows' leaf values, and honest trees estimate theirs from held-out rows: give "
                "a count";
-    else if (params->quantiles)
-        what = "it needs trees it can prune after the fit, and quantile forests keep each leaf's rows: give a "
-               "count";
     else if (sample)
         what = "it needs every row's out-of-bag predictions, which a fit on a sample of the rows does not have: "
                "give a count";
@@ -380,6 +388,34 @@ static int choose_leaf_size(sporf_forest *f, const sporf_matrix *X, const uint8_
             return rc;
     f->leaf_chosen = k;
     memcpy(f->leaf_scores, scores, sizeof scores);
+    return SPORF_OK;
+}
+
+/* The quantile leaves of f's trees, pruned after the fit (min_samples_leaf
+ * "auto"): each tree's rows drawn again, with their multiplicities, and
+ * routed to its leaves as grow_one_tree collects them. */
+static int collect_quantile_leaves(fit_ctx *c, sporf_forest *f, sporf_error *err)
+{
+    sporf_builder *b = &c->builders[0];
+    const int64_t n = c->n;
+    int32_t *scratch = c->qrf_scratch[0], *count = scratch, *rows = b->idx;
+    for (int64_t t = 0; t < f->n_trees; t++) {
+        sporf_rng rng;
+        seed_tree(&rng, c->params, t);
+        int rc = draw_rows(c, t, &rng, b->w, err);
+        if (rc != SPORF_OK)
+            return rc;
+        int64_t m = 0;
+        for (int64_t i = 0; i < n; i++) {
+            const double wi = b->w[i] * (c->sample_weight ? c->sample_weight[i] : 1.0);
+            count[i] = (int32_t)b->w[i];
+            if (wi > 0.0) rows[m++] = (int32_t)i;
+        }
+        rc = sporf_qrf_collect(&f->trees[t], &b->X, b->xrow, b->impute, rows, m, count, c->qrf_order, c->qrf_rank,
+                               scratch + n, err);
+        if (rc != SPORF_OK)
+            return rc;
+    }
     return SPORF_OK;
 }
 
@@ -559,6 +595,8 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     if (rc != SPORF_OK)
         goto done;
     if (leaf_auto && (rc = choose_leaf_size(f, X, c.inbag, y, yr, sample_weight, params->n_jobs, err)) != SPORF_OK)
+        goto done;
+    if (leaf_auto && params->quantiles && (rc = collect_quantile_leaves(&c, f, err)) != SPORF_OK)
         goto done;
     if ((rc = sporf_forest_pack(f, err)) != SPORF_OK)
         goto done;

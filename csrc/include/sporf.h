@@ -250,15 +250,17 @@ typedef struct sporf_params {
      * the values) at the leaf sizes 1, 2, 3, 5, 8, 13 and 21, a tree answering a row from
      * the deepest node on its path that holds at least that many of the tree's rows, and the
      * trees are pruned to the best size (min_samples_leaf_, leaf_scores_; R
-     * $min_samples_leaf, $leaf_scores). It needs out-of-bag rows (bootstrap, or max_samples
-     * without it) and one response (not honest trees, quantiles or several outputs).
-     * Estimator defaults: 3 for sporf's classification and regression forests
-     * (SPORFClassifier, SPORFRegressor, R's sporf()), whose leaves of 3 rows ranked above
-     * fully grown trees on the suite's development half in both tasks (mean rank among the
-     * five peers 2.55 against 3.03 in classification, 2.37 against 2.63 in regression;
-     * leaves of 2, 4 and 5 ranked lower or lost to scikit-learn's RF on more sets); 1 for
-     * MORF and URerF. Forms: SPORF_FORM_COUNT, SPORF_FORM_FRACTION, SPORF_FORM_AUTO.
-     * Default: 1. */
+     * $min_samples_leaf, $leaf_scores); a quantile forest's leaves keep the rows of the
+     * pruned trees. It needs out-of-bag rows (bootstrap, or max_samples without it) and one
+     * response (not honest trees or several outputs), and the whole forest at once: merging
+     * forests, adding trees with warm_start, tuning with tune_oob and fits from Dask
+     * collections take a count. Estimator defaults: 3 for sporf's classification and
+     * regression forests (SPORFClassifier, SPORFRegressor, R's sporf()), whose leaves of 3
+     * rows ranked above fully grown trees on the suite's development half in both tasks
+     * (mean rank among the five peers 2.55 against 3.03 in classification, 2.37 against 2.63
+     * in regression; leaves of 2, 4 and 5 ranked lower or lost to scikit-learn's RF on more
+     * sets); 1 for MORF and URerF. Forms: SPORF_FORM_COUNT, SPORF_FORM_FRACTION,
+     * SPORF_FORM_AUTO. Default: 1. */
     sporf_amount min_samples_leaf;
     /* A node is split only if the weighted impurity decrease N_t / N * (impurity - N_l / N_t
      * * left_impurity - N_r / N_t * right_impurity) is at least this value. Default: 0.0. */

@@ -88,8 +88,6 @@ def test_what_the_choice_needs_is_named(kw, match):
     X, y = make_trunk(100, 4, random_state=0)
     with pytest.raises(ValueError, match=match):
         sporf.SPORFClassifier(n_estimators=4, min_samples_leaf="auto", **kw).fit(X, y)
-    with pytest.raises(ValueError, match="quantile forests"):
-        sporf.SPORFRegressor(n_estimators=4, min_samples_leaf="auto", quantiles=True).fit(X, X[:, 0])
     with pytest.raises(ValueError, match='min_samples_leaf must be a count .* or "auto"'):
         sporf.SPORFClassifier(min_samples_leaf="best").fit(X, y)
 
@@ -105,3 +103,20 @@ def test_warm_start_and_merge_refuse_a_chosen_leaf_size():
     # a forest without the choice has no report of one
     plain = sporf.SPORFClassifier(n_estimators=4, random_state=0).fit(X, y)
     assert not hasattr(plain, "min_samples_leaf_") and not hasattr(plain, "leaf_scores_")
+
+
+def test_quantile_forests_collect_their_leaves_after_the_pruning():
+    # the pruned trees' leaves hold the rows that reach them: the mean
+    # prediction is the forest's without quantiles, and intervals cover
+    rng = np.random.RandomState(0)
+    X = rng.uniform(-2, 2, size=(1500, 4))
+    y = X[:, 0] + (1 + np.abs(X[:, 0])) * rng.normal(size=1500)
+    kw = dict(min_samples_leaf="auto", random_state=3, n_jobs=2)
+    q = sporf.SPORFRegressor(quantiles=True, **kw).fit(X[:1000], y[:1000])
+    plain = sporf.SPORFRegressor(**kw).fit(X[:1000], y[:1000])
+    assert q.min_samples_leaf_ == plain.min_samples_leaf_ > 1
+    np.testing.assert_array_equal(q.predict(X[1000:]), plain.predict(X[1000:]))
+    lo, hi = q.predict(X[1000:], quantiles=[0.1, 0.9]).T
+    cover = np.mean((y[1000:] >= lo) & (y[1000:] <= hi))
+    assert 0.65 < cover < 0.95, cover
+    assert np.all(np.isfinite(q.predict(X[:1000], quantiles=0.5, oob=True)))
