@@ -26,74 +26,87 @@ typedef struct score_ctx {
     double **scratch;     /* per worker: sums, node per size, a row as doubles */
 } score_ctx;
 
-/* Row r of X as doubles: a pointer into X, or the row copied into buf. */
-static const double *row_of(const sporf_matrix *X, int64_t r, double *buf, int64_t *cs)
+/* The rows of a block as doubles: pointers into X, or the block's rows
+ * copied into buf (float data); *cs their column stride. */
+static void block_rows(const sporf_matrix *X, int64_t r0, int64_t r1, double *buf, const double **rows, int64_t *cs)
 {
-    if (!X->data32) {
-        *cs = X->col_stride;
-        return X->data + r * X->row_stride;
+    const int64_t p = X->ncol;
+    for (int64_t r = r0; r < r1; r++) {
+        if (!X->data32) {
+            rows[r - r0] = X->data + r * X->row_stride;
+            continue;
+        }
+        double *row = buf + (r - r0) * p;
+        for (int64_t j = 0; j < p; j++)
+            row[j] = (double)X->data32[r * X->row_stride + j * X->col_stride];
+        rows[r - r0] = row;
     }
-    for (int64_t j = 0; j < X->ncol; j++)
-        buf[j] = (double)X->data32[r * X->row_stride + j * X->col_stride];
-    *cs = 1;
-    return buf;
+    *cs = X->data32 ? 1 : X->col_stride;
 }
 
+/* One block of rows: every tree in turn walks the block's rows out of its
+ * bag (so a tree's nodes stay in the cache while it walks them), adding to
+ * each row's sums the values of its deepest node of each size; then each
+ * row's loss at each size. A row's sums are added in tree order, the block's
+ * losses in row order: the same for any number of threads. */
 static int score_block(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
 {
     score_ctx *c = vctx;
     const sporf_forest *f = c->f;
     const int32_t K = f->n_classes, S = SPORF_LEAF_SIZES;
     const int64_t n = c->X->nrow, r0 = unit * LEAF_CHOICE_BLOCK;
-    const int64_t r1 = r0 + LEAF_CHOICE_BLOCK < n ? r0 + LEAF_CHOICE_BLOCK : n;
-    double *sums = c->scratch[worker];            /* S x K */
-    double *row = sums + (size_t)S * (size_t)K;   /* p */
-    int32_t deep[SPORF_LEAF_SIZES];
+    const int64_t r1 = r0 + LEAF_CHOICE_BLOCK < n ? r0 + LEAF_CHOICE_BLOCK : n, m = r1 - r0;
+    double *sums = c->scratch[worker];                                  /* m x S x K */
+    double *buf = sums + (size_t)LEAF_CHOICE_BLOCK * S * (size_t)K;      /* m x p (float data) */
+    const double *rows[LEAF_CHOICE_BLOCK];
+    int64_t trees[LEAF_CHOICE_BLOCK], cs;
     double *loss = c->block_loss + unit * S, weight = 0.0;
-    for (int32_t j = 0; j < S; j++) loss[j] = 0.0;
     if (ctl && sporf_pool_cancelled(ctl))
         return sporf_set_error(err, SPORF_E_INTERRUPTED, "interrupted");
-    for (int64_t r = r0; r < r1; r++) {
-        int64_t cs;
-        const double *x = row_of(c->X, r, row, &cs);
-        memset(sums, 0, (size_t)S * (size_t)K * sizeof *sums);
-        int64_t trees = 0;
-        for (int64_t t = 0; t < f->n_trees; t++) {
-            if (c->inbag[t * c->bitmap_bytes + (r >> 3)] & (1u << (r & 7)))
+    block_rows(c->X, r0, r1, buf, rows, &cs);
+    memset(sums, 0, (size_t)m * S * (size_t)K * sizeof *sums);
+    memset(trees, 0, sizeof trees);
+    for (int64_t t = 0; t < f->n_trees; t++) {
+        const sporf_tree *tr = &f->trees[t];
+        const uint8_t *bits = c->inbag + t * c->bitmap_bytes;
+        for (int64_t r = r0; r < r1; r++) {
+            if (bits[r >> 3] & (1u << (r & 7)))
                 continue;
-            const sporf_tree *tr = &f->trees[t];
-            trees++;
+            trees[r - r0]++;
             /* Down the row's path: the node of each size is the deepest with
              * at least that many rows (a node holds no more than its parent). */
-            int32_t i = 0;
-            for (int32_t j = 0; j < S; j++) deep[j] = 0;
+            int32_t deep[SPORF_LEAF_SIZES] = {0}, i = 0;
             for (;;) {
-                const int64_t rows = tr->node_rows[i];
-                for (int32_t j = 0; j < S && sporf_leaf_sizes[j] <= rows; j++) deep[j] = i;
+                const int64_t nrows = tr->node_rows[i];
+                for (int32_t j = 0; j < S && sporf_leaf_sizes[j] <= nrows; j++) deep[j] = i;
                 const sporf_node *nd = &tr->nodes[i];
                 if (nd->left < 0)
                     break;
-                i = sporf_tree_stored_child(tr, nd, f->impute, x, cs);
+                i = sporf_tree_stored_child(tr, nd, f->impute, rows[r - r0], cs);
             }
+            double *s = sums + (r - r0) * S * K;
             for (int32_t j = 0; j < S; j++) {
                 const double *v = tr->node_values + (int64_t)deep[j] * K;
-                double *s = sums + (int64_t)j * K;
-                for (int32_t k = 0; k < K; k++) s[k] += v[k];
+                for (int32_t k = 0; k < K; k++) s[j * K + k] += v[k];
             }
         }
-        if (trees == 0)
+    }
+    for (int32_t j = 0; j < S; j++) loss[j] = 0.0;
+    for (int64_t r = r0; r < r1; r++) {
+        const int64_t nt = trees[r - r0];
+        if (nt == 0)
             continue;
         const double w = c->sw ? c->sw[r] : 1.0;
+        const double *s = sums + (r - r0) * S * K;
         weight += w;
         for (int32_t j = 0; j < S; j++) {
-            const double *s = sums + (int64_t)j * K;
             double e = 0.0;
             if (c->yr) {
-                const double d = s[0] / (double)trees - c->yr[r];
+                const double d = s[j * K] / (double)nt - c->yr[r];
                 e = d * d;
             } else {
                 for (int32_t k = 0; k < K; k++) {
-                    const double d = s[k] / (double)trees - (k == c->y[r] ? 1.0 : 0.0);
+                    const double d = s[j * K + k] / (double)nt - (k == c->y[r] ? 1.0 : 0.0);
                     e += d * d;
                 }
             }
@@ -133,7 +146,9 @@ int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const 
         goto done;
     }
     for (int32_t w = 0; w < n_threads; w++)
-        if (!(c.scratch[w] = malloc(((size_t)S * (size_t)f->n_classes + (size_t)X->ncol + 1) * sizeof(double)))) {
+        if (!(c.scratch[w] = malloc((size_t)LEAF_CHOICE_BLOCK *
+                                    ((size_t)S * (size_t)f->n_classes + (X->data32 ? (size_t)X->ncol : 0)) *
+                                    sizeof(double)))) {
             rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
             goto done;
         }
