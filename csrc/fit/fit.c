@@ -343,8 +343,8 @@ static int check_sample(const sporf_params *params, const sporf_matrix *X, const
 }
 
 /* min_samples_leaf "auto" (leaf_choice.h): what the choice out of bag needs. */
-static int check_leaf_auto(const sporf_params *params, const int32_t *y, const double *yr, int32_t n_outputs,
-                           int sample, sporf_error *err)
+static int check_leaf_auto(const sporf_params *params, const int32_t *y, const double *yr, int sample,
+                           sporf_error *err)
 {
     const char *what = NULL;
     if (!sporf_params_samples_rows(params))
@@ -352,8 +352,6 @@ static int check_leaf_auto(const sporf_params *params, const int32_t *y, const d
                "all the rows without it";
     else if (!y && !yr)
         what = "it needs a response: it is for classification and regression forests";
-    else if (n_outputs > 1)
-        what = "it needs one response: several outputs take a leaf size (a count)";
     else if (sporf_params_honest(params))
         what = "it needs the in-bag rows' leaf values, and honest trees estimate theirs from held-out rows: give "
                "a count";
@@ -375,11 +373,12 @@ typedef struct fit_outputs {
 /* min_samples_leaf "auto": score the leaf sizes out of bag, prune every
  * tree to the best (leaf_choice.h) and keep the choice with the forest. */
 static int choose_leaf_size(sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const int32_t *y,
-                            const double *yr, const double *sample_weight, int32_t n_jobs, sporf_error *err)
+                            const double *yr, const double *output_weight, const double *sample_weight,
+                            int32_t n_jobs, sporf_error *err)
 {
     double scores[SPORF_LEAF_SIZES];
-    int rc = sporf_leaf_choice_score(f, X, inbag, y, yr, sample_weight, sporf_pool_threads(n_jobs, X->nrow), scores,
-                                     err);
+    int rc = sporf_leaf_choice_score(f, X, inbag, y, yr, output_weight, sample_weight,
+                                     sporf_pool_threads(n_jobs, X->nrow), scores, err);
     if (rc != SPORF_OK)
         return rc;
     const int64_t k = sporf_leaf_sizes[sporf_leaf_choice_best(scores)];
@@ -457,7 +456,7 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
         c.n_total = sample->n_total;
     }
     const int leaf_auto = sporf_params_leaf_auto(params);
-    if (leaf_auto && (rc = check_leaf_auto(params, y, yr, outputs ? outputs->n : 1, sample != NULL, err)) != SPORF_OK)
+    if (leaf_auto && (rc = check_leaf_auto(params, y, yr, sample != NULL, err)) != SPORF_OK)
         return rc;
     c.n_draws = sporf_resolve_draws(params, n_all);
     if (c.n_draws > n_all)
@@ -594,7 +593,8 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     rc = sporf_pool_run(n_threads, T, grow_one_tree, &c, progress, user_data, err);
     if (rc != SPORF_OK)
         goto done;
-    if (leaf_auto && (rc = choose_leaf_size(f, X, c.inbag, y, yr, sample_weight, params->n_jobs, err)) != SPORF_OK)
+    if (leaf_auto && (rc = choose_leaf_size(f, X, c.inbag, y, yr, outputs ? outputs->weight : NULL, sample_weight,
+                                            params->n_jobs, err)) != SPORF_OK)
         goto done;
     if (leaf_auto && params->quantiles && (rc = collect_quantile_leaves(&c, f, err)) != SPORF_OK)
         goto done;

@@ -18,9 +18,11 @@ typedef struct score_ctx {
     const sporf_matrix *X;
     const uint8_t *inbag;
     int64_t bitmap_bytes;
-    const int32_t *y;
-    const double *yr;
+    const int32_t *y;          /* n x m class codes, offset into the K values (several outputs) */
+    const double *yr;          /* n x m responses */
     const double *sw;
+    int32_t m;                 /* outputs */
+    const double *out_weight;  /* regression: each output's weight in the summed squared error, or NULL */
     double *block_loss;   /* n_blocks x SPORF_LEAF_SIZES */
     double *block_weight; /* n_blocks */
     double **scratch;     /* per worker: sums, node per size, a row as doubles */
@@ -100,15 +102,22 @@ static int score_block(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl 
         const double *s = sums + (r - r0) * S * K;
         weight += w;
         for (int32_t j = 0; j < S; j++) {
+            const double *v = s + j * K;
             double e = 0.0;
             if (c->yr) {
-                const double d = s[j * K] / (double)nt - c->yr[r];
-                e = d * d;
-            } else {
-                for (int32_t k = 0; k < K; k++) {
-                    const double d = s[j * K + k] / (double)nt - (k == c->y[r] ? 1.0 : 0.0);
-                    e += d * d;
+                for (int32_t o = 0; o < c->m; o++) {
+                    const double d = v[o] / (double)nt - c->yr[r * c->m + o];
+                    e += (c->out_weight ? c->out_weight[o] : 1.0) * (d * d);
                 }
+            } else {
+                /* each output's Brier score: sum_k p_k^2 over its classes, less
+                 * 2 p of its class, plus 1 */
+                for (int32_t k = 0; k < K; k++) {
+                    const double p = v[k] / (double)nt;
+                    e += p * p;
+                }
+                for (int32_t o = 0; o < c->m; o++)
+                    e += 1.0 - 2.0 * (v[c->y[r * c->m + o]] / (double)nt);
             }
             loss[j] += w * e;
         }
@@ -118,8 +127,8 @@ static int score_block(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl 
 }
 
 int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const int32_t *y,
-                            const double *yr, const double *sample_weight, int32_t n_threads, double *scores,
-                            sporf_error *err)
+                            const double *yr, const double *output_weight, const double *sample_weight,
+                            int32_t n_threads, double *scores, sporf_error *err)
 {
     const int64_t n = X->nrow, n_blocks = (n + LEAF_CHOICE_BLOCK - 1) / LEAF_CHOICE_BLOCK;
     const int32_t S = SPORF_LEAF_SIZES;
@@ -137,6 +146,8 @@ int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const 
     c.y = y;
     c.yr = yr;
     c.sw = sample_weight;
+    c.m = f->n_outputs > 1 ? f->n_outputs : 1;
+    c.out_weight = output_weight;
     c.block_loss = malloc((size_t)(n_blocks > 0 ? n_blocks : 1) * (size_t)S * sizeof *c.block_loss);
     c.block_weight = malloc((size_t)(n_blocks > 0 ? n_blocks : 1) * sizeof *c.block_weight);
     c.scratch = calloc((size_t)n_threads, sizeof *c.scratch);

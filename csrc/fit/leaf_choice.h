@@ -34,12 +34,15 @@ extern const int64_t sporf_leaf_sizes[SPORF_LEAF_SIZES];
  * NULL for ones) of the Brier score of the averaged class distribution
  * against class y[i], or of the squared error of the averaged value against
  * yr[i] -- the trees answering from their nodes of at least
- * sporf_leaf_sizes[j] rows. X is the training data (doubles or floats),
+ * sporf_leaf_sizes[j] rows. Several outputs (f->n_outputs): y holds each
+ * row's codes offset into the K values and the Brier scores of the outputs
+ * add up, or yr each row's responses and their squared errors add up, each
+ * times output_weight[o] (NULL for ones). X is the training data (doubles or floats),
  * inbag the trees' in-bag bitmaps (n_trees x ceil(n / 8) bytes); NaN
  * scores when no row is out of bag. Threads as sporf_pool_run. */
 int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const int32_t *y,
-                            const double *yr, const double *sample_weight, int32_t n_threads, double *scores,
-                            sporf_error *err);
+                            const double *yr, const double *output_weight, const double *sample_weight,
+                            int32_t n_threads, double *scores, sporf_error *err);
 
 /* The index into sporf_leaf_sizes of the lowest score (the first on a tie;
  * the smallest size when every score is NaN). */

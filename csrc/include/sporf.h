@@ -251,8 +251,8 @@ typedef struct sporf_params {
      * the deepest node on its path that holds at least that many of the tree's rows, and the
      * trees are pruned to the best size (min_samples_leaf_, leaf_scores_; R
      * $min_samples_leaf, $leaf_scores); a quantile forest's leaves keep the rows of the
-     * pruned trees. It needs out-of-bag rows (bootstrap, or max_samples without it) and one
-     * response (not honest trees or several outputs), and the whole forest at once: merging
+     * pruned trees. It needs out-of-bag rows (bootstrap, or max_samples without it), leaf
+     * values of the in-bag rows (not honest trees), and the whole forest at once: merging
      * forests, adding trees with warm_start, tuning with tune_oob and fits from Dask
      * collections take a count. Estimator defaults: 3 for sporf's classification and
      * regression forests (SPORFClassifier, SPORFRegressor, R's sporf()), whose leaves of 3

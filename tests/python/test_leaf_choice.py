@@ -120,3 +120,18 @@ def test_quantile_forests_collect_their_leaves_after_the_pruning():
     cover = np.mean((y[1000:] >= lo) & (y[1000:] <= hi))
     assert 0.65 < cover < 0.95, cover
     assert np.all(np.isfinite(q.predict(X[:1000], quantiles=0.5, oob=True)))
+
+
+def test_several_outputs_choose_by_their_summed_scores():
+    # a forest of two outputs scores each size by the sum of the outputs' scores
+    X, y = make_friedman1(800, 10, noise=4.0, random_state=1)
+    Y = np.c_[(y > np.median(y)).astype(int), (X[:, 1] > 0.5).astype(int)]
+    two = sporf.SPORFClassifier(min_samples_leaf="auto", random_state=2, n_jobs=2).fit(X, Y)
+    assert two.min_samples_leaf_ in SIZES and two.n_outputs_ == 2
+    # a Brier score of two outputs lies between 0 and 4; guessing the mean of each output gives about 1
+    assert all(0.0 < s < 1.0 for s in two.leaf_scores_.values())
+    grown = sporf.SPORFClassifier(min_samples_leaf=1, random_state=2, n_jobs=2).fit(X, Y)
+    assert two._forest.info().n_nodes <= grown._forest.info().n_nodes
+    R = np.c_[y, X[:, 0] * 10]
+    reg = sporf.SPORFRegressor(min_samples_leaf="auto", random_state=2).fit(X, R)
+    assert reg.predict(X).shape == (800, 2) and reg.min_samples_leaf_ in SIZES
