@@ -907,6 +907,51 @@ static double rows_summary(const sporf_builder *b, const int32_t *rows, int64_t 
     return W;
 }
 
+/* Honest trees that keep their nodes (keep_nodes, leaf_choice.h): every
+ * node's value and rows from the estimation rows that pass through it, as
+ * the leaves' are; a node no estimation row reaches takes the prior (the
+ * choice never answers from one: a node of at least one row is always
+ * deeper). */
+static int estimate_nodes(sporf_builder *b, const int32_t *est, int64_t n_est, sporf_tree *tree, sporf_error *err)
+{
+    const int32_t K = b->n_classes, N = tree->n_nodes;
+    double *acc = calloc((size_t)N * (size_t)K, sizeof *acc), *wsum = calloc((size_t)N, sizeof *wsum);
+    if (!acc || !wsum) {
+        free(acc);
+        free(wsum);
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory estimating honest nodes");
+    }
+    memset(tree->node_rows, 0, (size_t)N * sizeof *tree->node_rows);
+    for (int64_t r = 0; r < n_est; r++) {
+        const int32_t id = est[r];
+        const double w = b->w[id];
+        const double *x = NULL;
+        int64_t cs = b->X.n;
+        if (b->X.f32) {
+            for (int64_t j = 0; j < b->p; j++) b->xrow[j] = (double)b->X.f32[j * b->X.n + id];
+            x = b->xrow;
+            cs = 1;
+        } else {
+            x = b->X.f64 + id;
+        }
+        for (int32_t i = 0;;) {
+            tree->node_rows[i]++;
+            wsum[i] += w;
+            b->task->add_row(b, id, w, acc + (int64_t)i * K);
+            const sporf_node *nd = &tree->nodes[i];
+            if (nd->left < 0)
+                break;
+            i = sporf_tree_stored_child(tree, nd, b->impute, x, cs);
+        }
+    }
+    for (int32_t i = 0; i < N; i++)
+        for (int32_t k = 0; k < K; k++)
+            tree->node_values[(int64_t)i * K + k] = wsum[i] > 0.0 ? acc[(int64_t)i * K + k] / wsum[i] : tree->prior[k];
+    free(acc);
+    free(wsum);
+    return SPORF_OK;
+}
+
 int sporf_builder_estimate_leaves(sporf_builder *b, const int32_t *est, int64_t n_est, int64_t n_struct,
                                   sporf_tree *tree, sporf_error *err)
 {
@@ -948,7 +993,7 @@ int sporf_builder_estimate_leaves(sporf_builder *b, const int32_t *est, int64_t 
     }
     free(acc);
     free(wsum);
-    return SPORF_OK;
+    return tree->node_rows ? estimate_nodes(b, est, n_est, tree, err) : SPORF_OK;
 }
 
 const sporf_task *sporf_task_for(int32_t task, int32_t n_outputs)

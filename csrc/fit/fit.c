@@ -160,7 +160,7 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
     int rc = sporf_builder_grow(b, n_struct, &rng, ctl, tree, err);
     if (rc == SPORF_OK)
         rc = sporf_builder_estimate_leaves(b, b->idx + n_struct, n_est, n_struct, tree, err);
-    if (rc != SPORF_OK || !qcount)
+    if (rc != SPORF_OK || !qcount || b->keep_nodes)
         return rc;
     /* an honest leaf's quantiles come from the rows that estimated it */
     return sporf_qrf_collect(tree, &b->X, b->xrow, b->impute, b->idx + n_struct, n_est, qcount, c->qrf_order,
@@ -352,9 +352,6 @@ static int check_leaf_auto(const sporf_params *params, const int32_t *y, const d
                "all the rows without it";
     else if (!y && !yr)
         what = "it needs a response: it is for classification and regression forests";
-    else if (sporf_params_honest(params))
-        what = "it needs the in-bag rows' leaf values, and honest trees estimate theirs from held-out rows: give "
-               "a count";
     else if (sample)
         what = "it needs every row's out-of-bag predictions, which a fit on a sample of the rows does not have: "
                "give a count";
@@ -391,8 +388,9 @@ static int choose_leaf_size(sporf_forest *f, const sporf_matrix *X, const uint8_
 }
 
 /* The quantile leaves of f's trees, pruned after the fit (min_samples_leaf
- * "auto"): each tree's rows drawn again, with their multiplicities, and
- * routed to its leaves as grow_one_tree collects them. */
+ * "auto"): each tree's rows drawn again, with their multiplicities (and an
+ * honest tree's shuffled again into its estimation rows), and routed to its
+ * leaves as grow_one_tree collects them. */
 static int collect_quantile_leaves(fit_ctx *c, sporf_forest *f, sporf_error *err)
 {
     sporf_builder *b = &c->builders[0];
@@ -410,8 +408,18 @@ static int collect_quantile_leaves(fit_ctx *c, sporf_forest *f, sporf_error *err
             count[i] = (int32_t)b->w[i];
             if (wi > 0.0) rows[m++] = (int32_t)i;
         }
-        rc = sporf_qrf_collect(&f->trees[t], &b->X, b->xrow, b->impute, rows, m, count, c->qrf_order, c->qrf_rank,
-                               scratch + n, err);
+        int64_t first = 0;
+        if (sporf_params_honest(c->params)) { /* grow_one_tree's shuffle, from the same place in the stream */
+            for (int64_t i = m - 1; i > 0; i--) {
+                const int64_t j = (int64_t)sporf_rng_below(&rng, (uint64_t)(i + 1));
+                const int32_t tmp = rows[i];
+                rows[i] = rows[j];
+                rows[j] = tmp;
+            }
+            first = m - (int64_t)floor(c->params->honest_fraction * (double)m);
+        }
+        rc = sporf_qrf_collect(&f->trees[t], &b->X, b->xrow, b->impute, rows + first, m - first, count, c->qrf_order,
+                               c->qrf_rank, scratch + n, err);
         if (rc != SPORF_OK)
             return rc;
     }

@@ -81,7 +81,6 @@ def test_a_tree_answers_from_its_deepest_node_of_enough_rows():
 
 @pytest.mark.parametrize("kw,match", [
     (dict(bootstrap=False), "needs rows left out of each tree"),
-    (dict(honest_fraction=0.5), "honest trees"),
     (dict(tune_oob=True), "tune_oob grows its candidates in rounds"),
 ])
 def test_what_the_choice_needs_is_named(kw, match):
@@ -135,3 +134,21 @@ def test_several_outputs_choose_by_their_summed_scores():
     R = np.c_[y, X[:, 0] * 10]
     reg = sporf.SPORFRegressor(min_samples_leaf="auto", random_state=2).fit(X, R)
     assert reg.predict(X).shape == (800, 2) and reg.min_samples_leaf_ in SIZES
+
+
+@pytest.mark.parametrize("quantiles", [False, True])
+def test_honest_trees_choose_from_their_estimation_rows(quantiles):
+    # an honest tree's nodes hold the estimation rows' values and counts; the
+    # pruned forest answers as a forest grown honestly at that leaf size would
+    rng = np.random.RandomState(1)
+    X = rng.uniform(-2, 2, size=(1200, 4))
+    y = X[:, 0] + (1 + np.abs(X[:, 0])) * rng.normal(size=1200)
+    kw = dict(min_samples_leaf="auto", honest_fraction=0.5, quantiles=quantiles, random_state=4, n_jobs=2)
+    est = sporf.SPORFRegressor(**kw).fit(X[:800], y[:800])
+    assert est.min_samples_leaf_ > 1
+    assert est.to_bytes() == sporf.SPORFRegressor(**dict(kw, n_jobs=1)).fit(X[:800], y[:800]).to_bytes()
+    mse = np.mean((est.predict(X[800:]) - X[800:, 0]) ** 2)
+    assert mse < 0.3, mse
+    if quantiles:
+        lo, hi = est.predict(X[800:], quantiles=[0.1, 0.9]).T
+        assert 0.6 < np.mean((y[800:] >= lo) & (y[800:] <= hi)) < 0.97
