@@ -760,16 +760,17 @@ SEXP sporf_r_info(SEXP handle)
 SEXP sporf_r_leaf_choice(SEXP handle)
 {
     int64_t chosen = 0, sizes[SPORF_LEAF_SIZES];
+    int32_t n_sizes = 0;
     double scores[SPORF_LEAF_SIZES];
     sporf_error err;
-    if (sporf_forest_leaf_choice(get_forest(handle), &chosen, sizes, scores, &err) != SPORF_OK)
+    if (sporf_forest_leaf_choice(get_forest(handle), &chosen, &n_sizes, sizes, scores, &err) != SPORF_OK)
         raise_core_error(&err);
     if (chosen == 0)
         return R_NilValue;
     SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
-    SEXP sc = PROTECT(Rf_allocVector(REALSXP, SPORF_LEAF_SIZES));
-    SEXP nm = PROTECT(Rf_allocVector(STRSXP, SPORF_LEAF_SIZES));
-    for (int j = 0; j < SPORF_LEAF_SIZES; j++) {
+    SEXP sc = PROTECT(Rf_allocVector(REALSXP, n_sizes));
+    SEXP nm = PROTECT(Rf_allocVector(STRSXP, n_sizes));
+    for (int j = 0; j < n_sizes; j++) {
         char buf[32];
         snprintf(buf, sizeof buf, "%lld", (long long)sizes[j]);
         REAL(sc)[j] = scores[j];

@@ -32,16 +32,17 @@ int sporf_forest_get_info(const sporf_forest *f, sporf_forest_info *info, sporf_
     return SPORF_OK;
 }
 
-int sporf_forest_leaf_choice(const sporf_forest *f, int64_t *chosen, int64_t *sizes, double *scores,
-                             sporf_error *err)
+int sporf_forest_leaf_choice(const sporf_forest *f, int64_t *chosen, int32_t *n_sizes, int64_t *sizes,
+                             double *scores, sporf_error *err)
 {
     sporf_clear_error(err);
-    if (!f || !chosen)
-        return sporf_set_error(err, SPORF_E_ARG, "leaf_choice: forest and chosen are required");
+    if (!f || !chosen || !n_sizes)
+        return sporf_set_error(err, SPORF_E_ARG, "leaf_choice: forest, chosen and n_sizes are required");
     *chosen = f->leaf_chosen;
+    *n_sizes = sporf_leaf_sizes_for(f);
     for (int32_t j = 0; j < SPORF_LEAF_SIZES; j++) {
-        if (sizes) sizes[j] = sporf_leaf_sizes[j];
-        if (scores) scores[j] = f->leaf_chosen > 0 ? f->leaf_scores[j] : NAN;
+        if (sizes) sizes[j] = j < *n_sizes ? sporf_leaf_sizes[j] : 0;
+        if (scores) scores[j] = f->leaf_chosen > 0 && j < *n_sizes ? f->leaf_scores[j] : NAN;
     }
     return SPORF_OK;
 }

@@ -378,7 +378,7 @@ static int choose_leaf_size(sporf_forest *f, const sporf_matrix *X, const uint8_
                                      sporf_pool_threads(n_jobs, X->nrow), scores, err);
     if (rc != SPORF_OK)
         return rc;
-    const int64_t k = sporf_leaf_sizes[sporf_leaf_choice_best(scores)];
+    const int64_t k = sporf_leaf_sizes[sporf_leaf_choice_best(scores, sporf_leaf_sizes_for(f))];
     for (int64_t t = 0; t < f->n_trees; t++)
         if ((rc = sporf_tree_prune(&f->trees[t], f->n_classes, k, err)) != SPORF_OK)
             return rc;

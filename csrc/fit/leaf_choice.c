@@ -22,7 +22,10 @@ typedef struct score_ctx {
     const double *yr;          /* n x m responses */
     const double *sw;
     int32_t m;                 /* outputs */
+    const int32_t *out_classes; /* classification: each output's classes (K for one output) */
     const double *out_weight;  /* regression: each output's weight in the summed squared error, or NULL */
+    double *class_weight; /* classification: each output's classes' weights, 1 / their rows' weight
+                             (the K values' order), so every class counts alike */
     double *block_loss;   /* n_blocks x SPORF_LEAF_SIZES */
     double *block_weight; /* n_blocks */
     double **scratch;     /* per worker: sums, node per size, a row as doubles */
@@ -100,7 +103,10 @@ static int score_block(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl 
             continue;
         const double w = c->sw ? c->sw[r] : 1.0;
         const double *s = sums + (r - r0) * S * K;
-        weight += w;
+        if (c->y) /* the mean over rows weighted as their classes are */
+            for (int32_t o = 0; o < c->m; o++) weight += w * c->class_weight[c->y[r * c->m + o]];
+        else
+            weight += w;
         for (int32_t j = 0; j < S; j++) {
             const double *v = s + j * K;
             double e = 0.0;
@@ -110,14 +116,17 @@ static int score_block(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl 
                     e += (c->out_weight ? c->out_weight[o] : 1.0) * (d * d);
                 }
             } else {
-                /* each output's Brier score: sum_k p_k^2 over its classes, less
-                 * 2 p of its class, plus 1 */
-                for (int32_t k = 0; k < K; k++) {
-                    const double p = v[k] / (double)nt;
-                    e += p * p;
+                /* each output's Brier score, sum_k (p_k - [k = class])^2 over its
+                 * classes, times its class's weight */
+                for (int32_t o = 0, at = 0; o < c->m; at += c->out_classes[o], o++) {
+                    const int32_t yk = c->y[r * c->m + o];
+                    double b = 0.0;
+                    for (int32_t k = at; k < at + c->out_classes[o]; k++) {
+                        const double d = v[k] / (double)nt - (k == yk ? 1.0 : 0.0);
+                        b += d * d;
+                    }
+                    e += c->class_weight[yk] * b;
                 }
-                for (int32_t o = 0; o < c->m; o++)
-                    e += 1.0 - 2.0 * (v[c->y[r * c->m + o]] / (double)nt);
             }
             loss[j] += w * e;
         }
@@ -148,11 +157,14 @@ int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const 
     c.sw = sample_weight;
     c.m = f->n_outputs > 1 ? f->n_outputs : 1;
     c.out_weight = output_weight;
+    const int32_t K = f->n_classes;
+    c.out_classes = f->n_outputs > 1 ? f->output_classes : &f->n_classes;
     c.block_loss = malloc((size_t)(n_blocks > 0 ? n_blocks : 1) * (size_t)S * sizeof *c.block_loss);
     c.block_weight = malloc((size_t)(n_blocks > 0 ? n_blocks : 1) * sizeof *c.block_weight);
     c.scratch = calloc((size_t)n_threads, sizeof *c.scratch);
+    c.class_weight = y ? calloc((size_t)K, sizeof *c.class_weight) : NULL;
     int rc = SPORF_OK;
-    if (!c.block_loss || !c.block_weight || !c.scratch) {
+    if (!c.block_loss || !c.block_weight || !c.scratch || (y && !c.class_weight)) {
         rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
         goto done;
     }
@@ -163,6 +175,13 @@ int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const 
             rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
             goto done;
         }
+    if (y) { /* the classes' weights: a rare class counts as much as a common one */
+        for (int64_t i = 0; i < n; i++)
+            for (int32_t o = 0; o < c.m; o++)
+                c.class_weight[y[i * c.m + o]] += sample_weight ? sample_weight[i] : 1.0;
+        for (int32_t k = 0; k < K; k++)
+            c.class_weight[k] = c.class_weight[k] > 0.0 ? 1.0 / c.class_weight[k] : 0.0;
+    }
     rc = sporf_pool_run(n_threads, n_blocks, score_block, &c, NULL, NULL, err);
     if (rc != SPORF_OK)
         goto done;
@@ -179,13 +198,19 @@ done:
     free(c.scratch);
     free(c.block_loss);
     free(c.block_weight);
+    free(c.class_weight);
     return rc;
 }
 
-int32_t sporf_leaf_choice_best(const double *scores)
+int32_t sporf_leaf_sizes_for(const sporf_forest *f)
+{
+    return f->task == SPORF_TASK_CLASSIFICATION ? SPORF_LEAF_SIZES - 2 : SPORF_LEAF_SIZES;
+}
+
+int32_t sporf_leaf_choice_best(const double *scores, int32_t n_sizes)
 {
     int32_t best = 0;
-    for (int32_t j = 1; j < SPORF_LEAF_SIZES; j++)
+    for (int32_t j = 1; j < n_sizes; j++)
         if (scores[j] < scores[best] || (isnan(scores[best]) && !isnan(scores[j])))
             best = j;
     return best;

@@ -9,13 +9,19 @@
  * value it would predict as a leaf (builder.h keep_nodes). A tree then
  * answers a row at leaf size k from the deepest node on the row's path that
  * holds at least k of the tree's rows -- its leaves of k rows, grown once.
- * The out-of-bag rows score every size of SPORF_LEAF_SIZES with a proper
- * score (the Brier score of the class probabilities, the squared error of
- * the values): accuracy would count a row right or wrong and, on a few
- * hundred rows, be noisier than the differences it decides. The best size
- * wins (the smaller one on a tie), and every tree is pruned to it, so the
- * forest stored is the forest of that size, smaller and faster to walk than
- * the one grown.
+ * The out-of-bag rows score the sizes with a proper score: accuracy would
+ * count a row right or wrong and, on a few hundred rows, be noisier than the
+ * differences it decides (BENCHMARKS.md). Regression forests score the sizes
+ * 1 to 21 by the squared error of the values. Classification forests score
+ * 1 to 8 by the Brier score of the class probabilities with every class
+ * weighing alike (each row 1 / its class's rows): the plain Brier score
+ * rewards the smooth probabilities of large leaves, which on unbalanced,
+ * noisy classes predict the common class everywhere (kappa 0.06 where leaves
+ * of 3 rows scored 0.31); weighted by class, and without 13 and 21, the
+ * choice ranked first among the leaf rules on the suite. The best size wins
+ * (the smaller one on a tie), and every tree is pruned to it, so the forest
+ * stored is the forest of that size, smaller and faster to walk than the one
+ * grown.
  *
  * Deterministic: the rows are scored in fixed blocks whose sums join in
  * block order, so the choice is the same for any number of threads.
@@ -32,7 +38,8 @@ extern const int64_t sporf_leaf_sizes[SPORF_LEAF_SIZES];
  * node values (tree node_rows / node_values): scores[j] is the mean over
  * the rows out of bag for at least one tree (weighted by sample_weight,
  * NULL for ones) of the Brier score of the averaged class distribution
- * against class y[i], or of the squared error of the averaged value against
+ * against class y[i] (times 1 / the class's weight over all rows), or of
+ * the squared error of the averaged value against
  * yr[i] -- the trees answering from their nodes of at least
  * sporf_leaf_sizes[j] rows. Several outputs (f->n_outputs): y holds each
  * row's codes offset into the K values and the Brier scores of the outputs
@@ -44,9 +51,13 @@ int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const 
                             const double *yr, const double *output_weight, const double *sample_weight,
                             int32_t n_threads, double *scores, sporf_error *err);
 
-/* The index into sporf_leaf_sizes of the lowest score (the first on a tie;
- * the smallest size when every score is NaN). */
-int32_t sporf_leaf_choice_best(const double *scores);
+/* How many of sporf_leaf_sizes f chooses among: the first 5 (1 to 8 rows)
+ * for a classification forest, all 7 for a regression forest. */
+int32_t sporf_leaf_sizes_for(const sporf_forest *f);
+
+/* The index of the lowest of scores[0..n_sizes) (the first on a tie; the
+ * smallest size when every score is NaN). */
+int32_t sporf_leaf_choice_best(const double *scores, int32_t n_sizes);
 
 /* Prune tree (grown with its node values, K values a node) to leaves of at
  * least k rows: a node of fewer rows becomes a leaf with its parent's values,

@@ -246,8 +246,9 @@ typedef struct sporf_params {
     /* Minimum number of samples in each child of a split: a count, a fraction of n
      * (ceil(fraction * n)), or "auto": the forest chooses its leaf size out of bag, from one
      * fit. Its trees grow to leaves of one row, keeping each node's rows and value; the
-     * out-of-bag rows are scored (Brier score of the class probabilities, squared error of
-     * the values) at the leaf sizes 1, 2, 3, 5, 8, 13 and 21, a tree answering a row from
+     * out-of-bag rows score the leaf sizes 1, 2, 3, 5 and 8 by the Brier score of the class
+     * probabilities with every class weighing alike (classification), or 1, 2, 3, 5, 8, 13
+     * and 21 by the squared error of the values (regression), a tree answering a row from
      * the deepest node on its path that holds at least that many of the tree's rows, and the
      * trees are pruned to the best size (min_samples_leaf_, leaf_scores_; R
      * $min_samples_leaf, $leaf_scores); a quantile forest's leaves keep the rows of the
@@ -637,19 +638,22 @@ void sporf_forest_free(sporf_forest *forest);
 /* Sizes and counts of a fitted forest. */
 int sporf_forest_get_info(const sporf_forest *forest, sporf_forest_info *info, sporf_error *err);
 
-/* The leaf sizes min_samples_leaf "auto" chooses among: 1, 2, 3, 5, 8, 13
- * and 21 rows. */
+/* The most leaf sizes min_samples_leaf "auto" chooses among: 1, 2, 3, 5, 8,
+ * 13 and 21 rows for regression forests, the first five for classification
+ * forests. */
 enum { SPORF_LEAF_SIZES = 7 };
 
 /* What a fit with min_samples_leaf "auto" chose: *chosen the leaf size its
- * trees were pruned to; sizes[j] and scores[j] (SPORF_LEAF_SIZES each,
- * caller-allocated, either may be NULL) every size tried and its
- * out-of-bag score (the mean Brier score of the class probabilities, or
- * the mean squared error of the values: lower is better). *chosen is 0 for
- * a forest that chose nothing (another min_samples_leaf, or a forest loaded
- * from a file: the choice is not saved). Thread-safe. */
-int sporf_forest_leaf_choice(const sporf_forest *forest, int64_t *chosen, int64_t *sizes, double *scores,
-                             sporf_error *err);
+ * trees were pruned to; *n_sizes how many sizes the forest's task chooses
+ * among (5 or 7), and sizes[j] and scores[j] (SPORF_LEAF_SIZES entries each,
+ * caller-allocated, either may be NULL; the first *n_sizes are set, the
+ * others 0 and NaN) each size and its out-of-bag score (the mean squared
+ * error of the values, or the mean Brier score of the class probabilities
+ * with each class weighing alike: lower is better). *chosen is 0, and the
+ * scores NaN, for a forest that chose nothing (another min_samples_leaf, or
+ * a forest loaded from a file: the choice is not saved). Thread-safe. */
+int sporf_forest_leaf_choice(const sporf_forest *forest, int64_t *chosen, int32_t *n_sizes, int64_t *sizes,
+                             double *scores, sporf_error *err);
 
 /* One tree's nodes, read-only, as arrays the caller allocates. Nodes are in
  * preorder (node 0 the root; the numbering sporf_forest_apply reports). For

@@ -212,12 +212,12 @@ class NativeForest:
     def leaf_choice(self):
         """(chosen leaf size or 0, sizes tried, their out-of-bag scores) of a
         fit with min_samples_leaf="auto" (sporf_forest_leaf_choice)."""
-        chosen = ffi.new("int64_t *")
+        chosen, n_sizes = ffi.new("int64_t *"), ffi.new("int32_t *")
         sizes = np.empty(lib.SPORF_LEAF_SIZES, dtype=np.int64)
         scores = np.empty(lib.SPORF_LEAF_SIZES, dtype=np.float64)
         err = new_error()
-        check(lib.sporf_forest_leaf_choice(self.ptr, chosen, _int64s(sizes), _doubles(scores), err), err)
-        return int(chosen[0]), sizes, scores
+        check(lib.sporf_forest_leaf_choice(self.ptr, chosen, n_sizes, _int64s(sizes), _doubles(scores), err), err)
+        return int(chosen[0]), sizes[:n_sizes[0]], scores[:n_sizes[0]]
 
     def params(self):
         p = ffi.new("sporf_params *")

@@ -1,9 +1,10 @@
 """min_samples_leaf="auto": the leaf size chosen out of bag from one fit.
 
-The trees grow to leaves of one row; the out-of-bag rows score each size of
-1, 2, 3, 5, 8, 13 and 21 rows, a tree answering a row from the deepest node
-on its path that holds at least that many of its rows; the forest is pruned
-to the best size."""
+The trees grow to leaves of one row; the out-of-bag rows score each size
+(1, 2, 3, 5 and 8 rows for classification, by the Brier score with every
+class weighing alike; also 13 and 21 for regression, by squared error), a
+tree answering a row from the deepest node on its path that holds at least
+that many of its rows; the forest is pruned to the best size."""
 import numpy as np
 import pytest
 from sklearn.datasets import make_friedman1
@@ -13,6 +14,7 @@ from sporf import _native, _params
 from sporf.datasets import make_orthant, make_trunk
 
 SIZES = [1, 2, 3, 5, 8, 13, 21]
+CLASSIFIER_SIZES = [1, 2, 3, 5, 8]
 
 
 def test_the_choice_follows_the_noise():
@@ -20,11 +22,12 @@ def test_the_choice_follows_the_noise():
     X, y = make_orthant(600, 4, random_state=0)
     clean = sporf.SPORFClassifier(min_samples_leaf="auto", random_state=0, n_jobs=2).fit(X, y)
     assert clean.min_samples_leaf_ <= 3
-    assert sorted(clean.leaf_scores_) == SIZES
+    assert sorted(clean.leaf_scores_) == CLASSIFIER_SIZES
     assert clean.leaf_scores_[clean.min_samples_leaf_] == min(clean.leaf_scores_.values())
     Xr, yr = make_friedman1(600, 10, noise=6.0, random_state=0)
     noisy = sporf.SPORFRegressor(min_samples_leaf="auto", random_state=0, n_jobs=2).fit(Xr, yr)
     assert noisy.min_samples_leaf_ >= 5, noisy.leaf_scores_
+    assert sorted(noisy.leaf_scores_) == SIZES
     # the pruned forest is smaller than the grown one
     grown = sporf.SPORFRegressor(min_samples_leaf=1, random_state=0, n_jobs=2).fit(Xr, yr)
     assert noisy._forest.info().n_nodes < 0.5 * grown._forest.info().n_nodes
@@ -54,6 +57,22 @@ def _node_rows_and_values(est, X, y, t):
     values = ind.T.astype(float) @ onehot
     values /= values.sum(axis=1, keepdims=True)
     return n_rows, values
+
+
+def test_unbalanced_classes_weigh_alike_in_the_score():
+    # the score of a size is each class's mean Brier score, summed: the rare
+    # class counts as much as the common one, so large leaves that predict
+    # the common class everywhere do not win
+    rng = np.random.RandomState(5)
+    X = rng.normal(size=(1500, 5))
+    y = ((X[:, 0] + 0.8 * rng.normal(size=1500)) > 1.8).astype(int)  # about 6% of rows in class 1
+    est = sporf.SPORFClassifier(min_samples_leaf="auto", random_state=1, n_jobs=2, oob_score=True).fit(X, y)
+    counts = np.bincount(y)
+    proba = est.oob_decision_function_
+    brier = ((proba - np.eye(2)[y]) ** 2).sum(axis=1)
+    balanced = np.sum(brier / counts[y]) / np.sum(1.0 / counts[y])
+    k = est.min_samples_leaf_
+    assert est.leaf_scores_[k] == pytest.approx(balanced, rel=1e-9)
 
 
 def test_a_tree_answers_from_its_deepest_node_of_enough_rows():
@@ -126,9 +145,8 @@ def test_several_outputs_choose_by_their_summed_scores():
     X, y = make_friedman1(800, 10, noise=4.0, random_state=1)
     Y = np.c_[(y > np.median(y)).astype(int), (X[:, 1] > 0.5).astype(int)]
     two = sporf.SPORFClassifier(min_samples_leaf="auto", random_state=2, n_jobs=2).fit(X, Y)
-    assert two.min_samples_leaf_ in SIZES and two.n_outputs_ == 2
-    # a Brier score of two outputs lies between 0 and 4; guessing the mean of each output gives about 1
-    assert all(0.0 < s < 1.0 for s in two.leaf_scores_.values())
+    assert two.min_samples_leaf_ in CLASSIFIER_SIZES and two.n_outputs_ == 2
+    assert all(np.isfinite(s) and s > 0.0 for s in two.leaf_scores_.values())
     grown = sporf.SPORFClassifier(min_samples_leaf=1, random_state=2, n_jobs=2).fit(X, Y)
     assert two._forest.info().n_nodes <= grown._forest.info().n_nodes
     R = np.c_[y, X[:, 0] * 10]
