@@ -24,7 +24,7 @@ typedef struct score_ctx {
     int32_t m;                 /* outputs */
     const int32_t *out_classes; /* classification: each output's classes (K for one output) */
     const double *out_weight;  /* regression: each output's weight in the summed squared error, or NULL */
-    double *class_weight; /* classification: each output's classes' weights, 1 / their rows' weight
+    double *class_w; /* classification: each output's classes' weights, 1 / their rows' weight
                              (the K values' order), so every class counts alike */
     double *block_loss;   /* n_blocks x SPORF_LEAF_SIZES */
     double *block_weight; /* n_blocks */
@@ -104,7 +104,7 @@ static int score_block(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl 
         const double w = c->sw ? c->sw[r] : 1.0;
         const double *s = sums + (r - r0) * S * K;
         if (c->y) /* the mean over rows weighted as their classes are */
-            for (int32_t o = 0; o < c->m; o++) weight += w * c->class_weight[c->y[r * c->m + o]];
+            for (int32_t o = 0; o < c->m; o++) weight += w * c->class_w[c->y[r * c->m + o]];
         else
             weight += w;
         for (int32_t j = 0; j < S; j++) {
@@ -125,7 +125,7 @@ static int score_block(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl 
                         const double d = v[k] / (double)nt - (k == yk ? 1.0 : 0.0);
                         b += d * d;
                     }
-                    e += c->class_weight[yk] * b;
+                    e += c->class_w[yk] * b;
                 }
             }
             loss[j] += w * e;
@@ -162,9 +162,9 @@ int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const 
     c.block_loss = malloc((size_t)(n_blocks > 0 ? n_blocks : 1) * (size_t)S * sizeof *c.block_loss);
     c.block_weight = malloc((size_t)(n_blocks > 0 ? n_blocks : 1) * sizeof *c.block_weight);
     c.scratch = calloc((size_t)n_threads, sizeof *c.scratch);
-    c.class_weight = y ? calloc((size_t)K, sizeof *c.class_weight) : NULL;
+    c.class_w = y ? calloc((size_t)K, sizeof *c.class_w) : NULL;
     int rc = SPORF_OK;
-    if (!c.block_loss || !c.block_weight || !c.scratch || (y && !c.class_weight)) {
+    if (!c.block_loss || !c.block_weight || !c.scratch || (y && !c.class_w)) {
         rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
         goto done;
     }
@@ -178,9 +178,9 @@ int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const 
     if (y) { /* the classes' weights: a rare class counts as much as a common one */
         for (int64_t i = 0; i < n; i++)
             for (int32_t o = 0; o < c.m; o++)
-                c.class_weight[y[i * c.m + o]] += sample_weight ? sample_weight[i] : 1.0;
+                c.class_w[y[i * c.m + o]] += sample_weight ? sample_weight[i] : 1.0;
         for (int32_t k = 0; k < K; k++)
-            c.class_weight[k] = c.class_weight[k] > 0.0 ? 1.0 / c.class_weight[k] : 0.0;
+            c.class_w[k] = c.class_w[k] > 0.0 ? 1.0 / c.class_w[k] : 0.0;
     }
     rc = sporf_pool_run(n_threads, n_blocks, score_block, &c, NULL, NULL, err);
     if (rc != SPORF_OK)
@@ -198,7 +198,7 @@ done:
     free(c.scratch);
     free(c.block_loss);
     free(c.block_weight);
-    free(c.class_weight);
+    free(c.class_w);
     return rc;
 }
 
