@@ -416,7 +416,7 @@ static int try_candidate(sporf_builder *b, const int32_t *f, const double *w, in
             b->hist_stale = 0;
         }
         sporf_best_split local;
-        local.found = 0;
+        memset(&local, 0, sizeof local);
         if (b->hist.random) /* in (0, 1): the cut leaves vmin left and vmax right */
             b->hist.draw = sporf_rng_uniform_open(b->rng);
         const int r = b->task->hist_scan(b, start, end, st, &local);
@@ -468,7 +468,7 @@ static int try_candidate(sporf_builder *b, const int32_t *f, const double *w, in
     } else if (b->rank && single) {
         /* The ranking needs this feature's cut even when it loses to best. */
         sporf_best_split local;
-        local.found = 0;
+        memset(&local, 0, sizeof local);
         if (!b->task->scan(b, start, end, n_miss, st, &local))
             return 1;
         sporf_rank_offer(b->rank, f[0], w[0], local.threshold, local.missing_left, local.proxy);

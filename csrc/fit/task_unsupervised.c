@@ -151,6 +151,7 @@ static int scan(sporf_builder *b, int64_t start, int64_t end, int64_t n_miss, co
     best->threshold = cut.threshold;
     best->missing_left = missing_left;
     best->imputed = 0;
+    best->binned = 0; /* an exact cut: partition must not place it between bins */
     return 1;
 }
 

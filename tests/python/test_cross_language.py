@@ -990,7 +990,8 @@ def test_checks_across_parameters_read_the_same_in_both_languages(r, rule):
 
     when = _spec.RULES[rule]["when"]
     X, y = make_trunk(60, 6, random_state=1)
-    params = dict(when, n_estimators=2)
+    # "none" stands for None / NULL in the spec's rules
+    params = dict({name: None if v == "none" else v for name, v in when.items()}, n_estimators=2)
     with pytest.raises(ValueError) as py_err:
         sporf.SPORFClassifier(**params).fit(X, y)
     with pytest.raises(RRuntimeError) as r_err:
@@ -998,8 +999,8 @@ def test_checks_across_parameters_read_the_same_in_both_languages(r, rule):
     r_message = str(r_err.value).strip().replace("Error: ", "", 1)
     assert _normalise(str(py_err.value), "py") == _normalise(r_message, "r")
     assert all(name in r_message for name in when), r_message
-    # and a forest fits when the rule does not hold
-    ok = {name: not v if isinstance(v, bool) else v for name, v in when.items()}
+    # and a forest fits when the rule does not hold (max_samples set: a subsample)
+    ok = {name: not v if isinstance(v, bool) else 0.5 if v == "none" else v for name, v in when.items()}
     sporf.SPORFClassifier(**dict(ok, n_estimators=2)).fit(X, y)
 
 

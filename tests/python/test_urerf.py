@@ -214,3 +214,14 @@ def test_bad_data():
         geodesic_precision_recall(np.zeros((5, 4)), np.zeros((5, 5)), 2)
     with pytest.raises(ValueError, match="k must be"):
         geodesic_precision_recall(np.zeros((5, 5)), np.zeros((5, 5)), 5)
+
+
+def test_guided_projections_grow_whole_trees():
+    # an unsupervised cut is exact: partition once read a cut's histogram
+    # fields that the Fast-BIC scan never set, and guided projections grew
+    # trees of one or two nodes
+    rng = np.random.RandomState(5)
+    X = rng.standard_normal((90, 16))
+    plain = sporf.URerF(n_estimators=3, random_state=7).fit(X)
+    guided = sporf.URerF(n_estimators=3, random_state=7, guided_features=2).fit(X)
+    assert guided._forest.info().n_nodes >= 0.7 * plain._forest.info().n_nodes
