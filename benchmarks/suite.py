@@ -230,7 +230,9 @@ def run_external(command, task, X, y, fold, extra=()):
         seconds = time.perf_counter() - t
     if out.strip() == "unavailable":  # the library cannot do this task here
         return None, seconds
-    scores = [float(line.split()[1]) for line in out.strip().splitlines()]
+    # "<fold> <score>" lines; anything else a library printed is not a score
+    scores = [float(line.split()[1]) for line in out.strip().splitlines()
+              if len(line.split()) == 2 and line.split()[0].isdigit()]
     return scores, seconds
 
 

@@ -20,8 +20,9 @@ kappa <- function(y, p) {
 }
 for (k in sort(unique(fold))) {
   tr <- d[fold != k, , drop = FALSE]; te <- d[fold == k, , drop = FALSE]
-  m <- ranger(target ~ ., data = tr, num.threads = n_jobs, seed = seed + k, splitrule = splitrule)
-  p <- predict(m, te, num.threads = n_jobs)$predictions
+  m <- ranger(target ~ ., data = tr, num.threads = n_jobs, seed = seed + k, splitrule = splitrule,
+              verbose = FALSE) # its progress lines would mix with the scores
+  p <- predict(m, te, num.threads = n_jobs, verbose = FALSE)$predictions
   s <- if (task == "clf") kappa(te$target, p) else 1 - sum((te$target - p)^2) / sum((te$target - mean(te$target))^2)
   cat(k, s, "\n")
 }
