@@ -91,6 +91,20 @@ static int draw_rows(const fit_ctx *c, int64_t t, sporf_rng *rng, double *w, spo
     return SPORF_OK;
 }
 
+/* Honesty: shuffle a tree's m distinct rows from its stream (right after
+ * its draws); the first part grows the tree, the rest estimates its leaves.
+ * Returns the size of the first part. */
+static int64_t honest_split(const sporf_params *params, sporf_rng *rng, int32_t *rows, int64_t m)
+{
+    for (int64_t i = m - 1; i > 0; i--) {
+        const int64_t j = (int64_t)sporf_rng_below(rng, (uint64_t)(i + 1));
+        const int32_t tmp = rows[i];
+        rows[i] = rows[j];
+        rows[j] = tmp;
+    }
+    return m - (int64_t)floor(params->honest_fraction * (double)m);
+}
+
 static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
 {
     fit_ctx *c = vctx;
@@ -149,14 +163,9 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
                                  qcount + n, err);
     }
 
-    /* Honesty: shuffle the tree's distinct rows, grow on the first part and
-     * estimate the leaves from the rest (which growing leaves in place). */
-    for (int64_t i = m - 1; i > 0; i--) {
-        int64_t j = (int64_t)sporf_rng_below(&rng, (uint64_t)(i + 1));
-        int32_t tmp = b->idx[i]; b->idx[i] = b->idx[j]; b->idx[j] = tmp;
-    }
-    const int64_t n_est = (int64_t)floor(c->params->honest_fraction * (double)m);
-    const int64_t n_struct = m - n_est;
+    /* Honesty: grow on the first part of the shuffled rows and estimate the
+     * leaves from the rest (which growing leaves in place). */
+    const int64_t n_struct = honest_split(c->params, &rng, b->idx, m), n_est = m - n_struct;
     int rc = sporf_builder_grow(b, n_struct, &rng, ctl, tree, err);
     if (rc == SPORF_OK)
         rc = sporf_builder_estimate_leaves(b, b->idx + n_struct, n_est, n_struct, tree, err);
@@ -408,16 +417,8 @@ static int collect_quantile_leaves(fit_ctx *c, sporf_forest *f, sporf_error *err
             count[i] = (int32_t)b->w[i];
             if (wi > 0.0) rows[m++] = (int32_t)i;
         }
-        int64_t first = 0;
-        if (sporf_params_honest(c->params)) { /* grow_one_tree's shuffle, from the same place in the stream */
-            for (int64_t i = m - 1; i > 0; i--) {
-                const int64_t j = (int64_t)sporf_rng_below(&rng, (uint64_t)(i + 1));
-                const int32_t tmp = rows[i];
-                rows[i] = rows[j];
-                rows[j] = tmp;
-            }
-            first = m - (int64_t)floor(c->params->honest_fraction * (double)m);
-        }
+        /* an honest tree's estimation rows: grow_one_tree's shuffle, from the same place in the stream */
+        const int64_t first = sporf_params_honest(c->params) ? honest_split(c->params, &rng, rows, m) : 0;
         rc = sporf_qrf_collect(&f->trees[t], &b->X, b->xrow, b->impute, rows + first, m - first, count, c->qrf_order,
                                c->qrf_rank, scratch + n, err);
         if (rc != SPORF_OK)

@@ -32,6 +32,26 @@ typedef struct sporf_hist_ops {
                  int64_t *nl, double *wl);
 } sporf_hist_ops;
 
+/* Keep in *best the cut after bin k of B between vmin and vmax (bins of
+ * width 1 / scale) with n_left rows left and score proxy. */
+static inline void sporf_hist_keep(sporf_best_split *best, double proxy, int64_t n_left, int32_t B, int32_t k,
+                                   double vmin, double vmax, double scale)
+{
+    best->found = 1;
+    best->proxy = proxy;
+    best->n_left = n_left;
+    best->missing_left = 0;
+    best->imputed = 0;
+    best->binned = 1;
+    best->bin_count = B;
+    best->bin_k = k;
+    best->bin_lo = vmin;
+    best->bin_hi = vmax;
+    best->bin_scale = scale;
+    /* the bins' edge, for the node's feature ranking (guided.h) */
+    best->threshold = vmin + (double)(k + 1) / scale;
+}
+
 /* The scan of task.h's hist_scan: see there. */
 static SPORF_ALWAYS_INLINE int sporf_hist_scan_with(sporf_builder *b, int64_t start, int64_t end,
                                                      const sporf_node_stats *st, sporf_best_split *best,
@@ -99,20 +119,8 @@ static SPORF_ALWAYS_INLINE int sporf_hist_scan_with(sporf_builder *b, int64_t st
         for (int32_t s = 0; s < S; s++)
             R[s] = h->total[s] - L[s];
         const double proxy = ops->proxy(b, L, wl, R, wr);
-        if (best->found && !(proxy > best->proxy))
-            return 1;
-        best->found = 1;
-        best->proxy = proxy;
-        best->n_left = nl;
-        best->missing_left = 0;
-        best->imputed = 0;
-        best->binned = 1;
-        best->bin_count = 2;
-        best->bin_k = 0;
-        best->bin_lo = vmin;
-        best->bin_hi = vmax;
-        best->bin_scale = scale;
-        best->threshold = vmin + 1.0 / scale;
+        if (!best->found || proxy > best->proxy)
+            sporf_hist_keep(best, proxy, nl, 2, 0, vmin, vmax, scale);
         return 1;
     }
     uint16_t *bin = h->bin;
@@ -167,19 +175,7 @@ static SPORF_ALWAYS_INLINE int sporf_hist_scan_with(sporf_builder *b, int64_t st
     }
     if (best_k < 0 || (best->found && !(best_proxy > best->proxy)))
         return 1;
-    best->found = 1;
-    best->proxy = best_proxy;
-    best->n_left = best_nl;
-    best->missing_left = 0;
-    best->imputed = 0;
-    best->binned = 1;
-    best->bin_count = B;
-    best->bin_k = best_k;
-    best->bin_lo = vmin;
-    best->bin_hi = vmax;
-    best->bin_scale = scale;
-    /* the bins' edge, for the node's feature ranking (guided.h) */
-    best->threshold = vmin + (double)(best_k + 1) / scale;
+    sporf_hist_keep(best, best_proxy, best_nl, B, best_k, vmin, vmax, scale);
     return 1;
 }
 

@@ -217,9 +217,8 @@ def test_bad_data():
 
 
 def test_guided_projections_grow_whole_trees():
-    # an unsupervised cut is exact: partition once read a cut's histogram
-    # fields that the Fast-BIC scan never set, and guided projections grew
-    # trees of one or two nodes
+    # an unsupervised cut is exact (never placed between histogram bins), so
+    # guided projections split nodes as the single features do
     rng = np.random.RandomState(5)
     X = rng.standard_normal((90, 16))
     plain = sporf.URerF(n_estimators=3, random_state=7).fit(X)
