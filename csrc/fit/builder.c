@@ -225,10 +225,6 @@ void sporf_builder_free(sporf_builder *b)
     memset(b, 0, sizeof *b);
 }
 
-/* vals[start..end) = projection of the node's samples, in the same
- * arithmetic order as sporf_tree_find_leaf so fit and predict agree exactly.
- * A node in the node-ordered copy reads its columns forwards; any other
- * gathers them through idx. */
 /* out[k] = col[rows[k]] for k < m (double data), taking the values' range
  * into b->range_* on the way: the gather waits on memory, so the
  * comparisons, in four chains, cost nothing next to it, and the histogram
@@ -268,6 +264,10 @@ static void gather_with_range(sporf_builder *b, const double *col, const int32_t
     b->range_ok = 1;
 }
 
+/* vals[start..end) = projection of the node's samples, in the same
+ * arithmetic order as sporf_tree_find_leaf so fit and predict agree exactly.
+ * A node in the node-ordered copy reads its columns forwards; any other
+ * gathers them through idx. */
 static void project_slice(sporf_builder *b, const int32_t *f, const double *w, int32_t len,
                           int64_t start, int64_t end)
 {
