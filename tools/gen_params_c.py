@@ -208,8 +208,13 @@ def gen_c_source(spec, params):
                 hi = ("p->%s.value %s %r" % (n, "<" if p.get("fraction_max_open") else "<=", float(p["fraction_max"]))
                       if "fraction_max" in p else "isfinite(p->%s.value)" % n)
                 conds.append("(p->%s.form == SPORF_FORM_FRACTION && !(%s && %s))" % (n, lo, hi))
-            conds.append("(p->%s.form != SPORF_FORM_COUNT && p->%s.form != SPORF_FORM_FRACTION && p->%s.value != 0.0)"
-                         % (n, n, n))
+            if "auto" in forms:
+                # 0 while the size is to be chosen; the chosen size once a fit has chosen it
+                conds.append("(p->%s.form == SPORF_FORM_AUTO && !(p->%s.value == 0.0 || (p->%s.value >= 1.0 && "
+                             "p->%s.value <= %r && p->%s.value == floor(p->%s.value))))"
+                             % (n, n, n, n, float(p.get("count_max", BIG)), n, n))
+            conds.append("(p->%s.form != SPORF_FORM_COUNT && p->%s.form != SPORF_FORM_FRACTION && %sp->%s.value != 0.0)"
+                         % (n, n, "p->%s.form != SPORF_FORM_AUTO && " % n if "auto" in forms else "", n))
             L.append("    if (%s)" % " ||\n        ".join(conds))
             L.append("        return sporf_param_error(err, %s, %s, \"%%g\", p->%s.value);" % (c_str(n), c_str(msg), n))
         elif k == "grid":

@@ -19,6 +19,7 @@ grow <- function(object, n_more, ...) {
   # (the seed as resolved, so a fit seeded by set.seed() grows on), on the
   # data of the call unless the user passes it again in `...`.
   more_call <- .next_trees_call(call, object[["params"]], n_old, n_more)
+  more_call <- .with_chosen_leaf_size(more_call, object)
   extra <- list(...)
   if (length(extra) && (is.null(names(extra)) || any(names(extra) == "")))
     stop("grow() takes the data again by name (x = , y = , data = ...), as the first fit's call names it",
@@ -29,7 +30,7 @@ grow <- function(object, n_more, ...) {
     stop(sprintf("grow(): the new trees do not join the forest (%s); give the same data", conditionMessage(e)),
          call. = FALSE))
   # what the model file does not hold: the formula, the data's shape
-  for (k in c("terms", "xlevels", "contrasts", "n_samples", "x", "n_neighbors", "n_jobs"))
+  for (k in c("terms", "xlevels", "contrasts", "n_samples", "x", "n_neighbors", "n_jobs", .LEAF_CHOICE_FIELDS))
     if (!is.null(object[[k]])) merged[[k]] <- object[[k]]
   merged$call <- .next_trees_call(call, NULL, 0, n_old + n_more)
   # out-of-bag results of the grown forest, from the trees' regenerated draws

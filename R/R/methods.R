@@ -117,13 +117,23 @@ plot.sporf <- function(x, ...) {
 # Every field a sporf object may hold (a fit's, morf's, urerf's, the formula
 # interface's): `$` on any other name is an error that names the right one,
 # where a list would silently give NULL (randomForest's field names included).
+# What a fit that chose its leaf size out of bag reports (the size, every
+# size's score), and the fitting call of trees added to it (grow()): pruned to
+# the size it chose, unscored.
+.LEAF_CHOICE_FIELDS <- c("min_samples_leaf", "leaf_scores")
+.with_chosen_leaf_size <- function(call, object) {
+  if (identical(object[["params"]][["min_samples_leaf"]], "auto") && !is.null(object[["min_samples_leaf"]]))
+    call$min_samples_leaf <- structure(object[["min_samples_leaf"]], class = "sporf_chosen_leaf_size")
+  call
+}
+
 .SPORF_FIELDS <- c("model", "task", "classes", "label_kind", "feature_names", "n_features", "n_samples", "params",
                    "n_jobs", "oob_score_requested", "max_features_resolved", ".cache", "oob_score", "oob_error",
                    "oob_predictions", "oob_decision_function", "oob_error_curve", "tuning", "best_params",
                    "permutation_importance", "permutation_importance_sd", "predicted", "votes", "confusion",
                    "err.rate", "mse", "rsq", "data_dims", "x", "n_neighbors", "terms", "call", "xlevels",
                    "contrasts", "formula", "formula_unstored", "feature_levels", "n_outputs", "outputs",
-                   "min_samples_leaf", "leaf_scores")
+                   .LEAF_CHOICE_FIELDS)
 # randomForest's fields where sporf keeps them (its parameters' names, such as
 # ntree and mtry, map through the spec's peer names)
 .RANDOMFOREST_NAMES <- c(importance = "importance(fit)", importanceSD = "importance(fit, type = \"permutation\")",

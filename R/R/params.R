@@ -92,6 +92,9 @@ print.sporf_fraction <- function(x, ...) {
   forms <- row$forms
   fraction_ok <- function(x) "fraction" %in% forms && .is_number(x) &&
     .in_range(x, row$fraction_min, row$fraction_max, row$fraction_min_open, row$fraction_max_open)
+  # "auto" with the size a fit of the same forest chose (grow()'s new trees):
+  # grown to leaves of one row and pruned to it, unscored
+  if (inherits(v, "sporf_chosen_leaf_size") && "auto" %in% forms) return(c(.SPEC_FORMS[["auto"]], unclass(v)))
   if (is.null(v) && "all" %in% forms) return(c(.SPEC_FORMS[["all"]], 0))
   if (is.character(v) && length(v) == 1L && !is.na(v) && v %in% intersect(forms, c("sqrt", "log2", "auto")))
     return(c(.SPEC_FORMS[[v]], 0))

@@ -258,8 +258,7 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   obj$feature_levels <- by_feature
   leaf <- .Call(C_sporf_r_leaf_choice, handle)
   if (!is.null(leaf)) { # min_samples_leaf = "auto": the size chosen out of bag, every size's score
-    obj$min_samples_leaf <- leaf[[1L]]
-    obj$leaf_scores <- leaf[[2L]]
+    obj[.LEAF_CHOICE_FIELDS] <- leaf
   }
   if (!is.null(tuned)) {
     obj$tuning <- tuned[["table"]]

@@ -4,6 +4,7 @@
 #include "model/io.h"
 #include "model/merge.h"
 #include "model/model.h"
+#include "model/params.h"
 #include "predict/packed.h"
 #include "fit/leaf_choice.h"
 
@@ -38,11 +39,11 @@ int sporf_forest_leaf_choice(const sporf_forest *f, int64_t *chosen, int32_t *n_
     sporf_clear_error(err);
     if (!f || !chosen || !n_sizes)
         return sporf_set_error(err, SPORF_E_ARG, "leaf_choice: forest, chosen and n_sizes are required");
-    *chosen = f->leaf_chosen;
+    *chosen = sporf_params_leaf_chosen(&f->params);
     *n_sizes = sporf_leaf_sizes_for(f);
     for (int32_t j = 0; j < SPORF_LEAF_SIZES; j++) {
         if (sizes) sizes[j] = j < *n_sizes ? sporf_leaf_sizes[j] : 0;
-        if (scores) scores[j] = f->leaf_chosen > 0 && j < *n_sizes ? f->leaf_scores[j] : NAN;
+        if (scores) scores[j] = f->leaf_scored && j < *n_sizes ? f->leaf_scores[j] : NAN;
     }
     return SPORF_OK;
 }

@@ -86,7 +86,11 @@ static int grow_on(const sporf_params *params, int64_t from, int64_t to, const s
                    const tune_targets *tg, const double *sample_weight, progress_span *span, sporf_forest **forest,
                    sporf_error *err)
 {
-    const sporf_params q = sporf_params_shard(params, from, to);
+    sporf_params q = sporf_params_shard(params, from, to);
+    /* min_samples_leaf "auto": the first round's trees chose the size, the
+     * later rounds' are pruned to it (and merge with them) */
+    if (*forest && sporf_params_leaf_auto(params))
+        sporf_params_set_leaf_chosen(&q, sporf_params_leaf_chosen(&(*forest)->params));
     sporf_forest *shard = NULL;
     span->units = to - from;
     sporf_progress_fn fn = span->fn ? span_progress : NULL;

@@ -351,19 +351,22 @@ static int check_sample(const sporf_params *params, const sporf_matrix *X, const
     return SPORF_OK;
 }
 
-/* min_samples_leaf "auto" (leaf_choice.h): what the choice out of bag needs. */
+/* min_samples_leaf "auto" (leaf_choice.h): what the choice out of bag needs.
+ * Trees that every row grows (no bootstrap, no max_samples) leave no row
+ * out of bag to score the sizes on: they grow to leaves of one row, as
+ * scikit-learn's forests without the bootstrap do (*chosen = 1). */
 static int check_leaf_auto(const sporf_params *params, const int32_t *y, const double *yr, int sample,
-                           sporf_error *err)
+                           int64_t *chosen, sporf_error *err)
 {
     const char *what = NULL;
-    if (!sporf_params_samples_rows(params))
-        what = "it needs rows left out of each tree to score the sizes on: bootstrap=True, or max_samples below "
-               "all the rows without it";
-    else if (!y && !yr)
+    *chosen = sporf_params_leaf_chosen(params);
+    if (!y && !yr)
         what = "it needs a response: it is for classification and regression forests";
-    else if (sample)
+    else if (*chosen == 0 && !sporf_params_samples_rows(params))
+        *chosen = 1;
+    else if (*chosen == 0 && sample)
         what = "it needs every row's out-of-bag predictions, which a fit on a sample of the rows does not have: "
-               "give a count";
+               "give a count, or the size a fit of the whole data chose";
     return what ? sporf_params_leaf_auto_error(err, what) : SPORF_OK;
 }
 
@@ -376,6 +379,21 @@ typedef struct fit_outputs {
     const double *weight;   /* regression: n weights of the outputs' squared errors */
 } fit_outputs;
 
+/* Every tree of f (grown with its node values) pruned to leaves of k rows,
+ * and k recorded as the size "auto" chose: trees added to the forest later
+ * are pruned alike, and merge with it. */
+static int prune_forest(sporf_forest *f, int64_t k, sporf_error *err)
+{
+    for (int64_t t = 0; t < f->n_trees; t++) {
+        /* no node values: grown to leaves of one row (k = 1), nothing to prune */
+        const int rc = f->trees[t].node_values ? sporf_tree_prune(&f->trees[t], f->n_classes, k, err) : SPORF_OK;
+        if (rc != SPORF_OK)
+            return rc;
+    }
+    sporf_params_set_leaf_chosen(&f->params, k);
+    return SPORF_OK;
+}
+
 /* min_samples_leaf "auto": score the leaf sizes out of bag, prune every
  * tree to the best (leaf_choice.h) and keep the choice with the forest. */
 static int choose_leaf_size(sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const int32_t *y,
@@ -387,13 +405,9 @@ static int choose_leaf_size(sporf_forest *f, const sporf_matrix *X, const uint8_
                                      sporf_pool_threads(n_jobs, X->nrow), scores, err);
     if (rc != SPORF_OK)
         return rc;
-    const int64_t k = sporf_leaf_sizes[sporf_leaf_choice_best(scores, sporf_leaf_sizes_for(f))];
-    for (int64_t t = 0; t < f->n_trees; t++)
-        if ((rc = sporf_tree_prune(&f->trees[t], f->n_classes, k, err)) != SPORF_OK)
-            return rc;
-    f->leaf_chosen = k;
     memcpy(f->leaf_scores, scores, sizeof scores);
-    return SPORF_OK;
+    f->leaf_scored = 1;
+    return prune_forest(f, sporf_leaf_sizes[sporf_leaf_choice_best(scores, sporf_leaf_sizes_for(f))], err);
 }
 
 /* The quantile leaves of f's trees, pruned after the fit (min_samples_leaf
@@ -464,9 +478,13 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
         c.rows = sample->rows;
         c.n_total = sample->n_total;
     }
+    /* "auto": leaf_size 0 scores the sizes after the fit, k >= 2 prunes to k,
+     * 1 grows as the fit does; the trees keep their nodes' values for either */
     const int leaf_auto = sporf_params_leaf_auto(params);
-    if (leaf_auto && (rc = check_leaf_auto(params, y, yr, sample != NULL, err)) != SPORF_OK)
+    int64_t leaf_size = 0;
+    if (leaf_auto && (rc = check_leaf_auto(params, y, yr, sample != NULL, &leaf_size, err)) != SPORF_OK)
         return rc;
+    const int keep_nodes = leaf_auto && leaf_size != 1;
     c.n_draws = sporf_resolve_draws(params, n_all);
     if (c.n_draws > n_all)
         return sporf_param_error(err, "max_samples", "at most the number of rows", "%lld for %lld rows",
@@ -567,7 +585,7 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
         rc = sporf_builder_init(&c.builders[t], params, &cols, &response, sample ? &of : NULL, err);
         if (rc != SPORF_OK) goto done;
         c.builders[t].impute = f->impute;
-        c.builders[t].keep_nodes = leaf_auto;
+        c.builders[t].keep_nodes = keep_nodes;
         c.balanced_scratch[t] = malloc((size_t)n_classes * sizeof(double));
         if (!c.balanced_scratch[t]) {
             rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
@@ -590,7 +608,7 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
                 goto done;
             }
     }
-    if (oob_decision || oob_count || leaf_auto) {
+    if (oob_decision || oob_count || (leaf_auto && leaf_size == 0)) {
         c.bitmap_bytes = (n + 7) / 8;
         c.inbag = calloc((size_t)T, (size_t)c.bitmap_bytes);
         if (!c.inbag) {
@@ -602,10 +620,14 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     rc = sporf_pool_run(n_threads, T, grow_one_tree, &c, progress, user_data, err);
     if (rc != SPORF_OK)
         goto done;
-    if (leaf_auto && (rc = choose_leaf_size(f, X, c.inbag, y, yr, outputs ? outputs->weight : NULL, sample_weight,
-                                            params->n_jobs, err)) != SPORF_OK)
+    if (leaf_auto && leaf_size == 0)
+        rc = choose_leaf_size(f, X, c.inbag, y, yr, outputs ? outputs->weight : NULL, sample_weight, params->n_jobs,
+                              err);
+    else if (leaf_auto)
+        rc = prune_forest(f, leaf_size, err);
+    if (rc != SPORF_OK)
         goto done;
-    if (leaf_auto && params->quantiles && (rc = collect_quantile_leaves(&c, f, err)) != SPORF_OK)
+    if (keep_nodes && params->quantiles && (rc = collect_quantile_leaves(&c, f, err)) != SPORF_OK)
         goto done;
     if ((rc = sporf_forest_pack(f, err)) != SPORF_OK)
         goto done;

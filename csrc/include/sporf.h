@@ -253,16 +253,19 @@ typedef struct sporf_params {
      * trees are pruned to the best size (min_samples_leaf_, leaf_scores_; R
      * $min_samples_leaf, $leaf_scores); a quantile forest's leaves keep the rows of the
      * pruned trees, honest trees count and value their nodes by their estimation rows, and
-     * several outputs add their scores. It needs out-of-bag rows (bootstrap, or max_samples
-     * without it) and the whole forest at once: merging forests, adding trees with
-     * warm_start, tuning with tune_oob and fits from Dask collections take a count.
-     * Estimator defaults: 3 for sporf's classification and regression forests
-     * (SPORFClassifier, SPORFRegressor, R's sporf()), whose leaves of 3 rows ranked above
-     * fully grown trees on the suite's development half in both tasks (mean rank among the
-     * five peers 2.55 against 3.03 in classification, 2.37 against 2.63 in regression;
-     * leaves of 2, 4 and 5 ranked lower or lost to scikit-learn's RF on more sets); 1 for
-     * MORF and URerF. Forms: SPORF_FORM_COUNT, SPORF_FORM_FRACTION, SPORF_FORM_AUTO.
-     * Default: 1. */
+     * several outputs add their scores. Without rows out of bag (no bootstrap, no
+     * max_samples) the trees grow to leaves of one row, as scikit-learn's forests without
+     * the bootstrap do. The forest keeps the size it chose, and trees added later are pruned
+     * to it: warm_start (R grow()), shards that merge with it, tune_oob's later rounds (each
+     * candidate's first round chooses), and sporf.distributed.fit (its first quarter of the
+     * trees chooses); a fit from a Dask collection cannot score the sizes and prunes to
+     * leaves of 3 rows, with a warning. Estimator defaults: 3 for sporf's classification and
+     * regression forests (SPORFClassifier, SPORFRegressor, R's sporf()), whose leaves of 3
+     * rows ranked above fully grown trees on the suite's development half in both tasks
+     * (mean rank among the five peers 2.55 against 3.03 in classification, 2.37 against 2.63
+     * in regression; leaves of 2, 4 and 5 ranked lower or lost to scikit-learn's RF on more
+     * sets); 1 for MORF and URerF. Forms: SPORF_FORM_COUNT, SPORF_FORM_FRACTION,
+     * SPORF_FORM_AUTO. Default: 1. */
     sporf_amount min_samples_leaf;
     /* A node is split only if the weighted impurity decrease N_t / N * (impurity - N_l / N_t
      * * left_impurity - N_r / N_t * right_impurity) is at least this value. Default: 0.0. */

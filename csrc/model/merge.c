@@ -31,10 +31,6 @@ static int check_compatible(const sporf_forest *a, const sporf_forest *b, sporf_
         return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests have different outputs");
     if (!same_strings(&a->strings[SPORF_STR_FEATURE_NAMES], &b->strings[SPORF_STR_FEATURE_NAMES]))
         return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests have different feature names");
-    if (sporf_params_leaf_auto(&a->params))
-        return sporf_params_leaf_auto_error(err, "cannot merge forests that each chose their leaf size from their "
-                                                 "own trees: together they are not the forest of one fit; give a "
-                                                 "count");
     const char *p = sporf_params_differing(&a->params, &b->params);
     if (!p && (!a->class_weights) != (!b->class_weights))
         p = "class_weight";
@@ -165,8 +161,10 @@ int sporf_model_merge(const sporf_forest *const *forests, int64_t n_forests, spo
     sporf_forest *m = sporf_forest_alloc();
     int ok = m != NULL;
     if (ok) {
-        m->params = first->params;
+        m->params = first->params; /* with "auto", the size the first chose: the others were pruned to it */
         sporf_params_set_n_trees(&m->params, total);
+        m->leaf_scored = first->leaf_scored;
+        memcpy(m->leaf_scores, first->leaf_scores, sizeof m->leaf_scores);
         m->task = first->task;
         m->n_features = first->n_features;
         m->n_classes = first->n_classes;

@@ -142,9 +142,9 @@ struct sporf_forest {
     double *qrf_w;         /* quantile forests: the rows' sample weights by rank, or NULL
                               when all are 1 */
     struct sporf_packed *packed; /* derived prediction layout (packed.h); NULL until packed */
-    int64_t leaf_chosen;   /* min_samples_leaf "auto": the leaf size the fit chose (0: none;
-                              not saved) */
-    double leaf_scores[SPORF_LEAF_SIZES]; /* its out-of-bag score of each size */
+    int leaf_scored;       /* min_samples_leaf "auto": this fit scored the leaf sizes (the size
+                              it chose is in params; the scores are not saved) */
+    double leaf_scores[SPORF_LEAF_SIZES]; /* the out-of-bag score of each size */
 };
 
 /* The most levels a categorical feature may have. */

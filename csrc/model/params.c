@@ -172,6 +172,16 @@ int sporf_params_leaf_auto(const sporf_params *p)
     return p->min_samples_leaf.form == SPORF_FORM_AUTO;
 }
 
+int64_t sporf_params_leaf_chosen(const sporf_params *p)
+{
+    return sporf_params_leaf_auto(p) ? (int64_t)p->min_samples_leaf.value : 0;
+}
+
+void sporf_params_set_leaf_chosen(sporf_params *p, int64_t k)
+{
+    p->min_samples_leaf.value = (double)k;
+}
+
 int sporf_params_leaf_auto_error(sporf_error *err, const char *why)
 {
     return sporf_set_error(err, SPORF_E_ARG, "min_samples_leaf \"auto\" chooses the leaf size out of bag: %s", why);
@@ -179,9 +189,6 @@ int sporf_params_leaf_auto_error(sporf_error *err, const char *why)
 
 int sporf_params_check_tunable(const sporf_params *p, sporf_error *err)
 {
-    if (sporf_params_leaf_auto(p))
-        return sporf_params_leaf_auto_error(err, "tune_oob grows its candidates in rounds of trees, and the choice "
-                                                 "needs a whole forest; give a count to tune with");
     if (!sporf_params_samples_rows(p))
         return sporf_set_error(err, SPORF_E_ARG,
                                "tune_oob needs rows left out of each tree (bootstrap on, or max_samples below all "

@@ -45,9 +45,16 @@ int32_t sporf_params_tune_structure_grid(const sporf_params *base, int64_t p, sp
 sporf_params sporf_params_shard(const sporf_params *p, int64_t from, int64_t to);
 /* The trees a candidate has `halvings` rounds before the end: ceil(T / 2^halvings). */
 int64_t sporf_params_tune_trees(const sporf_params *p, int32_t halvings);
-/* Does p choose its leaf size out of bag (min_samples_leaf "auto",
+/* Does p's forest take its leaf size out of bag (min_samples_leaf "auto",
  * fit/leaf_choice.h)? */
 int sporf_params_leaf_auto(const sporf_params *p);
+/* With "auto": the size already chosen (the value a fit that chose records
+ * in its forest's parameters, so that trees added later -- warm start, the
+ * rounds of tune_oob, shards after the first -- are pruned alike), or 0
+ * while it is still to be chosen. 0 for any other form. */
+int64_t sporf_params_leaf_chosen(const sporf_params *p);
+/* Record k as the size "auto" chose (p's form is "auto"). */
+void sporf_params_set_leaf_chosen(sporf_params *p, int64_t k);
 /* The one refusal of a leaf size chosen out of bag where it cannot be:
  * SPORF_E_ARG with a message that names the parameter and `why`. */
 int sporf_params_leaf_auto_error(sporf_error *err, const char *why);

@@ -72,7 +72,8 @@ int sporf_params_check_fields(const sporf_params *p, sporf_error *err)
         return sporf_param_error(err, "min_samples_leaf", "a count (a whole number >= 1), a fraction (a number in (0, 1)) or \"auto\"", "form code %d", (int)p->min_samples_leaf.form);
     if ((p->min_samples_leaf.form == SPORF_FORM_COUNT && !(p->min_samples_leaf.value >= 1.0 && p->min_samples_leaf.value <= 9007199254740992.0 && p->min_samples_leaf.value == floor(p->min_samples_leaf.value))) ||
         (p->min_samples_leaf.form == SPORF_FORM_FRACTION && !(p->min_samples_leaf.value > 0.0 && p->min_samples_leaf.value < 1.0)) ||
-        (p->min_samples_leaf.form != SPORF_FORM_COUNT && p->min_samples_leaf.form != SPORF_FORM_FRACTION && p->min_samples_leaf.value != 0.0))
+        (p->min_samples_leaf.form == SPORF_FORM_AUTO && !(p->min_samples_leaf.value == 0.0 || (p->min_samples_leaf.value >= 1.0 && p->min_samples_leaf.value <= 9007199254740992.0 && p->min_samples_leaf.value == floor(p->min_samples_leaf.value)))) ||
+        (p->min_samples_leaf.form != SPORF_FORM_COUNT && p->min_samples_leaf.form != SPORF_FORM_FRACTION && p->min_samples_leaf.form != SPORF_FORM_AUTO && p->min_samples_leaf.value != 0.0))
         return sporf_param_error(err, "min_samples_leaf", "a count (a whole number >= 1), a fraction (a number in (0, 1)) or \"auto\"", "%g", p->min_samples_leaf.value);
     if (!(p->min_impurity_decrease >= 0.0 && isfinite(p->min_impurity_decrease)))
         return sporf_param_error(err, "min_impurity_decrease", "a finite number >= 0", "%g", p->min_impurity_decrease);

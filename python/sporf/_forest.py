@@ -77,6 +77,19 @@ def _unknown_parameter(name, known):
     return "an unknown parameter %r" % name + ("; did you mean %s?" % hint if hint else "")
 
 
+
+def chooses_leaf_size(params):
+    """Do these estimator parameters choose the leaf size out of bag
+    (min_samples_leaf="auto", not yet chosen)?"""
+    return isinstance(params.get("min_samples_leaf"), str) and params["min_samples_leaf"] == "auto"
+
+
+def with_leaf_size(chosen):
+    """The parameter that grows trees pruned to the leaf size a fit of the
+    same forest chose (warm_start's new trees, sporf.distributed's shards)."""
+    return {"min_samples_leaf": _params.ChosenLeafSize(chosen)}
+
+
 class _BaseForest(BaseEstimator):
     """What classifiers and regressors share: the native handle, prediction
     plumbing, importances, persistence. Subclasses define fit and predict."""
@@ -220,6 +233,9 @@ class _BaseForest(BaseEstimator):
                                       random_state=int(stored.random_state),
                                       first_tree=int(stored.first_tree) + n_old,
                                       n_estimators=self.n_estimators - n_old)
+        chosen = self._forest.leaf_choice()[0]
+        if chooses_leaf_size(self.get_params(deep=False)) and chosen:  # the new trees take the size chosen
+            more.set_params(**with_leaf_size(chosen))
         more.fit(X, y, sample_weight=sample_weight)
         try:
             merged = _native.merge([self._forest, more._forest])
@@ -766,6 +782,7 @@ class _BaseForest(BaseEstimator):
             est.is_categorical_ = np.array([names is not None for names in levels])
         est._restore_task(forest, info)
         est._restore_fitted(p)
+        est._set_leaf_choice(forest)
         return est
 
     def _restore_task(self, forest, info):

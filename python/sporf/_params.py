@@ -130,9 +130,18 @@ def _choice(row, v, expect, allowed):
     return row["values"].index(name)
 
 
+class ChosenLeafSize(int):
+    """min_samples_leaf "auto" with the size a fit of the same forest already
+    chose: the trees grow to leaves of one row and are pruned to it, unscored
+    (the trees warm_start adds, the shards sporf.distributed grows after the
+    first). Never a user's value."""
+
+
 def _amount(row, v, expect, out):
     forms = row["forms"]
-    if v is None and "all" in forms:
+    if isinstance(v, ChosenLeafSize) and "auto" in forms and v >= 1:
+        out.form, out.value = FORMS["auto"], float(v)
+    elif v is None and "all" in forms:
         out.form, out.value = FORMS["all"], 0.0
     elif isinstance(v, str) and v in forms and v in ("sqrt", "log2", "auto"):
         out.form, out.value = FORMS[v], 0.0

@@ -12,6 +12,7 @@ the rows it draws, gathered from the partitions.
 
 Dask is optional: ``pip install sporf[dask]``.
 """
+import warnings
 from concurrent.futures import CancelledError
 
 import numpy as np
@@ -20,10 +21,14 @@ from sklearn.utils import check_array, check_consistent_length
 from . import _dask, _native, _params
 from ._native import NativeForest, Progress, merge
 from ._exclusive import fitting
-from ._forest import _BaseForest, _warn_missing_oob
+from ._forest import _BaseForest, _warn_missing_oob, chooses_leaf_size, with_leaf_size
 from ._urerf import URerF
 
 __all__ = ["fit"]
+
+# min_samples_leaf="auto" from a Dask collection: the leaf size it prunes to,
+# the one the suite's development half ranked best as a fixed size
+PARTITIONED_LEAF_SIZE = 3
 
 
 def _import_distributed():
@@ -36,13 +41,25 @@ def _import_distributed():
 
 
 def _grow_shard(cls, params, first, count, X, y, sample_weight):
-    """Runs on a worker: trees first .. first+count-1; returns the model bytes."""
+    """Runs on a worker: trees first .. first+count-1; returns the model bytes
+    and the leaf sizes' out-of-bag scores (None unless it chose one), which
+    the bytes do not hold."""
     est = cls(**dict(params, first_tree=first, n_estimators=count))
     if y is None:
         est.fit(X)
     else:
         est.fit(X, y, sample_weight=sample_weight)
-    return est.to_bytes()
+    return est.to_bytes(), getattr(est, "leaf_scores_", None)
+
+
+def _leaf_choice_first(params, ranges, first, n_trees):
+    """A leaf size chosen out of bag: the first quarter of the trees choose the
+    leaf size (one shard, on all of a worker's threads) and the other shards
+    are pruned to it; otherwise the shards as they are."""
+    if not chooses_leaf_size(params) or len(ranges) < 2:
+        return ranges
+    head = max(ranges[0][1], -(-n_trees // 4))
+    return [(first, head)] + _shard_ranges(first + head, n_trees - head, max(1, len(ranges) - 1))
 
 
 def _shard_ranges(first, n_trees, n_shards):
@@ -169,6 +186,7 @@ def fit(estimator, X, y=None, *, sample_weight=None, client=None, n_shards=None,
     params.update(random_state=_params.resolve_seed(estimator.random_state), n_jobs=1, verbose=0)
     if "oob_score" in params:
         params["oob_score"] = False  # computed below, for the whole forest
+    ranges = _leaf_choice_first(params, ranges, int(first), int(n_trees))
     with fitting(estimator):
         return _fit_on_cluster(distributed, client, estimator, params, ranges, X, y, sample_weight, unsupervised,
                                n_trees, progress)
@@ -197,53 +215,26 @@ def _fit_on_cluster(distributed, client, estimator, params, ranges, X, y, sample
     cls = type(estimator)
     data = [X] + ([] if unsupervised else [y]) + ([sample_weight] if sample_weight is not None else [])
     printer = Progress(verbose=estimator.verbose, what="trees")
-    shards, done = {}, 0
+    shards, done = {}, [0]
     pending = dict(ranges)  # first tree -> count, the shards still to grow
-    rescatters = 3
-    while pending:
-        # Scattered data cannot be recomputed: when the workers holding it
-        # die, Dask forgets the shards that need it (CancelledError). Then
-        # scatter again and grow the missing shards, a few times at most.
-        scattered = client.scatter(data, broadcast=True, hash=False)  # keys of our own, released below
-        X_f = scattered[0]
-        y_f = None if unsupervised else scattered[1]
-        sw_f = scattered[2] if sample_weight is not None else None
-        futures = {client.submit(_grow_shard, cls, params, a, m, X_f, y_f, sw_f, pure=False): (a, m)
-                   for a, m in pending.items()}
-        lost = None
-        try:
-            for future in distributed.as_completed(list(futures)):
-                a, m = futures[future]
-                try:
-                    shards[a] = NativeForest.from_bytes(future.result())
-                except (ValueError, TypeError, MemoryError):
-                    raise  # the estimator's own complaint about parameters or data
-                except CancelledError as exc:
-                    # Keep collecting: a shard that failed for another reason
-                    # (a worker died under it too often) still ends the fit.
-                    lost = exc, a, m
-                    continue
-                except Exception as exc:
-                    raise RuntimeError("sporf.distributed.fit: the cluster failed to grow trees %d-%d (%s: %s); "
-                                       "no forest was returned" % (a, a + m - 1, type(exc).__name__, exc)) from exc
-                del pending[a]
-                done += m
-                printer.update(done, n_trees)
-                if progress is not None:
-                    progress(done, n_trees)
-        finally:
-            for future in futures:
-                future.cancel()
-            client.cancel(scattered)
-        if lost is not None and pending:
-            exc, a, m = lost
-            if rescatters == 0:
-                raise RuntimeError("sporf.distributed.fit: the cluster lost the data of trees %d-%d (%s: %s); "
-                                   "no forest was returned" % (a, a + m - 1, type(exc).__name__, exc)) from exc
-            rescatters -= 1
+    leaf_scores = None
+    if chooses_leaf_size(params):
+        # The first shard's trees choose the leaf size out of bag (on all of a
+        # worker's threads: the others wait for it); the other shards' trees
+        # are pruned to it, as warm_start prunes the trees it adds.
+        head = _grow_shards(distributed, client, cls, dict(params, n_jobs=-1), dict(ranges[:1]), data,
+                            unsupervised, sample_weight, n_trees, printer, progress, done)
+        (forest, leaf_scores), = head.values()
+        shards.update(head)
+        params = dict(params, **with_leaf_size(forest.leaf_choice()[0]))
+        pending = dict(ranges[1:])
+    shards.update(_grow_shards(distributed, client, cls, params, pending, data, unsupervised, sample_weight,
+                               n_trees, printer, progress, done))
     if sorted(shards) != [a for a, _ in ranges]:  # never merge a partial forest
         raise RuntimeError("sporf.distributed.fit: shards are missing; no forest was returned")
-    fitted = cls._from_native(merge([shards[a] for a, _ in ranges]))
+    fitted = cls._from_native(merge([shards[a][0] for a, _ in ranges]))
+    if leaf_scores is not None:
+        fitted.leaf_scores_ = leaf_scores
 
     # The estimator takes the merged forest's fitted state, as fit would set it.
     for name in [k for k in vars(estimator) if k.endswith("_") and not k.startswith("__")]:
@@ -260,6 +251,59 @@ def _fit_on_cluster(distributed, client, estimator, params, ranges, X, y, sample
             n_out = int(np.sum(estimator.n_classes_)) if hasattr(estimator, "classes_") else estimator.n_outputs_
             estimator._set_oob(estimator._oob_from_forest(Xv, n_out), np.asarray(y))
     return estimator
+
+
+def _grow_shards(distributed, client, cls, params, pending, data, unsupervised, sample_weight, n_trees, printer,
+                 progress, done):
+    """The shards `pending` (first tree -> count) grown on the cluster: each
+    one's native forest and leaf scores (_grow_shard) by its first tree;
+    done[0] counts the trees grown so far."""
+    shards = {}
+    pending = dict(pending)
+    rescatters = 3
+    while pending:
+        # Scattered data cannot be recomputed: when the workers holding it
+        # die, Dask forgets the shards that need it (CancelledError). Then
+        # scatter again and grow the missing shards, a few times at most.
+        scattered = client.scatter(data, broadcast=True, hash=False)  # keys of our own, released below
+        X_f = scattered[0]
+        y_f = None if unsupervised else scattered[1]
+        sw_f = scattered[2] if sample_weight is not None else None
+        futures = {client.submit(_grow_shard, cls, params, a, m, X_f, y_f, sw_f, pure=False): (a, m)
+                   for a, m in pending.items()}
+        lost = None
+        try:
+            for future in distributed.as_completed(list(futures)):
+                a, m = futures[future]
+                try:
+                    model, leaf_scores = future.result()
+                    shards[a] = NativeForest.from_bytes(model), leaf_scores
+                except (ValueError, TypeError, MemoryError):
+                    raise  # the estimator's own complaint about parameters or data
+                except CancelledError as exc:
+                    # Keep collecting: a shard that failed for another reason
+                    # (a worker died under it too often) still ends the fit.
+                    lost = exc, a, m
+                    continue
+                except Exception as exc:
+                    raise RuntimeError("sporf.distributed.fit: the cluster failed to grow trees %d-%d (%s: %s); "
+                                       "no forest was returned" % (a, a + m - 1, type(exc).__name__, exc)) from exc
+                del pending[a]
+                done[0] += m
+                printer.update(done[0], n_trees)
+                if progress is not None:
+                    progress(done[0], n_trees)
+        finally:
+            for future in futures:
+                future.cancel()
+            client.cancel(scattered)
+        if lost is not None and pending:
+            exc, a, m = lost
+            if rescatters == 0:
+                raise RuntimeError("sporf.distributed.fit: the cluster lost the data of trees %d-%d (%s: %s); "
+                                   "no forest was returned" % (a, a + m - 1, type(exc).__name__, exc)) from exc
+            rescatters -= 1
+    return shards
 
 
 # ---- X partitioned over the cluster (a Dask array or DataFrame) ----
@@ -424,6 +468,12 @@ def _fit_partitioned(client, estimator, X, y, sample_weight, progress):
     params.update(random_state=_params.resolve_seed(estimator.random_state), n_jobs=1, verbose=0)
     if "warm_start" in params:
         params["warm_start"] = False
+    if chooses_leaf_size(params):
+        # each tree sees only the rows it draws: no out-of-bag rows to choose by
+        warnings.warn('the leaf size "auto" cannot be chosen from a Dask collection (no tree sees the rows it '
+                      'left out): the trees are pruned to leaves of %d rows; give a count to choose another'
+                      % PARTITIONED_LEAF_SIZE, UserWarning)
+        params.update(with_leaf_size(PARTITIONED_LEAF_SIZE))
     native = cls(**params)._native_params(p)
     _check_sample_fits(client, native, n_total, p)
 

@@ -176,3 +176,17 @@ def test_multi_output_y_from_partitions_is_refused(client):
     with pytest.raises(ValueError, match="one output"):
         sd.fit(sporf.SPORFClassifier(n_estimators=2), da.from_array(X, chunks=100),
                da.from_array(np.column_stack([y, y]), chunks=(100, 2)), client=client)
+
+
+def test_a_leaf_size_chosen_out_of_bag_comes_from_the_first_shard(client):
+    # min_samples_leaf="auto": the first quarter of the trees choose, the
+    # others are pruned to that size -- the forest a local fit of those trees
+    # grows with warm_start to the whole forest
+    X, y = make_trunk(400, n_features=8, random_state=0)
+    est = sporf.SPORFClassifier(n_estimators=20, min_samples_leaf="auto", oob_score=True, random_state=3)
+    sd.fit(est, X, y, client=client, n_shards=8)
+    local = sporf.SPORFClassifier(n_estimators=5, min_samples_leaf="auto", warm_start=True, random_state=3)
+    local.fit(X, y).set_params(n_estimators=20).fit(X, y)
+    assert est.to_bytes() == local.to_bytes()
+    assert est.min_samples_leaf_ == local.min_samples_leaf_ and est.leaf_scores_ == local.leaf_scores_
+    assert 0.8 < est.oob_score_ <= 1

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import sporf
+from sporf import _params
 from sporf.datasets import make_trunk
 
 if os.environ.get("CI"):
@@ -196,3 +197,14 @@ def test_out_of_bag_results_are_computed_on_the_workers(client, data, kind):
     assert got.oob_score_ == local.oob_score_
     field = "oob_decision_function_" if kind == "classifier" else "oob_prediction_"
     np.testing.assert_array_equal(getattr(got, field), getattr(local, field))
+
+
+def test_a_leaf_size_out_of_bag_cannot_be_chosen_from_partitions(client, data):
+    # no tree sees the rows it left out: "auto" prunes to the fixed size, and says so
+    X, y = data
+    est = sporf.SPORFClassifier(n_estimators=4, max_samples=0.4, min_samples_leaf="auto", random_state=5)
+    with pytest.warns(UserWarning, match="cannot be chosen from a Dask collection"):
+        sd.fit(est, da.from_array(X, chunks=(400, 8)), y, client=client)
+    local = sporf.SPORFClassifier(n_estimators=4, max_samples=0.4, random_state=5,
+                                  min_samples_leaf=_params.ChosenLeafSize(sd.PARTITIONED_LEAF_SIZE)).fit(X, y)
+    assert est.to_bytes() == local.to_bytes() and est.min_samples_leaf_ == sd.PARTITIONED_LEAF_SIZE

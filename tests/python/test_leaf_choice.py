@@ -98,29 +98,58 @@ def test_a_tree_answers_from_its_deepest_node_of_enough_rows():
     np.testing.assert_allclose(auto.predict_proba(Xt), expect / 6, rtol=0, atol=1e-12)
 
 
-@pytest.mark.parametrize("kw,match", [
-    (dict(bootstrap=False), "needs rows left out of each tree"),
-    (dict(tune_oob=True), "tune_oob grows its candidates in rounds"),
-])
-def test_what_the_choice_needs_is_named(kw, match):
+def test_what_the_choice_needs_is_named():
     X, y = make_trunk(100, 4, random_state=0)
-    with pytest.raises(ValueError, match=match):
-        sporf.SPORFClassifier(n_estimators=4, min_samples_leaf="auto", **kw).fit(X, y)
+    with pytest.raises(ValueError, match="it needs a response"):
+        sporf.URerF(n_estimators=4, min_samples_leaf="auto").fit(X)
     with pytest.raises(ValueError, match='min_samples_leaf must be a count .* or "auto"'):
         sporf.SPORFClassifier(min_samples_leaf="best").fit(X, y)
+    with pytest.raises(ValueError, match='min_samples_leaf must be a count .* or "auto"'):
+        sporf.SPORFClassifier(min_samples_leaf=_params.ChosenLeafSize(0)).fit(X, y)
 
 
-def test_warm_start_and_merge_refuse_a_chosen_leaf_size():
-    X, y = make_trunk(200, 4, random_state=0)
-    est = sporf.SPORFClassifier(n_estimators=4, min_samples_leaf="auto", warm_start=True, random_state=0).fit(X, y)
-    with pytest.raises(ValueError, match="warm_start: .* each chose their leaf size from their own trees"):
-        est.set_params(n_estimators=8).fit(X, y)
-    other = sporf.SPORFClassifier(n_estimators=4, first_tree=4, min_samples_leaf="auto", random_state=0).fit(X, y)
-    with pytest.raises(ValueError, match="each chose their leaf size from their own trees"):
-        sporf.merge_forests([est.set_params(n_estimators=4), other])
+def test_without_rows_out_of_bag_the_trees_grow_to_leaves_of_one_row():
+    X, y = make_trunk(300, 6, random_state=0)
+    auto = sporf.SPORFClassifier(n_estimators=6, min_samples_leaf="auto", bootstrap=False, random_state=0).fit(X, y)
+    ones = sporf.SPORFClassifier(n_estimators=6, min_samples_leaf=1, bootstrap=False, random_state=0).fit(X, y)
+    assert auto.min_samples_leaf_ == 1 and all(np.isnan(s) for s in auto.leaf_scores_.values())
+    np.testing.assert_array_equal(auto.predict_proba(X), ones.predict_proba(X))
+
+
+def test_warm_start_prunes_the_new_trees_to_the_size_chosen():
+    X, y = make_trunk(300, 6, random_state=0)
+    kw = dict(min_samples_leaf="auto", random_state=0)
+    est = sporf.SPORFClassifier(n_estimators=6, warm_start=True, **kw).fit(X, y)
+    first, k = est.predict_proba(X), est.min_samples_leaf_
+    scores = dict(est.leaf_scores_)
+    est.set_params(n_estimators=12).fit(X, y)
+    assert est.min_samples_leaf_ == k and est.leaf_scores_ == scores
+    # trees 6..11 grown to leaves of one row and pruned to k, unscored
+    more = sporf.SPORFClassifier(n_estimators=6, first_tree=6, min_samples_leaf=_params.ChosenLeafSize(k),
+                                 random_state=0).fit(X, y)
+    assert more.min_samples_leaf_ == k and all(np.isnan(s) for s in more.leaf_scores_.values())
+    np.testing.assert_allclose(est.predict_proba(X), (6 * first + 6 * more.predict_proba(X)) / 12, atol=1e-12)
+    joined = sporf.merge_forests([sporf.SPORFClassifier(n_estimators=6, **kw).fit(X, y), more])
+    assert joined.to_bytes() == est.to_bytes() and joined.min_samples_leaf_ == k
+    # forests that chose differently are not shards of one forest
+    other = sporf.SPORFClassifier(n_estimators=6, first_tree=6, min_samples_leaf=_params.ChosenLeafSize(k + 1),
+                                  random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="different min_samples_leaf"):
+        sporf.merge_forests([est.set_params(n_estimators=6), other])
     # a forest without the choice has no report of one
     plain = sporf.SPORFClassifier(n_estimators=4, random_state=0).fit(X, y)
     assert not hasattr(plain, "min_samples_leaf_") and not hasattr(plain, "leaf_scores_")
+
+
+def test_tuning_chooses_the_size_in_the_first_round_and_keeps_it():
+    X, y = make_trunk(300, 6, random_state=0)
+    est = sporf.SPORFClassifier(n_estimators=16, min_samples_leaf="auto", tune_oob=True, random_state=0).fit(X, y)
+    assert est.min_samples_leaf_ in CLASSIFIER_SIZES
+    # the winner's forest is the winner's shards: its first round chose, the rest were pruned alike
+    best = dict(est.best_params_, min_samples_leaf="auto", random_state=0)
+    first = min(row["n_trees"] for row in est.tuning_)
+    head = sporf.SPORFClassifier(n_estimators=first, **best).fit(X, y)
+    assert head.min_samples_leaf_ == est.min_samples_leaf_
 
 
 def test_quantile_forests_collect_their_leaves_after_the_pruning():

@@ -143,7 +143,24 @@ test_that("min_samples_leaf = 'auto' chooses the leaf size out of bag", {
   expect_gte(noisy$min_samples_leaf, 5)
   expect_identical(names(noisy$leaf_scores), c("1", "2", "3", "5", "8", "13", "21"))
   expect_null(sporf(tr$x, tr$y, n_estimators = 5, random_state = 1)$leaf_scores)
-  expect_error(sporf(tr$x, tr$y, min_samples_leaf = "auto", bootstrap = FALSE), "needs rows left out of each tree")
+  # no rows out of bag: leaves of one row, unscored
+  whole <- sporf(tr$x, tr$y, n_estimators = 5, random_state = 1, min_samples_leaf = "auto", bootstrap = FALSE)
+  expect_equal(whole$min_samples_leaf, 1)
+  expect_true(all(is.na(whole$leaf_scores)))
+  expect_equal(predict(whole, tr$x, type = "prob"),
+               predict(sporf(tr$x, tr$y, n_estimators = 5, random_state = 1, min_samples_leaf = 1,
+                             bootstrap = FALSE), tr$x, type = "prob"))
+  # grow(): the new trees are pruned to the size the first fit chose
+  grown <- grow(sporf(tr$x, tr$y, n_estimators = 15, random_state = 4, min_samples_leaf = "auto"), 15)
+  expect_identical(grown$min_samples_leaf, m$min_samples_leaf)
+  expect_identical(grown$leaf_scores, sporf(tr$x, tr$y, n_estimators = 15, random_state = 4,
+                                             min_samples_leaf = "auto")$leaf_scores)
+  expect_equal(predict(grown, tr$x[1:20, ], type = "prob"),
+               (predict(sporf(tr$x, tr$y, n_estimators = 15, random_state = 4, min_samples_leaf = "auto"),
+                        tr$x[1:20, ], type = "prob") +
+                predict(sporf(tr$x, tr$y, n_estimators = 15, first_tree = 15, random_state = 4,
+                              min_samples_leaf = structure(grown$min_samples_leaf, class = "sporf_chosen_leaf_size")),
+                        tr$x[1:20, ], type = "prob")) / 2)
 })
 
 test_that("importance sums to 1 and finds the informative features", {
