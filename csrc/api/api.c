@@ -40,10 +40,11 @@ int sporf_forest_leaf_choice(const sporf_forest *f, int64_t *chosen, int32_t *n_
     if (!f || !chosen || !n_sizes)
         return sporf_set_error(err, SPORF_E_ARG, "leaf_choice: forest, chosen and n_sizes are required");
     *chosen = sporf_params_leaf_chosen(&f->params);
-    *n_sizes = sporf_leaf_sizes_for(f);
+    const int32_t first = sporf_leaf_sizes_first(f);
+    *n_sizes = sporf_leaf_sizes_end(f) - first;
     for (int32_t j = 0; j < SPORF_LEAF_SIZES; j++) {
-        if (sizes) sizes[j] = j < *n_sizes ? sporf_leaf_sizes[j] : 0;
-        if (scores) scores[j] = f->leaf_scored && j < *n_sizes ? f->leaf_scores[j] : NAN;
+        if (sizes) sizes[j] = j < *n_sizes ? sporf_leaf_sizes[first + j] : 0;
+        if (scores) scores[j] = f->leaf_scored && j < *n_sizes ? f->leaf_scores[first + j] : NAN;
     }
     return SPORF_OK;
 }

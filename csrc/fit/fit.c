@@ -351,19 +351,20 @@ static int check_sample(const sporf_params *params, const sporf_matrix *X, const
     return SPORF_OK;
 }
 
-/* min_samples_leaf "auto" (leaf_choice.h): what the choice out of bag needs.
- * Trees that every row grows (no bootstrap, no max_samples) leave no row
- * out of bag to score the sizes on: they grow to leaves of one row, as
- * scikit-learn's forests without the bootstrap do (*chosen = 1). */
+/* min_samples_leaf "auto" (leaf_choice.h) on n rows: what the choice out of
+ * bag needs. Trees that every row grows (no bootstrap, no max_samples) leave
+ * no row out of bag to score the sizes on: they grow as far as "auto" grows
+ * them (leaves of one row, as scikit-learn's forests without the bootstrap,
+ * on up to SPORF_LEAF_GROWN_ONE_MAX rows). */
 static int check_leaf_auto(const sporf_params *params, const int32_t *y, const double *yr, int sample,
-                           int64_t *chosen, sporf_error *err)
+                           int64_t n, int64_t *chosen, sporf_error *err)
 {
     const char *what = NULL;
     *chosen = sporf_params_leaf_chosen(params);
     if (!y && !yr)
         what = "it needs a response: it is for classification and regression forests";
     else if (*chosen == 0 && !sporf_params_samples_rows(params))
-        *chosen = 1;
+        *chosen = sporf_params_leaf_auto_grown(n);
     else if (*chosen == 0 && sample)
         what = "it needs every row's out-of-bag predictions, which a fit on a sample of the rows does not have: "
                "give a count, or the size a fit of the whole data chose";
@@ -385,7 +386,7 @@ typedef struct fit_outputs {
 static int prune_forest(sporf_forest *f, int64_t k, sporf_error *err)
 {
     for (int64_t t = 0; t < f->n_trees; t++) {
-        /* no node values: grown to leaves of one row (k = 1), nothing to prune */
+        /* no node values: grown to the size chosen, nothing to prune */
         const int rc = f->trees[t].node_values ? sporf_tree_prune(&f->trees[t], f->n_classes, k, err) : SPORF_OK;
         if (rc != SPORF_OK)
             return rc;
@@ -407,7 +408,9 @@ static int choose_leaf_size(sporf_forest *f, const sporf_matrix *X, const uint8_
         return rc;
     memcpy(f->leaf_scores, scores, sizeof scores);
     f->leaf_scored = 1;
-    return prune_forest(f, sporf_leaf_sizes[sporf_leaf_choice_best(scores, sporf_leaf_sizes_for(f))], err);
+    f->leaf_grown = sporf_params_leaf_auto_grown(X->nrow);
+    const int32_t best = sporf_leaf_choice_best(scores, sporf_leaf_sizes_first(f), sporf_leaf_sizes_end(f));
+    return prune_forest(f, sporf_leaf_sizes[best], err);
 }
 
 /* The quantile leaves of f's trees, pruned after the fit (min_samples_leaf
@@ -479,12 +482,13 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
         c.n_total = sample->n_total;
     }
     /* "auto": leaf_size 0 scores the sizes after the fit, k >= 2 prunes to k,
-     * 1 grows as the fit does; the trees keep their nodes' values for either */
+     * the size grown to (sporf_params_leaf_auto_grown) grows as the fit does;
+     * the trees keep their nodes' values for either */
     const int leaf_auto = sporf_params_leaf_auto(params);
     int64_t leaf_size = 0;
-    if (leaf_auto && (rc = check_leaf_auto(params, y, yr, sample != NULL, &leaf_size, err)) != SPORF_OK)
+    if (leaf_auto && (rc = check_leaf_auto(params, y, yr, sample != NULL, n_all, &leaf_size, err)) != SPORF_OK)
         return rc;
-    const int keep_nodes = leaf_auto && leaf_size != 1;
+    const int keep_nodes = leaf_auto && leaf_size != sporf_params_leaf_auto_grown(n_all);
     c.n_draws = sporf_resolve_draws(params, n_all);
     if (c.n_draws > n_all)
         return sporf_param_error(err, "max_samples", "at most the number of rows", "%lld for %lld rows",

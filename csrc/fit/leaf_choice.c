@@ -202,15 +202,22 @@ done:
     return rc;
 }
 
-int32_t sporf_leaf_sizes_for(const sporf_forest *f)
+int32_t sporf_leaf_sizes_first(const sporf_forest *f)
+{
+    int32_t j = 0;
+    while (j + 1 < SPORF_LEAF_SIZES && sporf_leaf_sizes[j] < f->leaf_grown) j++;
+    return j;
+}
+
+int32_t sporf_leaf_sizes_end(const sporf_forest *f)
 {
     return f->task == SPORF_TASK_CLASSIFICATION ? SPORF_LEAF_SIZES - 2 : SPORF_LEAF_SIZES;
 }
 
-int32_t sporf_leaf_choice_best(const double *scores, int32_t n_sizes)
+int32_t sporf_leaf_choice_best(const double *scores, int32_t first, int32_t end)
 {
-    int32_t best = 0;
-    for (int32_t j = 1; j < n_sizes; j++)
+    int32_t best = first;
+    for (int32_t j = first + 1; j < end; j++)
         if (scores[j] < scores[best] || (isnan(scores[best]) && !isnan(scores[j])))
             best = j;
     return best;

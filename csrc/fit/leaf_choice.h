@@ -12,7 +12,9 @@
  * The out-of-bag rows score the sizes with a proper score: accuracy would
  * count a row right or wrong and, on a few hundred rows, be noisier than the
  * differences it decides (BENCHMARKS.md). Regression forests score the sizes
- * 1 to 21 by the squared error of the values. Classification forests score
+ * 1 to 21 by the squared error of the values. On more than 5,000 rows the
+ * trees grow to leaves of 2 rows, and 1 is not among the sizes
+ * (sporf_params_leaf_auto_grown says why). Classification forests score
  * 1 to 8 by the Brier score of the class probabilities with every class
  * weighing alike (each row 1 / its class's rows): the plain Brier score
  * rewards the smooth probabilities of large leaves, which on unbalanced,
@@ -51,13 +53,15 @@ int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const 
                             const double *yr, const double *output_weight, const double *sample_weight,
                             int32_t n_threads, double *scores, sporf_error *err);
 
-/* How many of sporf_leaf_sizes f chooses among: the first 5 (1 to 8 rows)
- * for a classification forest, all 7 for a regression forest. */
-int32_t sporf_leaf_sizes_for(const sporf_forest *f);
+/* The sizes of sporf_leaf_sizes f chooses among, [first, end): from the
+ * leaves its trees grew to (f->leaf_grown, sporf_params_leaf_auto_grown) up
+ * to 8 rows for a classification forest, 21 for a regression forest. */
+int32_t sporf_leaf_sizes_first(const sporf_forest *f);
+int32_t sporf_leaf_sizes_end(const sporf_forest *f);
 
-/* The index of the lowest of scores[0..n_sizes) (the first on a tie; the
+/* The index of the lowest of scores[first..end) (the first on a tie; the
  * smallest size when every score is NaN). */
-int32_t sporf_leaf_choice_best(const double *scores, int32_t n_sizes);
+int32_t sporf_leaf_choice_best(const double *scores, int32_t first, int32_t end);
 
 /* Prune tree (grown with its node values, K values a node) to leaves of at
  * least k rows: a node of fewer rows becomes a leaf with its parent's values,

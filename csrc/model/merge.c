@@ -164,6 +164,7 @@ int sporf_model_merge(const sporf_forest *const *forests, int64_t n_forests, spo
         m->params = first->params; /* with "auto", the size the first chose: the others were pruned to it */
         sporf_params_set_n_trees(&m->params, total);
         m->leaf_scored = first->leaf_scored;
+        m->leaf_grown = first->leaf_grown;
         memcpy(m->leaf_scores, first->leaf_scores, sizeof m->leaf_scores);
         m->task = first->task;
         m->n_features = first->n_features;

@@ -145,6 +145,7 @@ struct sporf_forest {
     int leaf_scored;       /* min_samples_leaf "auto": this fit scored the leaf sizes (the size
                               it chose is in params; the scores are not saved) */
     double leaf_scores[SPORF_LEAF_SIZES]; /* the out-of-bag score of each size */
+    int64_t leaf_grown;    /* the leaves the trees grew to before the choice (0 or 1: one row) */
 };
 
 /* The most levels a categorical feature may have. */

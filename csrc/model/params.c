@@ -172,6 +172,11 @@ int sporf_params_leaf_auto(const sporf_params *p)
     return p->min_samples_leaf.form == SPORF_FORM_AUTO;
 }
 
+int64_t sporf_params_leaf_auto_grown(int64_t n)
+{
+    return n > SPORF_LEAF_GROWN_ONE_MAX ? 2 : 1;
+}
+
 int64_t sporf_params_leaf_chosen(const sporf_params *p)
 {
     return sporf_params_leaf_auto(p) ? (int64_t)p->min_samples_leaf.value : 0;
@@ -204,7 +209,7 @@ static int64_t resolve_rows(const sporf_amount *a, int64_t n, int64_t least)
     case SPORF_FORM_COUNT: v = a->value; break;
     case SPORF_FORM_FRACTION: v = ceil(a->value * (double)n); break;
     case SPORF_FORM_SQRT: v = ceil(sqrt((double)n)); break;
-    case SPORF_FORM_AUTO: v = (double)least; break; /* grown to the least, chosen after (leaf_choice.h) */
+    case SPORF_FORM_AUTO: v = (double)least; break; /* the size grown to, chosen after (leaf_choice.h) */
     default: v = (double)n; break;
     }
     if (!(v >= (double)least)) v = (double)least;
@@ -219,7 +224,7 @@ int64_t sporf_resolve_min_samples_split(const sporf_params *p, int64_t n)
 
 int64_t sporf_resolve_min_samples_leaf(const sporf_params *p, int64_t n)
 {
-    return resolve_rows(&p->min_samples_leaf, n, 1);
+    return resolve_rows(&p->min_samples_leaf, n, sporf_params_leaf_auto(p) ? sporf_params_leaf_auto_grown(n) : 1);
 }
 
 int sporf_params_samples_rows(const sporf_params *p)
