@@ -31,6 +31,13 @@ static int check_compatible(const sporf_forest *a, const sporf_forest *b, sporf_
         return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests have different outputs");
     if (!same_strings(&a->strings[SPORF_STR_FEATURE_NAMES], &b->strings[SPORF_STR_FEATURE_NAMES]))
         return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests have different feature names");
+    const int64_t ka = sporf_params_leaf_chosen(&a->params), kb = sporf_params_leaf_chosen(&b->params);
+    if (sporf_params_leaf_auto(&a->params) && sporf_params_leaf_auto(&b->params) && ka != kb)
+        return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests chose different leaf sizes out of bag "
+                                                 "(%lld and %lld rows), each from its own trees; grow the later "
+                                                 "shards with the first one's size (warm_start and "
+                                                 "sporf.distributed.fit do), or every shard with a count",
+                               (long long)ka, (long long)kb);
     const char *p = sporf_params_differing(&a->params, &b->params);
     if (!p && (!a->class_weights) != (!b->class_weights))
         p = "class_weight";

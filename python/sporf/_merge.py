@@ -14,7 +14,12 @@ def merge_forests(forests):
     gap or overlap -- grown on other machines, at other times, or in R
     (``sporf_load`` their files first) -- merge into exactly the forest a
     single fit of the whole range grows: the same trees in the same order,
-    the same model bytes, the same predictions.
+    the same model bytes, the same predictions -- for a fixed leaf size.
+    With ``min_samples_leaf="auto"`` (the default of SPORFClassifier and
+    SPORFRegressor) a shard chooses its leaf size from its own trees, and
+    shards that chose differently are refused: grow the later shards with
+    the first one's choice (``warm_start`` and :func:`sporf.distributed.fit`
+    do this), or every shard with a count, as the example does.
 
     Parameters
     ----------
@@ -45,10 +50,10 @@ def merge_forests(forests):
     >>> import sporf
     >>> from sporf.datasets import make_trunk
     >>> X, y = make_trunk(300, n_features=8, random_state=0)
-    >>> a = sporf.SPORFClassifier(n_estimators=30, random_state=1).fit(X, y)
-    >>> b = sporf.SPORFClassifier(n_estimators=30, first_tree=30, random_state=1).fit(X, y)
+    >>> a = sporf.SPORFClassifier(n_estimators=30, min_samples_leaf=3, random_state=1).fit(X, y)
+    >>> b = sporf.SPORFClassifier(n_estimators=30, min_samples_leaf=3, first_tree=30, random_state=1).fit(X, y)
     >>> both = sporf.merge_forests([a, b])
-    >>> whole = sporf.SPORFClassifier(n_estimators=60, random_state=1).fit(X, y)
+    >>> whole = sporf.SPORFClassifier(n_estimators=60, min_samples_leaf=3, random_state=1).fit(X, y)
     >>> both.to_bytes() == whole.to_bytes()
     True
     """

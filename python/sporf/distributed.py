@@ -70,7 +70,14 @@ def _shard_ranges(first, n_trees, n_shards):
 
 def fit(estimator, X, y=None, *, sample_weight=None, client=None, n_shards=None, progress=None):
     """Fit a sporf estimator on a Dask cluster; the forest is the one
-    ``estimator.fit`` would grow on one machine, byte for byte.
+    ``estimator.fit`` would grow on one machine, byte for byte, for a fixed
+    leaf size. With ``min_samples_leaf="auto"`` (the default of
+    SPORFClassifier and SPORFRegressor) the first quarter of the trees
+    choose the leaf size out of bag, grown first as one shard, and the other
+    shards are pruned to it: the forest a local fit of those trees grows with
+    ``warm_start`` to all of them. From a Dask collection the size cannot be
+    chosen (no tree sees the rows it left out): the trees are pruned to
+    leaves of 3 rows, with a warning.
 
     Parameters
     ----------
@@ -138,9 +145,10 @@ def fit(estimator, X, y=None, *, sample_weight=None, client=None, n_shards=None,
     >>> X, y = make_trunk(400, n_features=6, random_state=0)
     >>> with LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
     ...                   dashboard_address=":0") as cluster, Client(cluster) as client:
-    ...     clf = sporf.distributed.fit(sporf.SPORFClassifier(n_estimators=40, random_state=0),
-    ...                                 X, y, client=client)
-    >>> clf.to_bytes() == sporf.SPORFClassifier(n_estimators=40, random_state=0).fit(X, y).to_bytes()
+    ...     clf = sporf.distributed.fit(sporf.SPORFClassifier(n_estimators=40, min_samples_leaf=3,
+    ...                                                       random_state=0), X, y, client=client)
+    >>> local = sporf.SPORFClassifier(n_estimators=40, min_samples_leaf=3, random_state=0).fit(X, y)
+    >>> clf.to_bytes() == local.to_bytes()
     True
     """
 

@@ -77,8 +77,10 @@ def test_sqrt_resolves_as_documented():
 
 
 @pytest.mark.parametrize("make", [
-    lambda **kw: sporf.SPORFClassifier(**kw),
-    lambda **kw: sporf.SPORFRegressor(**kw),
+    # a fixed leaf size: with "auto" the trees added take the size the first fit chose
+    # (test_leaf_choice.py), which one fit of all the trees may not choose
+    lambda **kw: sporf.SPORFClassifier(min_samples_leaf=3, **kw),
+    lambda **kw: sporf.SPORFRegressor(min_samples_leaf=3, **kw),
     lambda **kw: sporf.MORFClassifier(data_dims=(2, 3), **kw),
 ], ids=["classifier", "regressor", "morf"])
 def test_warm_start_adds_trees_of_the_same_forest(make):
@@ -101,10 +103,11 @@ def test_warm_start_adds_trees_of_the_same_forest(make):
 
 def test_warm_start_with_a_drawn_seed_and_refused_changes():
     np.random.seed(0)
-    est = sporf.SPORFClassifier(n_estimators=3, warm_start=True).fit(X, Y)  # seed drawn from numpy
+    est = sporf.SPORFClassifier(n_estimators=3, min_samples_leaf=3, warm_start=True).fit(X, Y)  # seed from numpy
     seed = sporf.load(est.to_bytes()).random_state
     est.set_params(n_estimators=6).fit(X, Y)
-    assert est.to_bytes() == sporf.SPORFClassifier(n_estimators=6, random_state=seed).fit(X, Y).to_bytes()
+    assert est.to_bytes() == sporf.SPORFClassifier(n_estimators=6, min_samples_leaf=3,
+                                                   random_state=seed).fit(X, Y).to_bytes()
     est.set_params(n_estimators=8, max_depth=3)
     with pytest.raises(ValueError, match="warm_start.*max_depth"):
         est.fit(X, Y)

@@ -756,7 +756,8 @@ def test_shards_from_both_languages_merge_into_one_forest(r, tmp_path):
     """Trees 0-4 grown in R and 5-11 in Python are the forest either language
     grows in one fit; each language merges them to those exact bytes."""
     X, y = make_trunk(300, n_features=6, random_state=2)
-    params = dict(n_estimators=12, max_features=3, random_state=31)
+    # a fixed leaf size: with "auto" each shard would choose from its own trees
+    params = dict(n_estimators=12, max_features=3, random_state=31, min_samples_leaf=3)
     whole = sporf.SPORFClassifier(**params).fit(X, y)
     r_shard = r_fit(r, X, y, **dict(params, n_estimators=5, first_tree=0))
     py_shard = sporf.SPORFClassifier(**dict(params, n_estimators=7, first_tree=5)).fit(X, y)
@@ -774,6 +775,19 @@ def test_shards_from_both_languages_merge_into_one_forest(r, tmp_path):
     other_seed = r_fit(r, X, y, **dict(params, n_estimators=7, first_tree=5, random_state=32))
     with pytest.raises(RRuntimeError, match="different random_state"):
         r["merge_forests"](r_shard, other_seed)
+
+
+def test_trees_added_to_a_forest_that_chose_its_leaf_size_agree(r):
+    """The default leaf size "auto": Python's warm_start and R's grow() prune
+    the trees they add to the size the first fit chose, to the same bytes."""
+    X, y = make_trunk(300, n_features=6, random_state=2)
+    py = sporf.SPORFClassifier(n_estimators=6, random_state=31, warm_start=True).fit(X, y)
+    py.set_params(n_estimators=12).fit(X, y)
+    first = r_fit(r, X, y, n_estimators=6, random_state=31)
+    grown = r["grow"](first, 6)
+    assert r_model_bytes(grown) == py.to_bytes()
+    assert grown.rx2("min_samples_leaf")[0] == py.min_samples_leaf_
+    np.testing.assert_allclose(np.array(grown.rx2("leaf_scores")), list(py.leaf_scores_.values()), rtol=1e-12)
 
 
 def test_merge_forests_exists_in_both_languages(r):

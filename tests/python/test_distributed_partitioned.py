@@ -2,7 +2,8 @@
 DataFrame): each tree grows from the rows it draws, gathered from the
 partitions, and the forest is the local fit of the same rows byte for byte,
 however X is partitioned; bad partitions are named and leave the estimator
-unfitted."""
+unfitted. sporf's forests take a fixed leaf size here: from partitions
+"auto" cannot be chosen (its own test at the end)."""
 import os
 
 import numpy as np
@@ -51,12 +52,12 @@ CHUNKINGS = [(1200, 8), (400, 8), ((150, 700, 1, 349), (5, 3))]
 def test_the_forest_is_the_local_fit_whatever_the_partitions(client, data, chunks, kind):
     X, y = data
     if kind == "classifier":
-        est, target = sporf.SPORFClassifier(n_estimators=6, max_samples=0.4, random_state=5), y
+        est, target = sporf.SPORFClassifier(min_samples_leaf=3, n_estimators=6, max_samples=0.4, random_state=5), y
     elif kind == "subsample":  # rows drawn without replacement: the same rows gathered
-        est, target = sporf.SPORFClassifier(n_estimators=6, bootstrap=False, max_samples=0.4, splitter="random",
+        est, target = sporf.SPORFClassifier(min_samples_leaf=3, n_estimators=6, bootstrap=False, max_samples=0.4, splitter="random",
                                             random_state=5), y
     elif kind == "regressor":
-        est, target = sporf.SPORFRegressor(n_estimators=6, max_samples=0.4, random_state=5), np.nan_to_num(X[:, 2])
+        est, target = sporf.SPORFRegressor(min_samples_leaf=3, n_estimators=6, max_samples=0.4, random_state=5), np.nan_to_num(X[:, 2])
     else:
         est, target = sporf.MORFClassifier(n_estimators=6, data_dims=(2, 4), max_samples=0.4, random_state=5), y
     local = sporf.load(est.fit(X, target).to_bytes())
@@ -73,7 +74,8 @@ def test_a_dataframe_weights_and_class_weights(client, data):
     labels = np.where(y == 1, "yes", "no")
     w = 0.5 + (np.arange(len(y)) % 3)
     frame = pd.DataFrame(X, columns=["c%d" % j for j in range(X.shape[1])])
-    kw = dict(n_estimators=5, max_samples=500, class_weight={"yes": 2.0, "no": 1.0}, random_state=2)
+    kw = dict(n_estimators=5, max_samples=500, class_weight={"yes": 2.0, "no": 1.0}, random_state=2,
+              min_samples_leaf=3)
     local = sporf.SPORFClassifier(**kw).fit(frame, labels, sample_weight=w)
     est = sd.fit(sporf.SPORFClassifier(**kw), dd.from_pandas(frame, npartitions=4), labels, sample_weight=w,
                  client=client)
@@ -85,21 +87,21 @@ def test_bad_partitions_are_named_and_leave_the_estimator_unfitted(client, data)
     X, y = data
     bad = X.copy()
     bad[700, 4] = np.inf
-    est = sporf.SPORFClassifier(n_estimators=3, random_state=0)
+    est = sporf.SPORFClassifier(min_samples_leaf=3, n_estimators=3, random_state=0)
     with pytest.raises(ValueError, match=r"partition 1 of X: infinity at row 700, column 4"):
         sd.fit(est, da.from_array(bad, chunks=(600, 8)), y, client=client)
     assert not hasattr(est, "_forest")
     yr = X[:, 0].copy()
     yr[1000] = np.nan
     with pytest.raises(ValueError, match=r"partition 2 of y: NaN or infinity at row 1000"):
-        sd.fit(sporf.SPORFRegressor(n_estimators=3, random_state=0), da.from_array(np.nan_to_num(X), chunks=400), yr,
+        sd.fit(sporf.SPORFRegressor(min_samples_leaf=3, n_estimators=3, random_state=0), da.from_array(np.nan_to_num(X), chunks=400), yr,
                client=client)
     with pytest.raises(ValueError, match="one value per row"):
-        sd.fit(sporf.SPORFClassifier(n_estimators=2), da.from_array(X, chunks=400), y[:-1], client=client)
+        sd.fit(sporf.SPORFClassifier(min_samples_leaf=3, n_estimators=2), da.from_array(X, chunks=400), y[:-1], client=client)
     for kw, match in [(dict(tune_oob=True), "tune_oob"), (dict(bootstrap=False), "bootstrap=True, or max_samples"),
                       (dict(class_weight="balanced"), "balanced")]:
         with pytest.raises(ValueError, match=match):
-            sd.fit(sporf.SPORFClassifier(n_estimators=2, **kw), da.from_array(X, chunks=400), y, client=client)
+            sd.fit(sporf.SPORFClassifier(min_samples_leaf=3, n_estimators=2, **kw), da.from_array(X, chunks=400), y, client=client)
     with pytest.raises(TypeError, match="URerF is unsupervised"):
         sd.fit(sporf.URerF(n_estimators=2), da.from_array(X, chunks=400), y, client=client)
     urf = sporf.URerF(n_estimators=2, bootstrap=False)
@@ -140,7 +142,7 @@ def test_a_sample_too_large_for_a_worker_is_refused_before_any_work(data):
     X, y = data
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0",
                                   memory_limit="1MB", silence_logs=50) as cluster, distributed.Client(cluster) as c:
-        est = sporf.SPORFClassifier(n_estimators=2, random_state=0)
+        est = sporf.SPORFClassifier(min_samples_leaf=3, n_estimators=2, random_state=0)
         with pytest.raises(ValueError, match=r"max_samples"):
             sd.fit(est, da.from_array(np.tile(X, (20, 1)), chunks=4000), np.tile(y, 20), client=c)
         assert not hasattr(est, "_forest")
@@ -150,7 +152,7 @@ def test_trees_in_batches_give_the_same_forest(client, data, monkeypatch):
     # a cluster with little memory grows the trees a few at a time (each
     # partition read once per batch): the forest does not change
     X, y = data
-    est = sporf.SPORFClassifier(n_estimators=5, max_samples=0.4, random_state=8)
+    est = sporf.SPORFClassifier(min_samples_leaf=3, n_estimators=5, max_samples=0.4, random_state=8)
     local = sporf.load(est.fit(X, y).to_bytes())
     sample = sd._sample_bytes(est._native_params(X.shape[1]), X.shape[0], X.shape[1])
     real = sd._memory
@@ -165,7 +167,7 @@ def test_a_worker_lost_mid_fit_is_survived(data):
     import signal
 
     X, y = data
-    est = sporf.SPORFClassifier(n_estimators=12, max_samples=0.3, random_state=6)
+    est = sporf.SPORFClassifier(min_samples_leaf=3, n_estimators=12, max_samples=0.3, random_state=6)
     local = sporf.load(est.fit(X, y).to_bytes())
     killed = set()
 
@@ -187,9 +189,9 @@ def test_a_worker_lost_mid_fit_is_survived(data):
 def test_out_of_bag_results_are_computed_on_the_workers(client, data, kind):
     X, y = data
     if kind == "classifier":
-        est, target = sporf.SPORFClassifier(n_estimators=20, max_samples=0.5, oob_score=True, random_state=1), y
+        est, target = sporf.SPORFClassifier(min_samples_leaf=3, n_estimators=20, max_samples=0.5, oob_score=True, random_state=1), y
     else:
-        est, target = sporf.SPORFRegressor(n_estimators=20, max_samples=0.5, oob_score=True, random_state=1), \
+        est, target = sporf.SPORFRegressor(min_samples_leaf=3, n_estimators=20, max_samples=0.5, oob_score=True, random_state=1), \
             np.nan_to_num(X[:, 0])
     local = type(est)(**est.get_params()).fit(X, target)
     got = sd.fit(est, da.from_array(X, chunks=(350, 8)), target, client=client)

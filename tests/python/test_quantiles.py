@@ -101,11 +101,12 @@ def test_quantiles_do_not_depend_on_threads_and_survive_save_load_and_pickle(dat
 
 def test_shards_merge_to_the_single_fit(data):
     X, y = data
-    whole = SPORFRegressor(n_estimators=6, quantiles=True, random_state=2).fit(X, y)
-    parts = [SPORFRegressor(n_estimators=3, first_tree=f, quantiles=True, random_state=2).fit(X, y) for f in (0, 3)]
+    kw = dict(quantiles=True, random_state=2, min_samples_leaf=3)  # a fixed size: "auto" is each shard's choice
+    whole = SPORFRegressor(n_estimators=6, **kw).fit(X, y)
+    parts = [SPORFRegressor(n_estimators=3, first_tree=f, **kw).fit(X, y) for f in (0, 3)]
     merged = sporf.merge_forests(parts)
     assert merged.to_bytes() == whole.to_bytes()
-    other = SPORFRegressor(n_estimators=3, first_tree=3, quantiles=True, random_state=2).fit(X, y + 1.0)
+    other = SPORFRegressor(n_estimators=3, first_tree=3, **kw).fit(X, y + 1.0)
     with pytest.raises(ValueError, match="different training data"):
         sporf.merge_forests([parts[0], other])
 

@@ -1,11 +1,14 @@
 """Shards of one forest (first_tree) and sporf.merge_forests: every
 estimator kind's shards merge into the single fit's exact bytes; anything
-that is not a shard of the same forest is refused with a message."""
+that is not a shard of the same forest is refused with a message. The
+shards here take a fixed leaf size: with min_samples_leaf="auto" each shard
+chooses from its own trees (test_leaf_choice.py)."""
 import numpy as np
 import pytest
 from sklearn.exceptions import NotFittedError
 
 import sporf
+from sporf import _params
 from sporf.datasets import make_impulse, make_trunk
 
 
@@ -19,9 +22,10 @@ def _kinds():
     Xi, yi = make_impulse(120, n_steps=30, random_state=1)
     yr = X[:, 0] * 2.0 + X[:, 1] ** 2
     return [
-        (sporf.SPORFClassifier, dict(max_depth=6), X, y),
-        (sporf.SPORFClassifier, dict(projection="axis", honest_fraction=0.4, honest_prior="ignore"), X, y),
-        (sporf.SPORFRegressor, dict(max_depth=6), X, yr),
+        (sporf.SPORFClassifier, dict(max_depth=6, min_samples_leaf=3), X, y),
+        (sporf.SPORFClassifier, dict(projection="axis", honest_fraction=0.4, honest_prior="ignore",
+                                     min_samples_leaf=1), X, y),
+        (sporf.SPORFRegressor, dict(max_depth=6, min_samples_leaf=5), X, yr),
         (sporf.MORFClassifier, dict(max_patch_dims=5), Xi, yi),
         (sporf.MORFRegressor, dict(max_patch_dims=5), Xi, yi.astype(float)),
         (sporf.URerF, dict(max_depth=6), X, None),
@@ -62,20 +66,22 @@ def test_merged_shards_keep_labels_and_feature_names():
     X, y = _data()
     df = pd.DataFrame(X, columns=["f%d" % j for j in range(X.shape[1])])
     labels = np.where(y == 1, "yes", "no")
-    a = sporf.SPORFClassifier(n_estimators=3, random_state=1).fit(df, labels)
-    b = sporf.SPORFClassifier(n_estimators=3, first_tree=3, random_state=1).fit(df, labels)
+    a = sporf.SPORFClassifier(n_estimators=3, random_state=1, min_samples_leaf=3).fit(df, labels)
+    b = sporf.SPORFClassifier(n_estimators=3, first_tree=3, random_state=1, min_samples_leaf=3).fit(df, labels)
     merged = sporf.merge_forests([a, b])
     assert list(merged.classes_) == ["no", "yes"]
     assert list(merged.feature_names_in_) == list(df.columns)
-    assert merged.to_bytes() == sporf.SPORFClassifier(n_estimators=6, random_state=1).fit(df, labels).to_bytes()
+    assert merged.to_bytes() == sporf.SPORFClassifier(n_estimators=6, random_state=1,
+                                                      min_samples_leaf=3).fit(df, labels).to_bytes()
 
 
 def test_merge_refuses_what_is_not_one_forest():
     X, y = _data()
-    a = sporf.SPORFClassifier(n_estimators=3, random_state=1).fit(X, y)
+    a = sporf.SPORFClassifier(n_estimators=3, random_state=1, min_samples_leaf=3).fit(X, y)
 
     def shard(first=3, **kw):
-        return sporf.SPORFClassifier(**dict(dict(n_estimators=3, first_tree=first, random_state=1), **kw)).fit(X, y)
+        return sporf.SPORFClassifier(**dict(dict(n_estimators=3, first_tree=first, random_state=1,
+                                                 min_samples_leaf=3), **kw)).fit(X, y)
 
     with pytest.raises(ValueError, match="both hold trees 0-2"):
         sporf.merge_forests([a, a])
@@ -85,6 +91,14 @@ def test_merge_refuses_what_is_not_one_forest():
         sporf.merge_forests([a, shard(first=5)])
     with pytest.raises(ValueError, match="different random_state"):
         sporf.merge_forests([a, shard(random_state=2)])
+    # shards that chose their leaf sizes out of bag, differently
+    chose = [sporf.SPORFClassifier(n_estimators=3, first_tree=f, random_state=1, min_samples_leaf="auto").fit(X, y)
+             for f in (0, 3)]
+    chose[1] = sporf.SPORFClassifier(n_estimators=3, first_tree=3, random_state=1,
+                                     min_samples_leaf=_params.ChosenLeafSize(chose[0].min_samples_leaf_ + 1)
+                                     ).fit(X, y)
+    with pytest.raises(ValueError, match="chose different leaf sizes out of bag"):
+        sporf.merge_forests(chose)
     with pytest.raises(ValueError, match="different max_features"):
         sporf.merge_forests([a, shard(max_features=3)])
     with pytest.raises(ValueError, match="different projection"):

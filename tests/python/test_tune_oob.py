@@ -10,12 +10,15 @@ from sporf.datasets import make_orthant, make_sparse_parity, make_trunk
 
 def test_the_tuned_forest_is_the_winners_fit_byte_for_byte():
     X, y = make_trunk(600, 30, random_state=0)
-    tuned = sporf.SPORFClassifier(n_estimators=40, tune_oob=True, random_state=3).fit(X, y)
+    # a fixed leaf size: with "auto" each candidate's first round of trees chooses the size
+    tuned = sporf.SPORFClassifier(n_estimators=40, tune_oob=True, random_state=3, min_samples_leaf=3).fit(X, y)
     assert set(tuned.best_params_) == {"max_features", "feature_combinations"}
-    again = sporf.SPORFClassifier(n_estimators=40, random_state=3, **tuned.best_params_).fit(X, y)
+    again = sporf.SPORFClassifier(n_estimators=40, random_state=3, min_samples_leaf=3,
+                                  **tuned.best_params_).fit(X, y)
     assert tuned.to_bytes() == again.to_bytes()
     # deterministic for a seed, whatever the threads
-    two = sporf.SPORFClassifier(n_estimators=40, tune_oob=True, random_state=3, n_jobs=2).fit(X, y)
+    two = sporf.SPORFClassifier(n_estimators=40, tune_oob=True, random_state=3, n_jobs=2,
+                                min_samples_leaf=3).fit(X, y)
     assert two.to_bytes() == tuned.to_bytes() and two.tuning_ == tuned.tuning_
 
 
@@ -93,7 +96,7 @@ def test_structure_grid_candidates_and_the_winners_fit():
     documented order, chosen by out-of-bag error; the fitted forest is the
     winner's fit byte for byte, for any thread count."""
     X, y = make_trunk(500, 20, random_state=2)
-    tuned = sporf.SPORFClassifier(n_estimators=32, tune_oob="structure", random_state=4).fit(X, y)
+    tuned = sporf.SPORFClassifier(n_estimators=32, tune_oob="structure", random_state=4, min_samples_leaf=3).fit(X, y)
     rows = tuned.tuning_
     assert [(r["projection"], r["splitter"]) for r in rows] == [
         ("sparse", "best"), ("sparse", "random"), ("axis", "best"), ("axis", "random"),
@@ -102,9 +105,10 @@ def test_structure_grid_candidates_and_the_winners_fit():
     assert rows[5]["feature_combinations"] == 3.0
     assert rows[6]["max_features"] == rows[7]["max_features"] == 10  # 2 * ceil(sqrt(20))
     assert sorted(r["n_trees"] for r in rows) == [4, 4, 4, 4, 8, 8, 16, 32]
-    again = sporf.SPORFClassifier(n_estimators=32, random_state=4, **tuned.best_params_).fit(X, y)
+    again = sporf.SPORFClassifier(n_estimators=32, random_state=4, min_samples_leaf=3, **tuned.best_params_).fit(X, y)
     assert tuned.to_bytes() == again.to_bytes()
-    two = sporf.SPORFClassifier(n_estimators=32, tune_oob="structure", random_state=4, n_jobs=2).fit(X, y)
+    two = sporf.SPORFClassifier(n_estimators=32, tune_oob="structure", random_state=4, n_jobs=2,
+                                min_samples_leaf=3).fit(X, y)
     assert two.to_bytes() == tuned.to_bytes() and two.tuning_ == tuned.tuning_
 
 

@@ -142,7 +142,7 @@ test_that("min_samples_leaf = 'auto' chooses the leaf size out of bag", {
   noisy <- sporf(x, y, random_state = 1, min_samples_leaf = "auto")
   expect_gte(noisy$min_samples_leaf, 5)
   expect_identical(names(noisy$leaf_scores), c("1", "2", "3", "5", "8", "13", "21"))
-  expect_null(sporf(tr$x, tr$y, n_estimators = 5, random_state = 1)$leaf_scores)
+  expect_null(sporf(tr$x, tr$y, n_estimators = 5, random_state = 1, min_samples_leaf = 3)$leaf_scores)
   # no rows out of bag: leaves of one row, unscored
   whole <- sporf(tr$x, tr$y, n_estimators = 5, random_state = 1, min_samples_leaf = "auto", bootstrap = FALSE)
   expect_equal(whole$min_samples_leaf, 1)
@@ -229,18 +229,19 @@ test_that("importance() works after library(randomForest) too", {
 })
 
 test_that("grow() adds trees of the same forest (Python's warm_start)", {
-  fit <- sporf(Species ~ ., iris, n_estimators = 5, random_state = 3)
+  # a fixed leaf size: with "auto" grow() prunes to the first fit's choice (tested above)
+  fit <- sporf(Species ~ ., iris, n_estimators = 5, random_state = 3, min_samples_leaf = 3)
   more <- grow(fit, 7)
-  expect_identical(more$model, sporf(Species ~ ., iris, n_estimators = 12, random_state = 3)$model)
-  expect_identical(predict(more, iris), predict(sporf(Species ~ ., iris, n_estimators = 12, random_state = 3), iris))
+  expect_identical(more$model, sporf(Species ~ ., iris, n_estimators = 12, random_state = 3, min_samples_leaf = 3)$model)
+  expect_identical(predict(more, iris), predict(sporf(Species ~ ., iris, n_estimators = 12, random_state = 3, min_samples_leaf = 3), iris))
   expect_identical(eval(more$call)$model, more$model)
   x <- as.matrix(iris[, 1:4])
   set.seed(9)
-  m <- sporf(x, iris$Species, n_estimators = 4)
+  m <- sporf(x, iris$Species, n_estimators = 4, min_samples_leaf = 3)
   seed <- m$params$random_state
-  expect_identical(grow(m, 3)$model, sporf(x, iris$Species, n_estimators = 7, random_state = seed)$model)
-  r <- sporf(x, iris$Sepal.Length * 2, n_estimators = 3, random_state = 2)
-  expect_identical(grow(r, 2, x = x)$model, sporf(x, iris$Sepal.Length * 2, n_estimators = 5, random_state = 2)$model)
+  expect_identical(grow(m, 3)$model, sporf(x, iris$Species, n_estimators = 7, random_state = seed, min_samples_leaf = 3)$model)
+  r <- sporf(x, iris$Sepal.Length * 2, n_estimators = 3, random_state = 2, min_samples_leaf = 3)
+  expect_identical(grow(r, 2, x = x)$model, sporf(x, iris$Sepal.Length * 2, n_estimators = 5, random_state = 2, min_samples_leaf = 3)$model)
   expect_error(grow(fit, 0), "n_more")
   expect_error(grow(merge_forests(fit), 2), "has none")
   f <- tempfile(fileext = ".sporf")
@@ -249,16 +250,16 @@ test_that("grow() adds trees of the same forest (Python's warm_start)", {
 })
 
 test_that("a grown forest keeps its out-of-bag results, as one fit of all its trees has them", {
-  fit <- sporf(Species ~ ., iris, n_estimators = 20, random_state = 4, oob_score = TRUE)
+  fit <- sporf(Species ~ ., iris, n_estimators = 20, random_state = 4, oob_score = TRUE, min_samples_leaf = 3)
   grown <- grow(fit, 15)
-  whole <- sporf(Species ~ ., iris, n_estimators = 35, random_state = 4, oob_score = TRUE)
+  whole <- sporf(Species ~ ., iris, n_estimators = 35, random_state = 4, oob_score = TRUE, min_samples_leaf = 3)
   for (field in c("oob_score", "oob_error", "oob_decision_function", "oob_predictions", "oob_error_curve",
                   "confusion", "err.rate"))
     expect_identical(grown[[field]], whole[[field]], info = field)
   expect_output(print(grown), "out-of-bag error")
   x <- as.matrix(iris[, 1:4])
-  r <- sporf(x, iris$Sepal.Length * 2, n_estimators = 25, random_state = 2, oob_score = TRUE)
-  r_whole <- sporf(x, iris$Sepal.Length * 2, n_estimators = 32, random_state = 2, oob_score = TRUE)
+  r <- sporf(x, iris$Sepal.Length * 2, n_estimators = 25, random_state = 2, oob_score = TRUE, min_samples_leaf = 3)
+  r_whole <- sporf(x, iris$Sepal.Length * 2, n_estimators = 32, random_state = 2, oob_score = TRUE, min_samples_leaf = 3)
   expect_identical(grow(r, 7)$rsq, r_whole$rsq)
 })
 

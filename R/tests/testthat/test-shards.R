@@ -1,3 +1,5 @@
+# sporf forests take a fixed leaf size here: with the default "auto" each shard
+# chooses from its own trees (test-fit.R tests how grow() keeps the choice).
 # Shards of one forest (first_tree) and merge_forests(): every kind of forest
 # merges into the single fit's exact bytes; anything that is not a shard of
 # the same forest is refused with a message.
@@ -13,11 +15,11 @@ test_that("shards of every kind merge into the single fit, in any order", {
   grids <- array(rnorm(120 * 4 * 5), c(120, 4, 5))
   ygrid <- factor(grids[, 2, 3] > 0)
   fits <- list(
-    classifier = function(n, first) sporf(d$x, d$y, n_estimators = n, first_tree = first, random_state = 5,
+    classifier = function(n, first) sporf(d$x, d$y, min_samples_leaf = 3, n_estimators = n, first_tree = first, random_state = 5,
                                           max_depth = 6),
-    honest = function(n, first) sporf(d$x, d$y, n_estimators = n, first_tree = first, random_state = 5,
+    honest = function(n, first) sporf(d$x, d$y, min_samples_leaf = 3, n_estimators = n, first_tree = first, random_state = 5,
                                       projection = "axis", honest_fraction = 0.4, honest_prior = "ignore"),
-    regression = function(n, first) sporf(d$x, d$yr, n_estimators = n, first_tree = first, random_state = 5),
+    regression = function(n, first) sporf(d$x, d$yr, min_samples_leaf = 3, n_estimators = n, first_tree = first, random_state = 5),
     morf = function(n, first) morf(grids, ygrid, n_estimators = n, first_tree = first, random_state = 5,
                                    max_patch_dims = 2),
     urerf = function(n, first) urerf(d$x, n_estimators = n, first_tree = first, random_state = 5, max_depth = 6)
@@ -38,8 +40,8 @@ test_that("shards of every kind merge into the single fit, in any order", {
 
 test_that("a shard is those trees of the full fit", {
   d <- shard_data()
-  whole <- sporf(d$x, d$y, n_estimators = 8, random_state = 2)
-  part <- sporf(d$x, d$y, n_estimators = 3, first_tree = 4, random_state = 2)
+  whole <- sporf(d$x, d$y, min_samples_leaf = 3, n_estimators = 8, random_state = 2)
+  part <- sporf(d$x, d$y, min_samples_leaf = 3, n_estimators = 3, first_tree = 4, random_state = 2)
   expect_identical(predict(part, d$x[1:40, ], type = "leaf"), predict(whole, d$x[1:40, ], type = "leaf")[, 5:7])
 })
 
@@ -47,37 +49,37 @@ test_that("shards grown in parallel R processes merge into the single fit", {
   skip_on_os("windows")
   d <- shard_data()
   shards <- parallel::mclapply(c(0, 4, 8), function(first)
-    sporf(d$x, d$y, n_estimators = 4, first_tree = first, random_state = 9), mc.cores = 2L)
-  expect_identical(merge_forests(shards)$model, sporf(d$x, d$y, n_estimators = 12, random_state = 9)$model)
+    sporf(d$x, d$y, min_samples_leaf = 3, n_estimators = 4, first_tree = first, random_state = 9), mc.cores = 2L)
+  expect_identical(merge_forests(shards)$model, sporf(d$x, d$y, min_samples_leaf = 3, n_estimators = 12, random_state = 9)$model)
 })
 
 test_that("merging refuses what is not one forest", {
   d <- shard_data()
-  a <- sporf(d$x, d$y, n_estimators = 3, random_state = 1)
-  shard <- function(first = 3, ...) sporf(d$x, d$y, n_estimators = 3, first_tree = first, ...)
+  a <- sporf(d$x, d$y, min_samples_leaf = 3, n_estimators = 3, random_state = 1)
+  shard <- function(first = 3, ...) sporf(d$x, d$y, min_samples_leaf = 3, n_estimators = 3, first_tree = first, ...)
   expect_error(merge_forests(a, a), "both hold trees 0-2")
   expect_error(merge_forests(a, shard(2, random_state = 1)), "both hold trees 2-2")
   expect_error(merge_forests(a, shard(5, random_state = 1)), "no forest holds trees 3-4")
   expect_error(merge_forests(a, shard(random_state = 2)), "different random_state")
   expect_error(merge_forests(a, shard(random_state = 1, max_features = 3)), "different max_features")
-  expect_error(merge_forests(a, sporf(d$x[, 1:5], d$y, n_estimators = 3, first_tree = 3, random_state = 1)),
+  expect_error(merge_forests(a, sporf(d$x[, 1:5], d$y, min_samples_leaf = 3, n_estimators = 3, first_tree = 3, random_state = 1)),
                "different numbers of features")
-  expect_error(merge_forests(a, sporf(d$x, factor(d$y, labels = c("p", "q")), n_estimators = 3,
+  expect_error(merge_forests(a, sporf(d$x, factor(d$y, labels = c("p", "q")), min_samples_leaf = 3, n_estimators = 3,
                                       first_tree = 3, random_state = 1)), "different classes")
   expect_error(merge_forests(a, urerf(d$x, n_estimators = 3, first_tree = 3, random_state = 1)), "of one kind")
   expect_error(merge_forests(a, "forest"), "takes sporf forests")
   expect_error(merge_forests(), "at least one")
   for (bad in list(-1, 1.5, "0", NA, 2^60))
-    expect_error(sporf(d$x, d$y, n_estimators = 2, first_tree = bad), "first_tree")
+    expect_error(sporf(d$x, d$y, min_samples_leaf = 3, n_estimators = 2, first_tree = bad), "first_tree")
 })
 
 test_that("a forest reloaded from saveRDS merges (its handle is rebuilt)", {
   d <- shard_data()
-  a <- sporf(d$x, d$y, n_estimators = 3, random_state = 1)
+  a <- sporf(d$x, d$y, min_samples_leaf = 3, n_estimators = 3, random_state = 1)
   f <- tempfile(fileext = ".rds")
   saveRDS(a, f)
   a2 <- readRDS(f)
   unlink(f)
-  b <- sporf(d$x, d$y, n_estimators = 3, first_tree = 3, random_state = 1)
-  expect_identical(merge_forests(a2, b)$model, sporf(d$x, d$y, n_estimators = 6, random_state = 1)$model)
+  b <- sporf(d$x, d$y, min_samples_leaf = 3, n_estimators = 3, first_tree = 3, random_state = 1)
+  expect_identical(merge_forests(a2, b)$model, sporf(d$x, d$y, min_samples_leaf = 3, n_estimators = 6, random_state = 1)$model)
 })
