@@ -402,13 +402,13 @@ static int choose_leaf_size(sporf_forest *f, const sporf_matrix *X, const uint8_
                             int32_t n_jobs, sporf_error *err)
 {
     double scores[SPORF_LEAF_SIZES];
+    f->leaf_grown = sporf_params_leaf_auto_grown(X->nrow); /* the sizes to score follow from it */
     int rc = sporf_leaf_choice_score(f, X, inbag, y, yr, output_weight, sample_weight,
                                      sporf_pool_threads(n_jobs, X->nrow), scores, err);
     if (rc != SPORF_OK)
         return rc;
     memcpy(f->leaf_scores, scores, sizeof scores);
     f->leaf_scored = 1;
-    f->leaf_grown = sporf_params_leaf_auto_grown(X->nrow);
     const int32_t best = sporf_leaf_choice_best(scores, sporf_leaf_sizes_first(f), sporf_leaf_sizes_end(f));
     return prune_forest(f, sporf_leaf_sizes[best], err);
 }

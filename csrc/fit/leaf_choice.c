@@ -22,6 +22,7 @@ typedef struct score_ctx {
     const double *yr;          /* n x m responses */
     const double *sw;
     int32_t m;                 /* outputs */
+    int32_t j0, j1;            /* the sizes scored: sporf_leaf_sizes[j0..j1) */
     const int32_t *out_classes; /* classification: each output's classes (K for one output) */
     const double *out_weight;  /* regression: each output's weight in the summed squared error, or NULL */
     double *class_w; /* classification: each output's classes' weights, 1 / their rows' weight
@@ -79,18 +80,26 @@ static int score_block(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl 
                 continue;
             trees[r - r0]++;
             /* Down the row's path: the node of each size is the deepest with
-             * at least that many rows (a node holds no more than its parent). */
-            int32_t deep[SPORF_LEAF_SIZES] = {0}, i = 0;
+             * at least that many rows. A node holds no more rows than its
+             * parent, so the sizes a node holds (the first `held`) only
+             * shrink on the way down: a size that the node no longer holds
+             * takes the parent, once, and the sizes the leaf holds take it. */
+            int32_t deep[SPORF_LEAF_SIZES], i = 0, parent = 0, held = S;
             for (;;) {
                 const int64_t nrows = tr->node_rows[i];
-                for (int32_t j = 0; j < S && sporf_leaf_sizes[j] <= nrows; j++) deep[j] = i;
+                int32_t h = held;
+                while (h > 0 && sporf_leaf_sizes[h - 1] > nrows) h--;
+                for (int32_t j = h; j < held; j++) deep[j] = parent;
+                held = h;
                 const sporf_node *nd = &tr->nodes[i];
                 if (nd->left < 0)
                     break;
+                parent = i;
                 i = sporf_tree_stored_child(tr, nd, f->impute, rows[r - r0], cs);
             }
+            for (int32_t j = 0; j < held; j++) deep[j] = i;
             double *s = sums + (r - r0) * S * K;
-            for (int32_t j = 0; j < S; j++) {
+            for (int32_t j = c->j0; j < c->j1; j++) {
                 const double *v = tr->node_values + (int64_t)deep[j] * K;
                 for (int32_t k = 0; k < K; k++) s[j * K + k] += v[k];
             }
@@ -107,7 +116,7 @@ static int score_block(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl 
             for (int32_t o = 0; o < c->m; o++) weight += w * c->class_w[c->y[r * c->m + o]];
         else
             weight += w;
-        for (int32_t j = 0; j < S; j++) {
+        for (int32_t j = c->j0; j < c->j1; j++) {
             const double *v = s + j * K;
             double e = 0.0;
             if (c->yr) {
@@ -156,6 +165,8 @@ int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const 
     c.yr = yr;
     c.sw = sample_weight;
     c.m = f->n_outputs > 1 ? f->n_outputs : 1;
+    c.j0 = sporf_leaf_sizes_first(f);
+    c.j1 = sporf_leaf_sizes_end(f);
     c.out_weight = output_weight;
     const int32_t K = f->n_classes;
     c.out_classes = f->n_outputs > 1 ? f->output_classes : &f->n_classes;
@@ -191,7 +202,7 @@ int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const 
         W += c.block_weight[u];
         for (int32_t j = 0; j < S; j++) scores[j] += c.block_loss[u * S + j];
     }
-    for (int32_t j = 0; j < S; j++) scores[j] = W > 0.0 ? scores[j] / W : NAN;
+    for (int32_t j = 0; j < S; j++) scores[j] = W > 0.0 && j >= c.j0 && j < c.j1 ? scores[j] / W : NAN;
 done:
     if (c.scratch)
         for (int32_t w = 0; w < n_threads; w++) free(c.scratch[w]);

@@ -48,7 +48,9 @@ extern const int64_t sporf_leaf_sizes[SPORF_LEAF_SIZES];
  * add up, or yr each row's responses and their squared errors add up, each
  * times output_weight[o] (NULL for ones). X is the training data (doubles or floats),
  * inbag the trees' in-bag bitmaps (n_trees x ceil(n / 8) bytes); NaN
- * scores when no row is out of bag. Threads as sporf_pool_run. */
+ * scores when no row is out of bag, and for the sizes f does not choose
+ * among (sporf_leaf_sizes_first, _end: set f->leaf_grown first). Threads as
+ * sporf_pool_run. */
 int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const int32_t *y,
                             const double *yr, const double *output_weight, const double *sample_weight,
                             int32_t n_threads, double *scores, sporf_error *err);
