@@ -37,6 +37,7 @@ check-generated:
 # The Python package's imports go one way (the C core's: meson test "layers").
 check-layers:
 	$(PYTHON) tools/check_py_layers.py
+	$(PYTHON) tools/check_design_names.py
 
 # System packages (only what is missing), the virtual environment and the
 # build and test dependencies.

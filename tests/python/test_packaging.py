@@ -61,6 +61,17 @@ def test_versions_match():
     assert r_version == py_version
 
 
+def test_the_design_page_names_files_and_modules_that_exist(tmp_path):
+    # docs/design.md as it is passes; a module or a file that is not there fails
+    check = [sys.executable, str(REPO / "tools" / "check_design_names.py")]
+    assert subprocess.run(check, capture_output=True, text=True).returncode == 0
+    page = tmp_path / "design.md"
+    page.write_text("The builder (`fit/builder.c`, `io.c`, `traverse.*`) and `_native`; "
+                    "the old `_core` and `fit/gone.c`.\n")
+    out = subprocess.run(check + [str(page)], capture_output=True, text=True)
+    assert out.returncode == 1 and "_core, fit/gone.c" in out.stdout
+
+
 def run_layer_check(directory):
     return subprocess.run([sys.executable, str(REPO / "tools" / "check_py_layers.py"), str(directory)],
                           capture_output=True, text=True)
