@@ -351,6 +351,9 @@ static int check_sample(const sporf_params *params, const sporf_matrix *X, const
     return SPORF_OK;
 }
 
+/* Rows per block when X is copied into columns (fit_forest). */
+#define COPY_BLOCK_ROWS 64
+
 /* min_samples_leaf "auto" (leaf_choice.h) on n rows: what the choice out of
  * bag needs. Trees that every row grows (no bootstrap, no max_samples) leave
  * no row out of bag to score the sizes on: they grow as far as "auto" grows
@@ -542,12 +545,19 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
         rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory copying X (%lld x %lld)", (long long)n, (long long)p);
         goto done;
     }
-    for (int64_t j = 0; Xc32 && j < p; j++)
-        for (int64_t i = 0; i < n; i++)
-            Xc32[j * n + i] = X->data32[i * X->row_stride + j * X->col_stride];
-    for (int64_t j = 0; Xc && j < p; j++)
-        for (int64_t i = 0; i < n; i++)
-            Xc[j * n + i] = X->data[i * X->row_stride + j * X->col_stride];
+    /* By blocks of rows: a block's rows stay in the cache while every column
+     * takes its values, where a column at a time would read each row's cache
+     * lines once per column (a row-major X of 50,000 x 50 took a tenth of a
+     * random-cut forest's fit to copy). */
+    for (int64_t i0 = 0; i0 < n; i0 += COPY_BLOCK_ROWS) {
+        const int64_t i1 = i0 + COPY_BLOCK_ROWS < n ? i0 + COPY_BLOCK_ROWS : n;
+        for (int64_t j = 0; Xc32 && j < p; j++)
+            for (int64_t i = i0; i < i1; i++)
+                Xc32[j * n + i] = X->data32[i * X->row_stride + j * X->col_stride];
+        for (int64_t j = 0; Xc && j < p; j++)
+            for (int64_t i = i0; i < i1; i++)
+                Xc[j * n + i] = X->data[i * X->row_stride + j * X->col_stride];
+    }
 
     if (sample && sample->impute) { /* the means over all the rows, from the caller */
         if (!(f->impute = malloc((size_t)p * sizeof *f->impute))) {
