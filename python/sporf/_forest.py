@@ -63,6 +63,16 @@ Examples
 ([0, 2], 0.25)
 """
 
+# What a fit grows on, from the response (_BaseForest._target): the values per
+# row the forest predicts (width), the native fit's response arguments
+# (_native.fit), what orders categorical levels (_categorical.to_positions),
+# the class names stored in the model (or None), the fitted attributes to set,
+# the y the out-of-bag score compares with, and the one-output codes or values
+# the error curve and permutation importance read (None: several outputs, or
+# no response).
+_FitTarget = namedtuple("_FitTarget", "width response orders_levels classes fitted y single")
+
+
 def _unknown_parameter(name, known):
     """Words for an unknown parameter: another library's name mapped to
     sporf's (the spec's peer_names), else the closest sporf name."""
@@ -114,6 +124,53 @@ class _BaseForest(BaseEstimator):
         if tags.target_tags is not None and isinstance(self, (ClassifierMixin, RegressorMixin)):
             tags.target_tags.multi_output = True  # a 2-D y: one tree for all outputs (_multioutput.py)
         return tags
+
+    # ---- The fit template: every forest's fit, step by step. What depends on
+    # the response is the _target hook (the classifier's classes, the
+    # regressor's values, none for URerF), as scikit-learn's BaseForest.fit
+    # leaves the labels to its subclasses.
+
+    def _fit_forest(self, X, y, sample_weight):
+        if getattr(self, "warm_start", False) and "_forest" in self.__dict__:
+            return self._warm_fit(X, y, sample_weight, self._values_per_row())
+        X = self._flatten_input(X, fitting=True)
+        X, levels = self._split_levels(X)
+        X, y = self._validate_fit_data(X, y)
+        X = _sparse.dense_columns(X) if _sparse.issparse(X) else fit_matrix(X)
+        target = self._target(y)
+        params = self._native_params(X.shape[1])
+        by_feature = None
+        if levels is not None:  # ordered by the response (the first output's)
+            by_feature = _categorical.to_positions(X, levels, sample_weight=self._level_weights(sample_weight, X),
+                                                   **target.orders_levels)
+        forest, oob = self._fit_native(X, params, target.width, sample_weight, **target.response)
+        if target.classes is not None:
+            forest.set_strings(_native.STR_CLASSES, target.classes)
+        self._keep_levels(forest, by_feature)
+        self._forest = forest
+        for name, value in target.fitted.items():
+            setattr(self, name, value)
+        # the error curve and permutation importance: one output only
+        self.__dict__.pop("oob_error_curve_", None)
+        if getattr(self, "oob_score", False):
+            self._set_oob(oob if oob is not None else self._oob_from_forest(X, target.width), target.y)
+            if target.single is not None:
+                self._set_oob_curve(X, target.single)
+        if target.single is not None:
+            self._set_permutation(X, target.single)
+        self._after_fit(X)
+        return self
+
+    def _validate_fit_data(self, X, y):
+        """X and y checked as scikit-learn's estimators check them (y one or
+        several outputs; numeric for a regressor)."""
+        X, y = validate_data(self, X, y, dtype=FIT_DTYPES, ensure_min_samples=1, multi_output=True,
+                             accept_sparse=("csr", "csc"), ensure_all_finite=False,
+                             y_numeric=isinstance(self, RegressorMixin))
+        return X, _multioutput.as_outputs(y, type(self).__name__)
+
+    def _after_fit(self, X):
+        """What a forest keeps of its training rows besides the trees."""
 
     # Hooks for patch forests, whose samples may come as images or grids.
 
@@ -817,61 +874,31 @@ class _ForestClassifier(ClassifierMixin, _BaseForest):
         -------
         self : SPORFClassifier
         """
-        if self.warm_start and "_forest" in self.__dict__:
-            return self._warm_fit(X, y, sample_weight, int(np.sum(self.n_classes_)))
-        X = self._flatten_input(X, fitting=True)
-        X, levels = self._split_levels(X)
-        X, y = validate_data(self, X, y, dtype=FIT_DTYPES, ensure_min_samples=1, multi_output=True,
-                             accept_sparse=("csr", "csc"), ensure_all_finite=False, y_numeric=False)
-        X = _sparse.dense_columns(X) if _sparse.issparse(X) else fit_matrix(X)
-        y = _multioutput.as_outputs(y, type(self).__name__)
+        return self._fit_forest(X, y, sample_weight)
+
+    def _values_per_row(self):
+        return int(np.sum(self.n_classes_))
+
+    def _validate_fit_data(self, X, y):
+        X, y = super()._validate_fit_data(X, y)
         check_classification_targets(y)
-        params = _params.build(self, X.shape[1], data_dims=self._resolve_data_dims(X.shape[1]))
-        if y.ndim == 2:
-            return self._fit_outputs(X, y, sample_weight, params, levels)
+        return X, y
+
+    def _target(self, y):
+        if y.ndim == 2:  # several outputs: one tree for all (_multioutput.py)
+            self._refuse_for_outputs(y.shape[1])
+            classes, codes, n_classes = _multioutput.encode_classes(y)
+            K = int(np.sum(n_classes))
+            return _FitTarget(K, dict(codes=codes, n_classes=n_classes),
+                              dict(codes_y=codes[:, 0], n_classes=n_classes[0]), np.concatenate(classes),
+                              dict(classes_=classes, n_classes_=n_classes, n_outputs_=y.shape[1]), y, None)
         # One class fits, as scikit-learn's forests do: every tree is a leaf
         # predicting it with probability 1.
-        classes, y_enc = _multioutput.class_codes(y)
+        classes, codes = _multioutput.class_codes(y)
         K = classes.shape[0]
-        cw = self._weight_per_class(classes)
-
-        by_feature = None
-        if levels is not None:
-            by_feature = _categorical.to_positions(X, levels, codes_y=y_enc, n_classes=K,
-                                                   sample_weight=self._level_weights(sample_weight, X))
-        forest, oob = self._fit_native(X, params, K, sample_weight, codes=y_enc, n_classes=K, weight_per_class=cw)
-        forest.set_strings(_native.STR_CLASSES, classes)
-        self._keep_levels(forest, by_feature)
-        self._forest = forest
-        self.classes_ = classes
-        self.n_classes_ = K
-        self.n_outputs_ = 1
-        if self.oob_score:
-            self._set_oob(oob if oob is not None else self._oob_from_forest(X, K), y)
-            self._set_oob_curve(X, y_enc)
-        self._set_permutation(X, y_enc)
-        return self
-
-    def _fit_outputs(self, X, y, sample_weight, params, levels):
-        """fit for a 2-D y: one tree for all outputs (_multioutput.py)."""
-        self._refuse_for_outputs(y.shape[1])
-        classes, codes, n_classes = _multioutput.encode_classes(y)
-        by_feature = None
-        if levels is not None:  # the levels are ordered by the first output
-            by_feature = _categorical.to_positions(X, levels, codes_y=codes[:, 0], n_classes=n_classes[0],
-                                                   sample_weight=self._level_weights(sample_weight, X))
-        K = int(np.sum(n_classes))
-        forest, oob = self._fit_native(X, params, K, sample_weight, codes=codes, n_classes=n_classes)
-        forest.set_strings(_native.STR_CLASSES, np.concatenate(classes))
-        self._keep_levels(forest, by_feature)
-        self._forest = forest
-        self.classes_ = classes
-        self.n_classes_ = n_classes
-        self.n_outputs_ = y.shape[1]
-        self.__dict__.pop("oob_error_curve_", None)
-        if self.oob_score:
-            self._set_oob(oob if oob is not None else self._oob_from_forest(X, K), y)
-        return self
+        return _FitTarget(K, dict(codes=codes, n_classes=K, weight_per_class=self._weight_per_class(classes)),
+                          dict(codes_y=codes, n_classes=K), classes,
+                          dict(classes_=classes, n_classes_=K, n_outputs_=1), y, codes)
 
     def _weight_per_class(self, classes):
         """The custom class weights by class code (classes sorted), or None."""
@@ -1105,35 +1132,18 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
         -------
         self : SPORFRegressor
         """
-        if self.warm_start and "_forest" in self.__dict__:
-            return self._warm_fit(X, y, sample_weight, self.n_outputs_)
-        X = self._flatten_input(X, fitting=True)
-        X, levels = self._split_levels(X)
-        X, y = validate_data(self, X, y, dtype=FIT_DTYPES, ensure_min_samples=1, multi_output=True,
-                             accept_sparse=("csr", "csc"), ensure_all_finite=False, y_numeric=True)
-        X = _sparse.dense_columns(X) if _sparse.issparse(X) else fit_matrix(X)
-        y = np.ascontiguousarray(_multioutput.as_outputs(y, type(self).__name__), dtype=np.float64)
+        return self._fit_forest(X, y, sample_weight)
+
+    def _values_per_row(self):
+        return self.n_outputs_
+
+    def _target(self, y):
+        y = np.ascontiguousarray(y, dtype=np.float64)
         m = 1 if y.ndim == 1 else y.shape[1]
         if m > 1:
             self._refuse_for_outputs(m)
-        params = _params.build(self, X.shape[1], data_dims=self._resolve_data_dims(X.shape[1]))
-
-        by_feature = None
-        if levels is not None:  # multi-output y: the levels are ordered by the first output
-            by_feature = _categorical.to_positions(X, levels, y=np.ascontiguousarray(y.reshape(len(y), -1)[:, 0]),
-                                                   sample_weight=self._level_weights(sample_weight, X))
-        forest, oob = self._fit_native(X, params, m, sample_weight, y=y)
-        self._keep_levels(forest, by_feature)
-        self._forest = forest
-        self.n_outputs_ = m
-        self.__dict__.pop("oob_error_curve_", None)
-        if self.oob_score:
-            self._set_oob(oob if oob is not None else self._oob_from_forest(X, m), y)
-            if m == 1:
-                self._set_oob_curve(X, y)
-        if m == 1:
-            self._set_permutation(X, y)
-        return self
+        return _FitTarget(m, dict(y=y), dict(y=np.ascontiguousarray(y.reshape(len(y), -1)[:, 0])), None,
+                          dict(n_outputs_=m), y, y if m == 1 else None)
 
     def _set_oob(self, oob, y):
         self.oob_prediction_ = oob[:, 0] if self.n_outputs_ == 1 else oob

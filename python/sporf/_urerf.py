@@ -4,10 +4,10 @@ import numpy as np
 from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from . import _dask, _params, _proximity, _sparse, _spec_gen
-from ._native import FIT_DTYPES, fit_matrix
+from . import _dask, _params, _proximity, _spec_gen
+from ._native import FIT_DTYPES
 from ._exclusive import exclusive_fit
-from ._forest import _BaseForest
+from ._forest import _BaseForest, _FitTarget
 
 
 class URerF(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _spec_gen._URerFParams, _BaseForest):
@@ -75,25 +75,33 @@ class URerF(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _spec_gen._URerFP
         -------
         self : URerF
         """
-        self._split_levels(X)  # a categorical or text column: refused, naming it
+        return self._fit_forest(X, None, None)
+
+    # the fit template's hooks (_forest.py): no response, X kept for the queries
+
+    def _validate_fit_data(self, X, y):
         X = validate_data(self, X, dtype=FIT_DTYPES, ensure_min_samples=2, accept_sparse=("csr", "csc"),
                           ensure_all_finite=False)
-        X = _sparse.dense_columns(X) if _sparse.issparse(X) else fit_matrix(X)
+        return X, None
+
+    def _resolve_data_dims(self, n_features):
         # A grid given with another projection goes to the core, which refuses it.
-        dims = None
         if self.projection == "patch" or self.data_dims is not None:
-            dims = _params.resolve_data_dims(self.data_dims, X.shape[1])
+            return _params.resolve_data_dims(self.data_dims, n_features)
+        return None
+
+    def _target(self, y):
         # n_neighbors is checked against the reference rows when a query runs
         # (as scikit-learn's NearestNeighbors does); here only its type.
         _proximity.check_n_neighbors(self.n_neighbors, np.inf, self_excluded=False)
-        params = _params.build(self, X.shape[1], data_dims=dims)
-        self._forest, _ = self._fit_native(X, params, 1, None)
+        return _FitTarget(1, {}, {}, None, {}, None, None)
+
+    def _after_fit(self, X):
         self._fit_X = np.ascontiguousarray(X, dtype=np.float64)  # the queries' reference rows, as they read them
         # transform's columns are the training rows (get_feature_names_out:
         # "urerf0", "urerf1", ...; set_output for the sparse result as for
         # scikit-learn's sparse transformers)
         self._n_features_out = X.shape[0]
-        return self
 
     def _reference_rows(self):
         if getattr(self, "_fit_X", None) is None:
