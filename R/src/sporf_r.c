@@ -485,6 +485,16 @@ SEXP sporf_r_get_note(SEXP handle)
     return out;
 }
 
+/* The core writes a row's values side by side (row-major); R's matrices hold
+ * a column's values together: dst (n x k, column-major) from src (n x k,
+ * row-major). */
+static void copy_row_major(double *dst, const double *src, R_xlen_t n, R_xlen_t k)
+{
+    for (R_xlen_t r = 0; r < n; r++)
+        for (R_xlen_t j = 0; j < k; j++)
+            dst[r + j * n] = src[r * k + j];
+}
+
 /* votes(handle, x, n_jobs) -> n x K matrix of vote shares (type = "vote"). */
 SEXP sporf_r_votes(SEXP handle, SEXP x, SEXP n_jobs)
 {
@@ -497,9 +507,7 @@ SEXP sporf_r_votes(SEXP handle, SEXP x, SEXP n_jobs)
     sporf_error err;
     if (sporf_forest_predict_votes(f, &m, Rf_asInteger(n_jobs), REAL(scratch), &err) != SPORF_OK)
         raise_core_error(&err);
-    for (R_xlen_t r = 0; r < n; r++)
-        for (R_xlen_t k = 0; k < K; k++)
-            REAL(out)[r + k * n] = REAL(scratch)[r * K + k];
+    copy_row_major(REAL(out), REAL(scratch), n, K);
     UNPROTECT(2);
     return out;
 }
@@ -626,9 +634,7 @@ SEXP sporf_r_quantiles(SEXP handle, SEXP x, SEXP probs, SEXP n_jobs, SEXP oob)
                                                         REAL(scratch), &err);
     if (rc != SPORF_OK)
         raise_core_error(&err);
-    for (R_xlen_t r = 0; r < n; r++)
-        for (R_xlen_t j = 0; j < k; j++)
-            REAL(out)[r + j * n] = REAL(scratch)[r * k + j];
+    copy_row_major(REAL(out), REAL(scratch), n, k);
     UNPROTECT(2);
     return out;
 }
@@ -944,13 +950,11 @@ SEXP sporf_r_neighbors(SEXP handle, SEXP reference, SEXP query, SEXP k, SEXP n_j
                                     progress_cb, &st, &err);
     if (rc != SPORF_OK)
         raise_proximity_error(rc, &st, &err);
+    copy_row_major(REAL(sim), s, n, kk);
     int *io = INTEGER(index);
-    double *so = REAL(sim);
-    for (R_xlen_t i = 0; i < n; i++)
-        for (R_xlen_t a = 0; a < kk; a++) {
+    for (R_xlen_t i = 0; i < n; i++) /* 1-based row numbers, by column */
+        for (R_xlen_t a = 0; a < kk; a++)
             io[i + a * n] = (int)idx[i * kk + a] + 1;
-            so[i + a * n] = s[i * kk + a];
-        }
     UNPROTECT(2);
     return out;
 }
@@ -972,10 +976,7 @@ SEXP sporf_r_proximity_dense(SEXP handle, SEXP reference, SEXP query, SEXP n_job
                                           &st, &err);
     if (rc != SPORF_OK)
         raise_proximity_error(rc, &st, &err);
-    double *o = REAL(out);
-    for (R_xlen_t i = 0; i < n; i++)
-        for (R_xlen_t j = 0; j < m; j++)
-            o[i + j * n] = rowmajor[i * m + j];
+    copy_row_major(REAL(out), rowmajor, n, m);
     UNPROTECT(2);
     return out;
 }
