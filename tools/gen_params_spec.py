@@ -121,6 +121,8 @@ def expect(p, allowed=None):
         return "one of %s, or one per axis of data_dims" % ", ".join('"%s"' % v for v in values_of(p))
     if k == "option" and p.get("of") == "int":
         return "{int} or {true}/{false}"
+    if k == "option" and "min" in p:
+        return "{int} " + interval(p["min"], p.get("max"), hi_cap=10 ** 9)
     if k == "option" and "values" in p:
         return "one of " + ", ".join('"%s"' % v for v in p["values"])
     return ""

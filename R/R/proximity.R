@@ -4,7 +4,7 @@
 
 .check_n_neighbors <- function(k, n_reference, self_excluded) {
   top <- if (self_excluded) n_reference - 1 else n_reference
-  if (!.is_whole(k) || k < 1) .bad_param("n_neighbors", "a whole number >= 1", k)
+  if (!.is_whole(k) || k < 1) .bad_param("n_neighbors", .SPEC_PARAMS$n_neighbors$expect, k)
   if (k > top)
     stop(sprintf("n_neighbors = %d, but there are only %d reference rows%s", as.integer(k), as.integer(top),
                  if (self_excluded) " other than the row itself" else ""), call. = FALSE)

@@ -5,6 +5,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._native import NativeForest, Progress, physical_memory
+from . import _params
 from ._params import _is_int
 
 # A dense result may take at most this share of the machine's memory.
@@ -16,9 +17,9 @@ def check_n_neighbors(k, n_reference, self_excluded):
     its own neighbour)."""
     top = n_reference - 1 if self_excluded else n_reference
     if not _is_int(k) or k < 1:
-        raise ValueError("n_neighbors must be an int >= 1, got %r" % (k,))
+        raise _params.bad("n_neighbors", _params.PARAMS["n_neighbors"]["expect"], k)
     if k > top:
-        raise ValueError("n_neighbors=%d, but there are only %d reference rows%s" % (
+        raise ValueError("n_neighbors = %d, but there are only %d reference rows%s" % (
             k, top, " other than the row itself" if self_excluded else ""))
     return int(k)
 

@@ -952,8 +952,8 @@ def test_every_parameter_form_refits_to_the_same_bytes_in_the_other_language(r, 
 
 def _bad_values(row):
     kind = row["kind"]
-    if kind == "option":  # the binding's options the spec types (verbose, importance)
-        return "loud" if row.get("of") == "int" else "bogus" if "values" in row else None
+    if kind == "option":  # the binding's options the spec types (verbose, importance, n_neighbors)
+        return "loud" if row.get("of") == "int" else "bogus" if "values" in row else -2 if "min" in row else None
     return {"int": -5, "real": -1.5, "flag": "yes", "choice": "bogus", "amount": -3, "class_weight": 7,
             "axes": "bogus" if row.get("of") != "choice" else 9}.get(kind)
 
