@@ -1,7 +1,7 @@
 """The Python part gen_params.py writes: python/sporf/_spec_gen.py."""
 import re
 
-from gen_params_spec import NOTICE, default_of, doc_text, expect, render, rules_for, wrap
+from gen_params_spec import NOTICE, default_of, doc_text, expect, refusals_for, render, rules_for, wrap
 
 
 def py_default(p, est):
@@ -45,7 +45,9 @@ def gen_python(spec, params, by_name):
     L += ["}", "", "# other libraries' names for sporf's parameters (unknown-parameter messages)",
           "PEER_NAMES = %r" % dict(sorted(spec.get("peer_names", {}).items())), "",
           "# checks across parameters: when every `when` holds, the fit is refused with `message`",
-          "RULES = %r" % rules_for(spec, "py"), "", "ESTIMATORS = {"]
+          "RULES = %r" % rules_for(spec, "py"), "",
+          "# what a fit refuses, by name ({n}: a count)",
+          "REFUSALS = %r" % refusals_for(spec, "py"), "", "ESTIMATORS = {"]
     for ename, est in spec["estimator"].items():
         if est["language"] != "python":
             continue

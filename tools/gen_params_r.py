@@ -3,7 +3,7 @@ parameter entries of the help pages."""
 import re
 
 from gen_params_spec import (
-    FORMS, MAX_DIMS, NOTICE, default_of, doc_text, expect, in_core, render, rules_for, wrap,
+    FORMS, MAX_DIMS, NOTICE, default_of, doc_text, expect, in_core, refusals_for, render, rules_for, wrap,
 )
 
 
@@ -54,6 +54,8 @@ def gen_r_table(spec, params, by_name):
           ".SPEC_PEER_NAMES <- %s" % r_literal(dict(sorted(spec.get("peer_names", {}).items()))), "",
           "# checks across parameters: when every `when` holds, the fit is refused with `message`",
           ".SPEC_RULES <- list(%s)" % ", ".join(r_literal(rule) for rule in rules_for(spec, "r")), "",
+          "# what a fit refuses, by name ({n}: a count)",
+          ".SPEC_REFUSALS <- %s" % r_literal(refusals_for(spec, "r")), "",
           ".SPEC_ESTIMATORS <- list("]
     rows = []
     for ename, est in spec["estimator"].items():

@@ -128,6 +128,11 @@ def expect(p, allowed=None):
     return ""
 
 
+def refusals_for(spec, lang):
+    """The spec's refusals ([refusal]: name -> message, {n} a count), in `lang`'s words."""
+    return {name: render(text, lang) for name, text in sorted(spec.get("refusal", {}).items())}
+
+
 def rules_for(spec, lang):
     """The spec's checks across parameters ([[rule]]), messages in `lang`'s words."""
     return [dict(when=r["when"], message=render(r["message"], lang)) for r in spec.get("rule", [])]

@@ -28,8 +28,7 @@
     stop("the outputs of a multi-output y must all be numeric (a regression forest) or all classes ",
          "(factor, character, integer coded as factor, or logical columns)", call. = FALSE)
   regression <- all(numeric)
-  if (identical(args$importance, "permutation"))
-    stop(sprintf("importance = \"permutation\" is for single-output y (got %d outputs)", m), call. = FALSE)
+  if (identical(args$importance, "permutation")) .refuse("outputs_permutation", m)
   if (regression) {
     if (any(!vapply(cols, function(v) all(is.finite(v)), logical(1))))
       stop("y contains infinite values", call. = FALSE)
@@ -129,6 +128,9 @@
   obj$predicted <- pred
   obj
 }
+
+# A refusal in the spec's words (.SPEC_REFUSALS), {n} the count n.
+.refuse <- function(name, n) stop(sub("{n}", n, .SPEC_REFUSALS[[name]], fixed = TRUE), call. = FALSE)
 
 # What a multi-output forest does not do, refused by name.
 .refuse_outputs <- function(object, what) {

@@ -159,9 +159,7 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   if (is.matrix(y) || is.data.frame(y)) {
     # one column per output (multioutput.R); a single column is a vector
     if (ncol(y) > 1L) {
-      if (!is.null(args$class_weight))
-        stop(sprintf("class_weight is not available with multi-output y (%d outputs): give sample_weight", ncol(y)),
-             call. = FALSE)
+      if (!is.null(args$class_weight)) .refuse("outputs_class_weight", ncol(y))
       return(.fit_outputs(X, y, args, sample_weight, est, data_dims, levels, .tune_grid(args$tune_oob)))
     }
     if (ncol(y) == 0L) stop("y has no columns", call. = FALSE)

@@ -204,10 +204,9 @@ class _BaseForest(BaseEstimator):
         """What a fit on multi-output y does not do, refused by name before
         any work (the core refuses the rest: quantiles, random cuts, bins)."""
         if getattr(self, "class_weight", None) is not None:
-            raise ValueError("class_weight is not available with multi-output y (%d outputs): give sample_weight"
-                             % n_outputs)
+            raise ValueError(_spec_gen.REFUSALS["outputs_class_weight"].format(n=n_outputs))
         if getattr(self, "importance", "impurity") == "permutation":
-            raise ValueError('importance="permutation" is for single-output y (got %d outputs)' % n_outputs)
+            raise ValueError(_spec_gen.REFUSALS["outputs_permutation"].format(n=n_outputs))
 
     def _split_levels(self, X):
         """X with its categorical columns as level codes, and their level

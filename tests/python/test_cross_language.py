@@ -1248,3 +1248,21 @@ def test_negative_n_jobs_count_the_same_cores_in_both_languages(r):
     for bad in [0, 1.5, "2"]:
         with pytest.raises(ValueError, match="n_jobs"):
             _params.resolve_n_jobs(bad)
+
+
+@pytest.mark.parametrize("params", [dict(class_weight={0: 2.0, 1: 1.0}), dict(importance="permutation")],
+                         ids=["class weights", "permutation importance"])
+def test_what_several_outputs_refuse_reads_the_same_in_both_languages(r, params):
+    """The refusals of a fit on several outputs come from the spec, in one wording."""
+    from rpy2.rinterface_lib.embedded import RRuntimeError
+
+    X, y = make_trunk(60, 6, random_state=1)
+    Y = np.column_stack([y, 1 - y])
+    with pytest.raises(ValueError) as py_err:
+        sporf.SPORFClassifier(n_estimators=2, **params).fit(X, Y)
+    r_y = ro.r["data.frame"](a=ro.FactorVector(ro.IntVector(Y[:, 0])), b=ro.FactorVector(ro.IntVector(Y[:, 1])))
+    with pytest.raises(RRuntimeError) as r_err:
+        r["sporf"](r_matrix(X), r_y, n_estimators=2, **{k: r_value(v) for k, v in params.items()})
+    r_message = str(r_err.value).strip().replace("Error: ", "", 1)
+    assert str(py_err.value) == r_message
+    assert "2 outputs" in r_message
