@@ -1,7 +1,7 @@
 """The cross-language contract: Python and R, same data, parameters and seed
 => byte-identical model files and identical predictions, for any thread count;
-a model saved by either language predicts identically in the other; the
-committed golden files (tests/golden) are read by both.
+a model saved by either language predicts identically in the other (the
+committed golden files: test_golden_files.py).
 
 R is driven in-process through rpy2; the R package is found in SPORF_R_LIB
 (the Makefile's project-local library). These tests are never skipped: a
@@ -15,67 +15,10 @@ import pytest
 import sporf
 from sporf.datasets import make_manifold, make_orthant, make_sparse_parity, make_trunk
 
-import rpy2.rinterface  # noqa: E402  (a missing rpy2 must fail, not skip)
+from rbridge import GOLDEN, HERE, REPO, r, r_fit, r_labels, r_matrix, r_model_bytes, r_proba, r_value  # noqa: F401,E402
+import rpy2.rinterface  # noqa: E402
 import rpy2.robjects as ro  # noqa: E402
-from rpy2.robjects.packages import importr  # noqa: E402
 
-HERE = pathlib.Path(__file__).resolve().parent
-GOLDEN = HERE.parent / "golden"
-REPO = HERE.parent.parent
-
-
-@pytest.fixture(scope="module")
-def r():
-    lib = os.environ.get("SPORF_R_LIB", str(REPO / ".rlib"))
-    ro.r(".libPaths")(ro.StrVector([lib] + list(ro.r(".libPaths()"))))
-    importr("sporf")
-    return ro.r
-
-
-def r_matrix(X):
-    X = np.asarray(X, dtype=np.float64)
-    return ro.r.matrix(ro.FloatVector(X.ravel(order="F")), nrow=X.shape[0], ncol=X.shape[1])
-
-
-def r_labels(y):
-    y = np.asarray(y)
-    if np.issubdtype(y.dtype, np.integer):  # an integer R vector would grow a regression forest
-        return ro.r["factor"](ro.IntVector([int(v) for v in y]))
-    return ro.StrVector([str(v) for v in y])
-
-
-def r_value(v):
-    if isinstance(v, rpy2.rinterface.Sexp):  # already an R value
-        return v
-    if v is None:
-        return ro.NULL
-    if isinstance(v, bool):
-        return ro.BoolVector([v])
-    if isinstance(v, str):
-        return ro.StrVector([v])
-    if isinstance(v, (list, tuple, np.ndarray)):
-        return ro.FloatVector(list(np.asarray(v, dtype=float)))
-    if isinstance(v, dict):
-        vec = ro.FloatVector(list(v.values()))
-        vec.names = ro.StrVector([str(k) for k in v])
-        return vec
-    return ro.FloatVector([v])
-
-
-def r_fit(r, X, y, sample_weight=None, **params):
-    kwargs = {k: r_value(v) for k, v in params.items()}
-    if sample_weight is not None:
-        kwargs["sample_weight"] = ro.FloatVector(np.asarray(sample_weight, dtype=float))
-    return r["sporf"](r_matrix(X), r_labels(y), **kwargs)
-
-
-def r_model_bytes(model):
-    return bytes(model.rx2("model"))
-
-
-def r_proba(r, model, X, n_jobs=1):
-    p = r["predict"](model, r_matrix(X), type="prob", n_jobs=n_jobs)
-    return np.array(p).reshape(X.shape[0], -1, order="F")
 
 
 def assert_same_numeric_defaults(r, py_fn, r_name):
@@ -335,113 +278,6 @@ def test_model_saved_by_python_predicts_identically_in_r(r, tmp_path):
     Xt, _ = make_sparse_parity(2000, 6, random_state=11)
     np.testing.assert_array_equal(r_proba(r, rm, Xt, n_jobs=2), py.predict_proba(Xt))
     np.testing.assert_array_equal(np.array(r["importance"](rm)), py.feature_importances_)
-
-
-def _golden(name, shape):
-    return np.fromfile(GOLDEN / name, dtype="<f8").reshape(shape)
-
-
-def test_golden_r_model_in_python():
-    Xt = _golden("test_x.f64", (-1, 7))
-    py = sporf.load(GOLDEN / "r_model.sporf")
-    np.testing.assert_array_equal(py.predict_proba(Xt), _golden("r_proba.f64", (-1, 3)))
-    assert list(py.classes_) == ["high", "low", "mid"]
-    # Python refits the R golden model byte for byte.
-    X = _golden("train_x.f64", (-1, 7))
-    y = np.array((GOLDEN / "train_y.txt").read_text().split())
-    refit = sporf.SPORFClassifier(n_estimators=12, max_features=4, projection="axis", max_depth=8,
-                                  min_samples_leaf=2, axis_features=0, guided_features=0, max_bins=0,
-                                  random_state=4242).fit(X, y)
-    assert refit.to_bytes() == (GOLDEN / "r_model.sporf").read_bytes()
-
-
-def test_golden_python_model_in_python():
-    Xt = _golden("test_x.f64", (-1, 7))
-    py = sporf.load(GOLDEN / "python_model.sporf")
-    np.testing.assert_array_equal(py.predict_proba(Xt), _golden("python_proba.f64", (-1, 3)))
-    X = _golden("train_x.f64", (-1, 7))
-    y = np.array((GOLDEN / "train_y.txt").read_text().split())
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("make_golden", REPO / "tools" / "make_golden.py")
-    mg = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mg)
-    refit = sporf.SPORFClassifier(**mg.PARAMS).fit(X, y)
-    assert refit.to_bytes() == (GOLDEN / "python_model.sporf").read_bytes()
-
-
-@pytest.mark.parametrize("version", [3, 4, 5, 6, 7])
-@pytest.mark.parametrize("lang", ["python", "r"])
-def test_golden_older_format_models_still_load(lang, version, tmp_path):
-    """Models saved by format 3 (before the compact trees of format 4),
-    format 4 (before tree ranges), format 5 (sizes stored resolved, before
-    the parameter spec), format 6 (before axis_features and guided_features)
-    and format 7 (before missing values) load, predict exactly as before,
-    and re-save as one current-format file: the current golden file's trees
-    without its missing-value directions, which older formats did not store
-    (such a model refuses rows with NaN: test_missing.py)."""
-    Xt = _golden("test_x.f64", (-1, 7))
-    old = sporf.load(GOLDEN / ("%s_model_v%d.sporf" % (lang, version)))
-    np.testing.assert_array_equal(old.predict_proba(Xt), _golden("%s_proba.f64" % lang, (-1, 3)))
-    converted = old.to_bytes()
-    assert converted == sporf.load(GOLDEN / ("%s_model_v7.sporf" % lang)).to_bytes()
-    assert len(converted) == len((GOLDEN / ("%s_model.sporf" % lang)).read_bytes())
-    (tmp_path / "converted.sporf").write_bytes(converted)
-    assert sporf.load(tmp_path / "converted.sporf").to_bytes() == converted
-
-
-@pytest.mark.parametrize("version", [8, 9])
-@pytest.mark.parametrize("lang", ["python", "r"])
-def test_golden_format_8_and_9_models_resave_as_the_current_files(lang, version):
-    """Format 8 (before max_bins of format 9) and format 9 (before quantiles
-    of format 10) load, predict as before and re-save as the current golden
-    file to the byte: the golden models search exactly (max_bins=0), which is
-    what a format 8 file's missing max_bins reads as, and keep no quantiles,
-    what a missing quantiles reads as."""
-    Xt = _golden("test_x.f64", (-1, 7))
-    old = sporf.load(GOLDEN / ("%s_model_v%d.sporf" % (lang, version)))
-    np.testing.assert_array_equal(old.predict_proba(Xt), _golden("%s_proba.f64" % lang, (-1, 3)))
-    assert old.get_params()["max_bins"] == 0
-    assert old.to_bytes() == (GOLDEN / ("%s_model.sporf" % lang)).read_bytes()
-
-
-def _make_golden_module():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("make_golden", REPO / "tools" / "make_golden.py")
-    mg = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mg)
-    return mg
-
-
-def test_golden_quantile_model_predicts_and_refits_to_the_byte():
-    mg = _make_golden_module()
-    Xt = _golden("test_x.f64", (-1, 7))
-    expected = _golden("python_quantiles.f64", (-1, len(mg.QUANTILES)))
-    py = sporf.load(GOLDEN / "python_quantile_model.sporf")
-    np.testing.assert_array_equal(py.predict(Xt, quantiles=mg.QUANTILES), expected)
-    X = _golden("train_x.f64", (-1, 7))
-    refit = sporf.SPORFRegressor(**mg.QUANTILE_PARAMS).fit(X, mg.quantile_response(X),
-                                                           sample_weight=mg.quantile_weights(X))
-    assert refit.to_bytes() == (GOLDEN / "python_quantile_model.sporf").read_bytes()
-
-
-def test_golden_categorical_model_predicts_and_refits_to_the_byte():
-    mg = _make_golden_module()
-    frame_t = mg.categorical_frame(_golden("test_x.f64", (-1, 7)))
-    py = sporf.load(GOLDEN / "python_categorical_model.sporf")
-    np.testing.assert_array_equal(py.predict_proba(frame_t), _golden("python_categorical_proba.f64", (-1, 3)))
-    assert list(py.is_categorical_) == [True] + [False] * 6
-    X = _golden("train_x.f64", (-1, 7))
-    y = np.array((GOLDEN / "train_y.txt").read_text().split())
-    refit = sporf.SPORFClassifier(**mg.CATEGORICAL_PARAMS).fit(mg.categorical_frame(X), y)
-    assert refit.to_bytes() == (GOLDEN / "python_categorical_model.sporf").read_bytes()
-
-
-def test_golden_python_model_in_r(r):
-    Xt = _golden("test_x.f64", (-1, 7))
-    rm = r["sporf_load"](str(GOLDEN / "python_model.sporf"))
-    np.testing.assert_array_equal(r_proba(r, rm, Xt), _golden("python_proba.f64", (-1, 3)))
 
 
 def test_r_errors_do_not_take_python_down(r, tmp_path):
