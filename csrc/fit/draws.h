@@ -29,6 +29,13 @@
 
 #include <stdint.h>
 
+/* Seed rng for tree t of a fit with these parameters: tree first_tree + t of
+ * the seed's forest (its stream: the draws first, then the tree's growth). */
+static inline void sporf_seed_tree(sporf_rng *rng, const sporf_params *params, int64_t t)
+{
+    sporf_rng_seed(rng, params->random_state, sporf_params_tree_stream(params, t));
+}
+
 typedef struct sporf_draws {
     sporf_rng *rng;
     uint64_t n_total; /* N: the rows drawn from */

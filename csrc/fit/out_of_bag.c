@@ -1,0 +1,238 @@
+/*
+ * out_of_bag.c -- what a fitted forest answers about its training rows
+ * (sporf.h): each tree's draws, out-of-bag predictions (all the rows, or a
+ * partition's), out-of-bag quantiles, the out-of-bag error curve and
+ * permutation importance. Each tree's in-bag rows are regenerated from the
+ * seed (the draws come first in its stream, draws.h), so a forest loaded from
+ * a file or merged from shards answers as the fit would have.
+ */
+#include "fit/draws.h"
+#include "model/model.h"
+#include "model/params.h"
+#include "predict/predict.h"
+#include "util/matrix.h"
+#include "util/pool.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int ascending_rows(const void *a, const void *b)
+{
+    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+int sporf_tree_draws(const sporf_params *params, int64_t n_total, int64_t tree, int64_t *rows, int32_t *counts,
+                     int64_t *m_out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!params || !m_out || n_total < 1 || tree < 0 || tree >= sporf_params_n_trees(params))
+        return sporf_set_error(err, SPORF_E_ARG, "tree_draws: params, m_out, n_total >= 1 and one of "
+                                                 "params' trees are required");
+    if (!sporf_params_samples_rows(params))
+        return sporf_set_error(err, SPORF_E_ARG, "tree_draws: without bootstrap or max_samples every tree grows on "
+                                                 "every row");
+    const int64_t draws = sporf_resolve_draws(params, n_total);
+    if (draws > n_total)
+        return sporf_param_error(err, "max_samples", "at most the number of rows", "%lld for %lld rows",
+                                 (long long)draws, (long long)n_total);
+    if (!rows) { /* the caller asks how many draws to make room for */
+        *m_out = draws;
+        return SPORF_OK;
+    }
+    /* The tree's stream begins with its draws (grow_one_tree); sorted, the
+     * distinct rows with their multiplicities (a subsample's come sorted,
+     * each once). */
+    sporf_rng rng;
+    sporf_seed_tree(&rng, params, tree);
+    sporf_draws d;
+    sporf_draws_begin(&d, params, &rng, n_total, draws);
+    for (int64_t k = 0; k < draws; k++)
+        rows[k] = sporf_draws_next(&d);
+    qsort(rows, (size_t)draws, sizeof *rows, ascending_rows);
+    int64_t m = 0;
+    for (int64_t k = 0; k < draws; k++) {
+        if (m > 0 && rows[m - 1] == rows[k]) {
+            if (counts) counts[m - 1]++;
+            continue;
+        }
+        rows[m] = rows[k];
+        if (counts) counts[m] = 1;
+        m++;
+    }
+    *m_out = m;
+    return SPORF_OK;
+}
+
+/* The in-bag bitmaps of f's trees for X, the training rows first_row ..
+ * first_row + n - 1 of n_total, regenerated from the seed (the draws come
+ * first in each tree's stream), after checking that X can be those rows;
+ * *inbag_out (n_trees x ceil(n / 8) bytes) is the caller's to free. `what`
+ * names the calling function in errors. */
+static int regenerate_inbag_rows(const sporf_forest *f, const sporf_matrix *X, int64_t first_row, int64_t n_total,
+                                 const char *what, uint8_t **inbag_out, sporf_error *err)
+{
+    *inbag_out = NULL;
+    if (f->task == SPORF_TASK_UNSUPERVISED)
+        return sporf_set_error(err, SPORF_E_ARG, "an unsupervised forest has no out-of-bag predictions");
+    if (!sporf_params_samples_rows(&f->params))
+        return sporf_set_error(err, SPORF_E_ARG, "%s needs rows left out of the trees: a forest grown with "
+                                                 "bootstrap=True, or with max_samples below all the rows", what);
+    int rc = sporf_check_matrix(X, f->n_features, SPORF_CHECK_NO_INF, "X", err);
+    if (rc != SPORF_OK)
+        return rc;
+    const int64_t first_missing = f->missing_learned ? -1 : sporf_matrix_first_missing(X);
+    if (first_missing >= 0)
+        return sporf_missing_unlearned_error(err, "X", first_missing / X->ncol, first_missing % X->ncol);
+    const int64_t n = X->nrow, draws = sporf_resolve_draws(&f->params, n_total);
+    if (first_row < 0 || first_row + n > n_total)
+        return sporf_set_error(err, SPORF_E_ARG, "%s: rows %lld-%lld are not rows of the %lld training rows", what,
+                               (long long)first_row, (long long)(first_row + n - 1), (long long)n_total);
+    if (draws > n_total)
+        return sporf_set_error(err, SPORF_E_ARG, "X has %lld rows, fewer than the %lld the forest drew per tree: "
+                                                 "it is not the training data", (long long)n_total, (long long)draws);
+    const int64_t bitmap_bytes = (n + 7) / 8;
+    uint8_t *inbag = calloc((size_t)f->n_trees, (size_t)(bitmap_bytes > 0 ? bitmap_bytes : 1));
+    if (!inbag)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory for the out-of-bag bookkeeping");
+    for (int64_t t = 0; t < f->n_trees; t++) {
+        sporf_rng rng;
+        sporf_seed_tree(&rng, &f->params, t);
+        uint8_t *bits = inbag + t * bitmap_bytes;
+        sporf_draws d;
+        sporf_draws_begin(&d, &f->params, &rng, n_total, draws);
+        for (int64_t g; (g = sporf_draws_next(&d)) >= 0;) {
+            if (g >= first_row && g < first_row + n) {
+                const int64_t i = g - first_row;
+                bits[i >> 3] |= (uint8_t)(1u << (i & 7));
+            }
+        }
+    }
+    *inbag_out = inbag;
+    return SPORF_OK;
+}
+
+/* The training rows' in-bag bitmaps of f's trees, regenerated from the seed
+ * (the draws come first in each tree's stream), after checking that X can be
+ * f's training data; *inbag_out (n_trees x ceil(n / 8) bytes) is the
+ * caller's to free. `what` names the calling function in errors. */
+static int regenerate_inbag(const sporf_forest *f, const sporf_matrix *X, const char *what, uint8_t **inbag_out,
+                            sporf_error *err)
+{
+    return regenerate_inbag_rows(f, X, 0, X->nrow, what, inbag_out, err);
+}
+
+int sporf_forest_oob_predict_rows(const sporf_forest *f, const sporf_matrix *X, int64_t first_row,
+                                  int64_t n_total, int32_t n_jobs, double *out, int64_t *count, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !X || !out)
+        return sporf_set_error(err, SPORF_E_ARG, "oob_predict_rows: forest, X and out are required");
+    uint8_t *inbag;
+    int rc = regenerate_inbag_rows(f, X, first_row, n_total, "out-of-bag prediction", &inbag, err);
+    if (rc != SPORF_OK)
+        return rc;
+    rc = sporf_forest_oob(f, X, inbag, sporf_pool_threads(n_jobs, X->nrow), out, count, err);
+    free(inbag);
+    return rc;
+}
+
+int sporf_forest_oob_predict(const sporf_forest *f, const sporf_matrix *X, int32_t n_jobs,
+                             double *out, int64_t *count, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !out)
+        return sporf_set_error(err, SPORF_E_ARG, "oob_predict: forest and out are required");
+    uint8_t *inbag;
+    int rc = regenerate_inbag(f, X, "out-of-bag prediction", &inbag, err);
+    if (rc != SPORF_OK)
+        return rc;
+    rc = sporf_forest_oob(f, X, inbag, sporf_pool_threads(n_jobs, X->nrow), out, count, err);
+    free(inbag);
+    return rc;
+}
+
+int sporf_forest_permutation_importance(const sporf_forest *f, const sporf_matrix *X, const int32_t *y,
+                                        const double *y_regression, int32_t n_jobs, sporf_progress_fn progress,
+                                        void *user_data, double *mean_out, double *std_out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !mean_out)
+        return sporf_set_error(err, SPORF_E_ARG, "permutation_importance: forest and mean_out are required");
+    if (f->task == SPORF_TASK_UNSUPERVISED)
+        return sporf_set_error(err, SPORF_E_ARG, "permutation importance needs a response: an unsupervised forest "
+                                                 "has none");
+    if (f->n_outputs > 1)
+        return sporf_set_error(err, SPORF_E_ARG, "permutation importance is for single-output forests");
+    const int regression = f->task == SPORF_TASK_REGRESSION;
+    if (regression ? !y_regression : !y)
+        return sporf_set_error(err, SPORF_E_ARG, "permutation_importance: the training response is required (%s)",
+                               regression ? "y_regression" : "y, the class codes");
+    if (!regression)
+        for (int64_t i = 0; X && i < X->nrow; i++)
+            if (y[i] < 0 || y[i] >= f->n_classes)
+                return sporf_set_error(err, SPORF_E_ARG, "y[%lld] = %d is not a class code in [0, %d)",
+                                       (long long)i, y[i], f->n_classes);
+    if (regression)
+        for (int64_t i = 0; X && i < X->nrow; i++)
+            if (!isfinite(y_regression[i]))
+                return sporf_set_error(err, SPORF_E_ARG, "y_regression[%lld] is not a finite number", (long long)i);
+    uint8_t *inbag;
+    int rc = regenerate_inbag(f, X, "permutation importance", &inbag, err);
+    if (rc != SPORF_OK)
+        return rc;
+    rc = sporf_forest_oob_permutation(f, X, inbag, regression ? NULL : y, regression ? y_regression : NULL,
+                                      sporf_pool_threads(n_jobs, f->n_trees), progress, user_data, mean_out,
+                                      std_out, err);
+    free(inbag);
+    return rc;
+}
+
+int sporf_forest_oob_quantiles(const sporf_forest *f, const sporf_matrix *X, const double *probs, int64_t n_probs,
+                               int32_t n_jobs, double *out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !X || !out)
+        return sporf_set_error(err, SPORF_E_ARG, "oob_quantiles: forest, X and out are required");
+    if (!f->qrf_y)
+        return sporf_forest_quantiles(f, X, NULL, probs, n_probs, n_jobs, out, err); /* its error */
+    if (X->nrow != f->qrf_n)
+        return sporf_set_error(err, SPORF_E_ARG, "X has %lld rows but the forest was grown on %lld: out-of-bag "
+                                                 "quantiles are for the training data", (long long)X->nrow,
+                               (long long)f->qrf_n);
+    uint8_t *inbag;
+    int rc = regenerate_inbag(f, X, "out-of-bag quantiles", &inbag, err);
+    if (rc != SPORF_OK)
+        return rc;
+    rc = sporf_forest_quantiles(f, X, inbag, probs, n_probs, n_jobs, out, err);
+    free(inbag);
+    return rc;
+}
+
+int sporf_forest_oob_curve(const sporf_forest *f, const sporf_matrix *X, const int32_t *y,
+                           const double *y_regression, double *curve_out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !curve_out)
+        return sporf_set_error(err, SPORF_E_ARG, "oob_curve: forest and curve_out are required");
+    if (f->n_outputs > 1)
+        return sporf_set_error(err, SPORF_E_ARG, "oob_curve: the out-of-bag error curve is for single-output "
+                                                 "forests");
+    const int regression = f->task == SPORF_TASK_REGRESSION;
+    if (f->task != SPORF_TASK_UNSUPERVISED && (regression ? !y_regression : !y))
+        return sporf_set_error(err, SPORF_E_ARG, "oob_curve: the training response is required (%s)",
+                               regression ? "y_regression" : "y, the class codes");
+    if (!regression && y)
+        for (int64_t i = 0; X && i < X->nrow; i++)
+            if (y[i] < 0 || y[i] >= f->n_classes)
+                return sporf_set_error(err, SPORF_E_ARG, "y[%lld] = %d is not a class code in [0, %d)",
+                                       (long long)i, y[i], f->n_classes);
+    uint8_t *inbag;
+    int rc = regenerate_inbag(f, X, "the out-of-bag error curve", &inbag, err);
+    if (rc != SPORF_OK)
+        return rc;
+    rc = sporf_forest_oob_error_curve(f, X, inbag, y, y_regression, curve_out, err);
+    free(inbag);
+    return rc;
+}
