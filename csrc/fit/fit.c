@@ -29,7 +29,11 @@ typedef struct fit_ctx {
     uint8_t *inbag;              /* n_trees x bitmap_bytes, or NULL */
     int64_t bitmap_bytes;
     double **balanced_scratch;   /* per worker K doubles (balanced_subsample) */
-    /* quantile forests (params.quantiles), else NULL: */
+    int32_t n_threads;           /* workers */
+    double *x_copy;              /* X copied by columns (copy_columns), or NULL */
+    float *x_copy32;             /* float X copied by columns, or NULL */
+    double *cw_balanced;         /* class_weight "balanced": K weights, or NULL */
+    /* quantile forests (params.quantiles), else NULL (the fit owns them): */
     const int32_t *qrf_order;    /* the rows by rank (quantile_leaves.h) */
     const int32_t *qrf_rank;     /* each row's rank */
     int32_t **qrf_scratch;       /* per worker 2n: rows' bootstrap counts, leaves by rank */
@@ -441,9 +445,192 @@ static int collect_quantile_leaves(fit_ctx *c, sporf_forest *f, sporf_error *err
     return SPORF_OK;
 }
 
+/* A new forest of T trees for p features and the response's shape, its
+ * trees still to grow; NULL (err set) when memory runs out. */
+static sporf_forest *new_forest(const sporf_params *params, int64_t p, const int32_t *y, const double *yr,
+                                int32_t n_classes, const fit_outputs *outputs, sporf_error *err)
+{
+    const int64_t T = sporf_params_n_trees(params);
+    sporf_forest *f = sporf_forest_alloc();
+    if (!f) {
+        sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    f->params = *params;
+    f->task = yr ? SPORF_TASK_REGRESSION : y ? SPORF_TASK_CLASSIFICATION : SPORF_TASK_UNSUPERVISED;
+    f->n_features = p;
+    f->n_classes = n_classes;
+    f->n_trees = T;
+    f->missing_learned = 1;
+    const int32_t n_outputs = outputs ? outputs->n : 1;
+    if (n_outputs > 1) {
+        f->n_outputs = n_outputs;
+        f->output_classes = malloc((size_t)n_outputs * sizeof *f->output_classes);
+        for (int32_t j = 0; f->output_classes && j < n_outputs; j++)
+            f->output_classes[j] = outputs->classes ? outputs->classes[j] : 1;
+    }
+    f->trees = calloc((size_t)T, sizeof *f->trees);
+    if (!f->trees || (n_outputs > 1 && !f->output_classes)) {
+        sporf_forest_free(f);
+        sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    return f;
+}
+
+/* Column-major data: a node gathers one column at a time. X already in
+ * that layout (R's matrices, Fortran-ordered arrays, sparse input densified
+ * by column blocks) is read in place; anything else is copied (c->x_copy or
+ * c->x_copy32), floats to floats, by blocks of rows: a block's rows stay in
+ * the cache while every column takes its values, where a column at a time
+ * would read each row's cache lines once per column. */
+static int copy_columns(fit_ctx *c, const sporf_matrix *X, sporf_columns *cols, sporf_error *err)
+{
+    const int64_t n = X->nrow, p = X->ncol;
+    const int in_place = X->row_stride == 1 && (X->col_stride == n || p == 1);
+    *cols = (sporf_columns){NULL, NULL, n, p};
+    if (X->data32) {
+        if (!in_place)
+            c->x_copy32 = malloc((size_t)n * (size_t)p * sizeof *c->x_copy32);
+        cols->f32 = in_place ? X->data32 : c->x_copy32;
+    } else {
+        if (!in_place)
+            c->x_copy = malloc((size_t)n * (size_t)p * sizeof *c->x_copy);
+        cols->f64 = in_place ? X->data : c->x_copy;
+    }
+    if (!(cols->f64 || cols->f32))
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory copying X (%lld x %lld)", (long long)n,
+                               (long long)p);
+    float *Xc32 = c->x_copy32;
+    double *Xc = c->x_copy;
+    for (int64_t i0 = 0; i0 < n; i0 += COPY_BLOCK_ROWS) {
+        const int64_t i1 = i0 + COPY_BLOCK_ROWS < n ? i0 + COPY_BLOCK_ROWS : n;
+        for (int64_t j = 0; Xc32 && j < p; j++)
+            for (int64_t i = i0; i < i1; i++)
+                Xc32[j * n + i] = X->data32[i * X->row_stride + j * X->col_stride];
+        for (int64_t j = 0; Xc && j < p; j++)
+            for (int64_t i = i0; i < i1; i++)
+                Xc[j * n + i] = X->data[i * X->row_stride + j * X->col_stride];
+    }
+    return SPORF_OK;
+}
+
+/* The features' means that stand in for missing values: the caller's, over
+ * all the rows, for a fit on a sample of them; else X's own (impute_values). */
+static int prepare_imputation(sporf_forest *f, const fit_sample *sample, const sporf_columns *cols,
+                              sporf_error *err)
+{
+    if (!sample)
+        return impute_values(f, cols, err);
+    if (!sample->impute)
+        return SPORF_OK;
+    if (!(f->impute = malloc((size_t)f->n_features * sizeof *f->impute)))
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    memcpy(f->impute, sample->impute, (size_t)f->n_features * sizeof *f->impute);
+    return SPORF_OK;
+}
+
+/* The classes' weights the trees grow with: custom ones, kept with the forest
+ * so that a loaded model refits the same, or "balanced" from the class
+ * counts of y (c->cw_balanced). */
+static int prepare_class_weights(fit_ctx *c, sporf_forest *f, const double *class_weight, sporf_error *err)
+{
+    const int32_t K = f->n_classes;
+    const int64_t n = c->n;
+    if (c->params->class_weight == SPORF_CW_CUSTOM) {
+        if (!(f->class_weights = malloc((size_t)K * sizeof *f->class_weights)))
+            return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+        memcpy(f->class_weights, class_weight, (size_t)K * sizeof *f->class_weights);
+        c->class_weight = f->class_weights;
+    } else if (c->params->class_weight == SPORF_CW_BALANCED) {
+        double *cw = c->cw_balanced = calloc((size_t)K, sizeof *c->cw_balanced);
+        if (!cw)
+            return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+        for (int64_t i = 0; i < n; i++) cw[c->y[i]] += 1.0;
+        int32_t present = 0;
+        for (int32_t k = 0; k < K; k++) present += cw[k] > 0.0;
+        for (int32_t k = 0; k < K; k++)
+            cw[k] = cw[k] > 0.0 ? (double)n / ((double)present * cw[k]) : 0.0;
+        c->class_weight = cw;
+    }
+    return SPORF_OK;
+}
+
+/* One tree builder per worker, with its scratch for balanced_subsample's
+ * weights and, for quantile forests, for the leaves' rows. */
+static int prepare_workers(fit_ctx *c, sporf_forest *f, const sporf_columns *cols, const sporf_response *response,
+                           const fit_sample *sample, int64_t n_all, int keep_nodes, sporf_error *err)
+{
+    const int32_t n_threads = c->n_threads;
+    c->builders = calloc((size_t)n_threads, sizeof *c->builders);
+    c->balanced_scratch = calloc((size_t)n_threads, sizeof *c->balanced_scratch);
+    if (!c->builders || !c->balanced_scratch)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    for (int32_t t = 0; t < n_threads; t++) {
+        const sporf_sample_of of = {n_all, sample && sample->impute != NULL};
+        int rc = sporf_builder_init(&c->builders[t], c->params, cols, response, sample ? &of : NULL, err);
+        if (rc != SPORF_OK)
+            return rc;
+        c->builders[t].impute = f->impute;
+        c->builders[t].keep_nodes = keep_nodes;
+        if (!(c->balanced_scratch[t] = malloc((size_t)f->n_classes * sizeof(double))))
+            return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    }
+    if (!c->params->quantiles)
+        return SPORF_OK;
+    int32_t *order = NULL, *rank = NULL;
+    int rc = sporf_qrf_prepare(f, c->yr, c->sample_weight, c->n, &order, &rank, err);
+    c->qrf_order = order;
+    c->qrf_rank = rank;
+    if (rc != SPORF_OK)
+        return rc;
+    if (!(c->qrf_scratch = calloc((size_t)n_threads, sizeof *c->qrf_scratch)))
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    for (int32_t t = 0; t < n_threads; t++)
+        if (!(c->qrf_scratch[t] = malloc((size_t)(2 * c->n) * sizeof(int32_t))))
+            return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    return SPORF_OK;
+}
+
+/* The out-of-bag pass of a fit that asked for it, on the rows of X as given
+ * (not the copy): the class votes or values (oob_decision, or scratch when
+ * only the counts are wanted) and each row's out-of-bag trees. */
+static int oob_pass(const fit_ctx *c, const sporf_matrix *X, double *oob_decision, int64_t *oob_count,
+                    sporf_error *err)
+{
+    const sporf_forest *f = c->forest;
+    double *tmp = NULL;
+    if (!oob_decision && !(oob_decision = tmp = malloc((size_t)c->n * (size_t)f->n_classes * sizeof *tmp)))
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    const int rc = sporf_forest_oob(f, X, c->inbag, sporf_pool_threads(c->params->n_jobs, c->n), oob_decision,
+                                    oob_count, err);
+    free(tmp);
+    return rc;
+}
+
+/* Everything a fit allocated but the forest. */
+static void end_fit(fit_ctx *c)
+{
+    for (int32_t t = 0; c->builders && t < c->n_threads; t++) sporf_builder_free(&c->builders[t]);
+    for (int32_t t = 0; c->balanced_scratch && t < c->n_threads; t++) free(c->balanced_scratch[t]);
+    for (int32_t t = 0; c->qrf_scratch && t < c->n_threads; t++) free(c->qrf_scratch[t]);
+    free(c->qrf_scratch);
+    free((void *)c->qrf_order);
+    free((void *)c->qrf_rank);
+    free(c->builders);
+    free(c->balanced_scratch);
+    free(c->inbag);
+    free(c->cw_balanced);
+    free(c->x_copy);
+    free(c->x_copy32);
+}
+
 /* Classification (y), regression (yr, n_classes 1) and unsupervised forests
  * (neither, n_classes 1) share everything but the response; outputs is NULL
- * for one response per row. */
+ * for one response per row. The steps: check, a new forest, X by columns,
+ * the missing values' stand-ins, the classes' weights, the workers, the
+ * in-bag bitmaps, the trees, the leaf size out of bag, the prediction
+ * layout, the out-of-bag pass. */
 static int fit_forest(const sporf_params *params, const sporf_matrix *X,
                       const int32_t *y, const double *yr, int32_t n_classes, const fit_outputs *outputs,
                       const double *sample_weight, const double *class_weight,
@@ -461,9 +648,7 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     if (X->data32 && (oob_decision || oob_count))
         return sporf_set_error(err, SPORF_E_ARG, "out-of-bag results are computed on X as doubles: fit float X "
                                                  "without them, then call sporf_forest_oob_predict");
-
-    const int64_t n = X->nrow, p = X->ncol, T = sporf_params_n_trees(params);
-    int32_t n_threads = sporf_pool_threads(params->n_jobs, T);
+    const int64_t n = X->nrow, T = sporf_params_n_trees(params), n_all = sample ? sample->n_total : n;
     fit_ctx c;
     memset(&c, 0, sizeof c);
     c.params = params;
@@ -471,7 +656,7 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     c.yr = yr;
     c.sample_weight = sample_weight;
     c.n = n;
-    const int64_t n_all = sample ? sample->n_total : n;
+    c.n_threads = sporf_pool_threads(params->n_jobs, T);
     if (sample) {
         if ((rc = check_sample(params, X, sample, oob_decision || oob_count, err)) != SPORF_OK)
             return rc;
@@ -493,186 +678,30 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     if ((rc = check_forest_fits_memory(params, n_all, c.n_draws, n_classes, err)) != SPORF_OK)
         return rc;
 
-    double *Xc = NULL, *cw_balanced = NULL;
-    float *Xc32 = NULL;
-    int32_t *qrf_order = NULL, *qrf_rank = NULL;
-    sporf_forest *f = sporf_forest_alloc();
+    sporf_forest *f = c.forest = new_forest(params, X->ncol, y, yr, n_classes, outputs, err);
     if (!f)
-        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
-    f->params = *params;
-    f->task = yr ? SPORF_TASK_REGRESSION : y ? SPORF_TASK_CLASSIFICATION : SPORF_TASK_UNSUPERVISED;
-    f->n_features = p;
-    f->n_classes = n_classes;
-    f->n_trees = T;
-    const int32_t n_outputs = outputs ? outputs->n : 1;
-    if (n_outputs > 1) {
-        f->n_outputs = n_outputs;
-        f->output_classes = malloc((size_t)n_outputs * sizeof *f->output_classes);
-        if (!f->output_classes) {
-            sporf_forest_free(f);
-            return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
-        }
-        for (int32_t j = 0; j < n_outputs; j++)
-            f->output_classes[j] = outputs->classes ? outputs->classes[j] : 1;
-    }
-    f->missing_learned = 1;
-    f->trees = calloc((size_t)T, sizeof *f->trees);
-    c.forest = f;
-    /* Column-major data: a node gathers one column at a time. X already in
-     * that layout (R's matrices, Fortran-ordered arrays, sparse input
-     * densified by column blocks) is read in place; anything else is copied,
-     * floats to floats. */
-    const int in_place = X->row_stride == 1 && (X->col_stride == n || p == 1);
-    sporf_columns cols = {NULL, NULL, n, p};
-    if (X->data32) {
-        if (!in_place)
-            Xc32 = malloc((size_t)n * (size_t)p * sizeof *Xc32);
-        cols.f32 = in_place ? X->data32 : Xc32;
-    } else {
-        if (!in_place)
-            Xc = malloc((size_t)n * (size_t)p * sizeof *Xc);
-        cols.f64 = in_place ? X->data : Xc;
-    }
-    c.builders = calloc((size_t)n_threads, sizeof *c.builders);
-    c.balanced_scratch = calloc((size_t)n_threads, sizeof *c.balanced_scratch);
-    if (!f->trees || !(cols.f64 || cols.f32) || !c.builders || !c.balanced_scratch) {
-        rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory copying X (%lld x %lld)", (long long)n, (long long)p);
-        goto done;
-    }
-    /* By blocks of rows: a block's rows stay in the cache while every column
-     * takes its values, where a column at a time would read each row's cache
-     * lines once per column (a row-major X of 50,000 x 50 took a tenth of a
-     * random-cut forest's fit to copy). */
-    for (int64_t i0 = 0; i0 < n; i0 += COPY_BLOCK_ROWS) {
-        const int64_t i1 = i0 + COPY_BLOCK_ROWS < n ? i0 + COPY_BLOCK_ROWS : n;
-        for (int64_t j = 0; Xc32 && j < p; j++)
-            for (int64_t i = i0; i < i1; i++)
-                Xc32[j * n + i] = X->data32[i * X->row_stride + j * X->col_stride];
-        for (int64_t j = 0; Xc && j < p; j++)
-            for (int64_t i = i0; i < i1; i++)
-                Xc[j * n + i] = X->data[i * X->row_stride + j * X->col_stride];
-    }
-
-    if (sample && sample->impute) { /* the means over all the rows, from the caller */
-        if (!(f->impute = malloc((size_t)p * sizeof *f->impute))) {
-            rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
-            goto done;
-        }
-        memcpy(f->impute, sample->impute, (size_t)p * sizeof *f->impute);
-    } else if (!sample && (rc = impute_values(f, &cols, err)) != SPORF_OK) {
-        goto done;
-    }
-
-    if (params->class_weight == SPORF_CW_CUSTOM) {
-        /* kept with the forest, so a loaded model refits the same */
-        f->class_weights = malloc((size_t)n_classes * sizeof *f->class_weights);
-        if (!f->class_weights) {
-            rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
-            goto done;
-        }
-        memcpy(f->class_weights, class_weight, (size_t)n_classes * sizeof *f->class_weights);
-        c.class_weight = f->class_weights;
-    } else if (params->class_weight == SPORF_CW_BALANCED) {
-        cw_balanced = calloc((size_t)n_classes, sizeof *cw_balanced);
-        if (!cw_balanced) {
-            rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
-            goto done;
-        }
-        for (int64_t i = 0; i < n; i++) cw_balanced[y[i]] += 1.0;
-        int32_t present = 0;
-        for (int32_t k = 0; k < n_classes; k++) present += cw_balanced[k] > 0.0;
-        for (int32_t k = 0; k < n_classes; k++)
-            cw_balanced[k] = cw_balanced[k] > 0.0 ? (double)n / ((double)present * cw_balanced[k]) : 0.0;
-        c.class_weight = cw_balanced;
-    }
-
-    const sporf_response response = {f->task, y, yr, n_classes, n_outputs, f->output_classes,
-                                      outputs ? outputs->weight : NULL};
-    for (int32_t t = 0; t < n_threads; t++) {
-        const sporf_sample_of of = {n_all, sample && sample->impute != NULL};
-        rc = sporf_builder_init(&c.builders[t], params, &cols, &response, sample ? &of : NULL, err);
-        if (rc != SPORF_OK) goto done;
-        c.builders[t].impute = f->impute;
-        c.builders[t].keep_nodes = keep_nodes;
-        c.balanced_scratch[t] = malloc((size_t)n_classes * sizeof(double));
-        if (!c.balanced_scratch[t]) {
-            rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
-            goto done;
-        }
-    }
-    if (params->quantiles) {
-        if ((rc = sporf_qrf_prepare(f, yr, sample_weight, n, &qrf_order, &qrf_rank, err)) != SPORF_OK)
-            goto done;
-        c.qrf_order = qrf_order;
-        c.qrf_rank = qrf_rank;
-        c.qrf_scratch = calloc((size_t)n_threads, sizeof *c.qrf_scratch);
-        if (!c.qrf_scratch) {
-            rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
-            goto done;
-        }
-        for (int32_t t = 0; t < n_threads; t++)
-            if (!(c.qrf_scratch[t] = malloc((size_t)(2 * n) * sizeof(int32_t)))) {
-                rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
-                goto done;
-            }
-    }
-    if (oob_decision || oob_count || (leaf_auto && leaf_size == 0)) {
+        return SPORF_E_NOMEM;
+    sporf_columns cols;
+    const sporf_response response = {f->task, y, yr, n_classes, f->n_outputs > 1 ? f->n_outputs : 1,
+                                      f->output_classes, outputs ? outputs->weight : NULL};
+    rc = copy_columns(&c, X, &cols, err);
+    if (rc == SPORF_OK) rc = prepare_imputation(f, sample, &cols, err);
+    if (rc == SPORF_OK) rc = prepare_class_weights(&c, f, class_weight, err);
+    if (rc == SPORF_OK) rc = prepare_workers(&c, f, &cols, &response, sample, n_all, keep_nodes, err);
+    if (rc == SPORF_OK && (oob_decision || oob_count || (leaf_auto && leaf_size == 0))) {
         c.bitmap_bytes = (n + 7) / 8;
-        c.inbag = calloc((size_t)T, (size_t)c.bitmap_bytes);
-        if (!c.inbag) {
+        if (!(c.inbag = calloc((size_t)T, (size_t)c.bitmap_bytes)))
             rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory for the out-of-bag bookkeeping");
-            goto done;
-        }
     }
-
-    rc = sporf_pool_run(n_threads, T, grow_one_tree, &c, progress, user_data, err);
-    if (rc != SPORF_OK)
-        goto done;
-    if (leaf_auto && leaf_size == 0)
-        rc = choose_leaf_size(f, X, c.inbag, y, yr, outputs ? outputs->weight : NULL, sample_weight, params->n_jobs,
-                              err);
-    else if (leaf_auto)
-        rc = prune_forest(f, leaf_size, err);
-    if (rc != SPORF_OK)
-        goto done;
-    if (keep_nodes && params->quantiles && (rc = collect_quantile_leaves(&c, f, err)) != SPORF_OK)
-        goto done;
-    if ((rc = sporf_forest_pack(f, err)) != SPORF_OK)
-        goto done;
-    if (c.inbag && (oob_decision || oob_count)) {
-        /* The OOB pass runs on the rows of X as given (not the copy). */
-        double *dec = oob_decision;
-        double *tmp = NULL;
-        if (!dec) {
-            tmp = malloc((size_t)n * (size_t)n_classes * sizeof *tmp);
-            if (!tmp) {
-                rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
-                goto done;
-            }
-            dec = tmp;
-        }
-        rc = sporf_forest_oob(f, X, c.inbag, sporf_pool_threads(params->n_jobs, n), dec, oob_count, err);
-        free(tmp);
-        if (rc != SPORF_OK)
-            goto done;
-    }
-
-done:
-    if (c.builders)
-        for (int32_t t = 0; t < n_threads; t++) sporf_builder_free(&c.builders[t]);
-    if (c.balanced_scratch)
-        for (int32_t t = 0; t < n_threads; t++) free(c.balanced_scratch[t]);
-    if (c.qrf_scratch)
-        for (int32_t t = 0; t < n_threads; t++) free(c.qrf_scratch[t]);
-    free(c.qrf_scratch);
-    free(qrf_order);
-    free(qrf_rank);
-    free(c.builders);
-    free(c.balanced_scratch);
-    free(c.inbag);
-    free(cw_balanced);
-    free(Xc);
-    free(Xc32);
+    if (rc == SPORF_OK) rc = sporf_pool_run(c.n_threads, T, grow_one_tree, &c, progress, user_data, err);
+    if (rc == SPORF_OK && leaf_auto)
+        rc = leaf_size == 0 ? choose_leaf_size(f, X, c.inbag, y, yr, outputs ? outputs->weight : NULL, sample_weight,
+                                               params->n_jobs, err)
+                            : prune_forest(f, leaf_size, err);
+    if (rc == SPORF_OK && keep_nodes && params->quantiles) rc = collect_quantile_leaves(&c, f, err);
+    if (rc == SPORF_OK) rc = sporf_forest_pack(f, err);
+    if (rc == SPORF_OK && c.inbag && (oob_decision || oob_count)) rc = oob_pass(&c, X, oob_decision, oob_count, err);
+    end_fit(&c);
     if (rc != SPORF_OK) {
         sporf_forest_free(f);
         return rc;
