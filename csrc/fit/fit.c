@@ -673,8 +673,7 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     const int keep_nodes = leaf_auto && leaf_size != sporf_params_leaf_auto_grown(n_all);
     c.n_draws = sporf_resolve_draws(params, n_all);
     if (c.n_draws > n_all)
-        return sporf_param_error(err, "max_samples", "at most the number of rows", "%lld for %lld rows",
-                                 (long long)c.n_draws, (long long)n_all);
+        return sporf_params_draws_error(err, c.n_draws, n_all);
     if ((rc = check_forest_fits_memory(params, n_all, c.n_draws, n_classes, err)) != SPORF_OK)
         return rc;
 

@@ -31,12 +31,10 @@ int sporf_tree_draws(const sporf_params *params, int64_t n_total, int64_t tree, 
         return sporf_set_error(err, SPORF_E_ARG, "tree_draws: params, m_out, n_total >= 1 and one of "
                                                  "params' trees are required");
     if (!sporf_params_samples_rows(params))
-        return sporf_set_error(err, SPORF_E_ARG, "tree_draws: without bootstrap or max_samples every tree grows on "
-                                                 "every row");
+        return sporf_params_no_rows_out_error(err, "tree_draws");
     const int64_t draws = sporf_resolve_draws(params, n_total);
     if (draws > n_total)
-        return sporf_param_error(err, "max_samples", "at most the number of rows", "%lld for %lld rows",
-                                 (long long)draws, (long long)n_total);
+        return sporf_params_draws_error(err, draws, n_total);
     if (!rows) { /* the caller asks how many draws to make room for */
         *m_out = draws;
         return SPORF_OK;
@@ -77,8 +75,7 @@ static int regenerate_inbag_rows(const sporf_forest *f, const sporf_matrix *X, i
     if (f->task == SPORF_TASK_UNSUPERVISED)
         return sporf_set_error(err, SPORF_E_ARG, "an unsupervised forest has no out-of-bag predictions");
     if (!sporf_params_samples_rows(&f->params))
-        return sporf_set_error(err, SPORF_E_ARG, "%s needs rows left out of the trees: a forest grown with "
-                                                 "bootstrap=True, or with max_samples below all the rows", what);
+        return sporf_params_no_rows_out_error(err, what);
     int rc = sporf_check_matrix(X, f->n_features, SPORF_CHECK_NO_INF, "X", err);
     if (rc != SPORF_OK)
         return rc;

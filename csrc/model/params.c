@@ -192,6 +192,18 @@ int sporf_params_leaf_auto_error(sporf_error *err, const char *why)
     return sporf_set_error(err, SPORF_E_ARG, "min_samples_leaf \"auto\" chooses the leaf size out of bag: %s", why);
 }
 
+int sporf_params_no_rows_out_error(sporf_error *err, const char *what)
+{
+    return sporf_set_error(err, SPORF_E_ARG, "%s needs rows left out of the trees: a forest grown with "
+                                             "bootstrap=True, or with max_samples below all the rows", what);
+}
+
+int sporf_params_draws_error(sporf_error *err, int64_t draws, int64_t n_total)
+{
+    return sporf_param_error(err, "max_samples", "at most the number of rows", "%lld for %lld rows",
+                             (long long)draws, (long long)n_total);
+}
+
 int sporf_params_check_tunable(const sporf_params *p, sporf_error *err)
 {
     if (!sporf_params_samples_rows(p))

@@ -67,6 +67,12 @@ void sporf_params_set_leaf_chosen(sporf_params *p, int64_t k);
  * SPORF_E_ARG with a message that names the parameter and `why`. */
 int sporf_params_leaf_auto_error(sporf_error *err, const char *why);
 
+/* The refusals about the rows a forest's trees draw, in one wording: `what`
+ * (a fit's or query's name) needs rows left out of the trees, which p's
+ * forest has not; draws rows per tree are more than the n_total there are. */
+int sporf_params_no_rows_out_error(sporf_error *err, const char *what);
+int sporf_params_draws_error(sporf_error *err, int64_t draws, int64_t n_total);
+
 /* SPORF_OK when p can be tuned by out-of-bag error (its trees sample rows). */
 int sporf_params_check_tunable(const sporf_params *p, sporf_error *err);
 
