@@ -140,7 +140,7 @@ golden: install r-install
 	R_LIBS=$(RLIB) Rscript tools/make_golden.R tests/golden
 
 bench: install
-	$(PY) benchmarks/bench_vs_sklearn.py
+	$(PY) benchmarks/speed/bench_vs_sklearn.py
 
 clean:
 	rm -rf dist build build-c build-py build-r build-san build-san-py build-fuzz build-vignettes build-vignettes-fast build-docs build-docs-fast .pytest_cache .rlib

@@ -77,7 +77,7 @@ def test_missingness_itself_is_learned():
 
 @pytest.mark.parametrize("case", ["mcar", "top15"])
 def test_accuracy_with_missing_values_is_at_least_scikit_learns(case):
-    """The acceptance problem with one seed (benchmarks/missing.py takes the
+    """The acceptance problem with one seed (benchmarks/peers/missing.py takes the
     median of three): sporf's error within 0.005 of scikit-learn's native-NaN
     random forest."""
     X, y = make_classification(5000, 20, n_informative=8, random_state=0)
