@@ -57,6 +57,23 @@ def gallery_script(path):
     return "\n\n".join(out) + "\n"
 
 
+def copy_benchmarks(src):
+    """The benchmarks page: BENCHMARKS.md with the figures it shows, the
+    scripts' README and the experiment records it links to, as pages of the
+    site (reached from the page, not from the site's menu)."""
+    bench = src / "benchmarks"
+    shutil.copytree(REPO / "benchmarks" / "figures", bench / "figures")
+    shutil.copytree(REPO / "benchmarks" / "notes", bench / "notes")
+    shutil.copy(REPO / "benchmarks" / "README.md", bench / "README.md")
+    pages = ["benchmarks/README"] + ["benchmarks/notes/" + p.stem for p in sorted((bench / "notes").glob("*.md"))]
+    for path in (bench / "notes").glob("*.md"):  # the records link back to the page by its repository path
+        path.write_text(path.read_text(encoding="utf-8").replace("../../BENCHMARKS.md", "../../benchmarks.md"),
+                        encoding="utf-8")
+    page = (REPO / "BENCHMARKS.md").read_text(encoding="utf-8")
+    page += "\n```{toctree}\n:hidden:\n\n" + "\n".join(pages) + "\n```\n"
+    (src / "benchmarks.md").write_text(page, encoding="utf-8")
+
+
 def build_python(out, fast):
     src = out / "_python_src"
     if src.exists():
@@ -69,9 +86,7 @@ def build_python(out, fast):
         "the R site's articles).\n", encoding="utf-8")
     for path in sorted((REPO / "vignettes" / "python").glob("*.py")):
         (gallery / ("plot_" + path.name)).write_text(gallery_script(path), encoding="utf-8")
-    # the benchmarks page: BENCHMARKS.md with the figures it shows
-    shutil.copytree(REPO / "benchmarks" / "figures", src / "benchmarks" / "figures")
-    shutil.copy(REPO / "BENCHMARKS.md", src / "benchmarks.md")
+    copy_benchmarks(src)
     shutil.copy(REPO / "NEWS.md", src / "news.md")
     env = dict(os.environ, MPLBACKEND="Agg")
     if fast:

@@ -31,7 +31,7 @@ flattened, the first 400 images to train; 10% of the pixels missing at random
 
     python benchmarks/peers/missing.py [--part 1|2|3|all]
 
-Results: benchmarks/results/missing.json and missing.md (BENCHMARKS.md quotes
+Results: benchmarks/results/missing.json and missing.md (benchmarks/notes/missing.md quotes
 them).
 """
 import argparse

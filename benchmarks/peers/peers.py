@@ -17,7 +17,7 @@ Peers and where they run:
     python benchmarks/peers/peers.py [--repeats 3] [--datasets a,b] [--quick]
 
 Writes the tables to benchmarks/results/peers.md (and the raw runs to
-peers.json); BENCHMARKS.md quotes them.
+peers.json); benchmarks/notes/peers.md quotes them.
 """
 import argparse
 import json

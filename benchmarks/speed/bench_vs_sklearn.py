@@ -4,9 +4,9 @@ Data: make_classification(n_samples=50_000, n_features=30, n_informative=10,
 n_redundant=5, random_state=0), first 30,000 rows to train, last 20,000 to
 predict. 100 trees, max_features="sqrt" for every model, fully grown trees.
 Runs are interleaved (sklearn, sporf sparse, sporf axis, repeat) and the
-median of the repeats is reported. Writes a table into BENCHMARKS.md.
+median of the repeats is reported. Writes a table into benchmarks/notes/speed.md.
 
-    python benchmarks/speed/bench_vs_sklearn.py [--repeats 3] [--output BENCHMARKS.md]
+    python benchmarks/speed/bench_vs_sklearn.py [--repeats 3] [--output benchmarks/notes/speed.md]
 """
 import argparse
 import os
@@ -57,7 +57,7 @@ def models(n_jobs):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--output", default=os.path.join(os.path.dirname(__file__), "..", "..", "BENCHMARKS.md"))
+    ap.add_argument("--output", default=os.path.join(os.path.dirname(__file__), "..", "notes", "speed.md"))
     args = ap.parse_args()
 
     X, y = make_classification(n_samples=50_000, n_features=30, n_informative=10,

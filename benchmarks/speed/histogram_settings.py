@@ -1,4 +1,4 @@
-"""The accuracy side of the histogram search (BENCHMARKS.md, "Fit speed of the defaults").
+"""The accuracy side of the histogram search (benchmarks/notes/speed.md).
 
     python benchmarks/speed/histogram_settings.py orthant   # median test error of 5 seeds, exact vs histograms
     python benchmarks/speed/histogram_settings.py cells     # test error and fit time, forest seeds 0 and 1

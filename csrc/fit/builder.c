@@ -28,7 +28,7 @@ static int grow_array(void **ptr, int64_t *cap, int64_t need, size_t elem)
 /* The node-ordered copy of X. The stable partition keeps each node's rows in
  * increasing id order, but a node deep in a tree on millions of rows still
  * has them spread over whole columns: every value a candidate reads is then a
- * cache miss, and the fit grew faster than n log n (BENCHMARKS.md). A large
+ * cache miss, and the fit grew faster than n log n (benchmarks/notes/speed.md). A large
  * node instead keeps its rows' values contiguous in xnode, and its split moves
  * them: p sequential passes, paid once, against the scattered reads of every
  * candidate. It pays when a column outgrows the cache and the candidates read
@@ -37,7 +37,7 @@ static int grow_array(void **ptr, int64_t *cap, int64_t need, size_t elem)
  * thousand rows does not fit the cache either: its rows are a few thousand
  * lines of each column it reads, a line per row (the default forests on
  * 300,000 to 10,000,000 rows fit 12-16% faster with 128 than with 4,096;
- * of 32 to 512, 128 was the fastest or level on every size, BENCHMARKS.md).
+ * of 32 to 512, 128 was the fastest or level on every size, benchmarks/notes/speed.md).
  * The values are the same, so is the forest (the exact scan's sort reorders
  * a node's rows: from then on the node reads Xc). */
 #define SPORF_COMPACT_MIN_DATA_ROWS ((int64_t)1 << 18)
@@ -46,7 +46,7 @@ static int grow_array(void **ptr, int64_t *cap, int64_t need, size_t elem)
  * target, the histograms' layout), their 12-16 bytes a row outgrow a 32 MB
  * cache at 2-3 million rows. The defaults fit 7-10% faster on 3,000,000 rows
  * and 16-19% on 10,000,000 with them; on 300,000 rows, where the ids' reads
- * still hit the cache, moving them cost 2-4% (BENCHMARKS.md). */
+ * still hit the cache, moving them cost 2-4% (benchmarks/notes/speed.md). */
 #define SPORF_COMPACT_RESPONSE_MIN_ROWS ((int64_t)1 << 21)
 #define SPORF_COMPACT_MIN_NODE_ROWS ((int64_t)128)
 
@@ -341,7 +341,7 @@ static void project_slice_imputed(sporf_builder *b, const int32_t *f, const doub
  * training means, cut among the other rows'. Imputing the means is what wins
  * when values are missing at random (a row keeps what its other features
  * say); a learned side wins when missingness itself carries information
- * (BENCHMARKS.md, "Missing values"): the scan picks per split. Replaces
+ * (benchmarks/notes/missing.md): the scan picks per split. Replaces
  * *local when better. */
 static void try_imputed(sporf_builder *b, const int32_t *f, const double *w, int32_t len, int64_t start,
                         int64_t end, const sporf_node_stats *st, sporf_best_split *local)

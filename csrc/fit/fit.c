@@ -766,7 +766,7 @@ int sporf_forest_fit_sample(const sporf_params *params, const sporf_matrix *X, c
  * the smallest weight is 1 -- so every output counts in units of its own
  * spread, and outputs of one variance keep weight 1 exactly (their scores are
  * then the plain summed ones, to the bit). Without it a response of large
- * scale decides nearly every cut (BENCHMARKS.md, "Multi-output y").
+ * scale decides nearly every cut (benchmarks/notes/multioutput.md).
  * malloc'ed; NULL when out of memory. */
 static double *output_weights(const double *y, const double *sw, int64_t n, int32_t m)
 {

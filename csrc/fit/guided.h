@@ -18,7 +18,7 @@
  * the covariance's off-diagonal set to zero); in regression, the sum of the
  * univariate least-squares fits. One candidate per prefix length m = 2, 4, 8,
  * ... (up to `guided_features`) lets the split search choose how
- * many features to combine. BENCHMARKS.md ("Accuracy out of the box") has the
+ * many features to combine. benchmarks/notes/suite.md ("Accuracy out of the box") has the
  * measurements that chose this form.
  */
 #ifndef SPORF_GUIDED_H

@@ -3,7 +3,7 @@
  *
  * The exact scan sorts a candidate's projected values (sort.h) and tries the cut
  * between every pair of neighbours. On a large node that sort is most of the
- * work of a candidate (BENCHMARKS.md, "Where the fit spends its time"), and the
+ * work of a candidate (benchmarks/notes/speed.md, "Where the exact search spent its time"), and the
  * cuts it separates are finer than a random forest needs. A histogram scan
  * instead drops the node's rows into B equal-width bins between the projected
  * minimum and maximum (one pass, no sort), adds the task's statistics per bin,
@@ -44,11 +44,11 @@ struct sporf_best_split;
 
 /* Rows per bin on nodes of fewer than max_bins rows: one, so that a small
  * node keeps (nearly) every cut -- with 4 the orthant problem, whose classes
- * turn on exact thresholds, lost 3 points of accuracy (BENCHMARKS.md). */
+ * turn on exact thresholds, lost 3 points of accuracy (benchmarks/notes/speed.md). */
 #define SPORF_HIST_ROWS_PER_BIN 1
 /* Nodes smaller than this are sorted (the exact scan): below it a sort of
  * a few rows costs less than clearing bins. From 16 rows on, the suite and
- * the speed cells (BENCHMARKS.md) measured no accuracy lost to the coarser
+ * the speed cells (benchmarks/notes/speed.md) measured no accuracy lost to the coarser
  * search of small nodes, and the fit of fully grown trees, whose small
  * nodes hold most of the work, about twice as fast. */
 #define SPORF_HIST_MIN_ROWS 16

@@ -4,14 +4,14 @@
  *
  * No fixed leaf size suits every data set: fully grown trees win on small,
  * nearly noiseless data, leaves of several rows on noisy responses, where
- * they average the noise away (BENCHMARKS.md). A fit with "auto" grows its
+ * they average the noise away (benchmarks/notes/defaults.md). A fit with "auto" grows its
  * trees to leaves of one row and keeps, for every node, its rows and the
  * value it would predict as a leaf (builder.h keep_nodes). A tree then
  * answers a row at leaf size k from the deepest node on the row's path that
  * holds at least k of the tree's rows -- its leaves of k rows, grown once.
  * The out-of-bag rows score the sizes with a proper score: accuracy would
  * count a row right or wrong and, on a few hundred rows, be noisier than the
- * differences it decides (BENCHMARKS.md). Regression forests score the sizes
+ * differences it decides (benchmarks/notes/defaults.md). Regression forests score the sizes
  * 1 to 21 by the squared error of the values. On more than 5,000 rows the
  * trees grow to leaves of 2 rows, and 1 is not among the sizes
  * (sporf_params_leaf_auto_grown says why). Classification forests score

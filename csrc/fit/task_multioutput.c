@@ -164,7 +164,7 @@ static void mc_add_row(const sporf_builder *b, int32_t id, double w, double *acc
 /* Summed over outputs, the share of each row's class that the best single
  * feature's cut sends left (task_classification.c's target, per output).
  * Drawing one output per node instead, as regression does, raised the test
- * error of both outputs (BENCHMARKS.md, "Multi-output y"). */
+ * error of both outputs (benchmarks/notes/multioutput.md). */
 static void mc_guide_target(sporf_builder *b, int64_t start, int64_t end, int32_t f, double sign, double threshold,
                             int missing_left, double *t)
 {

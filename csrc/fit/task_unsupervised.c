@@ -18,7 +18,7 @@
  * of peels shrinks the node geometrically, so a tree's work is O(n log n / 0.005).
  * 1% was twice as fast again but lost up to 0.08 of precision with 1,000 noise
  * dimensions; 0.5% kept the URerF simulations' precisions within 0.025 of the
- * unconstrained cut (BENCHMARKS.md). */
+ * unconstrained cut (benchmarks/notes/papers.md). */
 #define MIN_SIDE_SHARE 0.005
 
 static double weight_at(const double *w, int64_t i) { return w ? w[i] : 1.0; }

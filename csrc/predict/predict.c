@@ -44,7 +44,7 @@
  * LANES_BLOCK_BYTES, about half an L2.
  *
  * Every constant here was chosen by measurement; the numbers, the CPU they
- * were measured on and what else was tried are in BENCHMARKS.md ("How
+ * were measured on and what else was tried are in benchmarks/notes/architecture.md ("How
  * prediction walks the trees"). */
 #define PARTITION_BLOCK_BYTES ((int64_t)16 << 20)
 #define FLOAT_ROW_BYTES ((int64_t)1024)

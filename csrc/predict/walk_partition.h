@@ -40,7 +40,7 @@ typedef struct sporf_part_frame {
  * predict.c made one: such a range's rows share the cache lines of the
  * columns its split reads. Smaller ranges read the rows, whose few lines
  * the walk down a subtree keeps reusing (the copy for every range made
- * Friedman forests 6% slower; 256 to 4,096 rows were measured, BENCHMARKS.md
+ * Friedman forests 6% slower; 256 to 4,096 rows were measured, benchmarks/notes/speed.md
  * "Prediction: the large ranges of narrow rows by columns"). */
 #define SPORF_PART_COL_MIN 1024
 
@@ -398,7 +398,7 @@ static inline void sporf_part_add_leaf(const sporf_pnode *lf, const sporf_tree *
  * split into the children's ranges, depth first. Every row of a range runs
  * the same instructions, so nothing mispredicts but the rare loop exit, and
  * the rows' loads are independent, which beats the lane walk once a block
- * has thousands of rows (BENCHMARKS.md). The loads are started early: a
+ * has thousands of rows (benchmarks/notes/speed.md). The loads are started early: a
  * split's children's slots before its loop (the walk otherwise waits on
  * them), the rows' features SPORF_PART_AHEAD rows ahead. idx and tmp hold n
  * entries (the rows' indices move between them), stack `cap` frames (a

@@ -32,7 +32,7 @@ class URerF(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _spec_gen._URerFP
     cluster structure the unconstrained Fast-BIC cut peels a couple of extreme
     rows off, again and again: trees grow O(n) deep and a fit on 100,000 rows
     takes hours. The 0.5% floor keeps the fit O(n log n) and moved the paper's
-    simulation precisions by at most a few hundredths (BENCHMARKS.md).
+    simulation precisions by at most a few hundredths (benchmarks/notes/papers.md).
 
     Attributes
     ----------

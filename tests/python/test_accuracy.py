@@ -32,7 +32,7 @@ def test_trunk_oblique_beats_axis_aligned():
 def test_sparse_parity_with_p_squared_projections():
     # The paper's SPORF: sparse projections only. The default single-feature
     # search (axis_features) wins nodes greedily on parity, where no single
-    # feature carries signal, and costs about 0.025 here (BENCHMARKS.md).
+    # feature carries signal, and costs about 0.025 here (benchmarks/notes/papers.md).
     err = median_error(make_sparse_parity, 1000, 20,
                        lambda s: sporf.SPORFClassifier(max_features=400, axis_features=0, random_state=s, n_jobs=2))
     assert err <= 0.22, err

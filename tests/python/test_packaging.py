@@ -72,6 +72,23 @@ def test_the_design_page_names_files_and_modules_that_exist(tmp_path):
     assert out.returncode == 1 and "_core, fit/gone.c" in out.stdout
 
 
+def test_the_benchmarks_page_is_short_and_its_links_and_commands_exist():
+    # BENCHMARKS.md is the page a user reads: contents first, about 300 lines at
+    # most; the experiment records it links to and the scripts its commands run
+    # are files of the repository
+    page = (REPO / "BENCHMARKS.md").read_text()
+    assert len(page.splitlines()) <= 300
+    assert page.index("## Contents") < page.index("## Fit and prediction time")
+    links = re.findall(r"\]\(([^)#]+)\)", page)
+    assert any(link.startswith("benchmarks/notes/") for link in links)
+    missing = [link for link in links if not link.startswith("http") and not (REPO / link).exists()]
+    assert not missing, missing
+    scripts = re.findall(r"python (benchmarks/\S+\.py)", page)
+    assert scripts and not [s for s in scripts if not (REPO / s).is_file()]
+    # every script of benchmarks/ sits in one of its folders, none at the top
+    assert not list((REPO / "benchmarks").glob("*.py")) and not list((REPO / "benchmarks").glob("*.R"))
+
+
 def run_layer_check(directory):
     return subprocess.run([sys.executable, str(REPO / "tools" / "check_py_layers.py"), str(directory)],
                           capture_output=True, text=True)

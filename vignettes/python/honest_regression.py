@@ -78,7 +78,7 @@ ax = sporf.plot_importance(pim, kind="permutation", top=10)
 # noise feature -- and the bars are one standard deviation over trees, so a
 # feature whose bar reaches 0 is indistinguishable from noise. It costs about one more pass
 # of prediction over the out-of-bag rows per feature a tree uses (0.8 times the
-# fit's time on 30,000 x 30, BENCHMARKS.md).
+# fit's time on 30,000 x 30, benchmarks/notes/importance.md).
 #
 # ## Prediction intervals: quantile regression forests
 #
@@ -124,7 +124,7 @@ ax.legend(loc="upper left")
 # training row's quantiles from the trees that did not see it, for checking
 # coverage without a test set. The model keeps the training responses (8 bytes
 # a row) and each tree's leaf rows (a few bytes per row in the file);
-# BENCHMARKS.md compares coverage, size and time with the quantile-forest
+# benchmarks/notes/quantiles.md compares coverage, size and time with the quantile-forest
 # package and ranger.
 #
 # ## Categorical features

@@ -274,5 +274,5 @@ fig.tight_layout()
 # hidden, a learned side sends missing rows with the large values, where they
 # belong, while an imputed mean puts them in the middle of the range: the
 # learned forest is the more accurate.
-# `BENCHMARKS.md` ("Missing values") compares sporf with scikit-learn's and
+# `benchmarks/notes/missing.md` compares sporf with scikit-learn's and
 # ranger's native handling and with ydf on real data sets.
