@@ -5,11 +5,17 @@ The core's folders are layers, lowest first (docs/design.md):
     util  ->  model  ->  predict  ->  fit  ->  api
 
 A file may use its own layer and the layers before it, never one after.
-Two checks, both run by the C test suite (meson test "layers"):
+The checks, all run by the C test suite (meson test "layers"):
 
   * includes: every `#include "layer/..."` in csrc/<layer>/ names a header
     of the same or a lower layer (csrc/include/sporf.h, the public header,
     may be included anywhere);
+  * includes inside a layer: a file and its header (x.c, x.h) count as one,
+    and no such pair includes one that includes it back, directly or
+    through others, so a layer's files stack one way too;
+  * size: no function of the core is longer than MAX_FUNCTION_LINES lines
+    (from its opening brace to its closing one), except those listed in
+    LONG_FUNCTIONS with the reason they stay whole;
   * calls: in the built core library, a file that uses a symbol defined in
     another file (read with nm) may only use one of the same or a lower
     layer, and the graph of which file uses which has no cycle.
@@ -19,13 +25,16 @@ Two checks, both run by the C test suite (meson test "layers"):
 Without the library only the includes are checked. Exits 1 and lists every
 violation.
 """
+import os
 import pathlib
 import re
 import subprocess
 import sys
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
-CSRC = REPO / "csrc"
+# SPORF_CHECK_CSRC: another copy of the core's sources (the tests plant
+# violations in one)
+CSRC = pathlib.Path(os.environ.get("SPORF_CHECK_CSRC", REPO / "csrc"))
 LAYERS = ["util", "model", "predict", "fit", "api"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
@@ -34,6 +43,62 @@ def layer_of(rel):
     """The layer of a path relative to csrc/ ("fit/builder.c" -> "fit")."""
     top = rel.split("/", 1)[0]
     return top if top in LAYERS else None
+
+
+MAX_FUNCTION_LINES = 100
+# Functions that stay longer, each with why: none may be added without one.
+LONG_FUNCTIONS = {
+    "model/io.c:sporf_model_read": "the model file's sections, read in the order they are written",
+    "model/tree_codec.c:sporf_tree_decode": "one tree's fields in the order of the format, each checked as read",
+    "model/merge.c:sporf_model_merge": "the merge's checks and its copy, one pass over the forests",
+    "predict/packed.c:sporf_forest_pack": "the packed layout, written node by node",
+    "api/tune.c:tune": "the successive-halving loop over the candidates",
+}
+FUNCTION_START = re.compile(r"^([A-Za-z][^;{}]*?)\b([A-Za-z_][A-Za-z_0-9]*)\s*\(", re.M)
+
+
+def check_function_sizes():
+    """Functions longer than MAX_FUNCTION_LINES that are not listed."""
+    problems = []
+    for path in sorted(CSRC.rglob("*")):
+        if path.suffix not in (".c", ".h") or not path.is_file():
+            continue
+        rel = path.relative_to(CSRC).as_posix()
+        lines = path.read_text().split("\n")
+        name, opened = None, None
+        for i, line in enumerate(lines):
+            if line.startswith("{") and opened is None:
+                j = i - 1
+                while j > 0 and not re.match(r"[A-Za-z]", lines[j]):
+                    j -= 1
+                m = FUNCTION_START.match(lines[j])
+                name, opened = (m.group(2) if m else "?"), i
+            elif line.startswith("}") and opened is not None:
+                length = i - opened + 1
+                key = "%s:%s" % (rel, name)
+                if length > MAX_FUNCTION_LINES and key not in LONG_FUNCTIONS:
+                    problems.append("%s is %d lines, more than %d" % (key, length, MAX_FUNCTION_LINES))
+                opened = None
+    return problems
+
+
+def check_include_cycles():
+    """Inside a layer, the graph of which file pair includes which has no cycle."""
+    edges = {}
+    for path in sorted(CSRC.rglob("*")):
+        if path.suffix not in (".c", ".h") or not path.is_file():
+            continue
+        rel = path.relative_to(CSRC).as_posix()
+        if rel.startswith("include/"):
+            continue
+        unit = rel.rsplit(".", 1)[0]
+        edges.setdefault(unit, set())
+        for inc in INCLUDE.findall(path.read_text()):
+            target = inc.rsplit(".", 1)[0]
+            if target != unit and layer_of(inc) == layer_of(rel):
+                edges[unit].add(target)
+    cycle = find_cycle(edges)
+    return ["include cycle inside a layer: " + " -> ".join(cycle)] if cycle else []
 
 
 def check_includes():
@@ -133,7 +198,7 @@ def check_calls(library):
 
 
 def main(argv):
-    problems = check_includes()
+    problems = check_includes() + check_include_cycles() + check_function_sizes()
     n_edges = 0
     if len(argv) > 1:
         call_problems, edges = check_calls(argv[1])

@@ -111,7 +111,7 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
     const int32_t K = c->forest->n_classes;
     sporf_rng rng;
     sporf_seed_tree(&rng, c->params, t);
-    double *w = b->w;
+    double *w = b->rows.w;
     int rc0 = draw_rows(c, t, &rng, w, err);
     if (rc0 != SPORF_OK)
         return rc0;
@@ -148,29 +148,29 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
         if (c->sample_weight) wi *= c->sample_weight[i];
         if (cw) wi *= cw[c->y[i]];
         w[i] = wi;
-        if (wi > 0.0) b->idx[m++] = (int32_t)i;
+        if (wi > 0.0) b->rows.idx[m++] = (int32_t)i;
     }
     sporf_tree *tree = &c->forest->trees[t];
     if (!sporf_params_honest(c->params)) {
         int rc = sporf_builder_grow(b, m, &rng, ctl, tree, err);
         /* a leaf size chosen out of bag collects the leaves' rows after the
          * trees are pruned (collect_quantile_leaves) */
-        if (rc != SPORF_OK || !qcount || b->keep_nodes)
+        if (rc != SPORF_OK || !qcount || b->draft.keep_nodes)
             return rc;
-        return sporf_qrf_collect(tree, &b->X, b->xrow, b->impute, b->idx, m, qcount, c->qrf_order, c->qrf_rank,
+        return sporf_qrf_collect(tree, &b->rows.X, b->rows.xrow, b->rows.impute, b->rows.idx, m, qcount, c->qrf_order, c->qrf_rank,
                                  qcount + n, err);
     }
 
     /* Honesty: grow on the first part of the shuffled rows and estimate the
      * leaves from the rest (which growing leaves in place). */
-    const int64_t n_struct = honest_split(c->params, &rng, b->idx, m), n_est = m - n_struct;
+    const int64_t n_struct = honest_split(c->params, &rng, b->rows.idx, m), n_est = m - n_struct;
     int rc = sporf_builder_grow(b, n_struct, &rng, ctl, tree, err);
     if (rc == SPORF_OK)
-        rc = sporf_builder_estimate_leaves(b, b->idx + n_struct, n_est, n_struct, tree, err);
-    if (rc != SPORF_OK || !qcount || b->keep_nodes)
+        rc = sporf_builder_estimate_leaves(b, b->rows.idx + n_struct, n_est, n_struct, tree, err);
+    if (rc != SPORF_OK || !qcount || b->draft.keep_nodes)
         return rc;
     /* an honest leaf's quantiles come from the rows that estimated it */
-    return sporf_qrf_collect(tree, &b->X, b->xrow, b->impute, b->idx + n_struct, n_est, qcount, c->qrf_order,
+    return sporf_qrf_collect(tree, &b->rows.X, b->rows.xrow, b->rows.impute, b->rows.idx + n_struct, n_est, qcount, c->qrf_order,
                              c->qrf_rank, qcount + n, err);
 }
 
@@ -422,22 +422,22 @@ static int collect_quantile_leaves(fit_ctx *c, sporf_forest *f, sporf_error *err
 {
     sporf_builder *b = &c->builders[0];
     const int64_t n = c->n;
-    int32_t *scratch = c->qrf_scratch[0], *count = scratch, *rows = b->idx;
+    int32_t *scratch = c->qrf_scratch[0], *count = scratch, *rows = b->rows.idx;
     for (int64_t t = 0; t < f->n_trees; t++) {
         sporf_rng rng;
         sporf_seed_tree(&rng, c->params, t);
-        int rc = draw_rows(c, t, &rng, b->w, err);
+        int rc = draw_rows(c, t, &rng, b->rows.w, err);
         if (rc != SPORF_OK)
             return rc;
         int64_t m = 0;
         for (int64_t i = 0; i < n; i++) {
-            const double wi = b->w[i] * (c->sample_weight ? c->sample_weight[i] : 1.0);
-            count[i] = (int32_t)b->w[i];
+            const double wi = b->rows.w[i] * (c->sample_weight ? c->sample_weight[i] : 1.0);
+            count[i] = (int32_t)b->rows.w[i];
             if (wi > 0.0) rows[m++] = (int32_t)i;
         }
         /* an honest tree's estimation rows: grow_one_tree's shuffle, from the same place in the stream */
         const int64_t first = sporf_params_honest(c->params) ? honest_split(c->params, &rng, rows, m) : 0;
-        rc = sporf_qrf_collect(&f->trees[t], &b->X, b->xrow, b->impute, rows + first, m - first, count, c->qrf_order,
+        rc = sporf_qrf_collect(&f->trees[t], &b->rows.X, b->rows.xrow, b->rows.impute, rows + first, m - first, count, c->qrf_order,
                                c->qrf_rank, scratch + n, err);
         if (rc != SPORF_OK)
             return rc;
@@ -571,8 +571,8 @@ static int prepare_workers(fit_ctx *c, sporf_forest *f, const sporf_columns *col
         int rc = sporf_builder_init(&c->builders[t], c->params, cols, response, sample ? &of : NULL, err);
         if (rc != SPORF_OK)
             return rc;
-        c->builders[t].impute = f->impute;
-        c->builders[t].keep_nodes = keep_nodes;
+        c->builders[t].rows.impute = f->impute;
+        c->builders[t].draft.keep_nodes = keep_nodes;
         if (!(c->balanced_scratch[t] = malloc((size_t)f->n_classes * sizeof(double))))
             return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
     }

@@ -1,8 +1,6 @@
 /* guided.c -- see guided.h. */
 #include "fit/guided.h"
 
-#include "fit/task.h"
-
 #include <math.h>
 #include <string.h>
 
@@ -56,11 +54,11 @@ static double min_r2(int64_t n)
  * idx[start..end) that have f (the data has missing values), with the
  * rank's test on those rows: the target is re-centred on them, as the rows
  * without f say nothing about the feature's fit. */
-static double slope_present(const sporf_builder *b, int64_t start, int64_t end, int32_t f, const double *t)
+static double slope_present(const sporf_rows *rows, int64_t start, int64_t end, int32_t f, const double *t)
 {
-    const int32_t *idx = b->idx;
-    const double *wt = b->w;
-    const sporf_columns *X = &b->X;
+    const int32_t *idx = rows->idx;
+    const double *wt = rows->w;
+    const sporf_columns *X = &rows->X;
     double x0 = 0.0;
     int64_t i0 = start;
     while (i0 < end && sporf_is_missing(sporf_columns_at(X, f, idx[i0])))
@@ -134,19 +132,17 @@ static void shifted_sums(const double *col, const float *colf, const int32_t *ro
     sums[2] = sxt;
 }
 
-void sporf_guided_slopes(sporf_builder *b, int64_t start, int64_t end, const sporf_feature_rank *r,
-                         int32_t m, double *w)
+void sporf_guided_slopes(const sporf_task *task, sporf_task_state *ts, const sporf_rows *rows, double *t, double *wn,
+                         int64_t start, int64_t end, const sporf_feature_rank *r, int32_t m, double *w)
 {
     const sporf_ranked_feature *top = &r->item[0];
-    double *t = b->guide_target;
-    b->task->guide_target(b, start, end, top->feature, top->sign, top->threshold, top->missing_left, t);
-    const int32_t *idx = b->idx;
-    const double *wt = b->w;
+    task->guide_target(ts, rows, start, end, top->feature, top->sign, top->threshold, top->missing_left, t);
+    const int32_t *idx = rows->idx;
+    const double *wt = rows->w;
     /* the rows' weights by position, gathered once for the m slopes (in
      * order from the node-ordered copy when it has them) */
-    double *wn = b->guide_w;
     const double *wc, *yc;
-    const int in_order = sporf_node_wy(b, start, &wc, &yc);
+    const int in_order = sporf_rows_wy(rows, start, &wc, &yc);
     double W = 0.0, T = 0.0;
     for (int64_t i = start; i < end; i++) {
         wn[i - start] = in_order ? wc[i - start] : wt[idx[i]];
@@ -160,9 +156,9 @@ void sporf_guided_slopes(sporf_builder *b, int64_t start, int64_t end, const spo
         t[i - start] = dt; /* centred from here on */
         stt += wn[i - start] * dt * dt;
     }
-    if (b->has_missing) {
+    if (rows->has_missing) {
         for (int32_t j = 0; j < m; j++)
-            w[j] = slope_present(b, start, end, r->item[j].feature, t);
+            w[j] = slope_present(rows, start, end, r->item[j].feature, t);
         return;
     }
     const double r2_min = min_r2(end - start);
@@ -170,16 +166,16 @@ void sporf_guided_slopes(sporf_builder *b, int64_t start, int64_t end, const spo
         /* One pass with the sums shifted by the first row's value (exact
          * enough: the shift removes the cancellation a large mean causes). */
         const int32_t f = r->item[j].feature;
-        const double x0 = sporf_node_x(b, f, start);
+        const double x0 = sporf_rows_x(rows, f, start);
         double sums[3] = {0.0, 0.0, 0.0};
-        if (b->node_compact && b->xnode32)
-            shifted_sums(NULL, b->xnode32 + (int64_t)f * b->xnode_rows + start, NULL, wn, t, end - start, x0, sums);
-        else if (b->node_compact)
-            shifted_sums(b->xnode + (int64_t)f * b->xnode_rows + start, NULL, NULL, wn, t, end - start, x0, sums);
-        else if (b->X.f32)
-            shifted_sums(NULL, b->X.f32 + (int64_t)f * b->n, idx + start, wn, t, end - start, x0, sums);
+        if (rows->node_compact && rows->xnode32)
+            shifted_sums(NULL, rows->xnode32 + (int64_t)f * rows->xnode_rows + start, NULL, wn, t, end - start, x0, sums);
+        else if (rows->node_compact)
+            shifted_sums(rows->xnode + (int64_t)f * rows->xnode_rows + start, NULL, NULL, wn, t, end - start, x0, sums);
+        else if (rows->X.f32)
+            shifted_sums(NULL, rows->X.f32 + (int64_t)f * rows->n, idx + start, wn, t, end - start, x0, sums);
         else
-            shifted_sums(b->X.f64 + (int64_t)f * b->n, NULL, idx + start, wn, t, end - start, x0, sums);
+            shifted_sums(rows->X.f64 + (int64_t)f * rows->n, NULL, idx + start, wn, t, end - start, x0, sums);
         const double sx = sums[0];
         double sxx = sums[1];
         const double sxt = sums[2];

@@ -24,7 +24,8 @@
 #ifndef SPORF_GUIDED_H
 #define SPORF_GUIDED_H
 
-#include "fit/builder.h"
+#include "fit/rows.h"
+#include "fit/task.h"
 
 #define SPORF_GUIDED_MAX 64
 
@@ -54,12 +55,13 @@ void sporf_rank_clear(sporf_feature_rank *r, int32_t cap);
 void sporf_rank_offer(sporf_feature_rank *r, int32_t feature, double sign, double threshold, int missing_left,
                       double proxy);
 
-/* Slopes w[0..m) of the ranking's first m features on rows idx[start..end)
- * (b->guide_target is scratch for the task's target). A feature whose slope
- * is zero or not finite gets 0 (the caller leaves it out). With missing
- * values in the data, each slope is fitted on the rows that have its
- * feature. */
-void sporf_guided_slopes(sporf_builder *b, int64_t start, int64_t end, const sporf_feature_rank *r,
-                         int32_t m, double *w);
+/* Slopes w[0..m) of the ranking r's first m features on the node's rows
+ * rows->idx[start..end), against the target the task (its state ts) gives
+ * them; target and wn are scratch for end - start values each. A feature
+ * whose slope is zero or not finite gets 0 (the caller leaves it out). With
+ * missing values in the data, each slope is fitted on the rows that have
+ * its feature. */
+void sporf_guided_slopes(const sporf_task *task, sporf_task_state *ts, const sporf_rows *rows, double *target,
+                         double *wn, int64_t start, int64_t end, const sporf_feature_rank *r, int32_t m, double *w);
 
 #endif

@@ -18,17 +18,17 @@
 
 typedef struct sporf_hist_ops {
     /* Drop the node's n values v into B bins (sporf_bin_of(v[i], lo, scale, B)):
-     * record each row's bin in b->hist.bin and add its count, weight and S
-     * statistics to the (zeroed) count, wsum and stats[bin * S ...] of b->hist. */
-    void (*fill)(sporf_builder *b, const double *v, int64_t n, double lo, double scale, int32_t B);
+     * record each row's bin in t->hist.bin and add its count, weight and S
+     * statistics to the (zeroed) count, wsum and stats[bin * S ...] of t->hist. */
+    void (*fill)(sporf_task_state *t, const double *v, int64_t n, double lo, double scale, int32_t B);
     /* The proxy (as the exact scan's: larger is better) of the cut whose sides
      * have statistics left (weight wl) and right (weight wr). */
-    double (*proxy)(const sporf_builder *b, const double *left, double wl, const double *right, double wr);
+    double (*proxy)(const sporf_task_state *t, const double *left, double wl, const double *right, double wr);
     /* The random splitter's one cut (may be NULL: fill's two bins then): the
      * rows of bin 0 -- (v[i] - lo) * scale < 1, as sporf_bin_of puts them --
      * their count into *nl, weight into *wl and S statistics into the
      * (zeroed) left; one pass, no bin stored. */
-    void (*left)(sporf_builder *b, const double *v, int64_t n, double lo, double scale, double *left,
+    void (*left)(sporf_task_state *t, const double *v, int64_t n, double lo, double scale, double *left,
                  int64_t *nl, double *wl);
 } sporf_hist_ops;
 
@@ -52,25 +52,22 @@ static inline void sporf_hist_keep(sporf_best_split *best, double proxy, int64_t
     best->threshold = vmin + (double)(k + 1) / scale;
 }
 
-/* The scan of task.h's hist_scan: see there. */
-static SPORF_ALWAYS_INLINE int sporf_hist_scan_with(sporf_builder *b, int64_t start, int64_t end,
-                                                     const sporf_node_stats *st, sporf_best_split *best,
-                                                     const sporf_hist_ops *ops)
+/* The range of the node's n values v into *vmin, *vmax: 0, or -2 when a
+ * value is NaN (a projection that overflowed, inf - inf, has no bin: the
+ * exact scan). Taken while the values were gathered when it could be
+ * (rows.c), else here in four independent chains (a minimum and a maximum
+ * do not depend on the order they are taken in): one chain waits on each
+ * comparison's latency, four keep the pipeline full. */
+static SPORF_ALWAYS_INLINE int sporf_hist_range(const sporf_rows *r, const double *v, int64_t n, double *vmin_out,
+                                                double *vmax_out)
 {
-    sporf_histogram *h = &b->hist;
-    const double *v = b->vals + start;
-    const int64_t n = end - start;
-    /* The range, taken while the values were gathered when it could be
-     * (builder.c), else here in four independent chains (a minimum and a
-     * maximum do not depend on the order they are taken in): one chain waits
-     * on each comparison's latency, four keep the pipeline full. */
     double lo[4] = {v[0], v[0], v[0], v[0]}, hi[4] = {v[0], v[0], v[0], v[0]};
     int nan = v[0] != v[0];
-    int64_t i = b->range_ok ? n : 1;
-    if (b->range_ok) {
-        lo[0] = b->range_lo;
-        hi[0] = b->range_hi;
-        nan = b->range_nan;
+    int64_t i = r->range_ok ? n : 1;
+    if (r->range_ok) {
+        lo[0] = r->range_lo;
+        hi[0] = r->range_hi;
+        nan = r->range_nan;
     }
     for (; i + 4 <= n; i += 4)
         for (int u = 0; u < 4; u++) {
@@ -84,7 +81,6 @@ static SPORF_ALWAYS_INLINE int sporf_hist_scan_with(sporf_builder *b, int64_t st
         hi[0] = v[i] > hi[0] ? v[i] : hi[0];
         nan |= v[i] != v[i];
     }
-    /* a projection that overflowed (inf - inf) has no bin: the exact scan */
     if (nan)
         return -2;
     double vmin = lo[0], vmax = hi[0];
@@ -92,6 +88,48 @@ static SPORF_ALWAYS_INLINE int sporf_hist_scan_with(sporf_builder *b, int64_t st
         vmin = lo[u] < vmin ? lo[u] : vmin;
         vmax = hi[u] > vmax ? hi[u] : vmax;
     }
+    *vmin_out = vmin;
+    *vmax_out = vmax;
+    return 0;
+}
+
+/* The random splitter's one cut: the rows left of the drawn threshold, no
+ * bins. vmin is always left and vmax right (draw < 1), so both sides have
+ * rows. Returns 1 (task.h hist_scan). */
+static SPORF_ALWAYS_INLINE int sporf_hist_random_cut(sporf_task_state *t, const double *v, int64_t n,
+                                                     const sporf_node_stats *st, sporf_best_split *best,
+                                                     const sporf_hist_ops *ops, double vmin, double vmax,
+                                                     double scale)
+{
+    sporf_histogram *h = &t->hist;
+    const int32_t S = h->width;
+    double *L = h->left, *R = h->right, wl = 0.0;
+    int64_t nl = 0;
+    memset(L, 0, (size_t)S * sizeof *L);
+    ops->left(t, v, n, vmin, scale, L, &nl, &wl);
+    const double wr = st->w - wl;
+    if (nl < t->min_leaf_rows || n - nl < t->min_leaf_rows || wl <= 0.0 || wr <= 0.0 ||
+        wl < t->min_weight_leaf || wr < t->min_weight_leaf || nl == n)
+        return 1;
+    for (int32_t s = 0; s < S; s++)
+        R[s] = h->total[s] - L[s];
+    const double proxy = ops->proxy(t, L, wl, R, wr);
+    if (!best->found || proxy > best->proxy)
+        sporf_hist_keep(best, proxy, nl, 2, 0, vmin, vmax, scale);
+    return 1;
+}
+
+/* The scan of task.h's hist_scan: see there. */
+static SPORF_ALWAYS_INLINE int sporf_hist_scan_with(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end,
+                                                     const sporf_node_stats *st, sporf_best_split *best,
+                                                     const sporf_hist_ops *ops)
+{
+    sporf_histogram *h = &t->hist;
+    const double *v = r->vals + start;
+    const int64_t n = end - start;
+    double vmin, vmax;
+    if (sporf_hist_range(r, v, n, &vmin, &vmax) != 0)
+        return -2;
     if (!(vmax > vmin))
         return -1;
     /* The random splitter's two bins meet at vmin + draw * (vmax - vmin):
@@ -105,31 +143,15 @@ static SPORF_ALWAYS_INLINE int sporf_hist_scan_with(sporf_builder *b, int64_t st
     if (!isfinite(scale) || !(scale > 0.0))
         return -2;
     const int32_t S = h->width;
-    if (h->random && ops->left) {
-        /* One cut: the rows left of the drawn threshold, no bins. vmin is
-         * always left and vmax right (draw < 1), so both sides have rows. */
-        double *L = h->left, *R = h->right, wl = 0.0;
-        int64_t nl = 0;
-        memset(L, 0, (size_t)S * sizeof *L);
-        ops->left(b, v, n, vmin, scale, L, &nl, &wl);
-        const double wr = st->w - wl;
-        if (nl < b->min_leaf_rows || n - nl < b->min_leaf_rows || wl <= 0.0 || wr <= 0.0 ||
-            wl < b->min_weight_leaf || wr < b->min_weight_leaf || nl == n)
-            return 1;
-        for (int32_t s = 0; s < S; s++)
-            R[s] = h->total[s] - L[s];
-        const double proxy = ops->proxy(b, L, wl, R, wr);
-        if (!best->found || proxy > best->proxy)
-            sporf_hist_keep(best, proxy, nl, 2, 0, vmin, vmax, scale);
-        return 1;
-    }
+    if (h->random && ops->left)
+        return sporf_hist_random_cut(t, v, n, st, best, ops, vmin, vmax, scale);
     uint16_t *bin = h->bin;
     int64_t *count = h->count;
     double *wsum = h->wsum;
     memset(count, 0, (size_t)B * sizeof *count);
     memset(wsum, 0, (size_t)B * sizeof *wsum);
     memset(h->stats, 0, (size_t)B * (size_t)S * sizeof *h->stats);
-    ops->fill(b, v, n, vmin, scale, B);
+    ops->fill(t, v, n, vmin, scale, B);
     /* Equal-width bins suit the bulk of a projection's values, not a long
      * tail: when one bin holds most of the rows but more than one value
      * (outliers stretched the range), its cuts are out of reach of the
@@ -142,8 +164,8 @@ static SPORF_ALWAYS_INLINE int sporf_hist_scan_with(sporf_builder *b, int64_t st
 
     /* The cuts between non-empty bins, left to right; the best is kept as
      * the bin it follows until the scan ends. */
-    const int64_t msl = b->min_leaf_rows;
-    const double mwl = b->min_weight_leaf;
+    const int64_t msl = t->min_leaf_rows;
+    const double mwl = t->min_weight_leaf;
     double *L = h->left, *R = h->right;
     memset(L, 0, (size_t)S * sizeof *L);
     int64_t nl = 0, best_nl = 0;
@@ -166,7 +188,7 @@ static SPORF_ALWAYS_INLINE int sporf_hist_scan_with(sporf_builder *b, int64_t st
             continue;
         for (int32_t s = 0; s < S; s++)
             R[s] = h->total[s] - L[s];
-        const double proxy = ops->proxy(b, L, wl, R, wr);
+        const double proxy = ops->proxy(t, L, wl, R, wr);
         if (best_k < 0 || proxy > best_proxy) {
             best_k = k;
             best_proxy = proxy;

@@ -1,8 +1,7 @@
 /* histogram.c -- see histogram.h. */
 #include "fit/histogram.h"
 
-#include "fit/builder.h"
-#include "fit/task.h"
+#include "fit/split.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@ int sporf_histogram_init(sporf_histogram *h, int32_t max_bins, int random, int32
     if (max_bins <= 0 || width <= 0)
         return 1;
     h->random = random;
+    h->min_rows = SPORF_HIST_MIN_ROWS;
     if (n < 1) n = 1;
     /* a node has at least 2 bins, even with max_bins = 1 */
     const size_t B = (size_t)(max_bins > 2 ? max_bins : 2), S = (size_t)width;
@@ -53,9 +53,9 @@ void sporf_histogram_free(sporf_histogram *h)
     memset(h, 0, sizeof *h);
 }
 
-int sporf_hist_use(const sporf_builder *b, int64_t n_node)
+int sporf_hist_use(const sporf_histogram *h, int64_t n_node)
 {
-    return b->hist.max_bins > 0 && n_node >= (b->hist.random ? 2 : b->hist_min_rows);
+    return h->max_bins > 0 && n_node >= (h->random ? 2 : h->min_rows);
 }
 
 int32_t sporf_hist_bins(const sporf_histogram *h, int64_t n)

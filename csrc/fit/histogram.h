@@ -36,11 +36,10 @@
 #ifndef SPORF_HISTOGRAM_H
 #define SPORF_HISTOGRAM_H
 
+#include "fit/split.h"
+
 #include <stdint.h>
 
-struct sporf_builder;
-struct sporf_node_stats;
-struct sporf_best_split;
 
 /* Rows per bin on nodes of fewer than max_bins rows: one, so that a small
  * node keeps (nearly) every cut -- with 4 the orthant problem, whose classes
@@ -58,6 +57,7 @@ struct sporf_best_split;
  * node's response by position (task.h hist_prepare). */
 typedef struct sporf_histogram {
     int32_t max_bins;   /* B; 0 = never bin */
+    int64_t min_rows;   /* the smallest node scanned by histogram (SPORF_HIST_MIN_ROWS) */
     int random;         /* splitter "random": two bins, cut at a drawn threshold */
     double draw;        /* with random: the candidate's draw in (0, 1), the threshold's
                            place between the projection's minimum and maximum */
@@ -90,7 +90,7 @@ int sporf_histogram_init(sporf_histogram *h, int32_t max_bins, int random, int32
 void sporf_histogram_free(sporf_histogram *h);
 
 /* Should a node of n_node rows be scanned by histogram? */
-int sporf_hist_use(const struct sporf_builder *b, int64_t n_node);
+int sporf_hist_use(const sporf_histogram *h, int64_t n_node);
 
 /* The bin count for a node of n rows: max_bins, or fewer so that a bin
  * holds about SPORF_HIST_ROWS_PER_BIN rows (at least 2 bins). */
@@ -102,6 +102,6 @@ int sporf_hist_has_two_values(const double *v, const uint16_t *bin, int64_t n, i
 /* Place a histogram scan's cut (best->binned) between the largest value of
  * its left bins and the smallest of the right ones, v[0..n) being the
  * node's values of the winning projection (computed again by the partition). */
-void sporf_hist_threshold(const double *v, int64_t n, struct sporf_best_split *best);
+void sporf_hist_threshold(const double *v, int64_t n, sporf_best_split *best);
 
 #endif

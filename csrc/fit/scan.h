@@ -32,26 +32,26 @@ typedef struct sporf_scan_sums {
 typedef struct sporf_scan_ops {
     /* Start a pass: every row of idx[start..end) on the right, except the
      * n_miss missing rows at the end when missing_left. */
-    void (*start)(const sporf_builder *b, const sporf_node_stats *st, int64_t start, int64_t end, int64_t n_miss,
+    void (*start)(const sporf_task_state *t, const sporf_rows *r, const sporf_node_stats *st, int64_t start, int64_t end, int64_t n_miss,
                   int missing_left, sporf_scan_sums *s);
     /* Move row id (weight ww) from the right side to the left; the scan
      * updates the weights wl and wr itself. */
-    void (*move_left)(const sporf_builder *b, const sporf_node_stats *st, int32_t id, double ww,
+    void (*move_left)(const sporf_task_state *t, const sporf_node_stats *st, int32_t id, double ww,
                       sporf_scan_sums *s);
     /* The cut's score (larger is better; task.h's proxy). */
-    double (*proxy)(const sporf_builder *b, const sporf_scan_sums *s);
+    double (*proxy)(const sporf_task_state *t, const sporf_scan_sums *s);
 } sporf_scan_ops;
 
-static SPORF_ALWAYS_INLINE int sporf_scan_side(sporf_builder *b, int64_t start, int64_t end, int64_t n_miss,
+static SPORF_ALWAYS_INLINE int sporf_scan_side(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, int64_t n_miss,
                                                int missing_left, const sporf_node_stats *st,
                                                sporf_best_split *best, const sporf_scan_ops *ops)
 {
-    const int64_t msl = b->min_leaf_rows;
-    const double mwl = b->min_weight_leaf;
-    const int32_t *idx = b->idx;
-    const double *w = b->w, *v = b->vals;
+    const int64_t msl = t->min_leaf_rows;
+    const double mwl = t->min_weight_leaf;
+    const int32_t *idx = r->idx;
+    const double *w = r->w, *v = r->vals;
     sporf_scan_sums s;
-    ops->start(b, st, start, end, n_miss, missing_left, &s);
+    ops->start(t, r, st, start, end, n_miss, missing_left, &s);
     const int64_t n = end - start, n_val = n - n_miss;
     const int64_t nl0 = missing_left ? n_miss : 0;
     int changed = 0;
@@ -59,7 +59,7 @@ static SPORF_ALWAYS_INLINE int sporf_scan_side(sporf_builder *b, int64_t start, 
     for (; i < n_val - 1; i++) {
         const int32_t id = idx[start + i];
         const double ww = w[id];
-        ops->move_left(b, st, id, ww, &s);
+        ops->move_left(t, st, id, ww, &s);
         s.wl += ww;
         s.wr -= ww;
         const int64_t nl = nl0 + i + 1;
@@ -70,31 +70,31 @@ static SPORF_ALWAYS_INLINE int sporf_scan_side(sporf_builder *b, int64_t start, 
         const double a = v[start + i], z = v[start + i + 1];
         if (!(z > a) || s.wl <= 0.0 || s.wr <= 0.0 || s.wl < mwl || s.wr < mwl)
             continue;
-        changed |= sporf_offer_cut(best, ops->proxy(b, &s), nl, a, z, missing_left);
+        changed |= sporf_offer_cut(best, ops->proxy(t, &s), nl, a, z, missing_left);
     }
     /* every value left, the missing rows right (not after a break: the right
      * side was already too small) */
     if (n_miss > 0 && !missing_left && n_val >= 1 && i == n_val - 1) {
         const int32_t id = idx[start + i];
         const double ww = w[id];
-        ops->move_left(b, st, id, ww, &s);
+        ops->move_left(t, st, id, ww, &s);
         s.wl += ww;
         s.wr -= ww;
         if (n_val >= msl && n_miss >= msl && s.wl > 0.0 && s.wr > 0.0 && s.wl >= mwl && s.wr >= mwl)
-            changed |= sporf_offer_cut(best, ops->proxy(b, &s), n_val, v[start + i], INFINITY, 0);
+            changed |= sporf_offer_cut(best, ops->proxy(t, &s), n_val, v[start + i], INFINITY, 0);
     }
     return changed;
 }
 
 /* The task's scan (task.h): the cuts of rows [start, end - n_miss) sorted by
- * b->vals, the missing rows on the right, then on the left. */
-static SPORF_ALWAYS_INLINE int sporf_scan_sorted(sporf_builder *b, int64_t start, int64_t end, int64_t n_miss,
+ * r->vals, the missing rows on the right, then on the left. */
+static SPORF_ALWAYS_INLINE int sporf_scan_sorted(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, int64_t n_miss,
                                                  const sporf_node_stats *st, sporf_best_split *best,
                                                  const sporf_scan_ops *ops)
 {
-    int changed = sporf_scan_side(b, start, end, n_miss, 0, st, best, ops);
+    int changed = sporf_scan_side(t, r, start, end, n_miss, 0, st, best, ops);
     if (n_miss > 0)
-        changed |= sporf_scan_side(b, start, end, n_miss, 1, st, best, ops);
+        changed |= sporf_scan_side(t, r, start, end, n_miss, 1, st, best, ops);
     return changed;
 }
 

@@ -9,8 +9,10 @@
  * branch on the task. The calls are per node and per candidate, never per
  * row, so the indirection costs nothing measurable (benchmarks/fit_ab.py).
  *
- * Each task reads the builder's rows (b->idx[start..end), weights b->w by
- * row id) and its own response (b->y or b->yr).
+ * A task reads the node's rows (rows.h: r->idx[start..end), weights r->w by
+ * row id, the candidate's values r->vals) and keeps its response and its
+ * running sums in its own state (sporf_task_state, below); it never sees
+ * the builder.
  *
  * Missing values: a row whose projection is NaN (a feature with a non-zero
  * weight is missing) is "missing" at that split. The builder moves a
@@ -22,7 +24,11 @@
 #ifndef SPORF_TASK_H
 #define SPORF_TASK_H
 
-#include "fit/builder.h"
+#include "fit/histogram.h"
+#include "fit/rows.h"
+#include "fit/split.h"
+#include "model/model.h"
+#include "util/rng.h"
 
 #include <math.h>
 
@@ -35,92 +41,91 @@
 #define SPORF_ALWAYS_INLINE inline
 #endif
 
-/* What a node's statistics tell the grow loop. */
-typedef struct sporf_node_stats {
-    double w;         /* total weight of the node's rows */
-    double mean;      /* regression: the weighted mean response (its leaf value, and
-                         the centre of the scan's running sums) */
-    double impurity;  /* classification: gini or entropy; regression: SSE / w;
-                         unsupervised: 0 */
-    double sse;       /* regression: the weighted sum of squares about mean */
-    int pure;         /* no split can lower the impurity: make a leaf */
-    double perfect;   /* the proxy of a cut into pure children, which no cut can beat:
-                         the search stops at the first cut that reaches it (builder.c);
-                         +infinity where there is none (unsupervised) */
-} sporf_node_stats;
+/* The response a tree learns, by task. */
+typedef struct sporf_response {
+    int32_t task;           /* SPORF_TASK_* */
+    const int32_t *y;       /* classification: class codes in [0, n_classes); else NULL */
+    const double *yr;       /* regression: responses; else NULL */
+    int32_t n_classes;      /* classification: K >= 1; otherwise 1 (one value per leaf);
+                               multi-output: the values of a leaf, summed over outputs */
+    int32_t n_outputs;      /* 1, or the responses per row (multi-output y: y and yr are then
+                               n x n_outputs row-major, class codes offset into the K values) */
+    const int32_t *output_classes; /* multi-output classification: each output's classes */
+    const double *output_weight;   /* multi-output regression: each output's weight in the
+                                      summed squared error (task_multioutput.c) */
+} sporf_response;
 
-/* The best cut found so far at a node. proxy is the task's score for
- * comparing cuts (larger is better), not a gain. */
-typedef struct sporf_best_split {
-    int found;
-    double proxy;
-    int64_t n_left;       /* rows that go left */
-    double threshold;
-    int missing_left;     /* rows whose projection is missing go left (else right) */
-    int imputed;          /* instead, missing rows take their projection with each missing
-                             feature at its training mean (builder.c; tasks leave it 0) */
-    int32_t len;          /* non-zeros of its projection */
-    /* A histogram scan's cut (histogram.h): the rows in bins <= bin_k of the
-     * projection's B = bin_count bins from bin_lo (index (v - bin_lo) *
-     * bin_scale) go left; bin_hi is the projection's maximum. The threshold
-     * is then only the bins' edge, until sporf_hist_threshold places it
-     * between the neighbouring values. */
-    int binned;
-    int32_t bin_count, bin_k;
-    double bin_lo, bin_hi, bin_scale;
-} sporf_best_split;
+/* A task's own state: its response, the limits a cut must respect, and
+ * its running sums and histogram scratch (sporf_task_state_init). One per
+ * builder, reused from tree to tree. */
+typedef struct sporf_task_state {
+    const sporf_params *params;
+    const int32_t *y;       /* classification: class codes (NULL otherwise) */
+    const double *yr;       /* regression: responses (NULL otherwise) */
+    int32_t n_classes;      /* 1 unless classification: one value per leaf */
+    int32_t n_outputs;      /* responses per row (sporf_response) */
+    const int32_t *output_classes; /* multi-output classification: each output's classes */
+    const double *output_weight;   /* multi-output regression: each output's weight */
+    int64_t min_leaf_rows;  /* min_samples_leaf resolved against the training rows */
+    double min_weight_leaf; /* per tree: min_weight_fraction_leaf * the tree's total weight */
+    sporf_rng *rng;         /* the tree's stream, for the node being split */
+    double *node_counts, *left_counts, *right_counts; /* K each: class weights */
+    double *wsorted;        /* n: unsupervised, weights aligned with sorted values */
+    sporf_histogram hist;   /* histogram scans of large nodes (histogram.h); max_bins 0: none */
+} sporf_task_state;
 
 typedef struct sporf_task {
     /* Statistics of rows idx[start..end); classification also leaves the
-     * class weights in b->node_counts for scan and leaf. */
-    void (*node_stats)(sporf_builder *b, int64_t start, int64_t end, sporf_node_stats *st);
+     * class weights in t->node_counts for scan and leaf. */
+    void (*node_stats)(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, sporf_node_stats *st);
     /* Scan every cut of the slice: rows [start, end - n_miss) sorted by
-     * b->vals, then the n_miss rows whose projection is missing. Supervised
+     * r->vals, then the n_miss rows whose projection is missing. Supervised
      * tasks try the missing rows on each side of every cut (and a cut of
      * their own: every value left, the missing rows right), as scikit-learn
      * does for axis splits; unsupervised forests send them where the mean of
      * the node's projected values falls. Update *best when a cut beats it and
      * return 1, else 0. With n_miss = 0 the scan is the one of a complete
      * column, to the last bit. */
-    int (*scan)(sporf_builder *b, int64_t start, int64_t end, int64_t n_miss, const sporf_node_stats *st,
-                sporf_best_split *best);
+    int (*scan)(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, int64_t n_miss,
+                const sporf_node_stats *st, sporf_best_split *best);
     /* Weighted impurity decrease of the partition idx[start..mid) |
-     * idx[mid..end) (b->vals holds the split's projection, aligned); the
+     * idx[mid..end) (r->vals holds the split's projection, aligned); the
      * sides' total weights go to w_side[0] (left) and w_side[1] (right),
      * unsupervised forests counting the rows with a projected value. */
-    double (*gain)(sporf_builder *b, int64_t start, int64_t mid, int64_t end, const sporf_node_stats *st,
-                   double *w_side);
+    double (*gain)(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t mid, int64_t end,
+                   const sporf_node_stats *st, double *w_side);
     /* The K values of a leaf of this node (w_root: the tree's total weight). */
-    void (*leaf)(const sporf_builder *b, const sporf_node_stats *st, double w_root, double *lv);
+    void (*leaf)(const sporf_task_state *t, const sporf_node_stats *st, double w_root, double *lv);
     /* Honest estimation: add row id with weight w to the K sums acc (the
      * leaf value is then acc / total weight). NULL for unsupervised forests,
      * which have no response to estimate. */
-    void (*add_row)(const sporf_builder *b, int32_t id, double w, double *acc);
+    void (*add_row)(const sporf_task_state *t, int32_t id, double w, double *acc);
     /* The K values for an estimation sample that is empty (uniform class
      * distributions, or 0). */
-    void (*empty)(const sporf_builder *b, double *out);
-    /* Guided projections (guided.h): the target t[i - start] of each row
+    void (*empty)(const sporf_task_state *t, double *out);
+    /* Guided projections (guided.h): the target out[i - start] of each row
      * idx[i], i in [start, end), whose marginal slopes weight the node's best
      * features; (f, sign, threshold, missing_left) is the node's best
      * single-feature cut (rows with sign * x[f] <= threshold go left, and
      * rows missing x[f] when missing_left). */
-    void (*guide_target)(sporf_builder *b, int64_t start, int64_t end, int32_t f, double sign,
-                         double threshold, int missing_left, double *t);
+    void (*guide_target)(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, int32_t f,
+                         double sign, double threshold, int missing_left, double *out);
 
     /* Histogram scans (histogram.h); hist_width is 0 and the rest NULL for a
      * task without them (URerF), whose scans stay exact. */
     /* S: the statistics a bin keeps for K classes. */
     int32_t (*hist_width)(int32_t n_classes);
     /* Once per node: each row's weight and response by position into
-     * b->hist.node_w and node_r, the node's S statistics into b->hist.total. */
-    void (*hist_prepare)(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st);
+     * t->hist.node_w and node_r, the node's S statistics into t->hist.total. */
+    void (*hist_prepare)(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end,
+                         const sporf_node_stats *st);
     /* The histogram scan (hist_scan.h) of the candidate whose values are in
-     * b->vals[start..end) (no sort; hist_prepare has run for this node).
+     * r->vals[start..end) (no sort; hist_prepare has run for this node).
      * Returns -1 when the values are constant (the candidate does not count
      * as tried), -2 when the bins cannot resolve them (the caller scans
      * exactly), else 1, having updated *best when a cut between bins beats it. */
-    int (*hist_scan)(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st,
-                     sporf_best_split *best);
+    int (*hist_scan)(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end,
+                     const sporf_node_stats *st, sporf_best_split *best);
 } sporf_task;
 
 extern const sporf_task sporf_task_classification;
@@ -132,37 +137,14 @@ extern const sporf_task sporf_task_multi_regression;
 /* The table of a SPORF_TASK_* code and number of outputs. */
 const sporf_task *sporf_task_for(int32_t task, int32_t n_outputs);
 
-/* The threshold of a cut between sorted neighbours a < z: their midpoint,
- * or a when no double lies strictly between (adjacent doubles) or the sum
- * overflows. Every task stores cuts this way, so rows equal to a go left. */
-static inline double sporf_cut_threshold(double a, double z)
-{
-    double t = a * 0.5 + z * 0.5;
-    if (!(t >= a && t < z))
-        t = a;
-    return t;
-}
-
-/* Keep the cut between sorted values a and z at n_left rows (missing rows
- * on the side missing_left says) if its proxy beats *best (or nothing was
- * found yet); returns 1 when it did. z = +infinity: the cut after the last
- * value (threshold a). */
-static inline int sporf_offer_cut(sporf_best_split *best, double proxy, int64_t n_left, double a, double z,
-                                  int missing_left)
-{
-    if (best->found && !(proxy > best->proxy))
-        return 0;
-    best->found = 1;
-    best->proxy = proxy;
-    best->n_left = n_left;
-    best->threshold = sporf_cut_threshold(a, z);
-    best->missing_left = missing_left;
-    best->imputed = 0;
-    best->binned = 0;
-    return 1;
-}
-
-/* Is the projected value v missing (NaN)? */
-static inline int sporf_is_missing(double v) { return isnan(v); }
+/* The state of `task` for trees on n rows (task.c): the response (borrowed
+ * for the state's life, as params), the resolved leaf size, the running sums'
+ * buffers and the histogram scratch (max_bins bins, none for 0; random: the
+ * random splitter's two). Returns 0 when out of memory (the state is then
+ * freed). */
+int sporf_task_state_init(sporf_task_state *t, const sporf_task *task, const sporf_params *params,
+                          const sporf_response *response, int64_t n, int64_t min_leaf_rows, int32_t max_bins,
+                          int random);
+void sporf_task_state_free(sporf_task_state *t);
 
 #endif

@@ -26,14 +26,14 @@ double sporf_impurity(int32_t criterion, const double *counts, int32_t n_classes
     return s > 0.0 ? s : 0.0;
 }
 
-static void node_stats(sporf_builder *b, int64_t start, int64_t end, sporf_node_stats *st)
+static void node_stats(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, sporf_node_stats *st)
 {
-    const int32_t K = b->n_classes;
-    double *cnt = b->node_counts;
+    const int32_t K = t->n_classes;
+    double *cnt = t->node_counts;
     memset(cnt, 0, (size_t)K * sizeof *cnt);
     memset(st, 0, sizeof *st);
     const double *wn, *yn;
-    if (sporf_node_wy(b, start, &wn, &yn)) { /* in order, from the node-ordered copy */
+    if (sporf_rows_wy(r, start, &wn, &yn)) { /* in order, from the node-ordered copy */
         for (int64_t k = 0; k < end - start; k++) {
             cnt[(int32_t)yn[k]] += wn[k];
             st->w += wn[k];
@@ -44,8 +44,8 @@ static void node_stats(sporf_builder *b, int64_t start, int64_t end, sporf_node_
          * are those of cnt[y] += w to the last bit) */
         double c0 = 0.0, c1 = 0.0, W = 0.0;
         for (int64_t i = start; i < end; i++) {
-            const int32_t s = b->idx[i];
-            const double ww = b->w[s], wy = ww * (double)b->y[s];
+            const int32_t s = r->idx[i];
+            const double ww = r->w[s], wy = ww * (double)t->y[s];
             c0 += ww - wy;
             c1 += wy;
             W += ww;
@@ -55,15 +55,15 @@ static void node_stats(sporf_builder *b, int64_t start, int64_t end, sporf_node_
         st->w = W;
     } else {
         for (int64_t i = start; i < end; i++) {
-            const int32_t s = b->idx[i];
-            cnt[b->y[s]] += b->w[s];
-            st->w += b->w[s];
+            const int32_t s = r->idx[i];
+            cnt[t->y[s]] += r->w[s];
+            st->w += r->w[s];
         }
     }
-    st->impurity = sporf_impurity(b->params->criterion, cnt, K, st->w);
+    st->impurity = sporf_impurity(t->params->criterion, cnt, K, st->w);
     st->pure = st->impurity <= 1e-12;
     /* pure children: sum_k n_k^2 = W^2 on each side (gini), sum_k n_k log n_k = W log W (entropy) */
-    st->perfect = b->params->criterion == SPORF_CRIT_GINI ? st->w : 0.0;
+    st->perfect = t->params->criterion == SPORF_CRIT_GINI ? st->w : 0.0;
 }
 
 /* Move row id (class c, weight ww) from the right side to the left,
@@ -82,15 +82,15 @@ static inline void move_left(int32_t crit, int32_t c, double ww, double *L, doub
 }
 
 /* The scan's class weights per side and the sums of their terms: O(1) per row. */
-static inline void scan_start(const sporf_builder *b, const sporf_node_stats *st, int64_t start, int64_t end,
+static inline void scan_start(const sporf_task_state *t, const sporf_rows *r, const sporf_node_stats *st, int64_t start, int64_t end,
                               int64_t n_miss, int missing_left, sporf_scan_sums *s)
 {
     (void)start;
-    const int32_t K = b->n_classes;
-    const int32_t crit = b->params->criterion;
-    const int32_t *idx = b->idx, *y = b->y;
-    const double *w = b->w;
-    double *L = b->left_counts, *R = b->right_counts;
+    const int32_t K = t->n_classes;
+    const int32_t crit = t->params->criterion;
+    const int32_t *idx = r->idx, *y = t->y;
+    const double *w = r->w;
+    double *L = t->left_counts, *R = t->right_counts;
     memset(L, 0, (size_t)K * sizeof *L);
     s->L = L;
     s->R = R;
@@ -103,34 +103,34 @@ static inline void scan_start(const sporf_builder *b, const sporf_node_stats *st
         }
         s->wr = st->w - s->wl;
         for (int32_t k = 0; k < K; k++) {
-            R[k] = b->node_counts[k] - L[k];
+            R[k] = t->node_counts[k] - L[k];
             s->sl += sporf_crit_term(crit, L[k]);
         }
     } else {
-        memcpy(R, b->node_counts, (size_t)K * sizeof *R);
+        memcpy(R, t->node_counts, (size_t)K * sizeof *R);
     }
     for (int32_t k = 0; k < K; k++)
         s->sr += sporf_crit_term(crit, R[k]);
 }
 
-static inline void scan_move_left(const sporf_builder *b, const sporf_node_stats *st, int32_t id, double ww,
+static inline void scan_move_left(const sporf_task_state *t, const sporf_node_stats *st, int32_t id, double ww,
                                   sporf_scan_sums *s)
 {
     (void)st;
-    move_left(b->params->criterion, b->y[id], ww, s->L, s->R, &s->sl, &s->sr);
+    move_left(t->params->criterion, t->y[id], ww, s->L, s->R, &s->sl, &s->sr);
 }
 
-static inline double scan_proxy(const sporf_builder *b, const sporf_scan_sums *s)
+static inline double scan_proxy(const sporf_task_state *t, const sporf_scan_sums *s)
 {
-    return sporf_crit_proxy(b->params->criterion, s->wl, s->sl, s->wr, s->sr);
+    return sporf_crit_proxy(t->params->criterion, s->wl, s->sl, s->wr, s->sr);
 }
 
 static const sporf_scan_ops scan_ops = {scan_start, scan_move_left, scan_proxy};
 
-static int scan(sporf_builder *b, int64_t start, int64_t end, int64_t n_miss, const sporf_node_stats *st,
+static int scan(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, int64_t n_miss, const sporf_node_stats *st,
                 sporf_best_split *best)
 {
-    return sporf_scan_sorted(b, start, end, n_miss, st, best, &scan_ops);
+    return sporf_scan_sorted(t, r, start, end, n_miss, st, best, &scan_ops);
 }
 
 /* Class weights of rows idx[from..to) into out, added in the order of
@@ -140,12 +140,12 @@ static int scan(sporf_builder *b, int64_t start, int64_t end, int64_t n_miss, co
  * last bit. The weights and classes come in order from the node-ordered
  * copy when it has them (the partition moved them with the rows), else
  * through idx: on millions of rows a miss per row. */
-static double side_counts(const sporf_builder *b, int64_t from, int64_t to, int step, double *out)
+static double side_counts(const sporf_task_state *t, const sporf_rows *r, int64_t from, int64_t to, int step, double *out)
 {
-    const int32_t K = b->n_classes;
+    const int32_t K = t->n_classes;
     memset(out, 0, (size_t)K * sizeof *out);
     const double *wn, *yn;
-    if (sporf_node_wy(b, from, &wn, &yn)) {
+    if (sporf_rows_wy(r, from, &wn, &yn)) {
         if (step > 0)
             for (int64_t k = 0; k < to - from; k++) out[(int32_t)yn[k]] += wn[k];
         else
@@ -153,17 +153,17 @@ static double side_counts(const sporf_builder *b, int64_t from, int64_t to, int 
     } else if (K == 2) { /* in registers, as node_stats */
         double c0 = 0.0, c1 = 0.0;
         for (int64_t k = 0; k < to - from; k++) {
-            const int32_t s = b->idx[step > 0 ? from + k : to - 1 - k];
-            const double ww = b->w[s], wy = ww * (double)b->y[s];
+            const int32_t s = r->idx[step > 0 ? from + k : to - 1 - k];
+            const double ww = r->w[s], wy = ww * (double)t->y[s];
             c0 += ww - wy;
             c1 += wy;
         }
         out[0] = c0;
         out[1] = c1;
     } else if (step > 0) {
-        for (int64_t i = from; i < to; i++) out[b->y[b->idx[i]]] += b->w[b->idx[i]];
+        for (int64_t i = from; i < to; i++) out[t->y[r->idx[i]]] += r->w[r->idx[i]];
     } else {
-        for (int64_t i = to - 1; i >= from; i--) out[b->y[b->idx[i]]] += b->w[b->idx[i]];
+        for (int64_t i = to - 1; i >= from; i--) out[t->y[r->idx[i]]] += r->w[r->idx[i]];
     }
     double W = 0.0;
     for (int32_t k = 0; k < K; k++)
@@ -171,90 +171,90 @@ static double side_counts(const sporf_builder *b, int64_t from, int64_t to, int 
     return W;
 }
 
-static double gain(sporf_builder *b, int64_t start, int64_t mid, int64_t end, const sporf_node_stats *st,
+static double gain(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t mid, int64_t end, const sporf_node_stats *st,
                    double *w_side)
 {
-    const int32_t K = b->n_classes, crit = b->params->criterion;
-    const double wl = side_counts(b, start, mid, 1, b->left_counts);
-    const double wr = side_counts(b, mid, end, -1, b->right_counts);
+    const int32_t K = t->n_classes, crit = t->params->criterion;
+    const double wl = side_counts(t, r, start, mid, 1, t->left_counts);
+    const double wr = side_counts(t, r, mid, end, -1, t->right_counts);
     w_side[0] = wl;
     w_side[1] = wr;
-    return st->w * st->impurity - wl * sporf_impurity(crit, b->left_counts, K, wl) -
-           wr * sporf_impurity(crit, b->right_counts, K, wr);
+    return st->w * st->impurity - wl * sporf_impurity(crit, t->left_counts, K, wl) -
+           wr * sporf_impurity(crit, t->right_counts, K, wr);
 }
 
 /* The node's class distribution (node_stats left its counts in node_counts). */
-static void leaf(const sporf_builder *b, const sporf_node_stats *st, double w_root, double *lv)
+static void leaf(const sporf_task_state *t, const sporf_node_stats *st, double w_root, double *lv)
 {
     (void)w_root;
-    const int32_t K = b->n_classes;
+    const int32_t K = t->n_classes;
     for (int32_t k = 0; k < K; k++)
-        lv[k] = st->w > 0.0 ? b->node_counts[k] / st->w : 1.0 / K;
+        lv[k] = st->w > 0.0 ? t->node_counts[k] / st->w : 1.0 / K;
 }
 
-static void add_row(const sporf_builder *b, int32_t id, double w, double *acc)
+static void add_row(const sporf_task_state *t, int32_t id, double w, double *acc)
 {
-    acc[b->y[id]] += w;
+    acc[t->y[id]] += w;
 }
 
-static void empty(const sporf_builder *b, double *out)
+static void empty(const sporf_task_state *t, double *out)
 {
-    const int32_t K = b->n_classes;
+    const int32_t K = t->n_classes;
     for (int32_t k = 0; k < K; k++) out[k] = 1.0 / K;
 }
 
 /* Each class scores the share of its weight that the best single-feature cut
  * sends left: with two classes a two-valued target, so the slopes are the
  * diagonal discriminant; with more, the class contrast that cut separates. */
-static void guide_target(sporf_builder *b, int64_t start, int64_t end, int32_t f, double sign,
-                         double threshold, int missing_left, double *t)
+static void guide_target(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, int32_t f, double sign,
+                         double threshold, int missing_left, double *out)
 {
-    const int32_t K = b->n_classes;
-    double *L = b->left_counts, *T = b->right_counts;
+    const int32_t K = t->n_classes;
+    double *L = t->left_counts, *T = t->right_counts;
     memset(L, 0, (size_t)K * sizeof *L);
     memset(T, 0, (size_t)K * sizeof *T);
     const double *wn, *yn;
-    const int in_order = sporf_node_wy(b, start, &wn, &yn);
+    const int in_order = sporf_rows_wy(r, start, &wn, &yn);
     for (int64_t i = start; i < end; i++) {
-        const int32_t id = b->idx[i];
-        const int32_t c = in_order ? (int32_t)yn[i - start] : b->y[id];
-        const double ww = in_order ? wn[i - start] : b->w[id];
+        const int32_t id = r->idx[i];
+        const int32_t c = in_order ? (int32_t)yn[i - start] : t->y[id];
+        const double ww = in_order ? wn[i - start] : r->w[id];
         T[c] += ww;
-        const double x = sporf_node_x(b, f, i);
+        const double x = sporf_rows_x(r, f, i);
         if (sign * x <= threshold || (missing_left && sporf_is_missing(x)))
             L[c] += ww;
     }
     for (int32_t k = 0; k < K; k++)
         L[k] = T[k] > 0.0 ? L[k] / T[k] : 0.0;
     for (int64_t i = start; i < end; i++)
-        t[i - start] = L[in_order ? (int32_t)yn[i - start] : b->y[b->idx[i]]];
+        out[i - start] = L[in_order ? (int32_t)yn[i - start] : t->y[r->idx[i]]];
 }
 
 static int32_t hist_width(int32_t n_classes) { return n_classes; }
 
-static void hist_prepare(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st)
+static void hist_prepare(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, const sporf_node_stats *st)
 {
     (void)st;
-    double *nw = b->hist.node_w, *nr = b->hist.node_r;
+    double *nw = t->hist.node_w, *nr = t->hist.node_r;
     const double *wn, *yn;
-    if (sporf_node_wy(b, start, &wn, &yn)) {
+    if (sporf_rows_wy(r, start, &wn, &yn)) {
         memcpy(nw, wn, (size_t)(end - start) * sizeof *nw);
         memcpy(nr, yn, (size_t)(end - start) * sizeof *nr);
     } else {
         for (int64_t i = start; i < end; i++) {
-            const int32_t id = b->idx[i];
-            nw[i - start] = b->w[id];
-            nr[i - start] = (double)b->y[id];
+            const int32_t id = r->idx[i];
+            nw[i - start] = r->w[id];
+            nr[i - start] = (double)t->y[id];
         }
     }
-    memcpy(b->hist.total, b->node_counts, (size_t)b->n_classes * sizeof(double));
+    memcpy(t->hist.total, t->node_counts, (size_t)t->n_classes * sizeof(double));
 }
 
 /* Class weights per bin: stats[bin * K + class]. */
-static void hist_fill(sporf_builder *b, const double *v, int64_t n, double lo, double scale, int32_t B)
+static void hist_fill(sporf_task_state *t, const double *v, int64_t n, double lo, double scale, int32_t B)
 {
-    sporf_histogram *h = &b->hist;
-    const int64_t K = b->n_classes;
+    sporf_histogram *h = &t->hist;
+    const int64_t K = t->n_classes;
     const double *nw = h->node_w, *nr = h->node_r;
     uint16_t *bin = h->bin;
     int64_t *count = h->count;
@@ -274,14 +274,14 @@ static void hist_fill(sporf_builder *b, const double *v, int64_t n, double lo, d
  * case, keep their sums in registers, in four chains so that no add waits on
  * the one before: the sums of whole weights (bootstrap counts) are exact in
  * any order, others may differ from fill's in the last bit. */
-static void hist_left(sporf_builder *b, const double *v, int64_t n, double lo, double scale, double *left,
+static void hist_left(sporf_task_state *t, const double *v, int64_t n, double lo, double scale, double *left,
                       int64_t *nl_out, double *wl_out)
 {
-    const sporf_histogram *h = &b->hist;
+    const sporf_histogram *h = &t->hist;
     const double *nw = h->node_w, *nr = h->node_r;
     int64_t nl = 0;
     double wl = 0.0;
-    if (b->n_classes == 2) {
+    if (t->n_classes == 2) {
         double l0[4] = {0.0, 0.0, 0.0, 0.0}, l1[4] = {0.0, 0.0, 0.0, 0.0}, ws[4] = {0.0, 0.0, 0.0, 0.0};
         int64_t i = 0;
         for (; i + 4 <= n; i += 4)
@@ -317,9 +317,9 @@ static void hist_left(sporf_builder *b, const double *v, int64_t n, double lo, d
     *wl_out = wl;
 }
 
-static double hist_proxy(const sporf_builder *b, const double *left, double wl, const double *right, double wr)
+static double hist_proxy(const sporf_task_state *t, const double *left, double wl, const double *right, double wr)
 {
-    const int32_t K = b->n_classes, crit = b->params->criterion;
+    const int32_t K = t->n_classes, crit = t->params->criterion;
     double sl = 0.0, sr = 0.0;
     for (int32_t k = 0; k < K; k++) {
         sl += sporf_crit_term(crit, left[k]);
@@ -330,10 +330,10 @@ static double hist_proxy(const sporf_builder *b, const double *left, double wl, 
 
 static const sporf_hist_ops hist_ops = {hist_fill, hist_proxy, hist_left};
 
-static int hist_scan(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st,
+static int hist_scan(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, const sporf_node_stats *st,
                      sporf_best_split *best)
 {
-    return sporf_hist_scan_with(b, start, end, st, best, &hist_ops);
+    return sporf_hist_scan_with(t, r, start, end, st, best, &hist_ops);
 }
 
 const sporf_task sporf_task_classification = {node_stats, scan,       gain,         leaf,     add_row, empty,

@@ -33,15 +33,15 @@
 
 /* Class counts (all outputs side by side) of rows idx[from..to) into out, in
  * the order of step (+1, or -1 from the last row down); returns their weight. */
-static double mc_counts(const sporf_builder *b, int64_t from, int64_t to, int step, double *out)
+static double mc_counts(const sporf_task_state *t, const sporf_rows *r, int64_t from, int64_t to, int step, double *out)
 {
-    const int32_t m = b->n_outputs;
-    memset(out, 0, (size_t)b->n_classes * sizeof *out);
+    const int32_t m = t->n_outputs;
+    memset(out, 0, (size_t)t->n_classes * sizeof *out);
     double W = 0.0;
     for (int64_t k = 0; k < to - from; k++) {
-        const int32_t id = b->idx[step > 0 ? from + k : to - 1 - k];
-        const int32_t *codes = b->y + (int64_t)id * m;
-        const double w = b->w[id];
+        const int32_t id = r->idx[step > 0 ? from + k : to - 1 - k];
+        const int32_t *codes = t->y + (int64_t)id * m;
+        const double w = r->w[id];
         for (int32_t j = 0; j < m; j++) out[codes[j]] += w;
         W += w;
     }
@@ -49,30 +49,30 @@ static double mc_counts(const sporf_builder *b, int64_t from, int64_t to, int st
 }
 
 /* The mean over outputs of each output's impurity. */
-static double mc_impurity(const sporf_builder *b, const double *counts, double w)
+static double mc_impurity(const sporf_task_state *t, const double *counts, double w)
 {
     double s = 0.0;
-    for (int32_t j = 0, at = 0; j < b->n_outputs; at += b->output_classes[j], j++)
-        s += sporf_impurity(b->params->criterion, counts + at, b->output_classes[j], w);
-    return s / b->n_outputs;
+    for (int32_t j = 0, at = 0; j < t->n_outputs; at += t->output_classes[j], j++)
+        s += sporf_impurity(t->params->criterion, counts + at, t->output_classes[j], w);
+    return s / t->n_outputs;
 }
 
-static void mc_node_stats(sporf_builder *b, int64_t start, int64_t end, sporf_node_stats *st)
+static void mc_node_stats(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, sporf_node_stats *st)
 {
     memset(st, 0, sizeof *st);
-    st->w = mc_counts(b, start, end, 1, b->node_counts);
-    st->impurity = mc_impurity(b, b->node_counts, st->w);
+    st->w = mc_counts(t, r, start, end, 1, t->node_counts);
+    st->impurity = mc_impurity(t, t->node_counts, st->w);
     st->pure = st->impurity <= 1e-12;
     /* pure children: sum_k n_k^2 = m W^2 on each side (gini); entropy's proxy is then 0 */
-    st->perfect = b->params->criterion == SPORF_CRIT_GINI ? b->n_outputs * st->w : 0.0;
+    st->perfect = t->params->criterion == SPORF_CRIT_GINI ? t->n_outputs * st->w : 0.0;
 }
 
-static inline void mc_scan_start(const sporf_builder *b, const sporf_node_stats *st, int64_t start, int64_t end,
+static inline void mc_scan_start(const sporf_task_state *t, const sporf_rows *r, const sporf_node_stats *st, int64_t start, int64_t end,
                                  int64_t n_miss, int missing_left, sporf_scan_sums *s)
 {
     (void)start;
-    const int32_t K = b->n_classes, m = b->n_outputs, crit = b->params->criterion;
-    double *L = b->left_counts, *R = b->right_counts;
+    const int32_t K = t->n_classes, m = t->n_outputs, crit = t->params->criterion;
+    double *L = t->left_counts, *R = t->right_counts;
     memset(L, 0, (size_t)K * sizeof *L);
     s->L = L;
     s->R = R;
@@ -80,24 +80,24 @@ static inline void mc_scan_start(const sporf_builder *b, const sporf_node_stats 
     s->wr = st->w;
     if (missing_left)
         for (int64_t i = end - n_miss; i < end; i++) {
-            const int32_t id = b->idx[i];
-            for (int32_t j = 0; j < m; j++) L[b->y[(int64_t)id * m + j]] += b->w[id];
-            s->wl += b->w[id];
+            const int32_t id = r->idx[i];
+            for (int32_t j = 0; j < m; j++) L[t->y[(int64_t)id * m + j]] += r->w[id];
+            s->wl += r->w[id];
         }
     s->wr = st->w - s->wl;
     for (int32_t k = 0; k < K; k++) {
-        R[k] = b->node_counts[k] - L[k];
+        R[k] = t->node_counts[k] - L[k];
         s->sl += sporf_crit_term(crit, L[k]);
         s->sr += sporf_crit_term(crit, R[k] > 0.0 ? R[k] : 0.0);
     }
 }
 
-static inline void mc_scan_move_left(const sporf_builder *b, const sporf_node_stats *st, int32_t id, double ww,
+static inline void mc_scan_move_left(const sporf_task_state *t, const sporf_node_stats *st, int32_t id, double ww,
                                      sporf_scan_sums *s)
 {
     (void)st;
-    const int32_t m = b->n_outputs, crit = b->params->criterion;
-    const int32_t *codes = b->y + (int64_t)id * m;
+    const int32_t m = t->n_outputs, crit = t->params->criterion;
+    const int32_t *codes = t->y + (int64_t)id * m;
     double *L = s->L, *R = s->R;
     for (int32_t j = 0; j < m; j++) {
         const int32_t c = codes[j];
@@ -113,82 +113,82 @@ static inline void mc_scan_move_left(const sporf_builder *b, const sporf_node_st
     }
 }
 
-static inline double mc_scan_proxy(const sporf_builder *b, const sporf_scan_sums *s)
+static inline double mc_scan_proxy(const sporf_task_state *t, const sporf_scan_sums *s)
 {
-    if (b->params->criterion == SPORF_CRIT_GINI)
+    if (t->params->criterion == SPORF_CRIT_GINI)
         return s->sl / s->wl + s->sr / s->wr;
-    return s->sl + s->sr - b->n_outputs * (sporf_xlogx(s->wl) + sporf_xlogx(s->wr));
+    return s->sl + s->sr - t->n_outputs * (sporf_xlogx(s->wl) + sporf_xlogx(s->wr));
 }
 
 static const sporf_scan_ops mc_scan_ops = {mc_scan_start, mc_scan_move_left, mc_scan_proxy};
 
-static int mc_scan(sporf_builder *b, int64_t start, int64_t end, int64_t n_miss, const sporf_node_stats *st,
+static int mc_scan(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, int64_t n_miss, const sporf_node_stats *st,
                    sporf_best_split *best)
 {
-    return sporf_scan_sorted(b, start, end, n_miss, st, best, &mc_scan_ops);
+    return sporf_scan_sorted(t, r, start, end, n_miss, st, best, &mc_scan_ops);
 }
 
-static double mc_gain(sporf_builder *b, int64_t start, int64_t mid, int64_t end, const sporf_node_stats *st,
+static double mc_gain(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t mid, int64_t end, const sporf_node_stats *st,
                       double *w_side)
 {
-    const double wl = mc_counts(b, start, mid, 1, b->left_counts);
-    const double wr = mc_counts(b, mid, end, -1, b->right_counts);
+    const double wl = mc_counts(t, r, start, mid, 1, t->left_counts);
+    const double wr = mc_counts(t, r, mid, end, -1, t->right_counts);
     w_side[0] = wl;
     w_side[1] = wr;
-    return st->w * st->impurity - wl * mc_impurity(b, b->left_counts, wl) - wr * mc_impurity(b, b->right_counts, wr);
+    return st->w * st->impurity - wl * mc_impurity(t, t->left_counts, wl) - wr * mc_impurity(t, t->right_counts, wr);
 }
 
-static void mc_empty(const sporf_builder *b, double *out)
+static void mc_empty(const sporf_task_state *t, double *out)
 {
-    for (int32_t j = 0, at = 0; j < b->n_outputs; at += b->output_classes[j], j++)
-        for (int32_t k = 0; k < b->output_classes[j]; k++) out[at + k] = 1.0 / b->output_classes[j];
+    for (int32_t j = 0, at = 0; j < t->n_outputs; at += t->output_classes[j], j++)
+        for (int32_t k = 0; k < t->output_classes[j]; k++) out[at + k] = 1.0 / t->output_classes[j];
 }
 
 /* Each output's class distribution (node_stats left the counts in node_counts). */
-static void mc_leaf(const sporf_builder *b, const sporf_node_stats *st, double w_root, double *lv)
+static void mc_leaf(const sporf_task_state *t, const sporf_node_stats *st, double w_root, double *lv)
 {
     (void)w_root;
     if (!(st->w > 0.0)) {
-        mc_empty(b, lv);
+        mc_empty(t, lv);
         return;
     }
-    for (int32_t k = 0; k < b->n_classes; k++) lv[k] = b->node_counts[k] / st->w;
+    for (int32_t k = 0; k < t->n_classes; k++) lv[k] = t->node_counts[k] / st->w;
 }
 
-static void mc_add_row(const sporf_builder *b, int32_t id, double w, double *acc)
+static void mc_add_row(const sporf_task_state *t, int32_t id, double w, double *acc)
 {
-    const int32_t m = b->n_outputs;
-    for (int32_t j = 0; j < m; j++) acc[b->y[(int64_t)id * m + j]] += w;
+    const int32_t m = t->n_outputs;
+    for (int32_t j = 0; j < m; j++) acc[t->y[(int64_t)id * m + j]] += w;
 }
 
 /* Summed over outputs, the share of each row's class that the best single
  * feature's cut sends left (task_classification.c's target, per output).
  * Drawing one output per node instead, as regression does, raised the test
  * error of both outputs (benchmarks/notes/multioutput.md). */
-static void mc_guide_target(sporf_builder *b, int64_t start, int64_t end, int32_t f, double sign, double threshold,
-                            int missing_left, double *t)
+static void mc_guide_target(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, int32_t f, double sign, double threshold,
+                            int missing_left, double *out)
 {
-    const int32_t K = b->n_classes, m = b->n_outputs;
-    double *L = b->left_counts, *T = b->right_counts;
+    const int32_t K = t->n_classes, m = t->n_outputs;
+    double *L = t->left_counts, *T = t->right_counts;
     memset(L, 0, (size_t)K * sizeof *L);
     memset(T, 0, (size_t)K * sizeof *T);
     for (int64_t i = start; i < end; i++) {
-        const int32_t id = b->idx[i];
-        const double x = sporf_node_x(b, f, i);
+        const int32_t id = r->idx[i];
+        const double x = sporf_rows_x(r, f, i);
         const int left = sign * x <= threshold || (missing_left && sporf_is_missing(x));
         for (int32_t j = 0; j < m; j++) {
-            const int32_t c = b->y[(int64_t)id * m + j];
-            T[c] += b->w[id];
-            if (left) L[c] += b->w[id];
+            const int32_t c = t->y[(int64_t)id * m + j];
+            T[c] += r->w[id];
+            if (left) L[c] += r->w[id];
         }
     }
     for (int32_t k = 0; k < K; k++)
         L[k] = T[k] > 0.0 ? L[k] / T[k] : 0.0;
     for (int64_t i = start; i < end; i++) {
-        const int32_t *codes = b->y + (int64_t)b->idx[i] * m;
+        const int32_t *codes = t->y + (int64_t)r->idx[i] * m;
         double s = 0.0;
         for (int32_t j = 0; j < m; j++) s += L[codes[j]];
-        t[i - start] = s;
+        out[i - start] = s;
     }
 }
 
@@ -197,23 +197,23 @@ static void mc_guide_target(sporf_builder *b, int64_t start, int64_t end, int32_
 static int32_t hist_width(int32_t n_classes) { return n_classes; }
 
 /* Each row's weight and its m class codes by position; the node's counts. */
-static void mc_hist_prepare(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st)
+static void mc_hist_prepare(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, const sporf_node_stats *st)
 {
     (void)st;
-    const int32_t m = b->n_outputs;
-    double *nw = b->hist.node_w, *nr = b->hist.node_r;
+    const int32_t m = t->n_outputs;
+    double *nw = t->hist.node_w, *nr = t->hist.node_r;
     for (int64_t i = start; i < end; i++) {
-        const int32_t id = b->idx[i];
-        nw[i - start] = b->w[id];
-        for (int32_t j = 0; j < m; j++) nr[(i - start) * m + j] = (double)b->y[(int64_t)id * m + j];
+        const int32_t id = r->idx[i];
+        nw[i - start] = r->w[id];
+        for (int32_t j = 0; j < m; j++) nr[(i - start) * m + j] = (double)t->y[(int64_t)id * m + j];
     }
-    memcpy(b->hist.total, b->node_counts, (size_t)b->n_classes * sizeof(double));
+    memcpy(t->hist.total, t->node_counts, (size_t)t->n_classes * sizeof(double));
 }
 
-static void mc_hist_fill(sporf_builder *b, const double *v, int64_t n, double lo, double scale, int32_t B)
+static void mc_hist_fill(sporf_task_state *t, const double *v, int64_t n, double lo, double scale, int32_t B)
 {
-    sporf_histogram *h = &b->hist;
-    const int64_t K = b->n_classes, m = b->n_outputs;
+    sporf_histogram *h = &t->hist;
+    const int64_t K = t->n_classes, m = t->n_outputs;
     const double *nw = h->node_w, *nr = h->node_r;
     for (int64_t i = 0; i < n; i++) {
         const int32_t k = sporf_bin_of(v[i], lo, scale, B);
@@ -224,23 +224,23 @@ static void mc_hist_fill(sporf_builder *b, const double *v, int64_t n, double lo
     }
 }
 
-static double mc_hist_proxy(const sporf_builder *b, const double *left, double wl, const double *right, double wr)
+static double mc_hist_proxy(const sporf_task_state *t, const double *left, double wl, const double *right, double wr)
 {
-    const int32_t crit = b->params->criterion;
+    const int32_t crit = t->params->criterion;
     sporf_scan_sums s = {wl, wr, 0.0, 0.0, NULL, NULL};
-    for (int32_t k = 0; k < b->n_classes; k++) {
+    for (int32_t k = 0; k < t->n_classes; k++) {
         s.sl += sporf_crit_term(crit, left[k]);
         s.sr += sporf_crit_term(crit, right[k] > 0.0 ? right[k] : 0.0);
     }
-    return mc_scan_proxy(b, &s);
+    return mc_scan_proxy(t, &s);
 }
 
 static const sporf_hist_ops mc_hist_ops = {mc_hist_fill, mc_hist_proxy, NULL};
 
-static int mc_hist_scan(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st,
+static int mc_hist_scan(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, const sporf_node_stats *st,
                         sporf_best_split *best)
 {
-    return sporf_hist_scan_with(b, start, end, st, best, &mc_hist_ops);
+    return sporf_hist_scan_with(t, r, start, end, st, best, &mc_hist_ops);
 }
 
 const sporf_task sporf_task_multi_classification = {mc_node_stats, mc_scan,    mc_gain,         mc_leaf,
@@ -253,25 +253,25 @@ const sporf_task sporf_task_multi_classification = {mc_node_stats, mc_scan,    m
  * over outputs of the weighted squared deviations from them, output j's
  * times a_j (two passes, exact for constant responses); writes the rows'
  * weight. */
-static double mr_sse(const sporf_builder *b, int64_t from, int64_t to, double *w_out, double *mean)
+static double mr_sse(const sporf_task_state *t, const sporf_rows *r, int64_t from, int64_t to, double *w_out, double *mean)
 {
-    const int32_t m = b->n_outputs;
+    const int32_t m = t->n_outputs;
     double W = 0.0;
     memset(mean, 0, (size_t)m * sizeof *mean);
     for (int64_t i = from; i < to; i++) {
-        const int32_t id = b->idx[i];
-        const double *y = b->yr + (int64_t)id * m;
-        W += b->w[id];
-        for (int32_t j = 0; j < m; j++) mean[j] += b->w[id] * y[j];
+        const int32_t id = r->idx[i];
+        const double *y = t->yr + (int64_t)id * m;
+        W += r->w[id];
+        for (int32_t j = 0; j < m; j++) mean[j] += r->w[id] * y[j];
     }
     for (int32_t j = 0; j < m; j++) mean[j] = W > 0.0 ? mean[j] / W : 0.0;
     double sse = 0.0;
     for (int64_t i = from; i < to; i++) {
-        const int32_t id = b->idx[i];
-        const double *y = b->yr + (int64_t)id * m;
+        const int32_t id = r->idx[i];
+        const double *y = t->yr + (int64_t)id * m;
         for (int32_t j = 0; j < m; j++) {
             const double d = y[j] - mean[j];
-            sse += b->output_weight[j] * (b->w[id] * d * d);
+            sse += t->output_weight[j] * (r->w[id] * d * d);
         }
     }
     *w_out = W;
@@ -279,16 +279,16 @@ static double mr_sse(const sporf_builder *b, int64_t from, int64_t to, double *w
 }
 
 /* node_counts holds the node's means, the centres of the scan's sums. */
-static void mr_node_stats(sporf_builder *b, int64_t start, int64_t end, sporf_node_stats *st)
+static void mr_node_stats(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, sporf_node_stats *st)
 {
-    const int32_t m = b->n_outputs;
+    const int32_t m = t->n_outputs;
     memset(st, 0, sizeof *st);
-    st->sse = mr_sse(b, start, end, &st->w, b->node_counts);
+    st->sse = mr_sse(t, r, start, end, &st->w, t->node_counts);
     st->impurity = st->w > 0.0 ? st->sse / st->w / m : 0.0;
     int pure = 1;
-    const double *first = b->yr + (int64_t)b->idx[start] * m;
+    const double *first = t->yr + (int64_t)r->idx[start] * m;
     for (int64_t i = start + 1; i < end && pure; i++) {
-        const double *y = b->yr + (int64_t)b->idx[i] * m;
+        const double *y = t->yr + (int64_t)r->idx[i] * m;
         for (int32_t j = 0; j < m && pure; j++) pure = y[j] == first[j];
     }
     st->pure = pure;
@@ -296,12 +296,12 @@ static void mr_node_stats(sporf_builder *b, int64_t start, int64_t end, sporf_no
 }
 
 /* L and R: each output's weighted responses centred on the node's means. */
-static inline void mr_scan_start(const sporf_builder *b, const sporf_node_stats *st, int64_t start, int64_t end,
+static inline void mr_scan_start(const sporf_task_state *t, const sporf_rows *r, const sporf_node_stats *st, int64_t start, int64_t end,
                                  int64_t n_miss, int missing_left, sporf_scan_sums *s)
 {
-    const int32_t m = b->n_outputs;
-    const double *mean = b->node_counts;
-    double *L = b->left_counts, *R = b->right_counts;
+    const int32_t m = t->n_outputs;
+    const double *mean = t->node_counts;
+    double *L = t->left_counts, *R = t->right_counts;
     memset(L, 0, (size_t)m * sizeof *L);
     memset(R, 0, (size_t)m * sizeof *R);
     s->L = L;
@@ -309,21 +309,21 @@ static inline void mr_scan_start(const sporf_builder *b, const sporf_node_stats 
     s->sl = s->sr = s->wl = 0.0;
     const int64_t split = missing_left ? end - n_miss : end;
     for (int64_t i = start; i < end; i++) {
-        const int32_t id = b->idx[i];
-        const double *y = b->yr + (int64_t)id * m;
+        const int32_t id = r->idx[i];
+        const double *y = t->yr + (int64_t)id * m;
         double *side = i < split ? R : L;
-        for (int32_t j = 0; j < m; j++) side[j] += b->w[id] * (y[j] - mean[j]);
-        if (i >= split) s->wl += b->w[id];
+        for (int32_t j = 0; j < m; j++) side[j] += r->w[id] * (y[j] - mean[j]);
+        if (i >= split) s->wl += r->w[id];
     }
     s->wr = st->w - s->wl;
 }
 
-static inline void mr_scan_move_left(const sporf_builder *b, const sporf_node_stats *st, int32_t id, double ww,
+static inline void mr_scan_move_left(const sporf_task_state *t, const sporf_node_stats *st, int32_t id, double ww,
                                      sporf_scan_sums *s)
 {
     (void)st;
-    const int32_t m = b->n_outputs;
-    const double *y = b->yr + (int64_t)id * m, *mean = b->node_counts;
+    const int32_t m = t->n_outputs;
+    const double *y = t->yr + (int64_t)id * m, *mean = t->node_counts;
     for (int32_t j = 0; j < m; j++) {
         const double wy = ww * (y[j] - mean[j]);
         s->L[j] += wy;
@@ -331,11 +331,11 @@ static inline void mr_scan_move_left(const sporf_builder *b, const sporf_node_st
     }
 }
 
-static inline double mr_scan_proxy(const sporf_builder *b, const sporf_scan_sums *s)
+static inline double mr_scan_proxy(const sporf_task_state *t, const sporf_scan_sums *s)
 {
-    const double *a = b->output_weight;
+    const double *a = t->output_weight;
     double l = 0.0, r = 0.0;
-    for (int32_t j = 0; j < b->n_outputs; j++) {
+    for (int32_t j = 0; j < t->n_outputs; j++) {
         l += a[j] * (s->L[j] * s->L[j]);
         r += a[j] * (s->R[j] * s->R[j]);
     }
@@ -344,36 +344,36 @@ static inline double mr_scan_proxy(const sporf_builder *b, const sporf_scan_sums
 
 static const sporf_scan_ops mr_scan_ops = {mr_scan_start, mr_scan_move_left, mr_scan_proxy};
 
-static int mr_scan(sporf_builder *b, int64_t start, int64_t end, int64_t n_miss, const sporf_node_stats *st,
+static int mr_scan(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, int64_t n_miss, const sporf_node_stats *st,
                    sporf_best_split *best)
 {
-    return sporf_scan_sorted(b, start, end, n_miss, st, best, &mr_scan_ops);
+    return sporf_scan_sorted(t, r, start, end, n_miss, st, best, &mr_scan_ops);
 }
 
-static double mr_gain(sporf_builder *b, int64_t start, int64_t mid, int64_t end, const sporf_node_stats *st,
+static double mr_gain(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t mid, int64_t end, const sporf_node_stats *st,
                       double *w_side)
 {
-    const double sl = mr_sse(b, start, mid, &w_side[0], b->left_counts);
-    const double sr = mr_sse(b, mid, end, &w_side[1], b->right_counts);
-    return (st->sse - sl - sr) / b->n_outputs;
+    const double sl = mr_sse(t, r, start, mid, &w_side[0], t->left_counts);
+    const double sr = mr_sse(t, r, mid, end, &w_side[1], t->right_counts);
+    return (st->sse - sl - sr) / t->n_outputs;
 }
 
-static void mr_leaf(const sporf_builder *b, const sporf_node_stats *st, double w_root, double *lv)
+static void mr_leaf(const sporf_task_state *t, const sporf_node_stats *st, double w_root, double *lv)
 {
     (void)st;
     (void)w_root;
-    memcpy(lv, b->node_counts, (size_t)b->n_outputs * sizeof *lv);
+    memcpy(lv, t->node_counts, (size_t)t->n_outputs * sizeof *lv);
 }
 
-static void mr_add_row(const sporf_builder *b, int32_t id, double w, double *acc)
+static void mr_add_row(const sporf_task_state *t, int32_t id, double w, double *acc)
 {
-    const int32_t m = b->n_outputs;
-    for (int32_t j = 0; j < m; j++) acc[j] += w * b->yr[(int64_t)id * m + j];
+    const int32_t m = t->n_outputs;
+    for (int32_t j = 0; j < m; j++) acc[j] += w * t->yr[(int64_t)id * m + j];
 }
 
-static void mr_empty(const sporf_builder *b, double *out)
+static void mr_empty(const sporf_task_state *t, double *out)
 {
-    memset(out, 0, (size_t)b->n_outputs * sizeof *out);
+    memset(out, 0, (size_t)t->n_outputs * sizeof *out);
 }
 
 /* Guided projections follow one output per node, drawn from the tree's
@@ -381,39 +381,39 @@ static void mr_empty(const sporf_builder *b, double *out)
  * least-squares fits): a projection fitted to one output serves it as a
  * single-output forest's would. On the benchmark's problems the test error
  * was 1-6% lower than with the sum of the standardised outputs as target. */
-static void mr_guide_target(sporf_builder *b, int64_t start, int64_t end, int32_t f, double sign, double threshold,
-                            int missing_left, double *t)
+static void mr_guide_target(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, int32_t f, double sign, double threshold,
+                            int missing_left, double *out)
 {
     (void)f, (void)sign, (void)threshold, (void)missing_left;
-    const int32_t m = b->n_outputs, j = (int32_t)sporf_rng_below(b->rng, (uint64_t)m);
-    for (int64_t i = start; i < end; i++) t[i - start] = b->yr[(int64_t)b->idx[i] * m + j];
+    const int32_t m = t->n_outputs, j = (int32_t)sporf_rng_below(t->rng, (uint64_t)m);
+    for (int64_t i = start; i < end; i++) out[i - start] = t->yr[(int64_t)r->idx[i] * m + j];
 }
 
 /* Each row's weight and weighted responses centred on the node's means, by
  * position; their sums over the node. */
-static void mr_hist_prepare(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st)
+static void mr_hist_prepare(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, const sporf_node_stats *st)
 {
     (void)st;
-    const int32_t m = b->n_outputs;
-    const double *mean = b->node_counts;
-    double *nw = b->hist.node_w, *nr = b->hist.node_r, *total = b->hist.total;
+    const int32_t m = t->n_outputs;
+    const double *mean = t->node_counts;
+    double *nw = t->hist.node_w, *nr = t->hist.node_r, *total = t->hist.total;
     memset(total, 0, (size_t)m * sizeof *total);
     for (int64_t i = start; i < end; i++) {
-        const int32_t id = b->idx[i];
-        const double w = b->w[id];
+        const int32_t id = r->idx[i];
+        const double w = r->w[id];
         nw[i - start] = w;
         for (int32_t j = 0; j < m; j++) {
-            const double wy = w * (b->yr[(int64_t)id * m + j] - mean[j]);
+            const double wy = w * (t->yr[(int64_t)id * m + j] - mean[j]);
             nr[(i - start) * m + j] = wy;
             total[j] += wy;
         }
     }
 }
 
-static void mr_hist_fill(sporf_builder *b, const double *v, int64_t n, double lo, double scale, int32_t B)
+static void mr_hist_fill(sporf_task_state *t, const double *v, int64_t n, double lo, double scale, int32_t B)
 {
-    sporf_histogram *h = &b->hist;
-    const int64_t m = b->n_outputs;
+    sporf_histogram *h = &t->hist;
+    const int64_t m = t->n_outputs;
     const double *nw = h->node_w, *nr = h->node_r;
     for (int64_t i = 0; i < n; i++) {
         const int32_t k = sporf_bin_of(v[i], lo, scale, B);
@@ -428,11 +428,11 @@ static void mr_hist_fill(sporf_builder *b, const double *v, int64_t n, double lo
  * output's (task_regression.c): four chains of every fourth row, the last
  * rows on the first, joined as (0 + 1) + (2 + 3). So an output repeated
  * scores each cut exactly as often as it is there. */
-static void mr_hist_left(sporf_builder *b, const double *v, int64_t n, double lo, double scale, double *left,
+static void mr_hist_left(sporf_task_state *t, const double *v, int64_t n, double lo, double scale, double *left,
                          int64_t *nl_out, double *wl_out)
 {
-    const sporf_histogram *h = &b->hist;
-    const int64_t m = b->n_outputs;
+    const sporf_histogram *h = &t->hist;
+    const int64_t m = t->n_outputs;
     const double *nw = h->node_w, *nr = h->node_r;
     int64_t nl = 0;
     double ws[4] = {0.0, 0.0, 0.0, 0.0};
@@ -451,18 +451,18 @@ static void mr_hist_left(sporf_builder *b, const double *v, int64_t n, double lo
     *wl_out = (ws[0] + ws[1]) + (ws[2] + ws[3]);
 }
 
-static double mr_hist_proxy(const sporf_builder *b, const double *left, double wl, const double *right, double wr)
+static double mr_hist_proxy(const sporf_task_state *t, const double *left, double wl, const double *right, double wr)
 {
     sporf_scan_sums s = {wl, wr, 0.0, 0.0, (double *)left, (double *)right};
-    return mr_scan_proxy(b, &s);
+    return mr_scan_proxy(t, &s);
 }
 
 static const sporf_hist_ops mr_hist_ops = {mr_hist_fill, mr_hist_proxy, mr_hist_left};
 
-static int mr_hist_scan(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st,
+static int mr_hist_scan(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, const sporf_node_stats *st,
                         sporf_best_split *best)
 {
-    return sporf_hist_scan_with(b, start, end, st, best, &mr_hist_ops);
+    return sporf_hist_scan_with(t, r, start, end, st, best, &mr_hist_ops);
 }
 
 const sporf_task sporf_task_multi_regression = {mr_node_stats, mr_scan,    mr_gain,         mr_leaf,

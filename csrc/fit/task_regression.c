@@ -6,22 +6,22 @@
 /* Weighted sum of squared deviations of the responses of rows
  * idx[start..end) from their weighted mean (two passes, so it is exact for a
  * constant response); writes the total weight and the mean. */
-static double rows_sse(const sporf_builder *b, int64_t start, int64_t end, double *w_out, double *mean_out)
+static double rows_sse(const sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, double *w_out, double *mean_out)
 {
     double W = 0.0, S = 0.0;
     const double *wn, *yn;
-    const int in_order = sporf_node_wy(b, start, &wn, &yn); /* from the node-ordered copy */
+    const int in_order = sporf_rows_wy(r, start, &wn, &yn); /* from the node-ordered copy */
     for (int64_t i = start; i < end; i++) {
-        const double w = in_order ? wn[i - start] : b->w[b->idx[i]];
-        const double y = in_order ? yn[i - start] : b->yr[b->idx[i]];
+        const double w = in_order ? wn[i - start] : r->w[r->idx[i]];
+        const double y = in_order ? yn[i - start] : t->yr[r->idx[i]];
         W += w;
         S += w * y;
     }
     const double mean = W > 0.0 ? S / W : 0.0;
     double sse = 0.0;
     for (int64_t i = start; i < end; i++) {
-        const double w = in_order ? wn[i - start] : b->w[b->idx[i]];
-        const double d = (in_order ? yn[i - start] : b->yr[b->idx[i]]) - mean;
+        const double w = in_order ? wn[i - start] : r->w[r->idx[i]];
+        const double d = (in_order ? yn[i - start] : t->yr[r->idx[i]]) - mean;
         sse += w * d * d;
     }
     *w_out = W;
@@ -29,17 +29,17 @@ static double rows_sse(const sporf_builder *b, int64_t start, int64_t end, doubl
     return sse;
 }
 
-static void node_stats(sporf_builder *b, int64_t start, int64_t end, sporf_node_stats *st)
+static void node_stats(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, sporf_node_stats *st)
 {
-    st->sse = rows_sse(b, start, end, &st->w, &st->mean);
+    st->sse = rows_sse(t, r, start, end, &st->w, &st->mean);
     st->impurity = st->w > 0.0 ? st->sse / st->w : 0.0;
     /* a constant response cannot be split usefully */
     int pure = 1;
     const double *wn, *yn;
-    const int in_order = sporf_node_wy(b, start, &wn, &yn);
-    const double y0 = in_order ? yn[0] : b->yr[b->idx[start]];
+    const int in_order = sporf_rows_wy(r, start, &wn, &yn);
+    const double y0 = in_order ? yn[0] : t->yr[r->idx[start]];
     for (int64_t i = start + 1; i < end && pure; i++)
-        pure = (in_order ? yn[i - start] : b->yr[b->idx[i]]) == y0;
+        pure = (in_order ? yn[i - start] : t->yr[r->idx[i]]) == y0;
     st->pure = pure;
     /* children of constant response: their SSE is 0, so the proxy is the node's */
     st->perfect = st->sse;
@@ -48,11 +48,11 @@ static void node_stats(sporf_builder *b, int64_t start, int64_t end, sporf_node_
 /* Running weighted sums of the responses, centred on the node mean so the
  * proxy sum_l^2/w_l + sum_r^2/w_r (the children's SSE up to a node
  * constant) keeps its precision when |mean| >> sd. */
-static inline void scan_start(const sporf_builder *b, const sporf_node_stats *st, int64_t start, int64_t end,
+static inline void scan_start(const sporf_task_state *t, const sporf_rows *r, const sporf_node_stats *st, int64_t start, int64_t end,
                               int64_t n_miss, int missing_left, sporf_scan_sums *s)
 {
-    const int32_t *idx = b->idx;
-    const double *yr = b->yr, *w = b->w;
+    const int32_t *idx = r->idx;
+    const double *yr = t->yr, *w = r->w;
     const double mean = st->mean;
     const int64_t n_val = end - start - n_miss;
     s->wl = 0.0;
@@ -69,65 +69,65 @@ static inline void scan_start(const sporf_builder *b, const sporf_node_stats *st
         s->sr += w[idx[i]] * (yr[idx[i]] - mean);
 }
 
-static inline void scan_move_left(const sporf_builder *b, const sporf_node_stats *st, int32_t id, double ww,
+static inline void scan_move_left(const sporf_task_state *t, const sporf_node_stats *st, int32_t id, double ww,
                                   sporf_scan_sums *s)
 {
-    const double wy = ww * (b->yr[id] - st->mean);
+    const double wy = ww * (t->yr[id] - st->mean);
     s->sl += wy;
     s->sr -= wy;
 }
 
-static inline double scan_proxy(const sporf_builder *b, const sporf_scan_sums *s)
+static inline double scan_proxy(const sporf_task_state *t, const sporf_scan_sums *s)
 {
-    (void)b;
+    (void)t;
     return s->sl * s->sl / s->wl + s->sr * s->sr / s->wr;
 }
 
 static const sporf_scan_ops scan_ops = {scan_start, scan_move_left, scan_proxy};
 
-static int scan(sporf_builder *b, int64_t start, int64_t end, int64_t n_miss, const sporf_node_stats *st,
+static int scan(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, int64_t n_miss, const sporf_node_stats *st,
                 sporf_best_split *best)
 {
-    return sporf_scan_sorted(b, start, end, n_miss, st, best, &scan_ops);
+    return sporf_scan_sorted(t, r, start, end, n_miss, st, best, &scan_ops);
 }
 
-static double gain(sporf_builder *b, int64_t start, int64_t mid, int64_t end, const sporf_node_stats *st,
+static double gain(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t mid, int64_t end, const sporf_node_stats *st,
                    double *w_side)
 {
     double ml, mr;
-    return st->sse - rows_sse(b, start, mid, &w_side[0], &ml) - rows_sse(b, mid, end, &w_side[1], &mr);
+    return st->sse - rows_sse(t, r, start, mid, &w_side[0], &ml) - rows_sse(t, r, mid, end, &w_side[1], &mr);
 }
 
-static void leaf(const sporf_builder *b, const sporf_node_stats *st, double w_root, double *lv)
+static void leaf(const sporf_task_state *t, const sporf_node_stats *st, double w_root, double *lv)
 {
-    (void)b;
+    (void)t;
     (void)w_root;
     lv[0] = st->mean;
 }
 
-static void add_row(const sporf_builder *b, int32_t id, double w, double *acc)
+static void add_row(const sporf_task_state *t, int32_t id, double w, double *acc)
 {
-    acc[0] += w * b->yr[id];
+    acc[0] += w * t->yr[id];
 }
 
-static void empty(const sporf_builder *b, double *out)
+static void empty(const sporf_task_state *t, double *out)
 {
-    (void)b;
+    (void)t;
     out[0] = 0.0;
 }
 
 /* The response itself: the slopes are the univariate least-squares fits. */
-static void guide_target(sporf_builder *b, int64_t start, int64_t end, int32_t f, double sign,
-                         double threshold, int missing_left, double *t)
+static void guide_target(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, int32_t f, double sign,
+                         double threshold, int missing_left, double *out)
 {
     (void)f, (void)sign, (void)threshold, (void)missing_left;
     const double *wn, *yn;
-    if (sporf_node_wy(b, start, &wn, &yn)) {
-        memcpy(t, yn, (size_t)(end - start) * sizeof *t);
+    if (sporf_rows_wy(r, start, &wn, &yn)) {
+        memcpy(out, yn, (size_t)(end - start) * sizeof *out);
         return;
     }
     for (int64_t i = start; i < end; i++)
-        t[i - start] = b->yr[b->idx[i]];
+        out[i - start] = t->yr[r->idx[i]];
 }
 
 static int32_t hist_width(int32_t n_classes)
@@ -137,25 +137,25 @@ static int32_t hist_width(int32_t n_classes)
 }
 
 /* Weighted responses centred on the node mean, as the exact scan keeps them. */
-static void hist_prepare(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st)
+static void hist_prepare(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, const sporf_node_stats *st)
 {
-    double *nw = b->hist.node_w, *nr = b->hist.node_r, total = 0.0;
+    double *nw = t->hist.node_w, *nr = t->hist.node_r, total = 0.0;
     const double *wn, *yn;
-    const int in_order = sporf_node_wy(b, start, &wn, &yn); /* from the node-ordered copy */
+    const int in_order = sporf_rows_wy(r, start, &wn, &yn); /* from the node-ordered copy */
     for (int64_t i = start; i < end; i++) {
-        const double w = in_order ? wn[i - start] : b->w[b->idx[i]];
-        const double wy = w * ((in_order ? yn[i - start] : b->yr[b->idx[i]]) - st->mean);
+        const double w = in_order ? wn[i - start] : r->w[r->idx[i]];
+        const double wy = w * ((in_order ? yn[i - start] : t->yr[r->idx[i]]) - st->mean);
         nw[i - start] = w;
         nr[i - start] = wy;
         total += wy;
     }
-    b->hist.total[0] = total;
+    t->hist.total[0] = total;
 }
 
 /* Centred weighted responses per bin. */
-static void hist_fill(sporf_builder *b, const double *v, int64_t n, double lo, double scale, int32_t B)
+static void hist_fill(sporf_task_state *t, const double *v, int64_t n, double lo, double scale, int32_t B)
 {
-    sporf_histogram *h = &b->hist;
+    sporf_histogram *h = &t->hist;
     const double *nw = h->node_w, *nr = h->node_r;
     uint16_t *bin = h->bin;
     int64_t *count = h->count;
@@ -173,10 +173,10 @@ static void hist_fill(sporf_builder *b, const double *v, int64_t n, double lo, d
  * without a branch (a row's side is a coin flip; a value times 1.0 or 0.0 is
  * the value or a zero), in four chains so that no add waits on the one
  * before. */
-static void hist_left(sporf_builder *b, const double *v, int64_t n, double lo, double scale, double *left,
+static void hist_left(sporf_task_state *t, const double *v, int64_t n, double lo, double scale, double *left,
                       int64_t *nl_out, double *wl_out)
 {
-    const sporf_histogram *h = &b->hist;
+    const sporf_histogram *h = &t->hist;
     const double *nw = h->node_w, *nr = h->node_r;
     int64_t nl = 0, i = 0;
     double ws[4] = {0.0, 0.0, 0.0, 0.0}, s[4] = {0.0, 0.0, 0.0, 0.0};
@@ -198,18 +198,18 @@ static void hist_left(sporf_builder *b, const double *v, int64_t n, double lo, d
     *wl_out = (ws[0] + ws[1]) + (ws[2] + ws[3]);
 }
 
-static double hist_proxy(const sporf_builder *b, const double *left, double wl, const double *right, double wr)
+static double hist_proxy(const sporf_task_state *t, const double *left, double wl, const double *right, double wr)
 {
-    (void)b;
+    (void)t;
     return left[0] * left[0] / wl + right[0] * right[0] / wr;
 }
 
 static const sporf_hist_ops hist_ops = {hist_fill, hist_proxy, hist_left};
 
-static int hist_scan(sporf_builder *b, int64_t start, int64_t end, const sporf_node_stats *st,
+static int hist_scan(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, const sporf_node_stats *st,
                      sporf_best_split *best)
 {
-    return sporf_hist_scan_with(b, start, end, st, best, &hist_ops);
+    return sporf_hist_scan_with(t, r, start, end, st, best, &hist_ops);
 }
 
 const sporf_task sporf_task_regression = {node_stats, scan,       gain,         leaf,     add_row, empty,

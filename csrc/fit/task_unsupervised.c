@@ -109,11 +109,12 @@ void sporf_unsup_best_cut(int32_t criterion, const double *v, const double *w, i
 
 /* A node splits until the size limits, or until every candidate projection
  * is constant on it: it has no response to be pure in. */
-static void node_stats(sporf_builder *b, int64_t start, int64_t end, sporf_node_stats *st)
+static void node_stats(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, sporf_node_stats *st)
 {
+    (void)t;
     st->w = 0.0;
     for (int64_t i = start; i < end; i++)
-        st->w += b->w[b->idx[i]];
+        st->w += r->w[r->idx[i]];
     st->mean = st->impurity = st->sse = 0.0;
     st->pure = 0;
     st->perfect = INFINITY;
@@ -124,24 +125,24 @@ static void node_stats(sporf_builder *b, int64_t start, int64_t end, sporf_node_
  * the side holding the weighted mean of the node's values: at each split a
  * missing projection is imputed by the node's mean, which lands it with the
  * bulk of the rows rather than with a peeled-off tail. */
-static int scan(sporf_builder *b, int64_t start, int64_t end, int64_t n_miss, const sporf_node_stats *st,
+static int scan(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, int64_t n_miss, const sporf_node_stats *st,
                 sporf_best_split *best)
 {
     (void)st;
     const int64_t n = end - start - n_miss;
     for (int64_t i = 0; i < n; i++)
-        b->wsorted[i] = b->w[b->idx[start + i]];
+        t->wsorted[i] = r->w[r->idx[start + i]];
     sporf_unsup_cut cut;
-    sporf_unsup_best_cut(b->params->criterion, b->vals + start, b->wsorted, n, b->min_leaf_rows,
-                         b->min_weight_leaf, &cut);
+    sporf_unsup_best_cut(t->params->criterion, r->vals + start, t->wsorted, n, t->min_leaf_rows,
+                         t->min_weight_leaf, &cut);
     if (!cut.found || (best->found && !(cut.score > best->proxy)))
         return 0;
     int missing_left = 0;
     if (n_miss > 0) {
         double W = 0.0, S = 0.0;
         for (int64_t i = 0; i < n; i++) {
-            W += b->wsorted[i];
-            S += b->wsorted[i] * b->vals[start + i];
+            W += t->wsorted[i];
+            S += t->wsorted[i] * r->vals[start + i];
         }
         missing_left = W > 0.0 && S / W <= cut.threshold;
     }
@@ -158,58 +159,60 @@ static int scan(sporf_builder *b, int64_t start, int64_t end, int64_t n_miss, co
 /* Weighted sum of squares of the projected values vals[start..end) about
  * their weighted mean: a node's spread along its split (missing values left
  * out). */
-static double vals_sse(const sporf_builder *b, int64_t start, int64_t end, double *w_out)
+static double vals_sse(const sporf_rows *r, int64_t start, int64_t end, double *w_out)
 {
     double W = 0.0, S = 0.0;
     for (int64_t i = start; i < end; i++) {
-        if (sporf_is_missing(b->vals[i]))
+        if (sporf_is_missing(r->vals[i]))
             continue;
-        W += b->w[b->idx[i]];
-        S += b->w[b->idx[i]] * b->vals[i];
+        W += r->w[r->idx[i]];
+        S += r->w[r->idx[i]] * r->vals[i];
     }
     const double mean = W > 0.0 ? S / W : 0.0;
     double sse = 0.0;
     for (int64_t i = start; i < end; i++) {
-        if (sporf_is_missing(b->vals[i]))
+        if (sporf_is_missing(r->vals[i]))
             continue;
-        const double d = b->vals[i] - mean;
-        sse += b->w[b->idx[i]] * d * d;
+        const double d = r->vals[i] - mean;
+        sse += r->w[r->idx[i]] * d * d;
     }
     *w_out = W;
     return sse;
 }
 
 /* The spread the split explains along its own projection. */
-static double gain(sporf_builder *b, int64_t start, int64_t mid, int64_t end, const sporf_node_stats *st,
+static double gain(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t mid, int64_t end, const sporf_node_stats *st,
                    double *w_side)
 {
+    (void)t;
     (void)st;
     double w_all;
-    return vals_sse(b, start, end, &w_all) - vals_sse(b, start, mid, &w_side[0]) - vals_sse(b, mid, end, &w_side[1]);
+    return vals_sse(r, start, end, &w_all) - vals_sse(r, start, mid, &w_side[0]) - vals_sse(r, mid, end, &w_side[1]);
 }
 
 /* A leaf's value is its share of the tree's weight. */
-static void leaf(const sporf_builder *b, const sporf_node_stats *st, double w_root, double *lv)
+static void leaf(const sporf_task_state *t, const sporf_node_stats *st, double w_root, double *lv)
 {
-    (void)b;
+    (void)t;
     lv[0] = w_root > 0.0 ? st->w / w_root : 0.0;
 }
 
-static void empty(const sporf_builder *b, double *out)
+static void empty(const sporf_task_state *t, double *out)
 {
-    (void)b;
+    (void)t;
     out[0] = 0.0;
 }
 
 /* The side of the best single-feature cut: the slopes are then the
  * difference of the two sides' means over each feature's variance, one step
  * of the two-means direction on the node's best features. */
-static void guide_target(sporf_builder *b, int64_t start, int64_t end, int32_t f, double sign,
-                         double threshold, int missing_left, double *t)
+static void guide_target(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, int32_t f, double sign,
+                         double threshold, int missing_left, double *out)
 {
+    (void)t;
     for (int64_t i = start; i < end; i++) {
-        const double x = sporf_columns_at(&b->X, f, b->idx[i]);
-        t[i - start] = sign * x <= threshold || (missing_left && sporf_is_missing(x)) ? 1.0 : 0.0;
+        const double x = sporf_columns_at(&r->X, f, r->idx[i]);
+        out[i - start] = sign * x <= threshold || (missing_left && sporf_is_missing(x)) ? 1.0 : 0.0;
     }
 }
 

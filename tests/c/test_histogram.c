@@ -388,17 +388,17 @@ static int grow_tree(const sporf_params *params, const double *Xc, const float *
     if (sporf_builder_init(&b, params, &X, resp, NULL, &err) != SPORF_OK)
         return 0;
     if (!use_copy)
-        b.compact_min_rows = 0;
-    b.compact_responses = use_copy == 2 ? 1 : use_copy == 1 ? 0 : b.compact_responses;
+        b.rows.compact_min_rows = 0;
+    b.rows.compact_responses = use_copy == 2 ? 1 : use_copy == 1 ? 0 : b.rows.compact_responses;
     sporf_rng rng;
     sporf_rng_seed(&rng, 11, 0);
     int64_t m = 0;
     for (int64_t i = 0; i < n; i++) {
-        b.w[i] = (double)sporf_rng_below(&rng, 3);
-        if (b.w[i] > 0.0) b.idx[m++] = (int32_t)i;
+        b.rows.w[i] = (double)sporf_rng_below(&rng, 3);
+        if (b.rows.w[i] > 0.0) b.rows.idx[m++] = (int32_t)i;
     }
     int rc = sporf_builder_grow(&b, m, &rng, NULL, tree, &err);
-    *compacted = (b.xnode != NULL || b.xnode32 != NULL) && (use_copy != 2 || (b.wnode && b.ynode));
+    *compacted = (b.rows.xnode != NULL || b.rows.xnode32 != NULL) && (use_copy != 2 || (b.rows.wnode && b.rows.ynode));
     sporf_builder_free(&b);
     return rc == SPORF_OK;
 }

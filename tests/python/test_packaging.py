@@ -114,6 +114,28 @@ def test_python_imports_go_one_way(tmp_path):
         assert got.returncode == 1 and message in got.stdout, (name, got.stdout)
 
 
+def test_the_core_includes_go_one_way_inside_a_layer_and_functions_stay_short(tmp_path):
+    # The core as it is passes; a file pair that includes one including it
+    # back, and a function of more than 100 lines, each fail the check.
+    check = [sys.executable, str(REPO / "tools" / "check_layers.py")]
+    run = lambda csrc: subprocess.run(check, capture_output=True, text=True,
+                                      env=dict(os.environ, SPORF_CHECK_CSRC=str(csrc)))
+    assert run(REPO / "csrc").returncode == 0
+    cycle = tmp_path / "cycle"
+    shutil.copytree(REPO / "csrc", cycle)
+    rows = cycle / "fit" / "rows.c"
+    rows.write_text('#include "fit/builder.h"\n' + rows.read_text())
+    got = run(cycle)
+    assert got.returncode == 1 and "include cycle inside a layer" in got.stdout and "fit/rows" in got.stdout
+    long = tmp_path / "long"
+    shutil.copytree(REPO / "csrc", long)
+    body = "".join("    x += %d;\n" % i for i in range(101))
+    draft = long / "fit" / "draft.c"
+    draft.write_text(draft.read_text() + "\nint sporf_draft_long(int x)\n{\n" + body + "    return x;\n}\n")
+    got = run(long)
+    assert got.returncode == 1 and "fit/draft.c:sporf_draft_long is 104 lines" in got.stdout
+
+
 @pytest.mark.skipif(importlib.util.find_spec("build") is None, reason="the `build` package is not installed")
 @pytest.mark.skipif("ASAN_OPTIONS" in os.environ, reason="the sanitized run checks the core, not the packaging")
 def test_the_sdist_builds_a_wheel_that_installs_and_fits(tmp_path):
