@@ -7,7 +7,7 @@
  * regression sums, no response at all (URerF) -- sits behind this table,
  * chosen once when the builder is made (sporf_task_for), so the loop has no
  * branch on the task. The calls are per node and per candidate, never per
- * row, so the indirection costs nothing measurable (benchmarks/fit_ab.py).
+ * row, so the indirection costs nothing measurable (benchmarks/speed/fit_ab.py).
  *
  * A task reads the node's rows (rows.h: r->idx[start..end), weights r->w by
  * row id, the candidate's values r->vals) and keeps its response and its
