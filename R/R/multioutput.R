@@ -50,7 +50,7 @@
     X <- tp$X
     by_feature <- tp$by_feature
   }
-  res <- .Call(C_sporf_r_fit_multi, X, target, m, n_classes, params, sw, args$oob_score, as.integer(args$verbose),
+  res <- .Call(C_sporf_r_fit, X, target, m, n_classes, params, sw, NULL, args$oob_score, as.integer(args$verbose),
                tune)
   # every output's labels in order, under one kind (text when the outputs' kinds differ)
   labels <- if (!regression) {

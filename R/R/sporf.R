@@ -203,8 +203,8 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
     X <- tp$X
     by_feature <- tp$by_feature
   }
-  res <- .Call(C_sporf_r_fit, X, enc$codes, K, params, sw, cw, args$oob_score, as.integer(args$verbose),
-               .tune_grid(args$tune_oob))
+  res <- .Call(C_sporf_r_fit, X, enc$codes, 1L, if (!regression) as.integer(K), params, sw, cw, args$oob_score,
+               as.integer(args$verbose), .tune_grid(args$tune_oob))
   obj <- .fitted(res, X, args, params, est, if (!regression) enc, by_feature,
                  if (regression) "regression" else "classification")
   handle <- res[[1L]]

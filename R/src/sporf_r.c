@@ -212,26 +212,30 @@ static void finish_fit(SEXP out, int rc, sporf_forest *f, sporf_error *err, cons
     }
 }
 
-/* fit(x, y, n_classes, params, sample_weight, class_weight, oob, verbose, tune)
- * (tune: 0 no tuning, 1 SPORF_TUNE_DENSITY, 2 SPORF_TUNE_STRUCTURE)
+/* fit(x, y, n_outputs, n_classes, params, sample_weight, class_weight, oob, verbose, tune)
  * -> list(handle, oob_decision (n*K row-major) or NULL, oob_count or NULL, interrupted,
  *         tuning report or NULL).
- * An integer y (class codes) grows a classification forest; a double y a
- * regression forest (n_classes must then be 1 and class_weight NULL). With
- * tune > 0 the forest is sporf_forest_tune_oob's (its OOB values then come
- * from sporf_forest_oob_predict, as a fit's would). */
-SEXP sporf_r_fit(SEXP x, SEXP y, SEXP n_classes, SEXP params, SEXP sample_weight, SEXP class_weight,
+ * y holds n x n_outputs values row by row: class codes (integer, with
+ * n_classes a count per output) grow a classification forest, responses
+ * (double, n_classes NULL) a regression forest; class_weight (or NULL) is
+ * for one output of class codes. tune: 0 no tuning, 1 SPORF_TUNE_DENSITY, 2
+ * SPORF_TUNE_STRUCTURE; with tune > 0 the forest is sporf_forest_tune_oob's
+ * (its OOB values then come from sporf_forest_oob_predict, as a fit's would). */
+SEXP sporf_r_fit(SEXP x, SEXP y, SEXP n_outputs, SEXP n_classes, SEXP params, SEXP sample_weight, SEXP class_weight,
                  SEXP oob, SEXP verbose, SEXP tune)
 {
     sporf_params p;
     sporf_r_params_from_list(params, &p);
     sporf_matrix m = matrix_view(x);
     const int regression = TYPEOF(y) == REALSXP;
-    if ((TYPEOF(y) != INTSXP && !regression) || XLENGTH(y) != m.nrow)
-        Rf_error("internal: y must be an integer or double vector of length nrow(x)");
-    const int K = Rf_asInteger(n_classes);
-    if (regression && (K != 1 || !Rf_isNull(class_weight)))
-        Rf_error("internal: a regression fit takes n_classes 1 and no class weights");
+    const int n_out = Rf_asInteger(n_outputs);
+    if ((TYPEOF(y) != INTSXP && !regression) || n_out < 1 || XLENGTH(y) != (R_xlen_t)m.nrow * n_out)
+        Rf_error("internal: y must be an integer or double vector of nrow(x) * n_outputs values");
+    if (regression != Rf_isNull(n_classes) || (!regression && (TYPEOF(n_classes) != INTSXP ||
+                                                               XLENGTH(n_classes) != n_out)))
+        Rf_error("internal: n_classes must be one count per output for class codes, NULL for responses");
+    R_xlen_t K = 0;
+    for (int j = 0; j < n_out; j++) K += regression ? 1 : INTEGER(n_classes)[j];
     const double *sw = NULL, *cw = NULL;
     if (!Rf_isNull(sample_weight)) {
         if (TYPEOF(sample_weight) != REALSXP || XLENGTH(sample_weight) != m.nrow)
@@ -239,8 +243,9 @@ SEXP sporf_r_fit(SEXP x, SEXP y, SEXP n_classes, SEXP params, SEXP sample_weight
         sw = REAL(sample_weight);
     }
     if (!Rf_isNull(class_weight)) {
-        if (TYPEOF(class_weight) != REALSXP || XLENGTH(class_weight) != K)
-            Rf_error("internal: class_weight must be a double vector of length n_classes");
+        if (regression || n_out != 1 || TYPEOF(class_weight) != REALSXP || XLENGTH(class_weight) != K)
+            Rf_error("internal: class_weight must be a double vector of length n_classes, for one output of "
+                     "class codes");
         cw = REAL(class_weight);
     }
     const int want_oob = Rf_asLogical(oob) == TRUE;
@@ -255,65 +260,12 @@ SEXP sporf_r_fit(SEXP x, SEXP y, SEXP n_classes, SEXP params, SEXP sample_weight
     sporf_forest *f = NULL;
     sporf_error err;
     sporf_tune_result tuned;
-    int rc;
-    if (want_tune)
-        rc = sporf_forest_tune_oob(&p, tune_code == 2 ? SPORF_TUNE_STRUCTURE : SPORF_TUNE_DENSITY, &m,
-                                   regression ? NULL : INTEGER(y), K, regression ? REAL(y) : NULL, sw, cw,
-                                   &tuned, progress_cb, &st, &f, &err);
-    else if (regression)
-        rc = sporf_forest_fit_regression(&p, &m, REAL(y), sw, oob_dec, oob_cnt, progress_cb, &st, &f, &err);
-    else
-        rc = sporf_forest_fit(&p, &m, INTEGER(y), K, sw, cw, oob_dec, oob_cnt, progress_cb, &st, &f, &err);
-    finish_fit(out, rc, f, &err, &st, want_tune ? &tuned : NULL, &m, p.n_jobs, oob_dec, oob_cnt);
-    UNPROTECT(1);
-    return out;
-}
-
-/* fit_multi(x, y, n_outputs, n_classes, params, sample_weight, oob, verbose,
- * tune) -> as sporf_r_fit, for multi-output y: y holds n x n_outputs values
- * row by row -- class codes (integer, with n_classes a count per output) or
- * responses (double, n_classes NULL). */
-SEXP sporf_r_fit_multi(SEXP x, SEXP y, SEXP n_outputs, SEXP n_classes, SEXP params, SEXP sample_weight, SEXP oob,
-                       SEXP verbose, SEXP tune)
-{
-    sporf_params p;
-    sporf_r_params_from_list(params, &p);
-    sporf_matrix m = matrix_view(x);
-    const int regression = TYPEOF(y) == REALSXP;
-    const int n_out = Rf_asInteger(n_outputs);
-    if ((TYPEOF(y) != INTSXP && !regression) || n_out < 1 || XLENGTH(y) != (R_xlen_t)m.nrow * n_out)
-        Rf_error("internal: y must be an integer or double vector of nrow(x) * n_outputs values");
-    if (regression != Rf_isNull(n_classes) || (!regression && (TYPEOF(n_classes) != INTSXP ||
-                                                               XLENGTH(n_classes) != n_out)))
-        Rf_error("internal: n_classes must be one count per output for class codes, NULL for responses");
-    R_xlen_t K = 0;
-    for (int j = 0; j < n_out; j++) K += regression ? 1 : INTEGER(n_classes)[j];
-    const double *sw = NULL;
-    if (!Rf_isNull(sample_weight)) {
-        if (TYPEOF(sample_weight) != REALSXP || XLENGTH(sample_weight) != m.nrow)
-            Rf_error("internal: sample_weight must be a double vector of length nrow(x)");
-        sw = REAL(sample_weight);
-    }
-    const int want_oob = Rf_asLogical(oob) == TRUE;
-    const int tune_code = Rf_asInteger(tune);
-    const int want_tune = tune_code == 1 || tune_code == 2;
-    double *oob_dec = NULL;
-    int64_t *oob_cnt = NULL;
-    SEXP out = PROTECT(new_fit_result(m.nrow, K, want_oob, &oob_dec, &oob_cnt));
-    progress_state st = {Rf_asInteger(verbose) > 0, 0, 0, -1};
-    sporf_forest *f = NULL;
-    sporf_error err;
-    sporf_tune_result tuned;
-    const int32_t *codes = regression ? NULL : INTEGER(y);
-    const int32_t *counts = regression ? NULL : INTEGER(n_classes);
-    const double *resp = regression ? REAL(y) : NULL;
-    int rc;
-    if (want_tune)
-        rc = sporf_forest_tune_oob_multi(&p, tune_code == 2 ? SPORF_TUNE_STRUCTURE : SPORF_TUNE_DENSITY, &m, n_out,
-                                         codes, counts, resp, sw, &tuned, progress_cb, &st, &f, &err);
-    else
-        rc = sporf_forest_fit_multi(&p, &m, n_out, codes, counts, resp, sw, oob_dec, oob_cnt, progress_cb, &st, &f,
-                                    &err);
+    const sporf_fit_data data = {regression ? SPORF_RESPONSE_VALUES : SPORF_RESPONSE_CLASSES, n_out,
+                                 regression ? NULL : INTEGER(y), regression ? NULL : INTEGER(n_classes),
+                                 regression ? REAL(y) : NULL, sw, cw, NULL, 0, NULL};
+    const int rc = want_tune ? sporf_forest_tune_oob(&p, tune_code == 2 ? SPORF_TUNE_STRUCTURE : SPORF_TUNE_DENSITY,
+                                                     &m, &data, &tuned, progress_cb, &st, &f, &err)
+                             : sporf_forest_fit(&p, &m, &data, oob_dec, oob_cnt, progress_cb, &st, &f, &err);
     finish_fit(out, rc, f, &err, &st, want_tune ? &tuned : NULL, &m, p.n_jobs, oob_dec, oob_cnt);
     UNPROTECT(1);
     return out;
@@ -902,7 +854,8 @@ SEXP sporf_r_fit_unsupervised(SEXP x, SEXP params, SEXP verbose)
     progress_state st = {Rf_asInteger(verbose) > 0, 0, 0, -1};
     sporf_forest *f = NULL;
     sporf_error err;
-    int rc = sporf_forest_fit_unsupervised(&p, &m, NULL, progress_cb, &st, &f, &err);
+    const sporf_fit_data data = {SPORF_RESPONSE_NONE, 1, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL};
+    int rc = sporf_forest_fit(&p, &m, &data, NULL, NULL, progress_cb, &st, &f, &err);
     if (st.drawn)
         REprintf("\n");
     if (rc == SPORF_E_INTERRUPTED && st.interrupted) {
@@ -987,7 +940,7 @@ SEXP sporf_r_physical_memory(void)
 }
 
 static const R_CallMethodDef call_methods[] = {
-    {"sporf_r_fit", (DL_FUNC)&sporf_r_fit, 9},
+    {"sporf_r_fit", (DL_FUNC)&sporf_r_fit, 10},
     {"sporf_r_quantiles", (DL_FUNC)&sporf_r_quantiles, 5},
     {"sporf_r_order_levels", (DL_FUNC)&sporf_r_order_levels, 5},
     {"sporf_r_oob_predict", (DL_FUNC)&sporf_r_oob_predict, 3},
@@ -1007,7 +960,6 @@ static const R_CallMethodDef call_methods[] = {
     {"sporf_r_get_note", (DL_FUNC)&sporf_r_get_note, 1},
     {"sporf_r_importances", (DL_FUNC)&sporf_r_importances, 1},
     {"sporf_r_info", (DL_FUNC)&sporf_r_info, 1},
-    {"sporf_r_fit_multi", (DL_FUNC)&sporf_r_fit_multi, 9},
     {"sporf_r_outputs", (DL_FUNC)&sporf_r_outputs, 1},
     {"sporf_r_usage", (DL_FUNC)&sporf_r_usage, 1},
     {"sporf_r_projection_importances", (DL_FUNC)&sporf_r_projection_importances, 1},

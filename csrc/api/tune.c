@@ -94,11 +94,9 @@ static int grow_on(const sporf_params *params, int64_t from, int64_t to, const s
     sporf_forest *shard = NULL;
     span->units = to - from;
     sporf_progress_fn fn = span->fn ? span_progress : NULL;
-    int rc = tg->m > 1 ? sporf_forest_fit_multi(&q, X, tg->m, tg->y, tg->n_classes, tg->yr, sample_weight, NULL, NULL,
-                                                fn, span, &shard, err)
-             : tg->y   ? sporf_forest_fit(&q, X, tg->y, tg->n_classes[0], sample_weight, tg->class_weights, NULL, NULL,
-                                          fn, span, &shard, err)
-                       : sporf_forest_fit_regression(&q, X, tg->yr, sample_weight, NULL, NULL, fn, span, &shard, err);
+    const sporf_fit_data data = {tg->y ? SPORF_RESPONSE_CLASSES : SPORF_RESPONSE_VALUES, tg->m, tg->y, tg->n_classes,
+                                 tg->yr, sample_weight, tg->class_weights, NULL, 0, NULL};
+    int rc = sporf_forest_fit(&q, X, &data, NULL, NULL, fn, span, &shard, err);
     span->offset += to - from;
     if (rc != SPORF_OK)
         return rc;
@@ -121,32 +119,28 @@ static int tune(const sporf_params *params, int32_t grid, const sporf_matrix *X,
                 const double *sample_weight, sporf_tune_result *result, sporf_progress_fn progress, void *user_data,
                 sporf_forest **out, sporf_error *err);
 
-int sporf_forest_tune_oob(const sporf_params *params, int32_t grid, const sporf_matrix *X, const int32_t *y,
-                          int32_t n_classes,
-                          const double *y_regression, const double *sample_weight, const double *class_weights,
+int sporf_forest_tune_oob(const sporf_params *params, int32_t grid, const sporf_matrix *X, const sporf_fit_data *data,
                           sporf_tune_result *result, sporf_progress_fn progress, void *user_data,
                           sporf_forest **out, sporf_error *err)
-{
-    double one = 1.0;
-    tune_targets tg = {1, y, &n_classes, y_regression, class_weights, &one};
-    return tune(params, grid, X, &tg, sample_weight, result, progress, user_data, out, err);
-}
-
-int sporf_forest_tune_oob_multi(const sporf_params *params, int32_t grid, const sporf_matrix *X, int32_t n_outputs,
-                                const int32_t *y, const int32_t *n_classes, const double *y_regression,
-                                const double *sample_weight, sporf_tune_result *result, sporf_progress_fn progress,
-                                void *user_data, sporf_forest **out, sporf_error *err)
 {
     sporf_clear_error(err);
     if (out)
         *out = NULL; /* on every error, as the fits do */
-    if (n_outputs < 1 || (y && !n_classes) || (n_outputs > 1 && X && X->nrow < 1))
-        return sporf_set_error(err, SPORF_E_ARG, "sporf_forest_tune_oob_multi: n_outputs >= 1, class counts with "
-                                                 "class codes, and rows are required");
+    if (!data)
+        return sporf_set_error(err, SPORF_E_ARG, "sporf_forest_tune_oob: data is required");
+    if (data->rows)
+        return sporf_set_error(err, SPORF_E_ARG, "sporf_forest_tune_oob: the tuning reads every training row "
+                                                 "(data->rows must be NULL)");
+    const int32_t n_outputs = data->n_outputs > 0 ? data->n_outputs : 1;
+    const int32_t *y = data->response == SPORF_RESPONSE_CLASSES ? data->codes : NULL;
+    const double *y_regression = data->response == SPORF_RESPONSE_VALUES ? data->values : NULL;
+    if ((y && !data->n_classes) || (n_outputs > 1 && X && X->nrow < 1))
+        return sporf_set_error(err, SPORF_E_ARG, "sporf_forest_tune_oob: class counts with class codes, and rows, "
+                                                 "are required");
+    double one = 1.0;
     if (n_outputs == 1) {
-        double one = 1.0;
-        tune_targets tg = {1, y, n_classes, y_regression, NULL, &one};
-        return tune(params, grid, X, &tg, sample_weight, result, progress, user_data, out, err);
+        tune_targets tg = {1, y, data->n_classes, y_regression, data->class_weights, &one};
+        return tune(params, grid, X, &tg, data->sample_weight, result, progress, user_data, out, err);
     }
     double *scale = NULL;
     if (y_regression && X) {
@@ -162,8 +156,8 @@ int sporf_forest_tune_oob_multi(const sporf_params *params, int32_t grid, const 
             scale[j] = ss > 0.0 ? ss / (double)n : 1.0;
         }
     }
-    tune_targets tg = {n_outputs, y, n_classes, y_regression, NULL, scale};
-    const int rc = tune(params, grid, X, &tg, sample_weight, result, progress, user_data, out, err);
+    tune_targets tg = {n_outputs, y, data->n_classes, y_regression, data->class_weights, scale};
+    const int rc = tune(params, grid, X, &tg, data->sample_weight, result, progress, user_data, out, err);
     free(scale);
     return rc;
 }

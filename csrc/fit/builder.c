@@ -21,22 +21,22 @@ static int any_missing(const sporf_columns *X)
     return 0;
 }
 
-int sporf_builder_init(sporf_builder *b, const sporf_params *params, const sporf_columns *X,
-                       const sporf_response *response, const sporf_sample_of *sample, sporf_error *err)
+int sporf_builder_init(sporf_builder *b, const sporf_params *params, const sporf_fit_sizes *sizes,
+                       const sporf_columns *X, const sporf_response *response, int has_missing, sporf_error *err)
 {
     memset(b, 0, sizeof *b);
     const int64_t n = X->n, p = X->p;
     b->params = params;
     b->task = sporf_task_for(response->task, response->n_outputs);
-    b->n_candidates = sporf_params_resolve_max_features(params, p);
-    const int64_t n_all = sample ? sample->n_total : n;
-    b->min_split_rows = sporf_resolve_min_samples_split(params, n_all);
-    b->n_axis_extra = sporf_params_resolve_axis_features(params, p);
-    b->n_guided = params->projection == SPORF_PROJ_AXIS ? 0 : (int32_t)params->guided_features;
+    b->n_candidates = sizes->n_candidates;
+    b->min_split_rows = sizes->min_split_rows;
+    b->n_axis_extra = sizes->n_axis_extra;
+    b->n_guided = sizes->n_guided;
     int rc = sporf_sampler_init(&b->sampler, params, p, b->n_candidates, err);
     if (rc != SPORF_OK)
         return rc;
-    const int has_missing = sample ? sample->has_missing : any_missing(X);
+    if (has_missing < 0)
+        has_missing = any_missing(X);
     int ok = sporf_rows_init(&b->rows, X, has_missing);
     /* Histograms need the task's bin statistics and complete data (the
      * exact scan places missing rows, histogram.h). The random splitter's
@@ -45,8 +45,7 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const sporf
     const int32_t hist_width = b->task->hist_width(response->n_classes);
     const int random = hist_width > 0 && params->splitter == SPORF_SPLITTER_RANDOM;
     const int32_t max_bins = hist_width > 0 && !has_missing ? (int32_t)params->max_bins : 0;
-    ok = ok && sporf_task_state_init(&b->ts, b->task, params, response, n,
-                                     sporf_resolve_min_samples_leaf(params, n_all), max_bins, random);
+    ok = ok && sporf_task_state_init(&b->ts, b->task, params, response, n, sizes->min_leaf_rows, max_bins, random);
     if (ok && max_bins > 0) {
         /* Values read per row of a node: the candidates' non-zeros (at least
          * one each), the extra single features, the guided features (target

@@ -11,6 +11,7 @@
 #include "fit/guided.h"
 #include "fit/projection.h"
 #include "fit/rows.h"
+#include "fit/sizes.h"
 #include "fit/task.h"
 #include "model/model.h"
 #include "util/pool.h"
@@ -42,21 +43,14 @@ typedef struct sporf_builder {
     double *best_proj_weight;
 } sporf_builder;
 
-/* The training rows a builder's data stand for, when X holds a sample of
- * them (a tree's drawn rows, gathered from partitions): counts given as
- * fractions resolve against all n_total rows, and whether any row misses a
- * value is the whole data's, so a tree grows as it would on all the rows. */
-typedef struct sporf_sample_of {
-    int64_t n_total;
-    int has_missing;
-} sporf_sample_of;
-
-/* A builder for trees on X (its data borrowed, like params and the
- * response, for the builder's life). NaN in X marks a missing value
- * (task.h). sample: NULL when X holds every training row, else what the
- * rows stand for. */
-int sporf_builder_init(sporf_builder *b, const sporf_params *params, const sporf_columns *X,
-                       const sporf_response *response, const sporf_sample_of *sample, sporf_error *err);
+/* A builder for trees on X (its data borrowed, like params, sizes and the
+ * response, for the builder's life): sizes are params resolved for the fit
+ * (sizes.h), against all the training rows when X holds a sample of them.
+ * NaN in X marks a missing value (task.h); has_missing says whether any
+ * training row misses a value (the whole data's, when X holds a sample), or
+ * is negative to have X scanned for one. */
+int sporf_builder_init(sporf_builder *b, const sporf_params *params, const sporf_fit_sizes *sizes,
+                       const sporf_columns *X, const sporf_response *response, int has_missing, sporf_error *err);
 void sporf_builder_free(sporf_builder *b);
 
 /* Grow a tree on idx[0..n_in_tree) with weights w, drawing from rng, into

@@ -8,6 +8,7 @@
 #include "fit/draws.h"
 #include "fit/leaf_choice.h"
 #include "fit/quantile_leaves.h"
+#include "fit/sizes.h"
 #include "util/matrix.h"
 #include "util/pool.h"
 #include "util/rng.h"
@@ -18,6 +19,7 @@
 
 typedef struct fit_ctx {
     const sporf_params *params;
+    sporf_fit_sizes sizes;       /* params resolved against the data, once (sizes.h) */
     sporf_forest *forest;
     sporf_builder *builders;     /* one per worker */
     const int32_t *y;            /* classification, or NULL */
@@ -37,7 +39,7 @@ typedef struct fit_ctx {
     const int32_t *qrf_order;    /* the rows by rank (quantile_leaves.h) */
     const int32_t *qrf_rank;     /* each row's rank */
     int32_t **qrf_scratch;       /* per worker 2n: rows' bootstrap counts, leaves by rank */
-    /* a fit on a sample of the training rows (sporf_forest_fit_sample), else NULL / n: */
+    /* a fit on a sample of the training rows (sporf_fit_data.rows), else NULL / n: */
     const int64_t *rows;         /* the global row number of each of X's n rows, ascending */
     int64_t n_total;             /* the training rows the draws are over */
 } fit_ctx;
@@ -179,9 +181,10 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
  * at most about one leaf per distinct row it grows on (min_samples_leaf rows
  * each, at most 2^max_depth leaves); each node costs its stored form, its
  * packed prediction form and its projection, each leaf its values. */
-static int check_forest_fits_memory(const sporf_params *params, int64_t n, int64_t n_draws, int32_t K,
+static int check_forest_fits_memory(const sporf_params *params, const sporf_fit_sizes *sz, int32_t K,
                                     sporf_error *err)
 {
+    const int64_t n = sz->n_rows, n_draws = sz->n_draws;
     const int64_t mem = sporf_physical_memory();
     if (mem <= 0)
         return SPORF_OK;
@@ -191,7 +194,7 @@ static int check_forest_fits_memory(const sporf_params *params, int64_t n, int64
     else if (sporf_params_samples_rows(params)) /* a subsample */
         rows = (double)n_draws;
     rows *= 1.0 - params->honest_fraction;
-    double leaves = rows / (double)sporf_resolve_min_samples_leaf(params, n);
+    double leaves = rows / (double)sz->min_leaf_rows;
     if (params->max_depth > 0 && params->max_depth < 60)
         leaves = fmin(leaves, ldexp(1.0, (int)params->max_depth));
     if (leaves < 1.0)
@@ -199,7 +202,7 @@ static int check_forest_fits_memory(const sporf_params *params, int64_t n, int64
     const double per_tree = (2.0 * leaves - 1.0) * (double)(sizeof(sporf_node) + 2 * sizeof(sporf_pnode) + 20) +
                             leaves * (double)K * 8.0 +
                             (params->quantiles ? (double)n_draws * 4.0 : 0.0); /* the leaves' rows */
-    const int64_t n_trees = sporf_params_n_trees(params);
+    const int64_t n_trees = sz->n_trees;
     const double total = per_tree * (double)n_trees;
     if (total > (double)mem)
         return sporf_set_error(err, SPORF_E_NOMEM,
@@ -447,10 +450,9 @@ static int collect_quantile_leaves(fit_ctx *c, sporf_forest *f, sporf_error *err
 
 /* A new forest of T trees for p features and the response's shape, its
  * trees still to grow; NULL (err set) when memory runs out. */
-static sporf_forest *new_forest(const sporf_params *params, int64_t p, const int32_t *y, const double *yr,
+static sporf_forest *new_forest(const sporf_params *params, int64_t T, int64_t p, const int32_t *y, const double *yr,
                                 int32_t n_classes, const fit_outputs *outputs, sporf_error *err)
 {
-    const int64_t T = sporf_params_n_trees(params);
     sporf_forest *f = sporf_forest_alloc();
     if (!f) {
         sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
@@ -559,7 +561,7 @@ static int prepare_class_weights(fit_ctx *c, sporf_forest *f, const double *clas
 /* One tree builder per worker, with its scratch for balanced_subsample's
  * weights and, for quantile forests, for the leaves' rows. */
 static int prepare_workers(fit_ctx *c, sporf_forest *f, const sporf_columns *cols, const sporf_response *response,
-                           const fit_sample *sample, int64_t n_all, int keep_nodes, sporf_error *err)
+                           const fit_sample *sample, int keep_nodes, sporf_error *err)
 {
     const int32_t n_threads = c->n_threads;
     c->builders = calloc((size_t)n_threads, sizeof *c->builders);
@@ -567,8 +569,9 @@ static int prepare_workers(fit_ctx *c, sporf_forest *f, const sporf_columns *col
     if (!c->builders || !c->balanced_scratch)
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
     for (int32_t t = 0; t < n_threads; t++) {
-        const sporf_sample_of of = {n_all, sample && sample->impute != NULL};
-        int rc = sporf_builder_init(&c->builders[t], c->params, cols, response, sample ? &of : NULL, err);
+        /* a sample's missing values are the whole data's: the caller's means say whether there are any */
+        const int has_missing = sample ? sample->impute != NULL : -1;
+        int rc = sporf_builder_init(&c->builders[t], c->params, &c->sizes, cols, response, has_missing, err);
         if (rc != SPORF_OK)
             return rc;
         c->builders[t].rows.impute = f->impute;
@@ -648,15 +651,17 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     if (X->data32 && (oob_decision || oob_count))
         return sporf_set_error(err, SPORF_E_ARG, "out-of-bag results are computed on X as doubles: fit float X "
                                                  "without them, then call sporf_forest_oob_predict");
-    const int64_t n = X->nrow, T = sporf_params_n_trees(params), n_all = sample ? sample->n_total : n;
+    const int64_t n = X->nrow, n_all = sample ? sample->n_total : n;
     fit_ctx c;
     memset(&c, 0, sizeof c);
     c.params = params;
+    sporf_fit_sizes_resolve(params, n_all, X->ncol, &c.sizes);
+    const int64_t T = c.sizes.n_trees;
     c.y = y;
     c.yr = yr;
     c.sample_weight = sample_weight;
     c.n = n;
-    c.n_threads = sporf_pool_threads(params->n_jobs, T);
+    c.n_threads = c.sizes.n_threads;
     if (sample) {
         if ((rc = check_sample(params, X, sample, oob_decision || oob_count, err)) != SPORF_OK)
             return rc;
@@ -664,20 +669,20 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
         c.n_total = sample->n_total;
     }
     /* "auto": leaf_size 0 scores the sizes after the fit, k >= 2 prunes to k,
-     * the size grown to (sporf_params_leaf_auto_grown) grows as the fit does;
-     * the trees keep their nodes' values for either */
-    const int leaf_auto = sporf_params_leaf_auto(params);
+     * the size grown to (sizes.leaf_grown) grows as the fit does; the trees
+     * keep their nodes' values for either */
+    const int leaf_auto = c.sizes.leaf_auto;
     int64_t leaf_size = 0;
     if (leaf_auto && (rc = check_leaf_auto(params, y, yr, sample != NULL, n_all, &leaf_size, err)) != SPORF_OK)
         return rc;
-    const int keep_nodes = leaf_auto && leaf_size != sporf_params_leaf_auto_grown(n_all);
-    c.n_draws = sporf_resolve_draws(params, n_all);
+    const int keep_nodes = leaf_auto && leaf_size != c.sizes.leaf_grown;
+    c.n_draws = c.sizes.n_draws;
     if (c.n_draws > n_all)
         return sporf_params_draws_error(err, c.n_draws, n_all);
-    if ((rc = check_forest_fits_memory(params, n_all, c.n_draws, n_classes, err)) != SPORF_OK)
+    if ((rc = check_forest_fits_memory(params, &c.sizes, n_classes, err)) != SPORF_OK)
         return rc;
 
-    sporf_forest *f = c.forest = new_forest(params, X->ncol, y, yr, n_classes, outputs, err);
+    sporf_forest *f = c.forest = new_forest(params, T, X->ncol, y, yr, n_classes, outputs, err);
     if (!f)
         return SPORF_E_NOMEM;
     sporf_columns cols;
@@ -686,7 +691,7 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     rc = copy_columns(&c, X, &cols, err);
     if (rc == SPORF_OK) rc = prepare_imputation(f, sample, &cols, err);
     if (rc == SPORF_OK) rc = prepare_class_weights(&c, f, class_weight, err);
-    if (rc == SPORF_OK) rc = prepare_workers(&c, f, &cols, &response, sample, n_all, keep_nodes, err);
+    if (rc == SPORF_OK) rc = prepare_workers(&c, f, &cols, &response, sample, keep_nodes, err);
     if (rc == SPORF_OK && (oob_decision || oob_count || (leaf_auto && leaf_size == 0))) {
         c.bitmap_bytes = (n + 7) / 8;
         if (!(c.inbag = calloc((size_t)T, (size_t)c.bitmap_bytes)))
@@ -707,58 +712,6 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     }
     *out = f;
     return SPORF_OK;
-}
-
-int sporf_forest_fit(const sporf_params *params, const sporf_matrix *X,
-                     const int32_t *y, int32_t n_classes,
-                     const double *sample_weight, const double *class_weight,
-                     double *oob_decision, int64_t *oob_count,
-                     sporf_progress_fn progress, void *user_data,
-                     sporf_forest **out, sporf_error *err)
-{
-    if (!y) {
-        if (out) *out = NULL;
-        return sporf_set_error(err, SPORF_E_ARG, "fit: y is required");
-    }
-    return fit_forest(params, X, y, NULL, n_classes, NULL, sample_weight, class_weight, oob_decision, oob_count, NULL,
-                      progress, user_data, out, err);
-}
-
-int sporf_forest_fit_regression(const sporf_params *params, const sporf_matrix *X,
-                                const double *y, const double *sample_weight,
-                                double *oob_prediction, int64_t *oob_count,
-                                sporf_progress_fn progress, void *user_data,
-                                sporf_forest **out, sporf_error *err)
-{
-    if (!y) {
-        if (out) *out = NULL;
-        return sporf_set_error(err, SPORF_E_ARG, "fit: y is required");
-    }
-    return fit_forest(params, X, NULL, y, 1, NULL, sample_weight, NULL, oob_prediction, oob_count, NULL,
-                      progress, user_data, out, err);
-}
-
-int sporf_forest_fit_unsupervised(const sporf_params *params, const sporf_matrix *X,
-                                  const double *sample_weight,
-                                  sporf_progress_fn progress, void *user_data,
-                                  sporf_forest **out, sporf_error *err)
-{
-    return fit_forest(params, X, NULL, NULL, 1, NULL, sample_weight, NULL, NULL, NULL, NULL, progress, user_data, out,
-                      err);
-}
-
-int sporf_forest_fit_sample(const sporf_params *params, const sporf_matrix *X, const int64_t *rows,
-                            int64_t n_total, const int32_t *y, int32_t n_classes, const double *y_regression,
-                            const double *sample_weight, const double *class_weight, const double *impute,
-                            sporf_progress_fn progress, void *user_data, sporf_forest **out, sporf_error *err)
-{
-    const fit_sample sample = {rows, n_total, impute};
-    if (y && y_regression) {
-        sporf_clear_error(err);
-        return sporf_set_error(err, SPORF_E_ARG, "fit_sample: give class codes or responses, not both");
-    }
-    return fit_forest(params, X, y, y_regression, y ? n_classes : 1, NULL, sample_weight, class_weight, NULL, NULL,
-                      &sample, progress, user_data, out, err);
 }
 
 /* Each regression output's weight in the squared error a split lowers: the
@@ -795,26 +748,18 @@ static double *output_weights(const double *y, const double *sw, int64_t n, int3
     return v;
 }
 
-int sporf_forest_fit_multi(const sporf_params *params, const sporf_matrix *X, int32_t n_outputs,
-                           const int32_t *y, const int32_t *n_classes, const double *y_regression,
-                           const double *sample_weight, double *oob_decision, int64_t *oob_count,
-                           sporf_progress_fn progress, void *user_data,
-                           sporf_forest **out, sporf_error *err)
+/* Several responses per row (n_outputs >= 2): class codes y with their
+ * counts, or responses y_regression. */
+static int fit_several_outputs(const sporf_params *params, const sporf_matrix *X, int32_t n_outputs,
+                               const int32_t *y, const int32_t *n_classes, const double *y_regression,
+                               const double *sample_weight, double *oob_decision, int64_t *oob_count,
+                               sporf_progress_fn progress, void *user_data,
+                               sporf_forest **out, sporf_error *err)
 {
-    sporf_clear_error(err);
-    if (out) *out = NULL;
-    if (!out || !params)
-        return sporf_set_error(err, SPORF_E_ARG, "fit_multi: params and out are required");
-    if ((y == NULL) == (y_regression == NULL) || (y && !n_classes))
-        return sporf_set_error(err, SPORF_E_ARG, "fit_multi: give class codes with their class counts, or "
-                                                 "responses, not both");
-    if (n_outputs < 1 || n_outputs > 100000)
-        return sporf_set_error(err, SPORF_E_ARG, "fit_multi: n_outputs must be in [1, 100000], got %d", n_outputs);
-    if (n_outputs == 1)
-        return y ? sporf_forest_fit(params, X, y, n_classes[0], sample_weight, NULL, oob_decision, oob_count,
-                                    progress, user_data, out, err)
-                 : sporf_forest_fit_regression(params, X, y_regression, sample_weight, oob_decision, oob_count,
-                                               progress, user_data, out, err);
+    if (!params)
+        return sporf_set_error(err, SPORF_E_ARG, "fit: params are required");
+    if (n_outputs > 100000)
+        return sporf_set_error(err, SPORF_E_ARG, "fit: n_outputs must be in [1, 100000], got %d", n_outputs);
     int rc = sporf_check_matrix(X, 0, SPORF_CHECK_FIT, "X", err);
     if (rc != SPORF_OK)
         return rc;
@@ -869,4 +814,41 @@ int sporf_forest_fit_multi(const sporf_params *params, const sporf_matrix *X, in
                     progress, user_data, out, err);
     free(codes);
     return rc;
+}
+
+/* The one entry point: the response's kind and outputs decide, once, which
+ * fit grows the forest. */
+int sporf_forest_fit(const sporf_params *params, const sporf_matrix *X, const sporf_fit_data *data,
+                     double *oob_decision, int64_t *oob_count,
+                     sporf_progress_fn progress, void *user_data,
+                     sporf_forest **out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (out) *out = NULL;
+    if (!out || !data)
+        return sporf_set_error(err, SPORF_E_ARG, "fit: data and out are required");
+    const int32_t kind = data->response, m = data->n_outputs > 0 ? data->n_outputs : 1;
+    const int classes = kind == SPORF_RESPONSE_CLASSES, values = kind == SPORF_RESPONSE_VALUES;
+    if (!classes && !values && kind != SPORF_RESPONSE_NONE)
+        return sporf_set_error(err, SPORF_E_ARG, "fit: unknown response kind %d", (int)kind);
+    if (classes && (!data->codes || !data->n_classes))
+        return sporf_set_error(err, SPORF_E_ARG, "fit: class codes need their codes and class counts");
+    if (values && !data->values)
+        return sporf_set_error(err, SPORF_E_ARG, "fit: a numeric response needs its values");
+    if ((!classes && data->codes) || (!values && data->values))
+        return sporf_set_error(err, SPORF_E_ARG, "fit: give class codes or numbers, as the response kind says");
+    if (data->class_weights && (!classes || m > 1))
+        return sporf_set_error(err, SPORF_E_ARG, "fit: class weights are for one output of class codes");
+    if (kind == SPORF_RESPONSE_NONE && (oob_decision || oob_count))
+        return sporf_set_error(err, SPORF_E_ARG, "fit: an unsupervised forest has no out-of-bag predictions");
+    const fit_sample sample = {data->rows, data->n_total, data->impute};
+    if (m > 1) {
+        if (kind == SPORF_RESPONSE_NONE || data->rows)
+            return sporf_set_error(err, SPORF_E_ARG, "fit: several outputs need a response and every training row");
+        return fit_several_outputs(params, X, m, data->codes, data->n_classes, data->values, data->sample_weight, oob_decision,
+                           oob_count, progress, user_data, out, err);
+    }
+    return fit_forest(params, X, data->codes, data->values, classes ? data->n_classes[0] : 1, NULL,
+                      data->sample_weight, data->class_weights, oob_decision, oob_count, data->rows ? &sample : NULL,
+                      progress, user_data, out, err);
 }

@@ -14,7 +14,7 @@ const sporf_task *sporf_task_for(int32_t task, int32_t n_outputs)
 }
 
 int sporf_task_state_init(sporf_task_state *t, const sporf_task *task, const sporf_params *params,
-                          const sporf_response *response, int64_t n, int64_t min_leaf_rows, int32_t max_bins,
+                          const sporf_response *response, int64_t n, int64_t min_leaf_rows, int32_t bins,
                           int random)
 {
     memset(t, 0, sizeof *t);
@@ -31,7 +31,7 @@ int sporf_task_state_init(sporf_task_state *t, const sporf_task *task, const spo
     t->left_counts = malloc(K * sizeof(double));
     t->right_counts = malloc(K * sizeof(double));
     t->wsorted = malloc((size_t)n * sizeof *t->wsorted);
-    const int hist_ok = sporf_histogram_init(&t->hist, max_bins, random, task->hist_width(t->n_classes), n,
+    const int hist_ok = sporf_histogram_init(&t->hist, bins, random, task->hist_width(t->n_classes), n,
                                              t->n_outputs);
     if (hist_ok && t->node_counts && t->left_counts && t->right_counts && t->wsorted)
         return 1;

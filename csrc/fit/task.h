@@ -139,11 +139,11 @@ const sporf_task *sporf_task_for(int32_t task, int32_t n_outputs);
 
 /* The state of `task` for trees on n rows (task.c): the response (borrowed
  * for the state's life, as params), the resolved leaf size, the running sums'
- * buffers and the histogram scratch (max_bins bins, none for 0; random: the
+ * buffers and the histogram scratch (at most `bins` bins, none for 0; random: the
  * random splitter's two). Returns 0 when out of memory (the state is then
  * freed). */
 int sporf_task_state_init(sporf_task_state *t, const sporf_task *task, const sporf_params *params,
-                          const sporf_response *response, int64_t n, int64_t min_leaf_rows, int32_t max_bins,
+                          const sporf_response *response, int64_t n, int64_t min_leaf_rows, int32_t bins,
                           int random);
 void sporf_task_state_free(sporf_task_state *t);
 

@@ -63,8 +63,7 @@ typedef struct sporf_error {
  *
  * Float data: with data32 not NULL the elements are floats, at the same
  * positions of data32 (data is then ignored; NULL it). Only the fit
- * functions (sporf_forest_fit, _fit_regression, _fit_multi,
- * _fit_unsupervised and _fit_sample) read floats: in place when
+ * (sporf_forest_fit) reads floats: in place when
  * column-major (row_stride 1, col_stride nrow), else through a column-major
  * float copy, never a double one. Every float is exactly a double, so the
  * forest is the one the same values as doubles grow, byte for byte. Such a
@@ -386,7 +385,7 @@ typedef struct sporf_forest_info {
     int64_t max_depth_seen;   /* deepest leaf over trees (root = depth 0) */
     int32_t format_version;   /* model format version the forest will be saved with */
     int32_t n_outputs;        /* responses per row: 1, or more for multi-output y
-                                 (sporf_forest_fit_multi, sporf_forest_get_outputs) */
+                                 (sporf_forest_fit with several outputs, sporf_forest_get_outputs) */
 } sporf_forest_info;
 
 /* Missing values. NaN in X (any NaN payload: R's NA too) is a missing value,
@@ -405,85 +404,98 @@ typedef struct sporf_forest_info {
  * for a row with NaN. Infinity is always an error (SPORF_E_ARG, naming the
  * row and column). */
 
-/* Grow a classification forest.
+/* What a forest learns from (sporf_fit_data.response). */
+enum {
+    SPORF_RESPONSE_NONE = 0,    /* no response: an unsupervised forest (URerF; criterion
+                                   SPORF_CRIT_FASTBIC or SPORF_CRIT_TWOMEANS) */
+    SPORF_RESPONSE_CLASSES = 1, /* class codes: a classification forest */
+    SPORF_RESPONSE_VALUES = 2   /* numbers: a regression forest (criterion SPORF_CRIT_SQUARED_ERROR) */
+};
+
+/* The training data a fit reads besides X, for every kind of forest. Zero
+ * it, then set what applies; the caller owns every array, which the core
+ * does not reference after the call returns.
+ *  response       SPORF_RESPONSE_*.
+ *  n_outputs      responses per row: 1 (0 reads as 1), or more for
+ *                 multi-output y -- one tree for all outputs, as
+ *                 scikit-learn's trees grow for a 2-d y, whose cuts lower the
+ *                 impurity summed over the outputs (the stored impurities and
+ *                 gains are its mean over them) and whose leaves hold each
+ *                 output's class distribution or mean side by side. Not with
+ *                 class weights or quantiles. With 1 output the forest is the
+ *                 single-response one, byte for byte.
+ *  codes          CLASSES: n x n_outputs class codes, row-major, output j's in
+ *                 [0, n_classes[j]).
+ *  n_classes      CLASSES: n_outputs class counts, each >= 1 (the binding
+ *                 decides what a single class means).
+ *  values         VALUES: n x n_outputs finite responses of magnitude at most
+ *                 1e100, row-major.
+ *  sample_weight  n weights in [0, 1e100], or NULL for all ones.
+ *  class_weights  CLASSES with one output and params->class_weight_mode
+ *                 SPORF_CW_CUSTOM: n_classes[0] positive weights; else NULL.
+ *  rows, n_total, impute   NULL, 0, NULL when X holds every training row.
+ *                 Otherwise X holds only some of n_total training rows (data
+ *                 larger than memory): rows[i] is the row number of X's row i,
+ *                 ascending, and the rows must include every row the trees
+ *                 draw (sporf_tree_draws; else SPORF_E_ARG naming the missing
+ *                 row); codes, values and weights are X's rows'. What depends
+ *                 on every row comes from the caller: impute, the features'
+ *                 means over all rows' present values (as a fit computes them,
+ *                 in row order), or NULL when no row misses a value;
+ *                 class_weights custom weights (class_weight "balanced" is
+ *                 refused). Needs sampled rows (bootstrap or max_samples) or
+ *                 all rows, no out-of-bag results (compute them later) and no
+ *                 quantiles. Such a fit grows exactly the trees a fit on all
+ *                 n_total rows grows, byte for byte. */
+typedef struct sporf_fit_data {
+    int32_t response;
+    int32_t n_outputs;
+    const int32_t *codes;
+    const int32_t *n_classes;
+    const double *values;
+    const double *sample_weight;
+    const double *class_weights;
+    const int64_t *rows;
+    int64_t n_total;
+    const double *impute;
+} sporf_fit_data;
+
+/* Grow a forest: the one entry point for every kind of response.
  *  X            n x p view of values at most 1e100 in magnitude, NaN where
  *               missing (checked: infinity or larger values give SPORF_E_ARG;
  *               squared sums of larger ones could overflow).
- *  y            n class codes in [0, n_classes).
- *  n_classes    >= 1 (the binding decides what a single class means).
- *  sample_weight  n weights in [0, 1e100], or NULL for all ones.
- *  class_weight   n_classes positive weights when params->class_weight_mode is
- *                 SPORF_CW_CUSTOM, else NULL.
- *  oob_decision  NULL, or an n x n_classes row-major buffer that receives the
- *                out-of-bag class probabilities (rows that were in every
- *                bootstrap get all zeros and oob_count 0).
+ *  data         the response and weights (sporf_fit_data).
+ *  oob_decision  NULL, or an n x K row-major buffer (K = the sum of the
+ *                class counts, or n_outputs for numbers) that receives each
+ *                row's out-of-bag class probabilities or mean predictions,
+ *                outputs side by side (rows that were in every bootstrap get
+ *                all zeros and oob_count 0). Not for unsupervised forests.
  *  oob_count     NULL, or n counts of trees for which each row was out of bag.
  *  progress/user_data: see sporf_progress_fn; units are trees, then one more
  *                unit for the OOB pass when requested.
  *  out           receives the new forest on SPORF_OK, NULL otherwise.
- * The caller owns X, y and the weights; they are not referenced after return. */
-int sporf_forest_fit(const sporf_params *params, const sporf_matrix *X,
-                     const int32_t *y, int32_t n_classes,
-                     const double *sample_weight, const double *class_weight,
+ * A classification forest's leaves hold class distributions; a regression
+ * forest's "probabilities" are the leaf means (sporf_forest_predict_proba with
+ * one output column gives the prediction); with several outputs the leaf
+ * values are K per leaf (sporf_forest_info.n_classes), which
+ * sporf_forest_predict_proba averages, and sporf_forest_get_outputs gives the
+ * outputs' widths. An unsupervised forest's splits draw candidate
+ * projections as a supervised forest does (any projection, including
+ * patches) and cut the candidate whose best cut scores highest (see
+ * unsupervised.h for the scores); a node's stored gain, read by the
+ * importances, is the decrease of the weighted sum of squares of its
+ * projected values; its leaves hold their share of the tree's weight. The
+ * caller owns X and data's arrays; they are not referenced after return. */
+int sporf_forest_fit(const sporf_params *params, const sporf_matrix *X, const sporf_fit_data *data,
                      double *oob_decision, int64_t *oob_count,
                      sporf_progress_fn progress, void *user_data,
                      sporf_forest **out, sporf_error *err);
-
-/* Grow a regression forest (criterion SPORF_CRIT_SQUARED_ERROR). As
- * sporf_forest_fit, with y n finite doubles of magnitude at most 1e100 and no
- * classes or class weights;
- * oob_prediction (NULL or n doubles) receives the out-of-bag mean prediction
- * (0 where oob_count is 0). The forest's "probabilities" are the leaf means:
- * sporf_forest_predict_proba with one output column gives the prediction. */
-int sporf_forest_fit_regression(const sporf_params *params, const sporf_matrix *X,
-                                const double *y, const double *sample_weight,
-                                double *oob_prediction, int64_t *oob_count,
-                                sporf_progress_fn progress, void *user_data,
-                                sporf_forest **out, sporf_error *err);
-
-/* Grow a multi-output forest, as scikit-learn's trees do for a 2-d y: one
- * tree for all outputs, whose cuts lower the impurity summed over the
- * outputs (the stored impurities and gains are its mean over them), and whose
- * leaves hold each output's class distribution or mean side by side.
- *  n_outputs    >= 1 responses per row.
- *  y            classification: n x n_outputs class codes, row-major, output
- *               j's in [0, n_classes[j]); NULL for regression.
- *  n_classes    classification: n_outputs class counts (each >= 1); NULL for
- *               regression.
- *  y_regression regression: n x n_outputs finite responses, row-major
- *               (magnitude at most 1e100); NULL for classification.
- *  oob_decision NULL, or n x K (K = the sum of n_classes, or n_outputs for
- *               regression): each row's out-of-bag class distributions or
- *               means, outputs side by side; oob_count as sporf_forest_fit.
- * Not available with more than one output: class weights and quantiles.
- * With n_outputs 1 the forest is sporf_forest_fit's (or
- * sporf_forest_fit_regression's), byte for byte. The forest's leaf values are
- * K per leaf (sporf_forest_info.n_classes), which sporf_forest_predict_proba
- * averages; sporf_forest_get_outputs gives the outputs' widths. Other
- * arguments, ownership and threads as sporf_forest_fit. */
-int sporf_forest_fit_multi(const sporf_params *params, const sporf_matrix *X, int32_t n_outputs,
-                           const int32_t *y, const int32_t *n_classes, const double *y_regression,
-                           const double *sample_weight, double *oob_decision, int64_t *oob_count,
-                           sporf_progress_fn progress, void *user_data,
-                           sporf_forest **out, sporf_error *err);
 
 /* A forest's outputs: *n_outputs (1 unless fitted on multi-output y) and,
  * when widths is not NULL, the n_outputs widths of each output's block of
  * leaf values (its classes; 1 for a regression output; the single output's
  * n_classes for a one-output forest) into widths (caller-allocated). */
 int sporf_forest_get_outputs(const sporf_forest *forest, int32_t *n_outputs, int32_t *widths, sporf_error *err);
-
-/* Grow an unsupervised forest (URerF): criterion SPORF_CRIT_FASTBIC or
- * SPORF_CRIT_TWOMEANS, no response, no class weights, not honest. Each split
- * node draws candidate projections as a supervised forest does (any
- * projection, including patches) and cuts the candidate whose best cut
- * scores highest (see unsupervised.h for the scores). A node's stored gain,
- * read by the importances, is the decrease of the weighted sum of squares of
- * its projected values. Arguments as sporf_forest_fit. */
-int sporf_forest_fit_unsupervised(const sporf_params *params, const sporf_matrix *X,
-                                  const double *sample_weight,
-                                  sporf_progress_fn progress, void *user_data,
-                                  sporf_forest **out, sporf_error *err);
 
 /* ---- forest proximity (any forest) ----
  * S(i, j) = (trees that put rows i and j in the same leaf) / (trees that
@@ -585,10 +597,12 @@ int sporf_forest_permutation_importance(const sporf_forest *forest, const sporf_
  * last one grows all T. All candidates share tree t's sample of rows (tree t
  * depends only on random_state, t and the parameters), and *out is byte for
  * byte the forest sporf_forest_fit grows with result->candidates[result->best].
- *  y, n_classes   classification: class codes as sporf_forest_fit; else NULL.
- *  y_regression   regression: n responses as sporf_forest_fit_regression; else
- *                 NULL (exactly one of y and y_regression).
- *  sample_weight, class_weight: as sporf_forest_fit.
+ *  data           the response and weights, as sporf_forest_fit takes them
+ *                 (class codes or numbers, one output or several; every
+ *                 training row: no rows). With several outputs the OOB error
+ *                 is the mean over the outputs of each one's
+ *                 misclassification rate, or of its mean squared error over
+ *                 its variance.
  *  result         receives the candidates, the trees each grew, the OOB error
  *                 of those trees (for the winner, of the whole forest), and the
  *                 winner's index.
@@ -620,21 +634,9 @@ typedef struct sporf_tune_result {   /* arrays of SPORF_TUNE_MAX_CANDIDATES (cff
     int64_t n_trees[8];
 } sporf_tune_result;
 
-int sporf_forest_tune_oob(const sporf_params *params, int32_t grid, const sporf_matrix *X, const int32_t *y,
-                          int32_t n_classes,
-                          const double *y_regression, const double *sample_weight, const double *class_weight,
+int sporf_forest_tune_oob(const sporf_params *params, int32_t grid, const sporf_matrix *X, const sporf_fit_data *data,
                           sporf_tune_result *result, sporf_progress_fn progress, void *user_data,
                           sporf_forest **out, sporf_error *err);
-
-/* sporf_forest_tune_oob for multi-output y, with y, n_classes and
- * y_regression as sporf_forest_fit_multi (no class weights): the OOB error
- * is the mean over the outputs of each one's misclassification rate, or of
- * its mean squared error over its variance. With n_outputs 1,
- * sporf_forest_tune_oob's result. */
-int sporf_forest_tune_oob_multi(const sporf_params *params, int32_t grid, const sporf_matrix *X, int32_t n_outputs,
-                                const int32_t *y, const int32_t *n_classes, const double *y_regression,
-                                const double *sample_weight, sporf_tune_result *result, sporf_progress_fn progress,
-                                void *user_data, sporf_forest **out, sporf_error *err);
 
 /* Release a forest; NULL is ignored. */
 void sporf_forest_free(sporf_forest *forest);
@@ -734,8 +736,8 @@ int sporf_forest_predict_quantiles(const sporf_forest *forest, const sporf_matri
  * draws of tree t (0-based within params' trees, as first_tree +
  * t of the seed's forest) over n_total training rows are listed by
  * sporf_tree_draws; gathered (in that order) with their responses and
- * weights, they let sporf_forest_fit_sample grow exactly the trees a fit on
- * all n_total rows grows, byte for byte. */
+ * weights, they let sporf_forest_fit (with sporf_fit_data.rows) grow exactly
+ * the trees a fit on all n_total rows grows, byte for byte. */
 
 /* The distinct rows tree t draws from n_total rows, ascending, into rows
  * (caller-allocated, as many as the tree draws: max_samples resolved against
@@ -747,21 +749,6 @@ int sporf_forest_predict_quantiles(const sporf_forest *forest, const sporf_matri
 int sporf_tree_draws(const sporf_params *params, int64_t n_total, int64_t tree, int64_t *rows, int32_t *counts,
                      int64_t *m_out, sporf_error *err);
 
-/* Grow params' trees as a fit on all n_total training rows would, from X
- * holding only some of them: rows[i] is the row number of X's row i,
- * ascending, and the rows must include every row the trees draw
- * (sporf_tree_draws; else SPORF_E_ARG naming the missing row). y (class
- * codes, n_classes classes), y_regression or neither (unsupervised), and
- * sample_weight (or NULL) are X's rows'. What depends on every row comes
- * from the caller: impute, the features' means over all rows' present
- * values (as a fit computes them, in row order), or NULL when no row misses
- * a value; class_weight custom weights (class_weight "balanced" is
- * refused). Needs sampled rows (bootstrap or max_samples) or all rows, no out-of-bag results (compute
- * them later) and no quantiles. Ownership and threads as sporf_forest_fit. */
-int sporf_forest_fit_sample(const sporf_params *params, const sporf_matrix *X, const int64_t *rows,
-                            int64_t n_total, const int32_t *y, int32_t n_classes, const double *y_regression,
-                            const double *sample_weight, const double *class_weight, const double *impute,
-                            sporf_progress_fn progress, void *user_data, sporf_forest **out, sporf_error *err);
 
 /* sporf_forest_oob_predict for some of the training rows: X holds rows
  * first_row .. first_row + n - 1 of the n_total rows the forest was grown on

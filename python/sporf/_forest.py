@@ -848,14 +848,9 @@ class _BaseForest(BaseEstimator):
         pass
 
 
-class _ForestClassifier(ClassifierMixin, _BaseForest):
-    """What every classification forest does -- fit on class labels, class
-    probabilities, votes and labels, restoring classes on load. SPORFClassifier
-    and MORFClassifier are its leaves: each adds its parameters and docs."""
-
-    @exclusive_fit
-    def fit(self, X, y, sample_weight=None):
-        """Grow the forest from training data.
+def _fit_doc(y_doc, returns):
+    """The docstring of a supervised forest's fit: what its y is, what it returns."""
+    return """Grow the forest from training data.
 
         Parameters
         ----------
@@ -864,16 +859,27 @@ class _ForestClassifier(ClassifierMixin, _BaseForest):
             split learns which side rows missing its features go to (see "Missing
             values" in the README). Infinity is refused.
         y : array-like of shape (n_samples,) or (n_samples, n_outputs)
-            Class labels of any type; a 2-D y grows one forest for all its
-            columns (multi-output: see the user guide).
+            %s
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights; None gives every sample weight 1.
 
         Returns
         -------
-        self : SPORFClassifier
-        """
+        self : %s
+        """ % (y_doc, returns)
+
+
+class _ForestClassifier(ClassifierMixin, _BaseForest):
+    """What every classification forest does -- fit on class labels, class
+    probabilities, votes and labels, restoring classes on load. SPORFClassifier
+    and MORFClassifier are its leaves: each adds its parameters and docs."""
+
+    @exclusive_fit
+    def fit(self, X, y, sample_weight=None):
         return self._fit_forest(X, y, sample_weight)
+
+    fit.__doc__ = _fit_doc("Class labels of any type; a 2-D y grows one forest for all its\n"
+                           "            columns (multi-output: see the user guide).", "SPORFClassifier")
 
     def _values_per_row(self):
         return int(np.sum(self.n_classes_))
@@ -1113,25 +1119,11 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
 
     @exclusive_fit
     def fit(self, X, y, sample_weight=None):
-        """Grow the forest from training data.
-
-        Parameters
-        ----------
-        X : {array-like, scipy sparse matrix} of shape (n_samples, n_features)
-            Training data; converted to float64. NaN marks a missing value: each
-            split learns which side rows missing its features go to (see "Missing
-            values" in the README). Infinity is refused.
-        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
-            Numeric response; NaN and infinity are refused. A 2-D y grows one
-            forest for all its columns (multi-output: see the user guide).
-        sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative weights; None gives every sample weight 1.
-
-        Returns
-        -------
-        self : SPORFRegressor
-        """
         return self._fit_forest(X, y, sample_weight)
+
+    fit.__doc__ = _fit_doc("Numeric response; NaN and infinity are refused. A 2-D y grows one\n"
+                           "            forest for all its columns (multi-output: see the user guide).",
+                           "SPORFRegressor")
 
     def _values_per_row(self):
         return self.n_outputs_

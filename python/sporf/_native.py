@@ -526,23 +526,20 @@ def tree_draws(params, n_total, tree):
 def fit_sample(params, X, rows, n_total, *, codes=None, n_classes=0, y=None, sample_weight=None,
                weight_per_class=None, impute=None):
     """Grow params' trees from X, the rows `rows` (ascending) of n_total
-    training rows holding every row the trees draw (sporf_forest_fit_sample)."""
+    training rows holding every row the trees draw (sporf_fit_data.rows)."""
     # contiguous and aligned: arrays unpickled on a worker may sit at any address
     rows = np.require(rows, dtype=np.int64, requirements=["C", "A"])
-    codes = None if codes is None else np.require(codes, dtype=np.int32, requirements=["C", "A"])
-    y = None if y is None else np.require(y, dtype=np.float64, requirements=["C", "A"])
-    sample_weight = None if sample_weight is None else np.require(sample_weight, dtype=np.float64,
-                                                                  requirements=["C", "A"])
     impute = None if impute is None else np.require(impute, dtype=np.float64, requirements=["C", "A"])
+    data, keep_data = fit_data(codes=codes, n_classes=n_classes, y=y, sample_weight=sample_weight,
+                               weight_per_class=weight_per_class)
+    data.rows = _int64s(rows)
+    data.n_total = n_total
+    data.impute = _maybe(_doubles, impute)
     view, keep = matrix_view(X)
     out = ffi.new("sporf_forest **")
     err = new_error()
-    rc = lib.sporf_forest_fit_sample(params, view, _int64s(rows), n_total,
-                                     ffi.from_buffer("int32_t[]", codes) if codes is not None else ffi.NULL,
-                                     max(n_classes, 1), _maybe(_doubles, y), _maybe(_doubles, sample_weight),
-                                     _maybe(double_ptr, weight_per_class), _maybe(_doubles, impute),
-                                     ffi.NULL, ffi.NULL, out, err)
-    del keep
+    rc = lib.sporf_forest_fit(params, view, data, ffi.NULL, ffi.NULL, ffi.NULL, ffi.NULL, out, err)
+    del keep, keep_data
     check(rc, err)
     return NativeForest(out[0])
 
@@ -592,6 +589,35 @@ def physical_memory():
 
 # ---- fitting ----
 
+def fit_data(*, codes=None, n_classes=0, y=None, sample_weight=None, weight_per_class=None):
+    """The sporf_fit_data of a response -- class codes (int32, n_classes: a
+    count, or one per output), numbers y (float64), or neither -- of one
+    output (1-D) or several (2-D, row by row as the core reads them), and the
+    arrays it points into (keep them alive while the core reads them)."""
+    data = ffi.new("sporf_fit_data *")
+    target = codes if codes is not None else y
+    # contiguous and aligned: arrays unpickled on a worker may sit at any address
+    target = None if target is None else np.require(target, dtype=np.int32 if codes is not None else np.float64,
+                                                   requirements=["C", "A"])
+    counts = np.require(np.atleast_1d(n_classes) if codes is not None else [], dtype=np.int32,
+                        requirements=["C", "A"])
+    weights = None if sample_weight is None else np.require(sample_weight, dtype=np.float64,
+                                                            requirements=["C", "A"])
+    per_class = None if weight_per_class is None else np.require(weight_per_class, dtype=np.float64,
+                                                                 requirements=["C", "A"])
+    data.response = lib.SPORF_RESPONSE_CLASSES if codes is not None else (
+        lib.SPORF_RESPONSE_VALUES if y is not None else lib.SPORF_RESPONSE_NONE)
+    data.n_outputs = target.shape[1] if target is not None and target.ndim == 2 else 1
+    if codes is not None:
+        data.codes = ffi.from_buffer("int32_t[]", target)
+        data.n_classes = ffi.from_buffer("int32_t[]", counts)
+    elif y is not None:
+        data.values = _doubles(target)
+    data.sample_weight = _maybe(_doubles, weights)
+    data.class_weights = _maybe(_doubles, per_class)
+    return data, (target, counts, weights, per_class)
+
+
 def fit(params, X, *, codes=None, n_classes=0, y=None, sample_weight=None, weight_per_class=None,
         oob_n_out=0, tune_grid=None, progress=None):
     """Grow a forest on X (2-D float64, or float32 read as it is): a classifier on class codes (int32,
@@ -607,39 +633,21 @@ def fit(params, X, *, codes=None, n_classes=0, y=None, sample_weight=None, weigh
     # float32: the core grows the trees on it as it is and the caller computes
     # the out-of-bag values afterwards, which read float64
     oob_n_out = 0 if X.dtype == np.float32 else oob_n_out
-    target = codes if codes is not None else y
-    multi = target is not None and target.ndim == 2
-    if multi:  # contiguous and aligned, row by row as the core reads it
-        target = np.require(target, dtype=np.int32 if codes is not None else np.float64, requirements=["C", "A"])
+    data, keep_data = fit_data(codes=codes, n_classes=max(n_classes, 1) if np.ndim(n_classes) == 0 else n_classes,
+                               y=y, sample_weight=sample_weight, weight_per_class=weight_per_class)
     oob = np.zeros((n, oob_n_out), dtype=np.float64) if oob_n_out and tune_grid is None else None
     oob_count = np.zeros(n, dtype=np.int64) if oob is not None else None
-    codes_ptr = ffi.from_buffer("int32_t[]", target) if codes is not None else ffi.NULL
-    y_ptr = _maybe(double_ptr, y) if not multi else (_doubles(target) if codes is None else ffi.NULL)
-    sw = _maybe(double_ptr, sample_weight)
-    cw = _maybe(double_ptr, weight_per_class)
-    counts = np.ascontiguousarray(n_classes, dtype=np.int32) if multi and codes is not None else None
-    counts_ptr = ffi.from_buffer("int32_t[]", counts) if counts is not None else ffi.NULL
-    oob_ptr, count_ptr = _maybe(_doubles, oob), _maybe(_int64s, oob_count)
     view, keep = matrix_view(X, floats=True)
     cb, user, keep_cb = progress_args(progress)
     out = ffi.new("sporf_forest **")
     err = new_error()
     tuning = ffi.new("sporf_tune_result *") if tune_grid is not None else None
-    if multi and tuning is not None:
-        rc = lib.sporf_forest_tune_oob_multi(params, tune_grid, view, target.shape[1], codes_ptr, counts_ptr, y_ptr,
-                                             sw, tuning, cb, user, out, err)
-    elif multi:
-        rc = lib.sporf_forest_fit_multi(params, view, target.shape[1], codes_ptr, counts_ptr, y_ptr, sw, oob_ptr,
-                                        count_ptr, cb, user, out, err)
-    elif tuning is not None:
-        rc = lib.sporf_forest_tune_oob(params, tune_grid, view, codes_ptr, max(n_classes, 1), y_ptr, sw, cw,
-                                       tuning, cb, user, out, err)
-    elif codes is not None:
-        rc = lib.sporf_forest_fit(params, view, codes_ptr, n_classes, sw, cw, oob_ptr, count_ptr, cb, user, out, err)
-    elif y is not None:
-        rc = lib.sporf_forest_fit_regression(params, view, y_ptr, sw, oob_ptr, count_ptr, cb, user, out, err)
+    if tuning is not None:
+        rc = lib.sporf_forest_tune_oob(params, tune_grid, view, data, tuning, cb, user, out, err)
     else:
-        rc = lib.sporf_forest_fit_unsupervised(params, view, sw, cb, user, out, err)
+        rc = lib.sporf_forest_fit(params, view, data, _maybe(_doubles, oob), _maybe(_int64s, oob_count), cb, user,
+                                  out, err)
+    del keep_data
     del keep, keep_cb
     check(rc, err)
     return NativeForest(out[0]), oob, oob_count, tuning

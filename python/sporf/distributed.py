@@ -318,7 +318,7 @@ def _grow_shards(distributed, client, cls, params, pending, data, unsupervised, 
 #
 # No worker and not the client ever holds all of X: each tree's sample (the
 # rows it draws, sporf_tree_draws) is gathered from the partitions that hold
-# it and grown on one worker (sporf_forest_fit_sample), and what the fit
+# it and grown on one worker (sporf_forest_fit with sporf_fit_data.rows), and what the fit
 # needs from every row -- the class labels, the checks, the missing-value
 # means -- comes from reductions over the partitions. The forest is the local
 # fit's of the same rows, byte for byte, however X is partitioned.

@@ -6,6 +6,7 @@
  * nothing may leak either. Covers fit (every task, 1 and 2 threads, OOB),
  * load, predict, apply, OOB regeneration, neighbours, merge and save. */
 #include "sporf.h"
+#include "fit_calls.h"
 #include "test_data.h"
 
 #include <stdint.h>
@@ -105,18 +106,18 @@ static int do_fit(void *vctx)
     static int64_t cnt[N];
     int rc;
     if (c->task == 0)
-        rc = sporf_forest_fit(&c->p, &m, y, K, NULL, NULL, oob, cnt, NULL, NULL, &f, NULL);
+        rc = fit_classes(&c->p, &m, y, K, NULL, NULL, oob, cnt, NULL, NULL, &f, NULL);
     else if (c->task == 1)
-        rc = sporf_forest_fit_regression(&c->p, &m, yr, NULL, NULL, NULL, NULL, NULL, &f, NULL);
+        rc = fit_values(&c->p, &m, yr, NULL, NULL, NULL, NULL, NULL, &f, NULL);
     else if (c->task == 2)
-        rc = sporf_forest_fit_unsupervised(&c->p, &m, NULL, NULL, NULL, &f, NULL);
+        rc = fit_no_response(&c->p, &m, NULL, NULL, NULL, &f, NULL);
     else if (c->task == 3) {
         static double oob2[N * 2 * K];
         const int32_t classes[2] = {K, K};
-        rc = sporf_forest_fit_multi(&c->p, &m, 2, y2, classes, NULL, NULL, oob2, cnt, NULL, NULL, &f, NULL);
+        rc = fit_outputs(&c->p, &m, 2, y2, classes, NULL, NULL, oob2, cnt, NULL, NULL, &f, NULL);
     } else {
         sporf_tune_result res;
-        rc = sporf_forest_tune_oob_multi(&c->p, SPORF_TUNE_DENSITY, &m, 2, NULL, NULL, yr2, NULL, &res, NULL, NULL,
+        rc = tune_outputs(&c->p, SPORF_TUNE_DENSITY, &m, 2, NULL, NULL, yr2, NULL, &res, NULL, NULL,
                                          &f, NULL);
     }
     if (rc != SPORF_OK && f != NULL)
@@ -248,9 +249,9 @@ int main(void)
     p.random_state = 1;
     sporf_matrix m = {X, N, P, P, 1, NULL};
     sporf_forest *f = NULL, *shard = NULL;
-    sporf_forest_fit(&p, &m, y, K, NULL, NULL, NULL, NULL, NULL, NULL, &f, NULL);
+    fit_classes(&p, &m, y, K, NULL, NULL, NULL, NULL, NULL, NULL, &f, NULL);
     p.first_tree = 4;
-    sporf_forest_fit(&p, &m, y, K, NULL, NULL, NULL, NULL, NULL, NULL, &shard, NULL);
+    fit_classes(&p, &m, y, K, NULL, NULL, NULL, NULL, NULL, NULL, &shard, NULL);
     int64_t len = 0;
     sporf_forest_save(f, NULL, 0, &len, NULL);
     uint8_t *bytes = malloc((size_t)len);
@@ -269,9 +270,9 @@ int main(void)
     p.n_estimators = 3;
     p.random_state = 3;
     const int32_t classes2[2] = {K, K};
-    sporf_forest_fit_multi(&p, &m, 2, y2, classes2, NULL, NULL, NULL, NULL, NULL, NULL, &f, NULL);
+    fit_outputs(&p, &m, 2, y2, classes2, NULL, NULL, NULL, NULL, NULL, NULL, &f, NULL);
     p.first_tree = 3;
-    sporf_forest_fit_multi(&p, &m, 2, y2, classes2, NULL, NULL, NULL, NULL, NULL, NULL, &shard, NULL);
+    fit_outputs(&p, &m, 2, y2, classes2, NULL, NULL, NULL, NULL, NULL, NULL, &shard, NULL);
     sporf_forest_save(f, NULL, 0, &len, NULL);
     bytes = malloc((size_t)len);
     sporf_forest_save(f, bytes, len, &len, NULL);
@@ -289,9 +290,9 @@ int main(void)
     p.random_state = 2;
     p.criterion = SPORF_CRIT_SQUARED_ERROR;
     p.quantiles = 1;
-    sporf_forest_fit_regression(&p, &m, yr, NULL, NULL, NULL, NULL, NULL, &f, NULL);
+    fit_values(&p, &m, yr, NULL, NULL, NULL, NULL, NULL, &f, NULL);
     p.first_tree = 3;
-    sporf_forest_fit_regression(&p, &m, yr, NULL, NULL, NULL, NULL, NULL, &shard, NULL);
+    fit_values(&p, &m, yr, NULL, NULL, NULL, NULL, NULL, &shard, NULL);
     /* ... with a categorical feature's level names, which load and merge copy */
     int32_t counts[P] = {0};
     counts[0] = 3;

@@ -1,5 +1,6 @@
 /* C unit tests of the fit layer: criterion arithmetic, the split search,
  * the projection samplers (sparse, axis, patch) and the unsupervised cuts. */
+#include "fit_calls.h"
 #include "util/bytes.h"
 #include "model/model.h"
 #include "fit/projection.h"
@@ -64,7 +65,7 @@ static void test_split_known_threshold(void)
     sporf_matrix m = rowmajor(X, 6, 2);
     sporf_forest *f = NULL;
     sporf_error err;
-    int rc = sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err);
+    int rc = fit_classes(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err);
     CHECK(rc == SPORF_OK, "fit: %s", err.message);
     if (rc != SPORF_OK) return;
     const sporf_tree *t = &f->trees[0];
@@ -79,7 +80,7 @@ static void test_split_known_threshold(void)
 
     /* min_samples_leaf = 4 makes every cut of 6 samples invalid: a single leaf. */
     p.min_samples_leaf.value = 4;
-    rc = sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err);
+    rc = fit_classes(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err);
     CHECK(rc == SPORF_OK && f->trees[0].n_nodes == 1, "min_samples_leaf blocks the split");
     sporf_forest_free(f);
 }
@@ -119,7 +120,7 @@ static void test_split_matches_brute_force(void)
         sporf_matrix m = rowmajor(x, n, 1);
         sporf_forest *f = NULL;
         sporf_error err;
-        if (sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+        if (fit_classes(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
             ok = 0;
             break;
         }

@@ -1,6 +1,7 @@
 /* test_float32.c -- fits on float data (sporf_matrix.data32): the forest of
  * the same values as doubles, byte for byte, read in place (column-major)
  * or through a float copy (row-major); what refuses floats, refuses them. */
+#include "fit_calls.h"
 #include "check.h"
 
 #include <string.h>
@@ -39,23 +40,23 @@ static sporf_forest *fit_kind(int k, const sporf_matrix *X, const int32_t *y, co
     sporf_error err;
     int rc;
     if (k == 0) {
-        rc = sporf_forest_fit(&p, X, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err);
+        rc = fit_classes(&p, X, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err);
     } else if (k == 1) {
         p.criterion = SPORF_CRIT_SQUARED_ERROR;
         p.quantiles = 1;
         p.honest_fraction = 0.5;
-        rc = sporf_forest_fit_regression(&p, X, yr, NULL, NULL, NULL, NULL, NULL, &f, &err);
+        rc = fit_values(&p, X, yr, NULL, NULL, NULL, NULL, NULL, &f, &err);
     } else if (k == 2) {
         p.criterion = SPORF_CRIT_FASTBIC;
         p.guided_features = 0;
-        rc = sporf_forest_fit_unsupervised(&p, X, NULL, NULL, NULL, &f, &err);
+        rc = fit_no_response(&p, X, NULL, NULL, NULL, &f, &err);
     } else {
         int32_t y2[2 * N], classes[2] = {2, 2};
         for (int i = 0; i < N; i++) {
             y2[2 * i] = y[i];
             y2[2 * i + 1] = !y[i] ^ (i % 7 == 0);
         }
-        rc = sporf_forest_fit_multi(&p, X, 2, y2, classes, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err);
+        rc = fit_outputs(&p, X, 2, y2, classes, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err);
     }
     if (rc != SPORF_OK)
         printf("fit kind %d: %s\n", k, err.message);
@@ -106,14 +107,14 @@ static void test_what_refuses_floats(void)
     p.n_estimators = 5;
     sporf_forest *f = NULL;
     sporf_error err;
-    CHECK(sporf_forest_fit(&p, &mf, y, 2, NULL, NULL, out, count, NULL, NULL, &f, &err) == SPORF_E_ARG && !f &&
+    CHECK(fit_classes(&p, &mf, y, 2, NULL, NULL, out, count, NULL, NULL, &f, &err) == SPORF_E_ARG && !f &&
               strstr(err.message, "out-of-bag") != NULL,
           "a float fit refuses out-of-bag outputs: %s", err.message);
     sporf_tune_result tr;
-    CHECK(sporf_forest_tune_oob(&p, SPORF_TUNE_DENSITY, &mf, y, 2, NULL, NULL, NULL, &tr, NULL, NULL, &f, &err) ==
+    CHECK(tune_response(&p, SPORF_TUNE_DENSITY, &mf, y, 2, NULL, NULL, NULL, &tr, NULL, NULL, &f, &err) ==
                   SPORF_E_ARG && !f && strstr(err.message, "doubles") != NULL,
           "tune_oob refuses floats: %s", err.message);
-    CHECK(sporf_forest_fit(&p, &mf, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_OK, "float fit");
+    CHECK(fit_classes(&p, &mf, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_OK, "float fit");
     CHECK(sporf_forest_predict_proba(f, &mf, 1, out, NULL, NULL, &err) == SPORF_E_ARG &&
               strstr(err.message, "fit functions only") != NULL,
           "prediction refuses floats: %s", err.message);
@@ -124,7 +125,7 @@ static void test_what_refuses_floats(void)
     sporf_forest_free(f);
     Xf[3 * P + 4] = INFINITY;
     f = NULL;
-    CHECK(sporf_forest_fit(&p, &mf, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG && !f &&
+    CHECK(fit_classes(&p, &mf, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG && !f &&
               strstr(err.message, "row 3, column 4") != NULL,
           "an infinite float is named: %s", err.message);
     free(Xf); free(X); free(yr); free(out); free(y); free(count);

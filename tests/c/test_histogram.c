@@ -4,6 +4,7 @@
  * fall back safely; the forest is the same for any thread count, and with or
  * without the node-ordered copy of X that large data uses. Run with
  * `meson test` (prints "N passed, N failed"). */
+#include "fit_calls.h"
 #include "model/model.h"
 #include "fit/criterion.h"
 #include "fit/histogram.h"
@@ -62,7 +63,7 @@ static double stump_threshold(const double *x, const int32_t *y, int n, int64_t 
     sporf_matrix m = rowmajor(x, n, 1);
     sporf_forest *f = NULL;
     sporf_error err;
-    if (sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+    if (fit_classes(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
         printf("fit: %s\n", err.message);
         return NAN;
     }
@@ -182,7 +183,7 @@ static void test_mixed_exact_and_binned_candidates(void)
         p.max_depth = 3;
         sporf_forest *f = NULL;
         sporf_error err;
-        int rc = sporf_forest_fit_regression(&p, &m, y, NULL, NULL, NULL, NULL, NULL, &f, &err);
+        int rc = fit_values(&p, &m, y, NULL, NULL, NULL, NULL, NULL, &f, &err);
         CHECK(rc == SPORF_OK, "fit: %s", err.message);
         if (rc != SPORF_OK) return;
         double out[N];
@@ -234,8 +235,8 @@ static void check_forests(const sporf_matrix *m, const int32_t *y, const double 
         if (task == 1) p.criterion = SPORF_CRIT_SQUARED_ERROR;
         sporf_forest *f = NULL;
         sporf_error err;
-        int rc = task == 0 ? sporf_forest_fit(&p, m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err)
-                           : sporf_forest_fit_regression(&p, m, yr, NULL, NULL, NULL, NULL, NULL, &f, &err);
+        int rc = task == 0 ? fit_classes(&p, m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err)
+                           : fit_values(&p, m, yr, NULL, NULL, NULL, NULL, NULL, &f, &err);
         CHECK(rc == SPORF_OK, "%s fit: %s", what, err.message);
         if (rc != SPORF_OK) {
             for (int u = 0; u < v; u++) free(bytes[u]);
@@ -319,7 +320,7 @@ static void test_random_splitter(void)
         p.random_state = 100 + seed;
         sporf_forest *f = NULL;
         sporf_error err;
-        int rc = sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err);
+        int rc = fit_classes(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err);
         CHECK(rc == SPORF_OK, "random stump: %s", err.message);
         if (rc != SPORF_OK) return;
         const double t = f->trees[0].nodes[0].threshold;
@@ -365,7 +366,7 @@ static void test_random_splitter(void)
     p.splitter = SPORF_SPLITTER_RANDOM;
     sporf_forest *f = NULL;
     sporf_error err;
-    CHECK(sporf_forest_fit_unsupervised(&p, &mf, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG && !f &&
+    CHECK(fit_no_response(&p, &mf, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG && !f &&
               strstr(err.message, "splitter") != NULL,
           "an unsupervised random-splitter fit is refused: %s", err.message);
     free(X);
@@ -385,7 +386,9 @@ static int grow_tree(const sporf_params *params, const double *Xc, const float *
     sporf_builder b;
     sporf_error err;
     const sporf_columns X = {Xf ? NULL : Xc, Xf, n, p};
-    if (sporf_builder_init(&b, params, &X, resp, NULL, &err) != SPORF_OK)
+    sporf_fit_sizes sizes;
+    sporf_fit_sizes_resolve(params, n, p, &sizes);
+    if (sporf_builder_init(&b, params, &sizes, &X, resp, -1, &err) != SPORF_OK)
         return 0;
     if (!use_copy)
         b.rows.compact_min_rows = 0;

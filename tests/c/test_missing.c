@@ -1,6 +1,7 @@
 /* C tests of missing values (NaN in X): what the split search learns, where
  * splits send missing rows, and that every prediction path routes them the
  * same way. Run with `meson test` (prints "N passed, N failed"). */
+#include "fit_calls.h"
 #include "model/model.h"
 #include "fit/criterion.h"
 #include "predict/traverse.h"
@@ -55,7 +56,7 @@ static void test_missingness_is_learned(void)
         sporf_matrix m = rowmajor(X, N, P), mt = rowmajor(T, M, P);
         sporf_forest *f = NULL;
         sporf_error err;
-        if (sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+        if (fit_classes(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
             CHECK(0, "%s: fit: %s", PROJ_NAME[k], err.message);
             continue;
         }
@@ -73,7 +74,7 @@ static void test_missingness_is_learned(void)
         sporf_forest_free(f);
 
         p.criterion = SPORF_CRIT_SQUARED_ERROR;
-        if (sporf_forest_fit_regression(&p, &m, yr, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+        if (fit_values(&p, &m, yr, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
             CHECK(0, "%s: fit regression: %s", PROJ_NAME[k], err.message);
             continue;
         }
@@ -114,7 +115,7 @@ static void test_missing_direction_is_learned(void)
         sporf_matrix m = rowmajor(X, N, 1);
         sporf_forest *f = NULL;
         sporf_error err;
-        if (sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+        if (fit_classes(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
             CHECK(0, "fit: %s", err.message);
             continue;
         }
@@ -189,7 +190,7 @@ static void test_scan_matches_brute_force(void)
         sporf_matrix m = rowmajor(x, n, 1);
         sporf_forest *f = NULL;
         sporf_error err;
-        if (sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+        if (fit_classes(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
             ok = 0;
             printf("trial %d: %s\n", trial, err.message);
             break;
@@ -263,7 +264,7 @@ static void test_imputed_projection_matches_brute_force(void)
         sporf_matrix m = rowmajor(X, n, 2);
         sporf_forest *f = NULL;
         sporf_error err;
-        if (sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+        if (fit_classes(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
             printf("trial %d: %s\n", trial, err.message);
             ok = 0;
             break;
@@ -343,7 +344,7 @@ static void test_unseen_missing_goes_to_heavier_child(void)
     sporf_matrix m = rowmajor(X, N, P);
     sporf_forest *f = NULL;
     sporf_error err;
-    if (sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+    if (fit_classes(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
         CHECK(0, "fit: %s", err.message);
         return;
     }
@@ -395,7 +396,7 @@ static void test_every_path_routes_missing_rows_alike(void)
         sporf_matrix m = rowmajor(X, N, P), mt = rowmajor(T, M, P), mc = {Tc, M, P, 1, M, NULL};
         sporf_forest *f = NULL;
         sporf_error err;
-        if (sporf_forest_fit(&p, &m, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+        if (fit_classes(&p, &m, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
             CHECK(0, "%s: fit: %s", PROJ_NAME[k], err.message);
             continue;
         }
@@ -479,7 +480,7 @@ static void test_fits_with_missing_values(void)
         p.random_state = 6;
         p.n_jobs = jobs;
         sporf_forest *f = NULL;
-        if (sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+        if (fit_classes(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
             CHECK(0, "fit: %s", err.message);
             return;
         }
@@ -503,7 +504,7 @@ static void test_fits_with_missing_values(void)
     sporf_forest *f = NULL;
     double row[P] = {0.5, 0.5, NAN, 0.5, 0.5}, pred = 0.0;
     sporf_matrix one = rowmajor(row, 1, P);
-    CHECK(sporf_forest_fit_regression(&p, &m, yr, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_OK &&
+    CHECK(fit_values(&p, &m, yr, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_OK &&
               sporf_forest_predict_proba(f, &one, 1, &pred, NULL, NULL, &err) == SPORF_OK && pred > 8.0,
           "honest regression learns y = 10 where x2 is missing (%g): %s", pred, err.message);
     sporf_forest_free(f);
@@ -515,7 +516,7 @@ static void test_fits_with_missing_values(void)
         p.random_state = 1;
         p.criterion = crit ? SPORF_CRIT_TWOMEANS : SPORF_CRIT_FASTBIC;
         p.min_samples_split.value = 20;
-        if (sporf_forest_fit_unsupervised(&p, &m, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+        if (fit_no_response(&p, &m, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
             CHECK(0, "unsupervised fit: %s", err.message);
             continue;
         }

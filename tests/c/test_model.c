@@ -1,6 +1,7 @@
 /* C unit tests of the model layer through the API: determinism across
  * threads, the model format (round trips, corrupt and truncated files) and
  * bad input. */
+#include "fit_calls.h"
 #include "util/bytes.h"
 #include "model/model.h"
 #include "fit/projection.h"
@@ -57,9 +58,9 @@ static void test_forest_determinism_and_format(void)
     sporf_error err;
     sporf_forest *f1 = NULL, *f2 = NULL;
     p.n_jobs = 1;
-    CHECK(sporf_forest_fit(&p, &m, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f1, &err) == SPORF_OK, "fit 1 thread");
+    CHECK(fit_classes(&p, &m, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f1, &err) == SPORF_OK, "fit 1 thread");
     p.n_jobs = 2;
-    CHECK(sporf_forest_fit(&p, &m, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f2, &err) == SPORF_OK, "fit 2 threads");
+    CHECK(fit_classes(&p, &m, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f2, &err) == SPORF_OK, "fit 2 threads");
     int64_t l1, l2;
     uint8_t *b1 = save(f1, &l1), *b2 = save(f2, &l2);
     CHECK(l1 == l2 && memcmp(b1, b2, (size_t)l1) == 0, "same seed: identical bytes for 1 and 2 threads");
@@ -109,14 +110,14 @@ static void test_forest_determinism_and_format(void)
     int calls = 0;
     p.n_estimators = 2000;
     sporf_forest *h = NULL;
-    int rc = sporf_forest_fit(&p, &m, y, 3, NULL, NULL, NULL, NULL, stop_now, &calls, &h, &err);
+    int rc = fit_classes(&p, &m, y, 3, NULL, NULL, NULL, NULL, stop_now, &calls, &h, &err);
     CHECK(rc == SPORF_E_INTERRUPTED && h == NULL && calls >= 1, "cancel: rc %d after %d calls", rc, calls);
 
     /* OOB: every row's decision is a distribution, accuracy is sensible. */
     p.n_estimators = 40;
     double *oob = malloc(N * 3 * sizeof *oob);
     int64_t cnt[N];
-    CHECK(sporf_forest_fit(&p, &m, y, 3, NULL, NULL, oob, cnt, NULL, NULL, &h, &err) == SPORF_OK, "fit with oob");
+    CHECK(fit_classes(&p, &m, y, 3, NULL, NULL, oob, cnt, NULL, NULL, &h, &err) == SPORF_OK, "fit with oob");
     int oob_correct = 0;
     for (int i = 0; i < N; i++) {
         int arg = 0;
@@ -226,14 +227,14 @@ static void test_model_format(void)
     sporf_params_init(&p);
     p.n_estimators = 6;
     p.random_state = 5;
-    CHECK(sporf_forest_fit(&p, &m, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_OK, "fit sparse");
+    CHECK(fit_classes(&p, &m, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_OK, "fit sparse");
     double per_node = check_format_round_trip("sparse, fully grown", f, &m, 3);
     CHECK(per_node < 14.0, "a fully grown sparse forest takes %.1f bytes per node (< 14)", per_node);
     sporf_forest_free(f);
 
     p.min_samples_leaf.value = 7; /* mixed leaves: stored as values */
     p.projection = SPORF_PROJ_GAUSSIAN; /* real weights */
-    CHECK(sporf_forest_fit(&p, &m, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_OK, "fit gaussian");
+    CHECK(fit_classes(&p, &m, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_OK, "fit gaussian");
     check_format_round_trip("gaussian weights, mixed leaves", f, &m, 3);
     sporf_forest_free(f);
 
@@ -243,7 +244,7 @@ static void test_model_format(void)
     p.feature_combinations = 70.0; /* projections of more than 63 non-zeros: the length escape */
     p.max_features.form = SPORF_FORM_COUNT;
     p.max_features.value = 2;
-    CHECK(sporf_forest_fit(&p, &mw, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_OK,
+    CHECK(fit_classes(&p, &mw, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_OK,
           "fit long projections: %s", err.message);
     check_format_round_trip("long projections", f, &mw, 3);
     sporf_forest_free(f);
@@ -252,7 +253,7 @@ static void test_model_format(void)
     p.n_estimators = 5;
     p.random_state = 7;
     p.criterion = SPORF_CRIT_SQUARED_ERROR;
-    CHECK(sporf_forest_fit_regression(&p, &m, yr, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_OK, "fit regression");
+    CHECK(fit_values(&p, &m, yr, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_OK, "fit regression");
     check_format_round_trip("regression", f, &m, 1);
     sporf_forest_free(f);
 
@@ -261,7 +262,7 @@ static void test_model_format(void)
     p.random_state = 8;
     p.honest_fraction = 0.5;
     p.honest_prior = SPORF_HONEST_IGNORE;
-    CHECK(sporf_forest_fit(&p, &m, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_OK, "fit honest");
+    CHECK(fit_classes(&p, &m, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_OK, "fit honest");
     check_format_round_trip("honest, abstaining leaves", f, &m, 3);
     sporf_forest_free(f);
 
@@ -270,7 +271,7 @@ static void test_model_format(void)
     p.random_state = 9;
     p.criterion = SPORF_CRIT_FASTBIC;
     p.min_samples_split.value = 20;
-    CHECK(sporf_forest_fit_unsupervised(&p, &m, NULL, NULL, NULL, &f, &err) == SPORF_OK, "fit unsupervised");
+    CHECK(fit_no_response(&p, &m, NULL, NULL, NULL, &f, &err) == SPORF_OK, "fit unsupervised");
     check_format_round_trip("unsupervised", f, &m, 0);
     sporf_forest_free(f);
 }
@@ -284,30 +285,30 @@ static void test_bad_input(void)
     sporf_matrix m = rowmajor(X, 3, 2);
     sporf_forest *f = NULL;
     sporf_error err;
-    CHECK(sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG &&
+    CHECK(fit_classes(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG &&
           strstr(err.message, "X contains infinity (row 1, column 0)"), "infinity refused: %s", err.message);
     X[2] = NAN; /* a missing value: learned, not refused */
-    CHECK(sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_OK,
+    CHECK(fit_classes(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_OK,
           "NaN accepted: %s", err.message);
     sporf_forest_free(f);
     f = NULL;
     X[2] = 3;
     int32_t bad_y[3] = {0, 2, 0};
-    CHECK(sporf_forest_fit(&p, &m, bad_y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG,
+    CHECK(fit_classes(&p, &m, bad_y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG,
           "class code out of range refused");
     p.feature_combinations = 0;
-    CHECK(sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG &&
+    CHECK(fit_classes(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG &&
           strstr(err.message, "feature_combinations"), "feature_combinations <= 0 refused");
     sporf_params_init(&p);
     p.n_estimators = 0;
-    CHECK(sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG &&
+    CHECK(fit_classes(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG &&
           strstr(err.message, "n_estimators"), "n_estimators < 1 refused");
     sporf_matrix empty = rowmajor(X, 0, 2);
     sporf_params_init(&p);
-    CHECK(sporf_forest_fit(&p, &empty, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG,
+    CHECK(fit_classes(&p, &empty, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG,
           "zero rows refused");
     double sw[3] = {0, 0, 0};
-    CHECK(sporf_forest_fit(&p, &m, y, 2, sw, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG,
+    CHECK(fit_classes(&p, &m, y, 2, sw, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG,
           "all-zero weights refused");
     CHECK(f == NULL, "no forest on failure");
     uint8_t junk[64] = {0};

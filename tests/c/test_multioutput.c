@@ -2,6 +2,7 @@
  * is the single-output fit to the byte; a duplicated output grows the same
  * trees with the leaf values repeated; two different outputs are both
  * learned; the model format, merging, tuning and the refusals. */
+#include "fit_calls.h"
 #include "check.h"
 
 #include <string.h>
@@ -61,11 +62,11 @@ static void test_one_output_is_the_single_fit(void)
         const sporf_params p = params(regression);
         sporf_forest *a = NULL, *b = NULL;
         const int32_t k = 2;
-        int rc = regression ? sporf_forest_fit_multi(&p, &m, 1, NULL, NULL, r1, NULL, NULL, NULL, NULL, NULL, &a, &err)
-                            : sporf_forest_fit_multi(&p, &m, 1, y1, &k, NULL, NULL, NULL, NULL, NULL, NULL, &a, &err);
+        int rc = regression ? fit_outputs(&p, &m, 1, NULL, NULL, r1, NULL, NULL, NULL, NULL, NULL, &a, &err)
+                            : fit_outputs(&p, &m, 1, y1, &k, NULL, NULL, NULL, NULL, NULL, NULL, &a, &err);
         CHECK(rc == SPORF_OK, "one output: %s", err.message);
-        rc = regression ? sporf_forest_fit_regression(&p, &m, r1, NULL, NULL, NULL, NULL, NULL, &b, &err)
-                        : sporf_forest_fit(&p, &m, y1, 2, NULL, NULL, NULL, NULL, NULL, NULL, &b, &err);
+        rc = regression ? fit_values(&p, &m, r1, NULL, NULL, NULL, NULL, NULL, &b, &err)
+                        : fit_classes(&p, &m, y1, 2, NULL, NULL, NULL, NULL, NULL, NULL, &b, &err);
         CHECK(rc == SPORF_OK && a && b && same_bytes(a, b), "task %d: one output = the single-output fit", regression);
         sporf_forest_info info;
         sporf_forest_get_info(a, &info, &err);
@@ -91,11 +92,11 @@ static void test_duplicated_output_grows_the_same_trees(void)
         sporf_forest *multi = NULL, *single = NULL;
         const int32_t k[2] = {2, 2};
         int rc = regression
-                     ? sporf_forest_fit_multi(&p, &m, 2, NULL, NULL, rdup, NULL, NULL, NULL, NULL, NULL, &multi, &err)
-                     : sporf_forest_fit_multi(&p, &m, 2, ydup, k, NULL, NULL, NULL, NULL, NULL, NULL, &multi, &err);
+                     ? fit_outputs(&p, &m, 2, NULL, NULL, rdup, NULL, NULL, NULL, NULL, NULL, &multi, &err)
+                     : fit_outputs(&p, &m, 2, ydup, k, NULL, NULL, NULL, NULL, NULL, NULL, &multi, &err);
         CHECK(rc == SPORF_OK, "duplicated output: %s", err.message);
-        rc = regression ? sporf_forest_fit_regression(&p, &m, r1, NULL, NULL, NULL, NULL, NULL, &single, &err)
-                        : sporf_forest_fit(&p, &m, y1, 2, NULL, NULL, NULL, NULL, NULL, NULL, &single, &err);
+        rc = regression ? fit_values(&p, &m, r1, NULL, NULL, NULL, NULL, NULL, &single, &err)
+                        : fit_classes(&p, &m, y1, 2, NULL, NULL, NULL, NULL, NULL, NULL, &single, &err);
         if (!multi || !single) {
             sporf_forest_free(multi);
             sporf_forest_free(single);
@@ -147,7 +148,7 @@ static void test_two_outputs_are_learned(void)
     sporf_forest *f = NULL;
     double *oob = malloc(sizeof(double) * N * 5);
     int64_t *count = malloc(sizeof(int64_t) * N);
-    int rc = sporf_forest_fit_multi(&p, &m, 2, yboth, k, NULL, NULL, oob, count, NULL, NULL, &f, &err);
+    int rc = fit_outputs(&p, &m, 2, yboth, k, NULL, NULL, oob, count, NULL, NULL, &f, &err);
     CHECK(rc == SPORF_OK, "two outputs: %s", err.message);
     if (!f) { free(oob); free(count); return; }
     int32_t n_out = 0, widths[2] = {0, 0};
@@ -180,14 +181,14 @@ static void test_two_outputs_are_learned(void)
     a.n_estimators = 13;
     b.first_tree = 13;
     b.n_estimators = 17;
-    sporf_forest_fit_multi(&a, &m, 2, yboth, k, NULL, NULL, NULL, NULL, NULL, NULL, &parts[0], &err);
-    sporf_forest_fit_multi(&b, &m, 2, yboth, k, NULL, NULL, NULL, NULL, NULL, NULL, &parts[1], &err);
+    fit_outputs(&a, &m, 2, yboth, k, NULL, NULL, NULL, NULL, NULL, NULL, &parts[0], &err);
+    fit_outputs(&b, &m, 2, yboth, k, NULL, NULL, NULL, NULL, NULL, NULL, &parts[1], &err);
     sporf_forest *merged = NULL;
     rc = parts[0] && parts[1] ? sporf_forest_merge((const sporf_forest *const *)parts, 2, &merged, &err) : -1;
     CHECK(rc == SPORF_OK && merged && same_bytes(merged, f), "shards merge into the single fit");
     /* a one-output forest does not merge with a two-output one */
     sporf_forest *one = NULL, *mixed = NULL;
-    sporf_forest_fit(&b, &m, y1, 2, NULL, NULL, NULL, NULL, NULL, NULL, &one, &err);
+    fit_classes(&b, &m, y1, 2, NULL, NULL, NULL, NULL, NULL, NULL, &one, &err);
     const sporf_forest *pair[2] = {parts[0], one};
     CHECK(sporf_forest_merge(pair, 2, &mixed, &err) == SPORF_E_ARG && !mixed, "different outputs do not merge");
     /* the out-of-bag values of the merged forest are the single fit's */
@@ -217,7 +218,7 @@ static void test_regression_outputs_and_tuning(void)
     p.n_estimators = 16;
     sporf_forest *f = NULL;
     sporf_tune_result res;
-    int rc = sporf_forest_tune_oob_multi(&p, SPORF_TUNE_STRUCTURE, &m, 2, NULL, NULL, rboth, NULL, &res, NULL, NULL,
+    int rc = tune_outputs(&p, SPORF_TUNE_STRUCTURE, &m, 2, NULL, NULL, rboth, NULL, &res, NULL, NULL,
                                          &f, &err);
     CHECK(rc == SPORF_OK && f, "structure tuning of two outputs: %s", err.message);
     if (!f) return;
@@ -226,7 +227,7 @@ static void test_regression_outputs_and_tuning(void)
     CHECK(random && res.n_candidates == 8, "%d candidates, random cuts among them", res.n_candidates);
     /* the winner's forest is the plain fit of its parameters */
     sporf_forest *g = NULL;
-    sporf_forest_fit_multi(&res.candidates[res.best], &m, 2, NULL, NULL, rboth, NULL, NULL, NULL, NULL, NULL, &g, &err);
+    fit_outputs(&res.candidates[res.best], &m, 2, NULL, NULL, rboth, NULL, NULL, NULL, NULL, NULL, &g, &err);
     CHECK(g && same_bytes(f, g), "the tuned forest is the winner's fit");
     double *pred = malloc(sizeof(double) * N * 2);
     sporf_forest_predict_proba(f, &m, 1, pred, NULL, NULL, &err);
@@ -250,23 +251,23 @@ static void test_refusals(void)
     const int32_t k[2] = {2, 2}, k_small[2] = {2, 1};
     sporf_forest *f = NULL;
     sporf_params p = params(0);
-    CHECK(sporf_forest_fit_multi(&p, &m, 2, yboth, k_small, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) ==
+    CHECK(fit_outputs(&p, &m, 2, yboth, k_small, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) ==
                   SPORF_E_ARG && !f && strstr(err.message, "y[") != NULL,
           "a class code out of its output's range: %s", err.message);
     p.class_weight = SPORF_CW_BALANCED;
-    CHECK(sporf_forest_fit_multi(&p, &m, 2, ydup, k, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG &&
+    CHECK(fit_outputs(&p, &m, 2, ydup, k, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG &&
               strstr(err.message, "class_weight") != NULL, "class weights refused: %s", err.message);
     p = params(1);
     p.quantiles = 1;
-    CHECK(sporf_forest_fit_multi(&p, &m, 2, NULL, NULL, rdup, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG,
+    CHECK(fit_outputs(&p, &m, 2, NULL, NULL, rdup, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG,
           "quantiles refused: %s", err.message);
     p = params(1);
     double bad[N * 2];
     memcpy(bad, rdup, sizeof bad);
     bad[2 * 7 + 1] = NAN;
-    CHECK(sporf_forest_fit_multi(&p, &m, 2, NULL, NULL, bad, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG &&
+    CHECK(fit_outputs(&p, &m, 2, NULL, NULL, bad, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG &&
               strstr(err.message, "y[7, 1]") != NULL, "NaN in an output: %s", err.message);
-    CHECK(sporf_forest_fit_multi(&p, &m, 2, ydup, k, rdup, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG,
+    CHECK(fit_outputs(&p, &m, 2, ydup, k, rdup, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG,
           "codes and responses together refused");
     CHECK(!f, "no forest after a refusal");
 }

@@ -1,6 +1,7 @@
 /* C unit tests of the predict layer: every walk reaches the reference leaf,
  * the first bad value is named, unsupervised forests' neighbours and the
  * out-of-bag permutation importance. */
+#include "fit_calls.h"
 #include "util/bytes.h"
 #include "model/model.h"
 #include "fit/projection.h"
@@ -51,7 +52,7 @@ static void test_predict_names_first_nonfinite(void)
         sporf_matrix m = rowmajor(X, N, P), mt = rowmajor(T, M, P), mc = {Tc, M, P, 1, M, NULL};
         sporf_forest *f = NULL;
         sporf_error err;
-        if (sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+        if (fit_classes(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
             CHECK(0, "fit: %s", err.message);
             continue;
         }
@@ -185,7 +186,7 @@ static void test_traversal_matches_reference(void)
         sporf_matrix m = rowmajor(X, N, P);
         sporf_forest *f = NULL;
         sporf_error err;
-        if (sporf_forest_fit(&p, &m, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+        if (fit_classes(&p, &m, y, 3, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
             CHECK(0, "fit: %s", err.message);
             continue;
         }
@@ -345,7 +346,7 @@ static void check_wide_rows_float_walk(const int P)
         sporf_matrix m = rowmajor(X, N, P), mt = rowmajor(T, M, P), mc = {Tc, M, P, 1, M, NULL};
         sporf_forest *f = NULL;
         sporf_error err;
-        if (sporf_forest_fit(&p, &m, y, K, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+        if (fit_classes(&p, &m, y, K, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
             CHECK(0, "fit: %s", err.message);
             continue;
         }
@@ -397,10 +398,10 @@ static void test_unsupervised_forest(void)
     sporf_error err;
     sporf_forest *f1 = NULL, *f2 = NULL;
     p.n_jobs = 1;
-    CHECK(sporf_forest_fit_unsupervised(&p, &m, NULL, NULL, NULL, &f1, &err) == SPORF_OK, "unsupervised fit: %s",
+    CHECK(fit_no_response(&p, &m, NULL, NULL, NULL, &f1, &err) == SPORF_OK, "unsupervised fit: %s",
           err.message);
     p.n_jobs = 2;
-    CHECK(sporf_forest_fit_unsupervised(&p, &m, NULL, NULL, NULL, &f2, &err) == SPORF_OK, "unsupervised fit, 2 threads");
+    CHECK(fit_no_response(&p, &m, NULL, NULL, NULL, &f2, &err) == SPORF_OK, "unsupervised fit, 2 threads");
     if (!f1 || !f2) return;
     int64_t l1, l2;
     uint8_t *b1 = save(f1, &l1), *b2 = save(f2, &l2);
@@ -454,15 +455,15 @@ static void test_unsupervised_forest(void)
     /* Parameters that do not fit an unsupervised forest. */
     sporf_forest *h = NULL;
     p.criterion = SPORF_CRIT_GINI;
-    CHECK(sporf_forest_fit_unsupervised(&p, &m, NULL, NULL, NULL, &h, &err) == SPORF_E_ARG && !h,
+    CHECK(fit_no_response(&p, &m, NULL, NULL, NULL, &h, &err) == SPORF_E_ARG && !h,
           "unsupervised fit with gini is refused");
     p.criterion = SPORF_CRIT_TWOMEANS;
     p.honest_fraction = 0.5;
-    CHECK(sporf_forest_fit_unsupervised(&p, &m, NULL, NULL, NULL, &h, &err) == SPORF_E_ARG && !h,
+    CHECK(fit_no_response(&p, &m, NULL, NULL, NULL, &h, &err) == SPORF_E_ARG && !h,
           "unsupervised honest forest is refused");
     int32_t y[N] = {0};
     p.honest_fraction = 0.0;
-    CHECK(sporf_forest_fit(&p, &m, y, 1, NULL, NULL, NULL, NULL, NULL, NULL, &h, &err) == SPORF_E_ARG && !h,
+    CHECK(fit_classes(&p, &m, y, 1, NULL, NULL, NULL, NULL, NULL, NULL, &h, &err) == SPORF_E_ARG && !h,
           "a classifier with criterion twomeans is refused");
     free(idx); free(idx2); free(sim); free(sim2); free(dense);
     free(b1); free(b2);
@@ -497,8 +498,8 @@ static void test_permutation_importance(void)
         sporf_forest *f = NULL;
         sporf_params q = p;
         if (task == 1) q.criterion = SPORF_CRIT_SQUARED_ERROR;
-        int rc = task == 0 ? sporf_forest_fit(&q, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err)
-                           : sporf_forest_fit_regression(&q, &m, yr, NULL, NULL, NULL, NULL, NULL, &f, &err);
+        int rc = task == 0 ? fit_classes(&q, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err)
+                           : fit_values(&q, &m, yr, NULL, NULL, NULL, NULL, NULL, &f, &err);
         CHECK(rc == SPORF_OK, "task %d fit: %s", task, err.message);
         if (rc != SPORF_OK) continue;
         double mean1[P], sd1[P], mean2[P];
@@ -528,7 +529,7 @@ static void test_permutation_importance(void)
     }
     sporf_forest *nb = NULL;
     p.bootstrap = 0;
-    CHECK(sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &nb, &err) == SPORF_OK, "fit");
+    CHECK(fit_classes(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &nb, &err) == SPORF_OK, "fit");
     double mean[P];
     CHECK(sporf_forest_permutation_importance(nb, &m, y, NULL, 1, NULL, NULL, mean, NULL, &err) == SPORF_E_ARG &&
               strstr(err.message, "bootstrap"),
@@ -568,7 +569,7 @@ static void test_general_splits_and_few_rows(void)
         sporf_matrix m = rowmajor(X, N, P);
         sporf_forest *f = NULL;
         sporf_error err;
-        if (sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+        if (fit_classes(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
             CHECK(0, "fit: %s", err.message);
             continue;
         }
@@ -652,7 +653,7 @@ static void test_regression_values_in_layout(void)
     sporf_matrix m = rowmajor(X, N, P);
     sporf_forest *f = NULL;
     sporf_error err;
-    if (sporf_forest_fit_regression(&p, &m, y, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+    if (fit_values(&p, &m, y, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
         CHECK(0, "regression fit: %s", err.message);
         free(X); free(T); free(y);
         return;
@@ -723,7 +724,7 @@ static void test_general_splits_on_float_rows(void)
         sporf_matrix m = rowmajor(X, N, P);
         sporf_forest *f = NULL;
         sporf_error err;
-        if (sporf_forest_fit(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+        if (fit_classes(&p, &m, y, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
             CHECK(0, "fit: %s", err.message);
             continue;
         }

@@ -3,6 +3,7 @@
  * incompatible forests with a message, and the regenerated out-of-bag
  * predictions equal the fit's own. Run with `meson test`. */
 #include "sporf.h"
+#include "fit_calls.h"
 #include "test_data.h"
 
 #include <math.h>
@@ -53,11 +54,11 @@ static sporf_forest *fit(int kind, sporf_params p, int64_t first, int64_t count)
     p.n_estimators = count;
     int rc;
     if (kind == KIND_REGRESSION)
-        rc = sporf_forest_fit_regression(&p, &m, yr, NULL, NULL, NULL, NULL, NULL, &f, &err);
+        rc = fit_values(&p, &m, yr, NULL, NULL, NULL, NULL, NULL, &f, &err);
     else if (kind == KIND_UNSUPERVISED)
-        rc = sporf_forest_fit_unsupervised(&p, &m, NULL, NULL, NULL, &f, &err);
+        rc = fit_no_response(&p, &m, NULL, NULL, NULL, &f, &err);
     else
-        rc = sporf_forest_fit(&p, &m, y, K, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err);
+        rc = fit_classes(&p, &m, y, K, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err);
     CHECK(rc == SPORF_OK, "fit kind %d trees %lld+%lld: %s", kind, (long long)first, (long long)count, err.message);
     return f;
 }
@@ -138,9 +139,9 @@ static void test_trees_from_samples_are_the_single_fit(void)
         sporf_matrix m = {Xm, N, P, P, 1, NULL};
         sporf_error err;
         sporf_forest *whole = NULL, *trees[6] = {NULL};
-        int rc = regression ? sporf_forest_fit_regression(&p, &m, yr, w, NULL, NULL, NULL, NULL, &whole, &err)
-                 : unsupervised ? sporf_forest_fit_unsupervised(&p, &m, w, NULL, NULL, &whole, &err)
-                 : sporf_forest_fit(&p, &m, y, K, w, NULL, NULL, NULL, NULL, NULL, &whole, &err);
+        int rc = regression ? fit_values(&p, &m, yr, w, NULL, NULL, NULL, NULL, &whole, &err)
+                 : unsupervised ? fit_no_response(&p, &m, w, NULL, NULL, &whole, &err)
+                 : fit_classes(&p, &m, y, K, w, NULL, NULL, NULL, NULL, NULL, &whole, &err);
         CHECK(rc == SPORF_OK, "kind %d: the whole fit: %s", kind, err.message);
         for (int t = 0; t < 6; t++) {
             sporf_params pt = p;
@@ -159,7 +160,7 @@ static void test_trees_from_samples_are_the_single_fit(void)
                 ys_r[r] = yr[rows[r]];
             }
             const sporf_matrix ms = {xs, n_rows, P, P, 1, NULL};
-            rc = sporf_forest_fit_sample(&pt, &ms, rows, N, unsupervised || regression ? NULL : ys, K,
+            rc = fit_from_rows(&pt, &ms, rows, N, unsupervised || regression ? NULL : ys, K,
                                          regression ? ys_r : NULL, ws, NULL, impute, NULL, NULL, &trees[t], &err);
             CHECK(rc == SPORF_OK, "kind %d tree %d from its %lld rows: %s", kind, t, (long long)n_rows, err.message);
         }
@@ -176,10 +177,10 @@ static void test_trees_from_samples_are_the_single_fit(void)
         for (int64_t r = 1; r < n_rows; r++) memcpy(xs + (r - 1) * P, Xm + rows[r] * P, P * sizeof *xs);
         const sporf_matrix short_m = {xs, n_rows - 1, P, P, 1, NULL};
         sporf_forest *bad = NULL;
-        rc = sporf_forest_fit_sample(&p0, &short_m, rows + 1, N, NULL, K, regression ? ys_r : NULL, NULL, NULL, impute,
+        rc = fit_from_rows(&p0, &short_m, rows + 1, N, NULL, K, regression ? ys_r : NULL, NULL, NULL, impute,
                                      NULL, NULL, &bad, &err);
         if (!regression && !unsupervised)
-            rc = sporf_forest_fit_sample(&p0, &short_m, rows + 1, N, ys, K, NULL, NULL, NULL, impute, NULL, NULL, &bad,
+            rc = fit_from_rows(&p0, &short_m, rows + 1, N, ys, K, NULL, NULL, NULL, impute, NULL, NULL, &bad,
                                          &err);
         CHECK(rc == SPORF_E_ARG && bad == NULL && strstr(err.message, "does not hold"),
               "kind %d: a missing drawn row is refused: %s", kind, err.message);
@@ -231,7 +232,7 @@ static void test_merge_refuses_incompatible_forests(void)
     sporf_forest *narrow = NULL;
     p.first_tree = 3;
     p.n_estimators = 3;
-    sporf_forest_fit(&p, &m, y, K, NULL, NULL, NULL, NULL, NULL, NULL, &narrow, NULL);
+    fit_classes(&p, &m, y, K, NULL, NULL, NULL, NULL, NULL, NULL, &narrow, NULL);
     CHECK(narrow && refused(a, narrow, "features"), "another feature count is refused");
 
     sporf_forest *out = NULL;
@@ -259,7 +260,7 @@ static void test_oob_regenerated(void)
     static int64_t want_c[N], got_c[N], got_mc[N];
     sporf_forest *f = NULL;
     sporf_error err;
-    CHECK(sporf_forest_fit(&p, &m, y, K, NULL, NULL, want, want_c, NULL, NULL, &f, &err) == SPORF_OK, "fit");
+    CHECK(fit_classes(&p, &m, y, K, NULL, NULL, want, want_c, NULL, NULL, &f, &err) == SPORF_OK, "fit");
     CHECK(sporf_forest_oob_predict(f, &m, 2, got, got_c, &err) == SPORF_OK, "oob_predict: %s", err.message);
     CHECK(memcmp(want, got, sizeof want) == 0 && memcmp(want_c, got_c, sizeof want_c) == 0,
           "regenerated OOB equals the fit's, bit for bit");
@@ -292,7 +293,7 @@ static void test_oob_regenerated(void)
     r.n_estimators = 8;
     sporf_forest *fr = NULL;
     static double wr[N], gr[N];
-    CHECK(sporf_forest_fit_regression(&r, &m, yr, NULL, wr, want_c, NULL, NULL, &fr, &err) == SPORF_OK, "fit reg");
+    CHECK(fit_values(&r, &m, yr, NULL, wr, want_c, NULL, NULL, &fr, &err) == SPORF_OK, "fit reg");
     CHECK(sporf_forest_oob_predict(fr, &m, 1, gr, NULL, &err) == SPORF_OK && memcmp(wr, gr, sizeof wr) == 0,
           "regression OOB regenerated bit for bit");
 

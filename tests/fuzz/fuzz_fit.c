@@ -8,6 +8,7 @@
  * crashes, sanitizer reports, a forest from a failed fit, or a fitted forest
  * that cannot predict or round-trip through the model format are not. */
 #include "sporf.h"
+#include "../c/fit_calls.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -155,14 +156,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     double *oob_out = floats && p.random_state % 3 != 0 ? NULL : oob;
     int64_t *cnt_out = oob_out ? cnt : NULL;
     if (two)
-        rc = sporf_forest_fit_multi(&p, &mfit, 2, task == 0 ? y2 : NULL, task == 0 ? classes2 : NULL,
+        rc = fit_outputs(&p, &mfit, 2, task == 0 ? y2 : NULL, task == 0 ? classes2 : NULL,
                                     task == 1 ? yr2 : NULL, use_w ? w : NULL, oob_out, cnt_out, NULL, NULL, &f, &err);
     else if (task == 0)
-        rc = sporf_forest_fit(&p, &mfit, y, K, use_w ? w : NULL, cw, oob_out, cnt_out, NULL, NULL, &f, &err);
+        rc = fit_classes(&p, &mfit, y, K, use_w ? w : NULL, cw, oob_out, cnt_out, NULL, NULL, &f, &err);
     else if (task == 1)
-        rc = sporf_forest_fit_regression(&p, &mfit, yr, use_w ? w : NULL, oob_out, cnt_out, NULL, NULL, &f, &err);
+        rc = fit_values(&p, &mfit, yr, use_w ? w : NULL, oob_out, cnt_out, NULL, NULL, &f, &err);
     else
-        rc = sporf_forest_fit_unsupervised(&p, &mfit, use_w ? w : NULL, NULL, NULL, &f, &err);
+        rc = fit_no_response(&p, &mfit, use_w ? w : NULL, NULL, NULL, &f, &err);
     if (rc != SPORF_OK) {
         REQUIRE(f == NULL && err.message[0] != '\0');
     } else {
