@@ -9,7 +9,9 @@ predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, predict.a
   # "quantiles" / "leaf" for regression.
   types <- if (identical(object[["task"]], "unsupervised")) "leaf"
            else if (regression) c("response", "quantiles", "leaf") else c("class", "response", "prob", "vote", "leaf")
-  if (is.null(type)) type <- types[1L]
+  # quantiles given without a type asks for them, as Python's predict(X, quantiles=...) does
+  quantiles_given <- !missing(quantiles)
+  if (is.null(type)) type <- if (quantiles_given && regression) "quantiles" else types[1L]
   if (!is.character(type) || length(type) != 1L || !(type %in% types))
     stop(sprintf("type must be one of %s for a %s forest", paste0("\"", types, "\"", collapse = ", "),
                  object[["task"]]), call. = FALSE)
@@ -17,6 +19,9 @@ predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, predict.a
   if (length(list(...)))
     stop(sprintf("unknown argument%s to predict(): %s", if (length(list(...)) > 1L) "s" else "",
                  paste(names(list(...)), collapse = ", ")), call. = FALSE)
+  if (quantiles_given && type != "quantiles")
+    stop(if (regression) sprintf("quantiles are for type = \"quantiles\", not type = \"%s\"", type)
+         else "quantiles are for regression forests grown with quantiles = TRUE", call. = FALSE)
   if (!is.logical(oob) || length(oob) != 1L || is.na(oob))
     .bad_param("oob", "TRUE or FALSE", oob)
   if (type == "quantiles") {

@@ -48,7 +48,7 @@
 )
 
 # other libraries' names for sporf's parameters (unknown-parameter messages)
-.SPEC_PEER_NAMES <- list(case.weights = "sample_weight", max.depth = "max_depth", min.node.size = "min_samples_leaf", min_node_size = "min_samples_leaf", mtry = "max_features", n_trees = "n_estimators", nodesize = "min_samples_leaf", ntree = "n_estimators", num.threads = "n_jobs", num.trees = "n_estimators", num_threads = "n_jobs", num_trees = "n_estimators", replace = "bootstrap", sample.fraction = "max_samples", seed = "random_state", splitrule = "splitter", weights = "sample_weight")
+.SPEC_PEER_NAMES <- list(case.weights = "sample_weight", max.depth = "max_depth", min.node.size = "min_samples_leaf", min_node_size = "min_samples_leaf", mtry = "max_features", n_tree = "n_estimators", n_trees = "n_estimators", nodesize = "min_samples_leaf", ntree = "n_estimators", ntrees = "n_estimators", num.threads = "n_jobs", num.trees = "n_estimators", num_threads = "n_jobs", num_trees = "n_estimators", replace = "bootstrap", sample.fraction = "max_samples", seed = "random_state", splitrule = "splitter", weights = "sample_weight")
 
 # checks across parameters: when every `when` holds, the fit is refused with `message`
 .SPEC_RULES <- list(list(when = list(oob_score = TRUE, bootstrap = FALSE, max_samples = "none"), message = "out-of-bag estimation (oob_score) needs rows left out of each tree: bootstrap=TRUE, or max_samples below all the rows (a subsample)"), list(when = list(importance = "permutation", bootstrap = FALSE, max_samples = "none"), message = "permutation importance (importance=\"permutation\") permutes the out-of-bag rows: it needs bootstrap=TRUE, or max_samples below all the rows (a subsample)"))

@@ -73,9 +73,13 @@ Examples
 _FitTarget = namedtuple("_FitTarget", "width response orders_levels classes fitted y single")
 
 
-def _unknown_parameter(name, known):
-    """Words for an unknown parameter: another library's name mapped to
-    sporf's (the spec's peer_names), else the closest sporf name."""
+def _unknown_parameter(name, known, estimator=None):
+    """Words for an unknown parameter: the sporf estimators that take it, or
+    another library's name mapped to sporf's (the spec's peer_names), else
+    the closest sporf name."""
+    owners = [cls for cls, spec in _spec_gen.ESTIMATORS.items() if cls != estimator and name in spec["params"]]
+    if owners and name not in known:
+        return "an unknown parameter %r (a parameter of %s)" % (name, " and ".join(owners))
     hint = _spec_gen.PEER_NAMES.get(name)
     if hint is None:
         close = difflib.get_close_matches(name, sorted(known), n=1)
@@ -112,7 +116,8 @@ class _BaseForest(BaseEstimator):
         known = set(inspect.signature(cls.__init__).parameters) - {"self"}
         unknown = [k for k in kwargs if k not in known]
         if unknown:
-            raise TypeError("%s got %s" % (cls.__name__, "; ".join(_unknown_parameter(k, known) for k in unknown)))
+            raise TypeError("%s got %s" % (cls.__name__, "; ".join(_unknown_parameter(k, known, cls.__name__)
+                                                                   for k in unknown)))
         return super().__new__(cls)
 
     def __sklearn_tags__(self):
@@ -148,6 +153,7 @@ class _BaseForest(BaseEstimator):
             forest.set_strings(_native.STR_CLASSES, target.classes)
         self._keep_levels(forest, by_feature)
         self._forest = forest
+        self._n_fit_rows = X.shape[0]  # what oob=True predictions must be given (the training rows)
         for name, value in target.fitted.items():
             setattr(self, name, value)
         # the error curve and permutation importance: one output only
@@ -355,6 +361,16 @@ class _BaseForest(BaseEstimator):
         self.tuning_ = [dict({k: c[k] for k in varied}, oob_error=float(result.oob_error[i]),
                              n_trees=int(result.n_trees[i])) for i, c in enumerate(cands)]
         self.best_params_ = {k: cands[result.best][k] for k in varied}
+
+    def _check_oob_rows(self, X):
+        """oob=True answers for the training rows: refuse rows of another
+        count (a forest loaded from a file does not know its count; the
+        caller's rows are then taken as they are)."""
+        check_is_fitted(self, "_forest")
+        n_fit = self.__dict__.get("_n_fit_rows")
+        if n_fit is not None and X.shape[0] != n_fit:
+            raise ValueError("oob=True predicts the training rows: the forest was grown on %d rows, X has %d"
+                             % (n_fit, X.shape[0]))
 
     def _oob_from_forest(self, X, n_out):
         """Out-of-bag values of the fitted forest for its training rows X,
@@ -1180,6 +1196,8 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
             if quantiles is None and self.n_outputs_ > 1:
                 width = (self.n_outputs_,)
             return self._lazy(X, "predict", width, np.float64, quantiles=quantiles)
+        if oob:
+            self._check_oob_rows(X)
         if quantiles is None:
             if "_forest" not in self.__dict__:  # cheaper than check_is_fitted on one-row calls
                 check_is_fitted(self, "_forest")

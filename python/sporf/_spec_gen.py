@@ -47,7 +47,7 @@ PARAMS = {
 }
 
 # other libraries' names for sporf's parameters (unknown-parameter messages)
-PEER_NAMES = {'case.weights': 'sample_weight', 'max.depth': 'max_depth', 'min.node.size': 'min_samples_leaf', 'min_node_size': 'min_samples_leaf', 'mtry': 'max_features', 'n_trees': 'n_estimators', 'nodesize': 'min_samples_leaf', 'ntree': 'n_estimators', 'num.threads': 'n_jobs', 'num.trees': 'n_estimators', 'num_threads': 'n_jobs', 'num_trees': 'n_estimators', 'replace': 'bootstrap', 'sample.fraction': 'max_samples', 'seed': 'random_state', 'splitrule': 'splitter', 'weights': 'sample_weight'}
+PEER_NAMES = {'case.weights': 'sample_weight', 'max.depth': 'max_depth', 'min.node.size': 'min_samples_leaf', 'min_node_size': 'min_samples_leaf', 'mtry': 'max_features', 'n_tree': 'n_estimators', 'n_trees': 'n_estimators', 'nodesize': 'min_samples_leaf', 'ntree': 'n_estimators', 'ntrees': 'n_estimators', 'num.threads': 'n_jobs', 'num.trees': 'n_estimators', 'num_threads': 'n_jobs', 'num_trees': 'n_estimators', 'replace': 'bootstrap', 'sample.fraction': 'max_samples', 'seed': 'random_state', 'splitrule': 'splitter', 'weights': 'sample_weight'}
 
 # checks across parameters: when every `when` holds, the fit is refused with `message`
 RULES = [{'when': {'oob_score': True, 'bootstrap': False, 'max_samples': 'none'}, 'message': 'out-of-bag estimation (oob_score) needs rows left out of each tree: bootstrap=True, or max_samples below all the rows (a subsample)'}, {'when': {'importance': 'permutation', 'bootstrap': False, 'max_samples': 'none'}, 'message': 'permutation importance (importance="permutation") permutes the out-of-bag rows: it needs bootstrap=True, or max_samples below all the rows (a subsample)'}]

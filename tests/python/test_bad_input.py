@@ -128,10 +128,21 @@ def test_class_weight_naming_a_class_not_in_y_says_so():
     (sporf.MORFClassifier, dict(nodesize=5), "did you mean min_samples_leaf"),
     (sporf.URerF, dict(max_feature=2), "did you mean max_features"),
     (sporf.SPORFClassifier, dict(weights=1), "did you mean sample_weight, an argument of fit"),
+    (sporf.SPORFClassifier, dict(n_tree=10), "did you mean n_estimators"),
 ])
 def test_unknown_parameters_name_the_public_class_and_the_sporf_name(cls, kw, hint):
     with pytest.raises(TypeError, match="%s got an unknown parameter %r; %s" % (cls.__name__, list(kw)[0], hint)):
         cls(**kw)
+
+
+def test_a_parameter_of_another_estimator_names_the_estimators_that_take_it():
+    # quantile forests are regressors: a classifier given quantiles=True says so
+    with pytest.raises(TypeError, match=r"SPORFClassifier got an unknown parameter 'quantiles' "
+                                        r"\(a parameter of SPORFRegressor and MORFRegressor\)"):
+        sporf.SPORFClassifier(quantiles=True)
+    with pytest.raises(TypeError, match=r"URerF got an unknown parameter 'class_weight' \(a parameter of "
+                                        r"SPORFClassifier and MORFClassifier\)"):
+        sporf.URerF(class_weight="balanced")
 
 
 def test_one_class_fits_as_scikit_learn_does():
@@ -143,3 +154,14 @@ def test_one_class_fits_as_scikit_learn_does():
     assert clf.predict(X[:3]).tolist() == ["only"] * 3
     assert clf.predict_proba(X[:2]).tolist() == [[1.0], [1.0]]
     assert sporf.load(clf.to_bytes()).predict(X[:2]).tolist() == ["only"] * 2
+
+
+def test_out_of_bag_predictions_refuse_rows_that_are_not_the_training_rows():
+    X, y = make_trunk(120, 4, random_state=0)
+    y = X[:, 0] + X[:, 1]
+    reg = sporf.SPORFRegressor(n_estimators=5, random_state=0, quantiles=True).fit(X, y)
+    assert reg.predict(X, oob=True).shape == (120,)
+    for quantiles in (None, [0.1, 0.9]):
+        with pytest.raises(ValueError, match="oob=True predicts the training rows: the forest was grown on 120 "
+                                             "rows, X has 30"):
+            reg.predict(X[:30], quantiles=quantiles, oob=True)

@@ -146,6 +146,7 @@ test_that("a numeric y with five or fewer values warns, as randomForest does", {
 test_that("unknown parameters name the sporf parameter to use", {
   d <- sporf::make_trunk(60, 4, random_state = 0)
   expect_error(sporf(d$x, d$y, ntree = 10), "unknown parameter: ntree (did you mean n_estimators?)", fixed = TRUE)
+  expect_error(sporf(d$x, d$y, n_tree = 10), "unknown parameter: n_tree (did you mean n_estimators?)", fixed = TRUE)
   expect_error(sporf(d$x, d$y, mtry = 2), "mtry (did you mean max_features?)", fixed = TRUE)
   expect_error(sporf(d$x, d$y, max_featurs = 2), "max_featurs (did you mean max_features?)", fixed = TRUE)
   expect_error(sporf(d$x, d$y, zzzzzz = 2), "unknown parameter: zzzzzz", fixed = TRUE)

@@ -49,3 +49,14 @@ test_that("quantile requests that cannot be answered are refused with a reason",
   expect_error(predict(fit, d$x[1:50, ], type = "quantiles", oob = TRUE), "training data")
   expect_error(sporf(d$x, factor(d$y > 0), n_estimators = 2, quantiles = TRUE), "regression")
 })
+
+test_that("quantiles given without a type ask for them, and are refused where they do not apply", {
+  tr <- heteroscedastic(300, 3)
+  fit <- sporf(tr$x, tr$y, n_estimators = 10, quantiles = TRUE, random_state = 1)
+  expect_identical(predict(fit, tr$x, quantiles = c(0.1, 0.9)),
+                   predict(fit, tr$x, type = "quantiles", quantiles = c(0.1, 0.9)))
+  expect_error(predict(fit, tr$x, type = "response", quantiles = c(0.1, 0.9)),
+               "quantiles are for type = \"quantiles\", not type = \"response\"", fixed = TRUE)
+  clf <- sporf(iris[, 1:4], iris$Species, n_estimators = 5, random_state = 1)
+  expect_error(predict(clf, iris[, 1:4], quantiles = 0.5), "quantiles are for regression forests", fixed = TRUE)
+})
