@@ -2,9 +2,12 @@
 # neighbour graph or the dense matrix) and kneighbors() (URerF). Documented in
 # man/proximity.Rd.
 
-.check_n_neighbors <- function(k, n_reference, self_excluded) {
+# fewer_ok: more neighbours than there are rows gives the rows there are (the
+# proximity graph), else is refused (kneighbors' fixed width)
+.check_n_neighbors <- function(k, n_reference, self_excluded, fewer_ok = FALSE) {
   top <- if (self_excluded) n_reference - 1 else n_reference
   if (!.is_whole(k) || k < 1) .bad_param("n_neighbors", .SPEC_PARAMS$n_neighbors$expect, k)
+  if (fewer_ok && top >= 1 && k > top) return(as.numeric(top))
   if (k > top)
     stop(sprintf("n_neighbors = %d, but there are only %d reference rows%s", as.integer(k), as.integer(top),
                  if (self_excluded) " other than the row itself" else ""), call. = FALSE)
@@ -52,7 +55,7 @@ proximity.sporf <- function(object, x = NULL, reference = NULL, dense = FALSE, n
     return(.Call(C_sporf_r_proximity_dense, .native(object), reference, query, n_jobs))
   }
   if (is.null(n_neighbors)) n_neighbors <- if (is.null(object[["n_neighbors"]])) 10 else object[["n_neighbors"]]
-  k <- .check_n_neighbors(n_neighbors, nrow(reference), is.null(query))
+  k <- .check_n_neighbors(n_neighbors, nrow(reference), is.null(query), fewer_ok = TRUE)
   nb <- .Call(C_sporf_r_neighbors, .native(object), reference, query, k, n_jobs)
   i <- rep(seq_len(n_query), times = k)
   j <- as.vector(nb[[1L]])

@@ -648,7 +648,8 @@ class _BaseForest(BaseEstimator):
             most similar reference rows.
         n_neighbors : int or None
             Entries kept per row in the sparse result; None: the estimator's
-            ``n_neighbors`` (:class:`URerF`) or 10.
+            ``n_neighbors`` (:class:`URerF`) or 10. On fewer reference rows,
+            every one of them.
 
         Returns
         -------
@@ -698,7 +699,7 @@ class _BaseForest(BaseEstimator):
         if n_neighbors is None:
             n_neighbors = getattr(self, "n_neighbors", 10)
         sim, index = _proximity.neighbors(self._forest, reference, query, n_neighbors, self._n_threads(),
-                                          verbose=self.verbose)
+                                          verbose=self.verbose, fewer_ok=True)
         return _proximity.sparse_graph(sim, index, reference.shape[0], diagonal=query is None)
 
     def _proximity_partitioned(self, X, reference, dense, n_neighbors):

@@ -12,22 +12,26 @@ from ._params import _is_int
 _DENSE_SHARE = 0.5
 
 
-def check_n_neighbors(k, n_reference, self_excluded):
+def check_n_neighbors(k, n_reference, self_excluded, fewer_ok=False):
     """k as an int in [1, n_reference] (n_reference - 1 when a row may not be
-    its own neighbour)."""
+    its own neighbour); fewer_ok: more than there are gives the rows there
+    are (the proximity graph), else is refused (kneighbors' fixed width)."""
     top = n_reference - 1 if self_excluded else n_reference
     if not _is_int(k) or k < 1:
         raise _params.bad("n_neighbors", _params.PARAMS["n_neighbors"]["expect"], k)
+    if fewer_ok and 1 <= top < k:
+        return int(top)
     if k > top:
         raise ValueError("n_neighbors = %d, but there are only %d reference rows%s" % (
             k, top, " other than the row itself" if self_excluded else ""))
     return int(k)
 
 
-def neighbors(forest, reference, query, k, n_jobs, verbose=0):
+def neighbors(forest, reference, query, k, n_jobs, verbose=0, fewer_ok=False):
     """(similarity, index), each (n_query, k), most similar first. query None:
-    the reference rows themselves, a row never being its own neighbour."""
-    k = check_n_neighbors(k, reference.shape[0], query is None)
+    the reference rows themselves, a row never being its own neighbour.
+    fewer_ok: k above the rows there are gives them all (check_n_neighbors)."""
+    k = check_n_neighbors(k, reference.shape[0], query is None, fewer_ok)
     return forest.neighbors(reference, query, k, n_jobs, Progress(verbose=verbose, what="row blocks"))
 
 

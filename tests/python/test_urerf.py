@@ -224,3 +224,18 @@ def test_guided_projections_grow_whole_trees():
     plain = sporf.URerF(n_estimators=3, random_state=7).fit(X)
     guided = sporf.URerF(n_estimators=3, random_state=7, guided_features=2).fit(X)
     assert guided._forest.info().n_nodes >= 0.7 * plain._forest.info().n_nodes
+
+
+def test_proximity_on_fewer_rows_than_neighbours_keeps_the_rows_there_are():
+    # the graph holds every other row (so it equals the dense matrix);
+    # kneighbors' fixed width still refuses
+    X = np.random.default_rng(0).normal(size=(60, 4))
+    clf = sporf.SPORFClassifier(n_estimators=5, random_state=0).fit(X, X[:, 0] > 0)
+    S = clf.proximity(X[:5])
+    assert S.shape == (5, 5) and np.allclose(S.toarray(), clf.proximity(X[:5], dense=True))
+    S = clf.proximity(X[:5], reference=X[:3], n_neighbors=10)
+    assert np.allclose(S.toarray(), clf.proximity(X[:5], reference=X[:3], dense=True))
+    f = sporf.URerF(n_estimators=5, n_neighbors=10, random_state=0).fit(X[:6])
+    assert np.allclose(f.proximity().toarray(), f.proximity(dense=True))
+    with pytest.raises(ValueError, match="n_neighbors = 10, but there are only 5 reference rows"):
+        f.kneighbors()

@@ -106,3 +106,15 @@ test_that("bad input gives clear errors", {
   expect_error(urerf(x[1, , drop = FALSE]), "at least 2 rows")
   expect_error(predict(f, x), "predicts no response")
 })
+
+test_that("proximity on fewer rows than neighbours keeps the rows there are; kneighbors refuses", {
+  set.seed(1)
+  x <- matrix(rnorm(240), 60)
+  fit <- sporf(x, factor(x[, 1] > 0), n_estimators = 5, random_state = 0)
+  S <- proximity(fit, x[1:5, ])
+  expect_equal(dim(S), c(5L, 5L))
+  expect_equal(unname(as.matrix(S)), unname(proximity(fit, x[1:5, ], dense = TRUE)))
+  f <- urerf(x[1:6, ], n_estimators = 5, n_neighbors = 10, random_state = 0)
+  expect_equal(unname(as.matrix(proximity(f))), unname(proximity(f, dense = TRUE)))
+  expect_error(kneighbors(f), "n_neighbors = 10, but there are only 5 reference rows", fixed = TRUE)
+})
