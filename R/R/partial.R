@@ -53,6 +53,9 @@ partial_plot <- function(object, data, var, which.class = NULL, n = 51L, plot = 
 }
 
 partialPlot.sporf <- function(x, pred.data, x.var, which.class = NULL, ..., n.pt = 51L) {
-  var <- if (is.character(x.var) || is.numeric(x.var)) x.var else deparse(substitute(x.var))
+  # randomForest's form names the column unquoted; a name that is not a
+  # column is a variable holding the column's name or position
+  expr <- substitute(x.var)
+  var <- if (is.name(expr) && as.character(expr) %in% names(pred.data)) as.character(expr) else x.var
   partial_plot(x, pred.data, var, which.class = which.class, n = n.pt, ...)
 }

@@ -190,10 +190,15 @@ get_tree <- function(object, k = 1) {
     stop(sprintf(paste0("this model was fitted with a formula its file could not store (terms: %s); give %s as ",
                         "the design matrix, with the columns %s"), paste(unstored, collapse = ", "), what,
                  paste(utils::head(object[["feature_names"]], 10L), collapse = ", ")), call. = FALSE)
+  names_fit <- object[["feature_names"]]
+  # columns the forest was not trained on (the response, say) are ignored, whatever their type, as
+  # randomForest and Python's predict do
+  if (is.data.frame(newdata) && !is.null(names_fit) && all(names_fit %in% names(newdata)) &&
+      !identical(names(newdata), names_fit))
+    newdata <- newdata[names_fit]
   if (!is.null(object[["feature_levels"]]))
     newdata <- .encode_for_predict(newdata, object[["feature_levels"]], object[["feature_names"]])
   X <- .as_feature_matrix(newdata, what)
-  names_fit <- object[["feature_names"]]
   if (!is.null(names_fit) && !is.null(colnames(X))) {
     absent <- setdiff(names_fit, colnames(X))
     if (length(absent))

@@ -5,6 +5,7 @@ import doctest
 import importlib
 import inspect
 import os
+import pathlib
 
 import pytest
 
@@ -65,3 +66,10 @@ def test_docstring_examples_run(module, monkeypatch, tmp_path):
         runner.run(t)
     result = runner.summarize(verbose=False)
     assert result.failed == 0, "%d of %d examples failed in %s" % (result.failed, result.attempted, module)
+
+
+def test_the_guide_says_what_the_r_formula_does_with_na():
+    # R's formula interface stops on NA (na.fail), as the README and ?sporf say
+    repo = pathlib.Path(__file__).resolve().parents[2]
+    guide = (repo / "docs" / "site" / "python" / "guide.md").read_text()
+    assert "drops NA rows" not in guide and "na.action = na.fail" in guide

@@ -71,4 +71,13 @@ test_that("partial dependence follows the signal, and partialPlot draws it", {
   expect_identical(partial_plot(fit, x, "a", which.class = "hi", n = 11), pd)
   skip_if_not_installed("randomForest")
   expect_identical(randomForest::partialPlot(fit, x, "a", which.class = "hi", n.pt = 11), pd)
+  expect_identical(randomForest::partialPlot(fit, x, a, "hi", n.pt = 11), pd)  # randomForest's unquoted form
+  column <- "a"
+  expect_identical(randomForest::partialPlot(fit, x, column, "hi", n.pt = 11), pd)
+})
+
+test_that("predict ignores columns the forest was not trained on, factors included", {
+  fit <- sporf(iris[, 1:4], iris$Species, n_estimators = 5, random_state = 1)
+  expect_identical(predict(fit, iris), predict(fit, iris[, 1:4]))
+  expect_identical(predict(fit, iris[, c(5, 4, 3, 2, 1)]), predict(fit, iris[, 1:4]))
 })
