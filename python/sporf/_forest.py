@@ -369,7 +369,7 @@ class _BaseForest(BaseEstimator):
         check_is_fitted(self, "_forest")
         n_fit = self.__dict__.get("_n_fit_rows")
         if n_fit is not None and X.shape[0] != n_fit:
-            raise ValueError("oob=True predicts the training rows: the forest was grown on %d rows, X has %d"
+            raise ValueError("oob=True is for the training data: the forest was grown on %d rows, X has %d"
                              % (n_fit, X.shape[0]))
 
     def _oob_from_forest(self, X, n_out):

@@ -162,6 +162,6 @@ def test_out_of_bag_predictions_refuse_rows_that_are_not_the_training_rows():
     reg = sporf.SPORFRegressor(n_estimators=5, random_state=0, quantiles=True).fit(X, y)
     assert reg.predict(X, oob=True).shape == (120,)
     for quantiles in (None, [0.1, 0.9]):
-        with pytest.raises(ValueError, match="oob=True predicts the training rows: the forest was grown on 120 "
+        with pytest.raises(ValueError, match="oob=True is for the training data: the forest was grown on 120 "
                                              "rows, X has 30"):
             reg.predict(X[:30], quantiles=quantiles, oob=True)
