@@ -52,10 +52,9 @@ void sporf_rows_plan_copy(sporf_rows *r, int64_t reads, int one_response)
 /* Room in the node-ordered copy for a tree on `rows` rows (its columns
  * xnode_rows apart), 1% to spare for the next bootstrap sample. Returns 0
  * without the memory: a speed-up only, the tree then reads Xc. */
-int sporf_rows_reserve_copy(sporf_rows *r, int64_t rows)
+/* Release the node-ordered copy (the tree then reads X). */
+static void release_copy(sporf_rows *r)
 {
-    if ((r->xnode || r->xnode32) && r->xnode_rows >= rows)
-        return 1;
     free(r->xnode);
     free(r->xnode32);
     free(r->side);
@@ -63,8 +62,17 @@ int sporf_rows_reserve_copy(sporf_rows *r, int64_t rows)
     free(r->ynode);
     r->xnode = NULL;
     r->xnode32 = NULL;
+    r->side = NULL;
     r->wnode = NULL;
     r->ynode = NULL;
+    r->xnode_rows = 0;
+}
+
+int sporf_rows_reserve_copy(sporf_rows *r, int64_t rows)
+{
+    if ((r->xnode || r->xnode32) && r->xnode_rows >= rows)
+        return 1;
+    release_copy(r);
     int64_t want = rows + rows / 100;
     if (want > r->n)
         want = r->n;
@@ -82,17 +90,7 @@ int sporf_rows_reserve_copy(sporf_rows *r, int64_t rows)
     r->xnode_rows = want;
     if ((r->xnode || r->xnode32) && r->side && (!one_response || (r->wnode && r->ynode)))
         return 1;
-    free(r->xnode);
-    free(r->xnode32);
-    free(r->side);
-    free(r->wnode);
-    free(r->ynode);
-    r->xnode = NULL;
-    r->xnode32 = NULL;
-    r->side = NULL;
-    r->wnode = NULL;
-    r->ynode = NULL;
-    r->xnode_rows = 0;
+    release_copy(r);
     return 0;
 }
 
@@ -401,10 +399,6 @@ void sporf_rows_free(sporf_rows *r)
     free(r->vals);
     free(r->vals_best);
     free(r->xrow);
-    free(r->xnode);
-    free(r->xnode32);
-    free(r->wnode);
-    free(r->ynode);
-    free(r->side);
+    release_copy(r);
     memset(r, 0, sizeof *r);
 }
