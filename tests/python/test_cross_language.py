@@ -557,6 +557,9 @@ def test_supervised_proximity_matches(r):
     rm = r_fit(r, X, y, n_estimators=10, random_state=4)
     got = np.array(r("as.matrix")(r["proximity"](rm, r_matrix(X), n_neighbors=5)))
     assert np.array_equal(got, py.proximity(X, n_neighbors=5).toarray())
+    # fewer reference rows than neighbours: both keep the rows there are
+    got = np.array(r("as.matrix")(r["proximity"](rm, r_matrix(X[:4]))))
+    assert np.array_equal(got, py.proximity(X[:4]).toarray())
 
 
 @pytest.mark.parametrize("truth_kind", ["distances", "labels"])
