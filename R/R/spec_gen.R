@@ -2,7 +2,7 @@
 #
 # The parameter table the R binding converts with (params.R).
 
-.SPEC_FORMAT_VERSION <- 11
+.SPEC_FORMAT_VERSION <- 12
 # The codes of sporf.h: SPORF_FORM_* (an amount's form) and SPORF_MAX_DIMS.
 .SPEC_FORMS <- c(sqrt = 0, log2 = 1, count = 2, fraction = 3, all = 4, auto = 5)
 .SPEC_MAX_DIMS <- 8L
@@ -16,7 +16,7 @@
   guided_features = list(name = "guided_features", kind = "int", default = 0, min = 0, max = 64, since = 7, shards = "agree", aliases = list(), expect = "a whole number in [0, 64]"),
   max_bins = list(name = "max_bins", kind = "int", default = 0, min = 0, max = 4096, since = 9, shards = "agree", aliases = list(), expect = "a whole number in [0, 4096]"),
   splitter = list(name = "splitter", kind = "choice", values = c("best", "random"), default = "best", since = 9, shards = "agree", aliases = list(), expect = "one of \"best\", \"random\""),
-  criterion = list(name = "criterion", kind = "choice", values = c("gini", "entropy", "squared_error", "fastbic", "twomeans"), default = "gini", since = 1, shards = "agree", aliases = list(log_loss = "entropy"), expect = "one of \"gini\", \"entropy\", \"squared_error\", \"fastbic\", \"twomeans\", \"log_loss\""),
+  criterion = list(name = "criterion", kind = "choice", values = c("gini", "entropy", "squared_error", "fastbic", "twomeans", "logrank"), default = "gini", since = 1, shards = "agree", aliases = list(log_loss = "entropy"), expect = "one of \"gini\", \"entropy\", \"squared_error\", \"fastbic\", \"twomeans\", \"logrank\", \"log_loss\""),
   max_depth = list(name = "max_depth", kind = "int", none = 0, default = "none", min = 1, max = 1000000000, since = 1, shards = "agree", aliases = list(), expect = "NULL or a whole number >= 1"),
   min_samples_split = list(name = "min_samples_split", kind = "amount", forms = c("count", "fraction", "sqrt"), default = 2, count_min = 2, count_max = 9007199254740992, fraction_min = 0, fraction_min_open = TRUE, fraction_max = 1, since = 1, shards = "agree", aliases = list(), expect = "a count (a whole number >= 2), a fraction (a non-whole number or fraction(x) in (0, 1]) or \"sqrt\""),
   min_samples_leaf = list(name = "min_samples_leaf", kind = "amount", forms = c("count", "fraction", "auto"), default = 1, count_min = 1, count_max = 9007199254740992, fraction_min = 0, fraction_min_open = TRUE, fraction_max = 1, fraction_max_open = TRUE, since = 1, shards = "agree", aliases = list(), expect = "a count (a whole number >= 1), a fraction (a non-whole number or fraction(x) in (0, 1)) or \"auto\""),

@@ -95,7 +95,7 @@ static int grow_on(const sporf_params *params, int64_t from, int64_t to, const s
     span->units = to - from;
     sporf_progress_fn fn = span->fn ? span_progress : NULL;
     const sporf_fit_data data = {tg->y ? SPORF_RESPONSE_CLASSES : SPORF_RESPONSE_VALUES, tg->m, tg->y, tg->n_classes,
-                                 tg->yr, sample_weight, tg->class_weights, NULL, 0, NULL};
+                                 tg->yr, sample_weight, tg->class_weights, NULL, 0, NULL, NULL};
     int rc = sporf_forest_fit(&q, X, &data, NULL, NULL, fn, span, &shard, err);
     span->offset += to - from;
     if (rc != SPORF_OK)
@@ -131,6 +131,9 @@ int sporf_forest_tune_oob(const sporf_params *params, int32_t grid, const sporf_
     if (data->rows)
         return sporf_set_error(err, SPORF_E_ARG, "sporf_forest_tune_oob: the tuning reads every training row "
                                                  "(data->rows must be NULL)");
+    if (data->response == SPORF_RESPONSE_SURVIVAL)
+        return sporf_set_error(err, SPORF_E_ARG, "sporf_forest_tune_oob: the tuning is for classification and "
+                                                 "regression forests");
     const int32_t n_outputs = data->n_outputs > 0 ? data->n_outputs : 1;
     const int32_t *y = data->response == SPORF_RESPONSE_CLASSES ? data->codes : NULL;
     const double *y_regression = data->response == SPORF_RESPONSE_VALUES ? data->values : NULL;

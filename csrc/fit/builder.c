@@ -54,7 +54,9 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const sporf
          * tasks read it by position. */
         const int64_t nnz = b->sampler.nnz > b->n_candidates ? b->sampler.nnz : b->n_candidates;
         const int64_t reads = nnz + b->n_axis_extra + 2 * (int64_t)b->n_guided;
-        sporf_rows_plan_copy(&b->rows, reads, b->ts.n_outputs == 1 && (b->ts.y || b->ts.yr));
+        /* (a survival forest's response, its residuals, changes from node to node) */
+        sporf_rows_plan_copy(&b->rows, reads,
+                             b->ts.n_outputs == 1 && (b->ts.y || b->ts.yr) && response->task != SPORF_TASK_SURVIVAL);
     }
     if (b->n_axis_extra > 0)
         ok = ok && sporf_sampler_enable_axis(&b->sampler);

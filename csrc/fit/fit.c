@@ -9,6 +9,7 @@
 #include "fit/leaf_choice.h"
 #include "fit/quantile_leaves.h"
 #include "fit/sizes.h"
+#include "model/survival.h"
 #include "util/matrix.h"
 #include "util/pool.h"
 #include "util/rng.h"
@@ -39,6 +40,11 @@ typedef struct fit_ctx {
     const int32_t *qrf_order;    /* the rows by rank (quantile_leaves.h) */
     const int32_t *qrf_rank;     /* each row's rank */
     int32_t **qrf_scratch;       /* per worker 2n: rows' bootstrap counts, leaves by rank */
+    /* survival forests (model/survival.h), else NULL: */
+    double *event_times;         /* the distinct event times, ascending */
+    int64_t n_event_times;
+    double all_risk;             /* the risk of every training row's steps (honest trees' prior) */
+    double **surv_scratch;       /* per worker: 2 x the tree's draws, a leaf's steps */
     /* a fit on a sample of the training rows (sporf_fit_data.rows), else NULL / n: */
     const int64_t *rows;         /* the global row number of each of X's n rows, ascending */
     int64_t n_total;             /* the training rows the draws are over */
@@ -105,6 +111,19 @@ static int64_t honest_split(const sporf_params *params, sporf_rng *rng, int32_t 
     return m - (int64_t)floor(params->honest_fraction * (double)m);
 }
 
+/* A quantile or survival tree's leaf rows: rows[0..m) routed to its leaves,
+ * each count[row] times (leaf_by_rank: the caller's n of scratch); a
+ * survival tree's leaves then take their risks from them. */
+static int collect_leaf_rows(const fit_ctx *c, sporf_builder *b, sporf_tree *tree, const int32_t *rows, int64_t m,
+                             const int32_t *count, int32_t *leaf_by_rank, int32_t worker, sporf_error *err)
+{
+    const int rc = sporf_qrf_collect(tree, &b->rows.X, b->rows.xrow, b->rows.impute, rows, m, count, c->qrf_order,
+                                     c->qrf_rank, leaf_by_rank, err);
+    if (rc == SPORF_OK && c->event_times)
+        sporf_surv_tree_values(tree, c->forest, c->event_times, c->n_event_times, c->all_risk, c->surv_scratch[worker]);
+    return rc;
+}
+
 static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
 {
     fit_ctx *c = vctx;
@@ -159,8 +178,7 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
          * trees are pruned (collect_quantile_leaves) */
         if (rc != SPORF_OK || !qcount || b->draft.keep_nodes)
             return rc;
-        return sporf_qrf_collect(tree, &b->rows.X, b->rows.xrow, b->rows.impute, b->rows.idx, m, qcount, c->qrf_order, c->qrf_rank,
-                                 qcount + n, err);
+        return collect_leaf_rows(c, b, tree, b->rows.idx, m, qcount, qcount + n, worker, err);
     }
 
     /* Honesty: grow on the first part of the shuffled rows and estimate the
@@ -172,8 +190,7 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
     if (rc != SPORF_OK || !qcount || b->draft.keep_nodes)
         return rc;
     /* an honest leaf's quantiles come from the rows that estimated it */
-    return sporf_qrf_collect(tree, &b->rows.X, b->rows.xrow, b->rows.impute, b->rows.idx + n_struct, n_est, qcount, c->qrf_order,
-                             c->qrf_rank, qcount + n, err);
+    return collect_leaf_rows(c, b, tree, b->rows.idx + n_struct, n_est, qcount, qcount + n, worker, err);
 }
 
 /* Refuse at once a fit whose forest could not fit in this machine's memory
@@ -182,7 +199,7 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
  * each, at most 2^max_depth leaves); each node costs its stored form, its
  * packed prediction form and its projection, each leaf its values. */
 static int check_forest_fits_memory(const sporf_params *params, const sporf_fit_sizes *sz, int32_t K,
-                                    sporf_error *err)
+                                    int keeps_rows, sporf_error *err)
 {
     const int64_t n = sz->n_rows, n_draws = sz->n_draws;
     const int64_t mem = sporf_physical_memory();
@@ -201,7 +218,7 @@ static int check_forest_fits_memory(const sporf_params *params, const sporf_fit_
         leaves = 1.0;
     const double per_tree = (2.0 * leaves - 1.0) * (double)(sizeof(sporf_node) + 2 * sizeof(sporf_pnode) + 20) +
                             leaves * (double)K * 8.0 +
-                            (params->quantiles ? (double)n_draws * 4.0 : 0.0); /* the leaves' rows */
+                            (keeps_rows ? (double)n_draws * 4.0 : 0.0); /* the leaves' rows */
     const int64_t n_trees = sz->n_trees;
     const double total = per_tree * (double)n_trees;
     if (total > (double)mem)
@@ -215,8 +232,42 @@ static int check_forest_fits_memory(const sporf_params *params, const sporf_fit_
 
 static int is_unsupervised_criterion(int32_t c) { return c == SPORF_CRIT_FASTBIC || c == SPORF_CRIT_TWOMEANS; }
 
+/* A survival forest's response: n >= 2 rows, times finite and >= 0, event
+ * flags 0 or 1 with at least one event; and what the task does not take. */
+static int check_survival(const sporf_params *params, const sporf_matrix *X, const int32_t *event,
+                          const double *time, sporf_error *err)
+{
+    if (params->criterion != SPORF_CRIT_LOGRANK)
+        return sporf_set_error(err, SPORF_E_ARG, "a survival forest needs criterion 'logrank'");
+    if (params->class_weight != SPORF_CW_NONE)
+        return sporf_set_error(err, SPORF_E_ARG, "class_weight does not apply to survival; give sample_weight");
+    if (params->quantiles)
+        return sporf_set_error(err, SPORF_E_ARG, "quantiles are for regression forests; a survival forest "
+                                                 "predicts survival curves");
+    if (sporf_params_honest(params) && !sporf_params_abstain(params))
+        return sporf_set_error(err, SPORF_E_ARG, "honest survival trees take honest_prior 'ignore': a leaf "
+                                                 "that received no estimation row abstains");
+    if (X->nrow < 2)
+        return sporf_set_error(err, SPORF_E_ARG, "a survival forest needs at least 2 rows, got %lld",
+                               (long long)X->nrow);
+    int64_t events = 0;
+    for (int64_t i = 0; i < X->nrow; i++) {
+        if (!(time[i] >= 0.0 && time[i] <= SPORF_MAX_ABS_VALUE))
+            return sporf_set_error(err, SPORF_E_ARG, "time[%lld] = %g: survival times must be finite numbers "
+                                                     ">= 0 (and at most 1e100)", (long long)i, time[i]);
+        if (event[i] != 0 && event[i] != 1)
+            return sporf_set_error(err, SPORF_E_ARG, "event[%lld] = %d: an event flag is 1 (the event was "
+                                                     "observed) or 0 (censored)", (long long)i, event[i]);
+        events += event[i];
+    }
+    if (events == 0)
+        return sporf_set_error(err, SPORF_E_ARG, "no row has an event (every time is censored): a survival "
+                                                 "forest needs at least one observed event");
+    return SPORF_OK;
+}
+
 static int check_fit_args(const sporf_params *params, const sporf_matrix *X, const int32_t *y, const double *yr,
-                          int32_t n_classes, const double *sw, const double *cw, sporf_error *err)
+                          int32_t n_classes, int survival, const double *sw, const double *cw, sporf_error *err)
 {
     int rc;
     if (!params)
@@ -241,6 +292,11 @@ static int check_fit_args(const sporf_params *params, const sporf_matrix *X, con
             return sporf_set_error(err, SPORF_E_ARG, "quantiles are for regression forests");
     } else if (is_unsupervised_criterion(params->criterion)) {
         return sporf_set_error(err, SPORF_E_ARG, "criteria 'fastbic' and 'twomeans' are for unsupervised forests");
+    } else if (survival) {
+        if ((rc = check_survival(params, X, y, yr, err)) != SPORF_OK)
+            return rc;
+    } else if (params->criterion == SPORF_CRIT_LOGRANK) {
+        return sporf_set_error(err, SPORF_E_ARG, "criterion 'logrank' is for survival forests");
     } else if (yr) {
         if (params->criterion != SPORF_CRIT_SQUARED_ERROR)
             return sporf_set_error(err, SPORF_E_ARG, "a regression forest needs criterion 'squared_error'");
@@ -360,13 +416,16 @@ static int check_sample(const sporf_params *params, const sporf_matrix *X, const
  * no row out of bag to score the sizes on: they grow as far as "auto" grows
  * them (leaves of one row, as scikit-learn's forests without the bootstrap,
  * on up to SPORF_LEAF_GROWN_ONE_MAX rows). */
-static int check_leaf_auto(const sporf_params *params, const int32_t *y, const double *yr, int sample,
+static int check_leaf_auto(const sporf_params *params, const int32_t *y, const double *yr, int survival, int sample,
                            int64_t n, int64_t *chosen, sporf_error *err)
 {
     const char *what = NULL;
     *chosen = sporf_params_leaf_chosen(params);
     if (!y && !yr)
-        what = "it needs a response: it is for classification and regression forests";
+        what = "it needs a response: it is for classification, regression and survival forests";
+    else if (survival && *chosen == 0 && sporf_params_honest(params))
+        what = "it scores the sizes by the risks of the trees' nodes, which honest survival trees do not keep: "
+               "give a count";
     else if (*chosen == 0 && !sporf_params_samples_rows(params))
         *chosen = sporf_params_leaf_auto_grown(n);
     else if (*chosen == 0 && sample)
@@ -440,8 +499,7 @@ static int collect_quantile_leaves(fit_ctx *c, sporf_forest *f, sporf_error *err
         }
         /* an honest tree's estimation rows: grow_one_tree's shuffle, from the same place in the stream */
         const int64_t first = sporf_params_honest(c->params) ? honest_split(c->params, &rng, rows, m) : 0;
-        rc = sporf_qrf_collect(&f->trees[t], &b->rows.X, b->rows.xrow, b->rows.impute, rows + first, m - first, count, c->qrf_order,
-                               c->qrf_rank, scratch + n, err);
+        rc = collect_leaf_rows(c, b, &f->trees[t], rows + first, m - first, count, scratch + n, 0, err);
         if (rc != SPORF_OK)
             return rc;
     }
@@ -451,7 +509,7 @@ static int collect_quantile_leaves(fit_ctx *c, sporf_forest *f, sporf_error *err
 /* A new forest of T trees for p features and the response's shape, its
  * trees still to grow; NULL (err set) when memory runs out. */
 static sporf_forest *new_forest(const sporf_params *params, int64_t T, int64_t p, const int32_t *y, const double *yr,
-                                int32_t n_classes, const fit_outputs *outputs, sporf_error *err)
+                                int32_t n_classes, int survival, const fit_outputs *outputs, sporf_error *err)
 {
     sporf_forest *f = sporf_forest_alloc();
     if (!f) {
@@ -459,7 +517,10 @@ static sporf_forest *new_forest(const sporf_params *params, int64_t T, int64_t p
         return NULL;
     }
     f->params = *params;
-    f->task = yr ? SPORF_TASK_REGRESSION : y ? SPORF_TASK_CLASSIFICATION : SPORF_TASK_UNSUPERVISED;
+    f->task = survival ? SPORF_TASK_SURVIVAL
+              : yr     ? SPORF_TASK_REGRESSION
+              : y      ? SPORF_TASK_CLASSIFICATION
+                       : SPORF_TASK_UNSUPERVISED;
     f->n_features = p;
     f->n_classes = n_classes;
     f->n_trees = T;
@@ -558,6 +619,36 @@ static int prepare_class_weights(fit_ctx *c, sporf_forest *f, const double *clas
     return SPORF_OK;
 }
 
+/* A survival forest's event flags by rank (its times are the quantile
+ * forests' sorted responses), its distinct event times, the risk of all its
+ * training rows together, and each worker's scratch for a leaf's steps. */
+static int prepare_survival(fit_ctx *c, sporf_forest *f, sporf_error *err)
+{
+    const int64_t n = c->n;
+    f->qrf_event = malloc((size_t)n);
+    c->event_times = malloc((size_t)n * sizeof *c->event_times);
+    c->surv_scratch = calloc((size_t)c->n_threads, sizeof *c->surv_scratch);
+    int32_t *all = malloc((size_t)n * sizeof *all);
+    double *steps = malloc((size_t)(2 * n) * sizeof *steps);
+    int ok = f->qrf_event && c->event_times && c->surv_scratch && all && steps;
+    /* a leaf holds at most the tree's draws (rows repeated as drawn) */
+    const int64_t room = c->n_draws > n ? c->n_draws : n;
+    for (int32_t t = 0; ok && t < c->n_threads; t++)
+        ok = (c->surv_scratch[t] = malloc((size_t)(2 * room) * sizeof(double))) != NULL;
+    if (ok) {
+        for (int64_t r = 0; r < n; r++) {
+            f->qrf_event[r] = (uint8_t)(c->y[c->qrf_order[r]] != 0);
+            all[r] = (int32_t)r;
+        }
+        c->n_event_times = sporf_surv_event_times(f, c->event_times);
+        const int64_t k = sporf_surv_leaf_steps(f, all, n, steps, steps + n);
+        c->all_risk = sporf_surv_steps_risk(steps, steps + n, k, c->event_times, c->n_event_times);
+    }
+    free(all);
+    free(steps);
+    return ok ? SPORF_OK : sporf_set_error(err, SPORF_E_NOMEM, "out of memory keeping the survival times");
+}
+
 /* One tree builder per worker, with its scratch for balanced_subsample's
  * weights and, for quantile forests, for the leaves' rows. */
 static int prepare_workers(fit_ctx *c, sporf_forest *f, const sporf_columns *cols, const sporf_response *response,
@@ -579,7 +670,7 @@ static int prepare_workers(fit_ctx *c, sporf_forest *f, const sporf_columns *col
         if (!(c->balanced_scratch[t] = malloc((size_t)f->n_classes * sizeof(double))))
             return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
     }
-    if (!c->params->quantiles)
+    if (!sporf_forest_keeps_rows(f))
         return SPORF_OK;
     int32_t *order = NULL, *rank = NULL;
     int rc = sporf_qrf_prepare(f, c->yr, c->sample_weight, c->n, &order, &rank, err);
@@ -592,7 +683,7 @@ static int prepare_workers(fit_ctx *c, sporf_forest *f, const sporf_columns *col
     for (int32_t t = 0; t < n_threads; t++)
         if (!(c->qrf_scratch[t] = malloc((size_t)(2 * c->n) * sizeof(int32_t))))
             return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
-    return SPORF_OK;
+    return sporf_forest_is_survival(f) ? prepare_survival(c, f, err) : SPORF_OK;
 }
 
 /* The out-of-bag pass of a fit that asked for it, on the rows of X as given
@@ -617,6 +708,9 @@ static void end_fit(fit_ctx *c)
     for (int32_t t = 0; c->builders && t < c->n_threads; t++) sporf_builder_free(&c->builders[t]);
     for (int32_t t = 0; c->balanced_scratch && t < c->n_threads; t++) free(c->balanced_scratch[t]);
     for (int32_t t = 0; c->qrf_scratch && t < c->n_threads; t++) free(c->qrf_scratch[t]);
+    for (int32_t t = 0; c->surv_scratch && t < c->n_threads; t++) free(c->surv_scratch[t]);
+    free(c->surv_scratch);
+    free(c->event_times);
     free(c->qrf_scratch);
     free((void *)c->qrf_order);
     free((void *)c->qrf_rank);
@@ -635,7 +729,7 @@ static void end_fit(fit_ctx *c)
  * in-bag bitmaps, the trees, the leaf size out of bag, the prediction
  * layout, the out-of-bag pass. */
 static int fit_forest(const sporf_params *params, const sporf_matrix *X,
-                      const int32_t *y, const double *yr, int32_t n_classes, const fit_outputs *outputs,
+                      const int32_t *y, const double *yr, int32_t n_classes, int survival, const fit_outputs *outputs,
                       const double *sample_weight, const double *class_weight,
                       double *oob_decision, int64_t *oob_count, const fit_sample *sample,
                       sporf_progress_fn progress, void *user_data,
@@ -645,7 +739,7 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     if (!out)
         return sporf_set_error(err, SPORF_E_ARG, "fit: out must not be NULL");
     *out = NULL;
-    int rc = check_fit_args(params, X, y, yr, n_classes, sample_weight, class_weight, err);
+    int rc = check_fit_args(params, X, y, yr, n_classes, survival, sample_weight, class_weight, err);
     if (rc != SPORF_OK)
         return rc;
     if (X->data32 && (oob_decision || oob_count))
@@ -673,16 +767,16 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
      * keep their nodes' values for either */
     const int leaf_auto = c.sizes.leaf_auto;
     int64_t leaf_size = 0;
-    if (leaf_auto && (rc = check_leaf_auto(params, y, yr, sample != NULL, n_all, &leaf_size, err)) != SPORF_OK)
+    if (leaf_auto && (rc = check_leaf_auto(params, y, yr, survival, sample != NULL, n_all, &leaf_size, err)) != SPORF_OK)
         return rc;
     const int keep_nodes = leaf_auto && leaf_size != c.sizes.leaf_grown;
     c.n_draws = c.sizes.n_draws;
     if (c.n_draws > n_all)
         return sporf_params_draws_error(err, c.n_draws, n_all);
-    if ((rc = check_forest_fits_memory(params, &c.sizes, n_classes, err)) != SPORF_OK)
+    if ((rc = check_forest_fits_memory(params, &c.sizes, n_classes, params->quantiles || survival, err)) != SPORF_OK)
         return rc;
 
-    sporf_forest *f = c.forest = new_forest(params, T, X->ncol, y, yr, n_classes, outputs, err);
+    sporf_forest *f = c.forest = new_forest(params, T, X->ncol, y, yr, n_classes, survival, outputs, err);
     if (!f)
         return SPORF_E_NOMEM;
     sporf_columns cols;
@@ -702,7 +796,7 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
         rc = leaf_size == 0 ? choose_leaf_size(f, X, c.inbag, y, yr, outputs ? outputs->weight : NULL, sample_weight,
                                                params->n_jobs, err)
                             : prune_forest(f, leaf_size, err);
-    if (rc == SPORF_OK && keep_nodes && params->quantiles) rc = collect_quantile_leaves(&c, f, err);
+    if (rc == SPORF_OK && keep_nodes && sporf_forest_keeps_rows(f)) rc = collect_quantile_leaves(&c, f, err);
     if (rc == SPORF_OK) rc = sporf_forest_pack(f, err);
     if (rc == SPORF_OK && c.inbag && (oob_decision || oob_count)) rc = oob_pass(&c, X, oob_decision, oob_count, err);
     end_fit(&c);
@@ -779,7 +873,7 @@ static int fit_several_outputs(const sporf_params *params, const sporf_matrix *X
         if (!weight)
             return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
         const fit_outputs outs = {n_outputs, NULL, weight};
-        rc = fit_forest(params, X, NULL, y_regression, n_outputs, &outs, sample_weight, NULL, oob_decision,
+        rc = fit_forest(params, X, NULL, y_regression, n_outputs, 0, &outs, sample_weight, NULL, oob_decision,
                         oob_count, NULL, progress, user_data, out, err);
         free(weight);
         return rc;
@@ -810,7 +904,7 @@ static int fit_several_outputs(const sporf_params *params, const sporf_matrix *X
             codes[i * m + j] = at + c;
         }
     const fit_outputs outs = {n_outputs, n_classes, NULL};
-    rc = fit_forest(params, X, codes, NULL, (int32_t)K, &outs, sample_weight, NULL, oob_decision, oob_count, NULL,
+    rc = fit_forest(params, X, codes, NULL, (int32_t)K, 0, &outs, sample_weight, NULL, oob_decision, oob_count, NULL,
                     progress, user_data, out, err);
     free(codes);
     return rc;
@@ -828,9 +922,15 @@ int sporf_forest_fit(const sporf_params *params, const sporf_matrix *X, const sp
     if (!out || !data)
         return sporf_set_error(err, SPORF_E_ARG, "fit: data and out are required");
     const int32_t kind = data->response, m = data->n_outputs > 0 ? data->n_outputs : 1;
-    const int classes = kind == SPORF_RESPONSE_CLASSES, values = kind == SPORF_RESPONSE_VALUES;
+    const int classes = kind == SPORF_RESPONSE_CLASSES, survival = kind == SPORF_RESPONSE_SURVIVAL;
+    const int values = kind == SPORF_RESPONSE_VALUES || survival;
     if (!classes && !values && kind != SPORF_RESPONSE_NONE)
         return sporf_set_error(err, SPORF_E_ARG, "fit: unknown response kind %d", (int)kind);
+    if (survival && (!data->events || m > 1 || data->rows))
+        return sporf_set_error(err, SPORF_E_ARG, "fit: a survival response needs its times and event flags, one "
+                                                 "output and every training row");
+    if (!survival && data->events)
+        return sporf_set_error(err, SPORF_E_ARG, "fit: event flags are for a survival response");
     if (classes && (!data->codes || !data->n_classes))
         return sporf_set_error(err, SPORF_E_ARG, "fit: class codes need their codes and class counts");
     if (values && !data->values)
@@ -848,7 +948,8 @@ int sporf_forest_fit(const sporf_params *params, const sporf_matrix *X, const sp
         return fit_several_outputs(params, X, m, data->codes, data->n_classes, data->values, data->sample_weight, oob_decision,
                            oob_count, progress, user_data, out, err);
     }
-    return fit_forest(params, X, data->codes, data->values, classes ? data->n_classes[0] : 1, NULL,
+    return fit_forest(params, X, survival ? data->events : data->codes, data->values, classes ? data->n_classes[0] : 1,
+                      survival, NULL,
                       data->sample_weight, data->class_weights, oob_decision, oob_count, data->rows ? &sample : NULL,
                       progress, user_data, out, err);
 }

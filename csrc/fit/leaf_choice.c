@@ -2,6 +2,7 @@
 #include "fit/leaf_choice.h"
 
 #include "predict/traverse.h"
+#include "util/concordance.h"
 #include "util/pool.h"
 
 #include <math.h>
@@ -27,6 +28,7 @@ typedef struct score_ctx {
     const double *out_weight;  /* regression: each output's weight in the summed squared error, or NULL */
     double *class_w; /* classification: each output's classes' weights, 1 / their rows' weight
                              (the K values' order), so every class counts alike */
+    double *risk;         /* survival: n x SPORF_LEAF_SIZES out-of-bag risks (NaN: no tree) */
     double *block_loss;   /* n_blocks x SPORF_LEAF_SIZES */
     double *block_weight; /* n_blocks */
     double **scratch;     /* per worker: sums, node per size, a row as doubles */
@@ -106,6 +108,13 @@ static int score_block(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl 
         }
     }
     for (int32_t j = 0; j < S; j++) loss[j] = 0.0;
+    if (c->risk) { /* survival: the risks, scored by concordance once all are known */
+        for (int64_t r = r0; r < r1; r++)
+            for (int32_t j = 0; j < S; j++)
+                c->risk[r * S + j] = trees[r - r0] > 0 ? sums[(r - r0) * S * K + j * K] / (double)trees[r - r0] : NAN;
+        c->block_weight[unit] = 0.0;
+        return SPORF_OK;
+    }
     for (int64_t r = r0; r < r1; r++) {
         const int64_t nt = trees[r - r0];
         if (nt == 0)
@@ -144,6 +153,27 @@ static int score_block(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl 
     return SPORF_OK;
 }
 
+/* Survival: each size's score is 1 - Harrell's C of the out-of-bag risks
+ * against the times (the events' flags in event): a ranking score, as the
+ * forest's own score is. */
+static int score_concordance(const score_ctx *c, int64_t n, const int32_t *event, const double *time, double *scores,
+                             sporf_error *err)
+{
+    double *col = malloc((size_t)(n > 0 ? n : 1) * sizeof *col);
+    if (!col)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
+    int oom = 0;
+    for (int32_t j = 0; j < SPORF_LEAF_SIZES; j++) {
+        scores[j] = NAN;
+        if (j < c->j0 || j >= c->j1)
+            continue;
+        for (int64_t i = 0; i < n; i++) col[i] = c->risk[i * SPORF_LEAF_SIZES + j];
+        scores[j] = 1.0 - sporf_concordance(time, event, col, n, &oom);
+    }
+    free(col);
+    return oom ? sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes") : SPORF_OK;
+}
+
 int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const int32_t *y,
                             const double *yr, const double *output_weight, const double *sample_weight,
                             int32_t n_threads, double *scores, sporf_error *err)
@@ -161,7 +191,7 @@ int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const 
     c.X = X;
     c.inbag = inbag;
     c.bitmap_bytes = (n + 7) / 8;
-    c.y = y;
+    c.y = f->task == SPORF_TASK_SURVIVAL ? NULL : y;
     c.yr = yr;
     c.sw = sample_weight;
     c.m = f->n_outputs > 1 ? f->n_outputs : 1;
@@ -173,9 +203,11 @@ int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const 
     c.block_loss = malloc((size_t)(n_blocks > 0 ? n_blocks : 1) * (size_t)S * sizeof *c.block_loss);
     c.block_weight = malloc((size_t)(n_blocks > 0 ? n_blocks : 1) * sizeof *c.block_weight);
     c.scratch = calloc((size_t)n_threads, sizeof *c.scratch);
-    c.class_w = y ? calloc((size_t)K, sizeof *c.class_w) : NULL;
+    const int survival = f->task == SPORF_TASK_SURVIVAL; /* y: the event flags, yr: the times */
+    const int32_t *codes = survival ? NULL : y;
+    c.class_w = codes ? calloc((size_t)K, sizeof *c.class_w) : NULL;
     int rc = SPORF_OK;
-    if (!c.block_loss || !c.block_weight || !c.scratch || (y && !c.class_w)) {
+    if (!c.block_loss || !c.block_weight || !c.scratch || (codes && !c.class_w)) {
         rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
         goto done;
     }
@@ -186,16 +218,24 @@ int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const 
             rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
             goto done;
         }
-    if (y) { /* the classes' weights: a rare class counts as much as a common one */
+    if (codes) { /* the classes' weights: a rare class counts as much as a common one */
         for (int64_t i = 0; i < n; i++)
             for (int32_t o = 0; o < c.m; o++)
                 c.class_w[y[i * c.m + o]] += sample_weight ? sample_weight[i] : 1.0;
         for (int32_t k = 0; k < K; k++)
             c.class_w[k] = c.class_w[k] > 0.0 ? 1.0 / c.class_w[k] : 0.0;
     }
+    if (survival && !(c.risk = malloc((size_t)(n > 0 ? n : 1) * (size_t)S * sizeof *c.risk))) {
+        rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
+        goto done;
+    }
     rc = sporf_pool_run(n_threads, n_blocks, score_block, &c, NULL, NULL, err);
     if (rc != SPORF_OK)
         goto done;
+    if (survival) {
+        rc = score_concordance(&c, n, y, yr, scores, err);
+        goto done;
+    }
     double W = 0.0;
     for (int32_t j = 0; j < S; j++) scores[j] = 0.0;
     for (int64_t u = 0; u < n_blocks; u++) {
@@ -210,6 +250,7 @@ done:
     free(c.block_loss);
     free(c.block_weight);
     free(c.class_w);
+    free(c.risk);
     return rc;
 }
 

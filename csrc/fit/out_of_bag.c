@@ -162,11 +162,18 @@ int sporf_forest_permutation_importance(const sporf_forest *f, const sporf_matri
                                                  "has none");
     if (f->n_outputs > 1)
         return sporf_set_error(err, SPORF_E_ARG, "permutation importance is for single-output forests");
-    const int regression = f->task == SPORF_TASK_REGRESSION;
-    if (regression ? !y_regression : !y)
+    const int regression = f->task == SPORF_TASK_REGRESSION, survival = f->task == SPORF_TASK_SURVIVAL;
+    if (survival ? !y || !y_regression : regression ? !y_regression : !y)
         return sporf_set_error(err, SPORF_E_ARG, "permutation_importance: the training response is required (%s)",
-                               regression ? "y_regression" : "y, the class codes");
-    if (!regression)
+                               survival     ? "y, the event flags, and y_regression, the times"
+                               : regression ? "y_regression"
+                                            : "y, the class codes");
+    if (survival)
+        for (int64_t i = 0; X && i < X->nrow; i++)
+            if ((y[i] != 0 && y[i] != 1) || !(y_regression[i] >= 0.0 && y_regression[i] <= 1e100))
+                return sporf_set_error(err, SPORF_E_ARG, "row %lld: survival times must be finite and >= 0, "
+                                                         "event flags 0 or 1", (long long)i);
+    if (!regression && !survival)
         for (int64_t i = 0; X && i < X->nrow; i++)
             if (y[i] < 0 || y[i] >= f->n_classes)
                 return sporf_set_error(err, SPORF_E_ARG, "y[%lld] = %d is not a class code in [0, %d)",
@@ -179,7 +186,7 @@ int sporf_forest_permutation_importance(const sporf_forest *f, const sporf_matri
     int rc = regenerate_inbag(f, X, "permutation importance", &inbag, err);
     if (rc != SPORF_OK)
         return rc;
-    rc = sporf_forest_oob_permutation(f, X, inbag, regression ? NULL : y, regression ? y_regression : NULL,
+    rc = sporf_forest_oob_permutation(f, X, inbag, regression ? NULL : y, regression || survival ? y_regression : NULL,
                                       sporf_pool_threads(n_jobs, f->n_trees), progress, user_data, mean_out,
                                       std_out, err);
     free(inbag);
@@ -207,6 +214,27 @@ int sporf_forest_oob_quantiles(const sporf_forest *f, const sporf_matrix *X, con
     return rc;
 }
 
+int sporf_forest_oob_survival(const sporf_forest *f, const sporf_matrix *X, const double *times, int64_t n_times,
+                              int32_t what, int32_t n_jobs, double *out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !X || !out)
+        return sporf_set_error(err, SPORF_E_ARG, "oob_survival: forest, X and out are required");
+    if (f->task != SPORF_TASK_SURVIVAL)
+        return sporf_forest_survival(f, X, NULL, times, n_times, what, n_jobs, out, err); /* its error */
+    if (X->nrow != f->qrf_n)
+        return sporf_set_error(err, SPORF_E_ARG, "X has %lld rows but the forest was grown on %lld: out-of-bag "
+                                                 "curves are for the training data", (long long)X->nrow,
+                               (long long)f->qrf_n);
+    uint8_t *inbag;
+    int rc = regenerate_inbag(f, X, "out-of-bag survival curves", &inbag, err);
+    if (rc != SPORF_OK)
+        return rc;
+    rc = sporf_forest_survival(f, X, inbag, times, n_times, what, n_jobs, out, err);
+    free(inbag);
+    return rc;
+}
+
 int sporf_forest_oob_curve(const sporf_forest *f, const sporf_matrix *X, const int32_t *y,
                            const double *y_regression, double *curve_out, sporf_error *err)
 {
@@ -216,6 +244,9 @@ int sporf_forest_oob_curve(const sporf_forest *f, const sporf_matrix *X, const i
     if (f->n_outputs > 1)
         return sporf_set_error(err, SPORF_E_ARG, "oob_curve: the out-of-bag error curve is for single-output "
                                                  "forests");
+    if (f->task == SPORF_TASK_SURVIVAL)
+        return sporf_set_error(err, SPORF_E_ARG, "oob_curve: the out-of-bag error curve is for classification "
+                                                 "and regression forests");
     const int regression = f->task == SPORF_TASK_REGRESSION;
     if (f->task != SPORF_TASK_UNSUPERVISED && (regression ? !y_regression : !y))
         return sporf_set_error(err, SPORF_E_ARG, "oob_curve: the training response is required (%s)",

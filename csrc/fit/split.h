@@ -20,6 +20,7 @@ typedef struct sporf_node_stats {
     double perfect;   /* the proxy of a cut into pure children, which no cut can beat:
                          the search stops at the first cut that reaches it (builder.c);
                          +infinity where there is none (unsupervised) */
+    double risk;      /* survival: the node's risk, its value as a leaf (model/survival.h) */
 } sporf_node_stats;
 
 /* The best cut found so far at a node. proxy is the task's score for

@@ -9,6 +9,7 @@ const sporf_task *sporf_task_for(int32_t task, int32_t n_outputs)
     switch (task) {
     case SPORF_TASK_REGRESSION: return n_outputs > 1 ? &sporf_task_multi_regression : &sporf_task_regression;
     case SPORF_TASK_UNSUPERVISED: return &sporf_task_unsupervised;
+    case SPORF_TASK_SURVIVAL: return &sporf_task_survival;
     default: return n_outputs > 1 ? &sporf_task_multi_classification : &sporf_task_classification;
     }
 }
@@ -33,7 +34,8 @@ int sporf_task_state_init(sporf_task_state *t, const sporf_task *task, const spo
     t->wsorted = malloc((size_t)n * sizeof *t->wsorted);
     const int hist_ok = sporf_histogram_init(&t->hist, bins, random, task->hist_width(t->n_classes), n,
                                              t->n_outputs);
-    if (hist_ok && t->node_counts && t->left_counts && t->right_counts && t->wsorted)
+    const int surv_ok = response->task != SPORF_TASK_SURVIVAL || sporf_surv_state_init(t, response, n);
+    if (hist_ok && surv_ok && t->node_counts && t->left_counts && t->right_counts && t->wsorted)
         return 1;
     sporf_task_state_free(t);
     return 0;
@@ -42,6 +44,7 @@ int sporf_task_state_init(sporf_task_state *t, const sporf_task *task, const spo
 void sporf_task_state_free(sporf_task_state *t)
 {
     sporf_histogram_free(&t->hist);
+    sporf_surv_state_free(t);
     free(t->node_counts);
     free(t->left_counts);
     free(t->right_counts);

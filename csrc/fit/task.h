@@ -44,8 +44,9 @@
 /* The response a tree learns, by task. */
 typedef struct sporf_response {
     int32_t task;           /* SPORF_TASK_* */
-    const int32_t *y;       /* classification: class codes in [0, n_classes); else NULL */
-    const double *yr;       /* regression: responses; else NULL */
+    const int32_t *y;       /* classification: class codes in [0, n_classes); survival: event
+                               flags (1 = event, 0 = censored); else NULL */
+    const double *yr;       /* regression: responses; survival: times; else NULL */
     int32_t n_classes;      /* classification: K >= 1; otherwise 1 (one value per leaf);
                                multi-output: the values of a leaf, summed over outputs */
     int32_t n_outputs;      /* 1, or the responses per row (multi-output y: y and yr are then
@@ -72,6 +73,8 @@ typedef struct sporf_task_state {
     double *node_counts, *left_counts, *right_counts; /* K each: class weights */
     double *wsorted;        /* n: unsupervised, weights aligned with sorted values */
     sporf_histogram hist;   /* histogram scans of large nodes (histogram.h); max_bins 0: none */
+    struct sporf_surv_state *surv; /* survival: the times, and each row's score at the node
+                                      being split, which yr points to (task_survival.c) */
 } sporf_task_state;
 
 typedef struct sporf_task {
@@ -133,6 +136,12 @@ extern const sporf_task sporf_task_regression;
 extern const sporf_task sporf_task_unsupervised;
 extern const sporf_task sporf_task_multi_classification;
 extern const sporf_task sporf_task_multi_regression;
+extern const sporf_task sporf_task_survival;
+
+/* Survival (task_survival.c): the state's times and scores for n rows, made
+ * and freed with the task's state; 0 when out of memory. */
+int sporf_surv_state_init(sporf_task_state *t, const sporf_response *response, int64_t n);
+void sporf_surv_state_free(sporf_task_state *t);
 
 /* The table of a SPORF_TASK_* code and number of outputs. */
 const sporf_task *sporf_task_for(int32_t task, int32_t n_outputs);

@@ -84,8 +84,12 @@ typedef struct sporf_matrix {
 enum {
     SPORF_TASK_CLASSIFICATION = 0, /* leaf values: class distributions (n_classes per leaf) */
     SPORF_TASK_REGRESSION = 1,     /* leaf values: one mean per leaf (n_classes is 1)       */
-    SPORF_TASK_UNSUPERVISED = 2    /* no response (URerF); leaf values: the leaf's share of
+    SPORF_TASK_UNSUPERVISED = 2,   /* no response (URerF); leaf values: the leaf's share of
                                       its tree's sample weight (n_classes is 1)             */
+    SPORF_TASK_SURVIVAL = 3        /* right-censored times; leaf values: the leaf's risk, its
+                                      Nelson-Aalen cumulative hazard summed over the forest's
+                                      event times (n_classes is 1); the leaves keep their rows
+                                      for survival curves (sporf_forest_predict_survival)   */
 };
 
 /* SPORF_PARAMS_BEGIN */
@@ -119,7 +123,8 @@ enum {
     SPORF_CRIT_ENTROPY = 1, /* classification */
     SPORF_CRIT_SQUARED_ERROR = 2, /* regression (the only regression criterion) */
     SPORF_CRIT_FASTBIC = 3, /* unsupervised: the URerF paper's Fast-BIC (two Gaussians per cut, the better of equal and unequal variances) */
-    SPORF_CRIT_TWOMEANS = 4 /* unsupervised: exact one-dimensional two-means */
+    SPORF_CRIT_TWOMEANS = 4, /* unsupervised: exact one-dimensional two-means */
+    SPORF_CRIT_LOGRANK = 5 /* survival: the log-rank score test (Hothorn and Lausen 2003): the log-rank statistic's numerator, each row's martingale residual under the node's Nelson-Aalen hazard summed over a side, standardized by its permutation variance */
 };
 
 /* class_weight */
@@ -409,7 +414,9 @@ enum {
     SPORF_RESPONSE_NONE = 0,    /* no response: an unsupervised forest (URerF; criterion
                                    SPORF_CRIT_FASTBIC or SPORF_CRIT_TWOMEANS) */
     SPORF_RESPONSE_CLASSES = 1, /* class codes: a classification forest */
-    SPORF_RESPONSE_VALUES = 2   /* numbers: a regression forest (criterion SPORF_CRIT_SQUARED_ERROR) */
+    SPORF_RESPONSE_VALUES = 2,  /* numbers: a regression forest (criterion SPORF_CRIT_SQUARED_ERROR) */
+    SPORF_RESPONSE_SURVIVAL = 3 /* right-censored times and event flags: a survival forest
+                                   (criterion SPORF_CRIT_LOGRANK) */
 };
 
 /* The training data a fit reads besides X, for every kind of forest. Zero
@@ -429,7 +436,11 @@ enum {
  *  n_classes      CLASSES: n_outputs class counts, each >= 1 (the binding
  *                 decides what a single class means).
  *  values         VALUES: n x n_outputs finite responses of magnitude at most
- *                 1e100, row-major.
+ *                 1e100, row-major. SURVIVAL: the n times (finite, >= 0, at
+ *                 most 1e100): the event's time, or the last time the row was
+ *                 seen without it (censored).
+ *  events         SURVIVAL: n flags, 1 = the event was observed at the time,
+ *                 0 = censored there; at least one 1. NULL otherwise.
  *  sample_weight  n weights in [0, 1e100], or NULL for all ones.
  *  class_weights  CLASSES with one output and params->class_weight_mode
  *                 SPORF_CW_CUSTOM: n_classes[0] positive weights; else NULL.
@@ -445,8 +456,11 @@ enum {
  *                 class_weights custom weights (class_weight "balanced" is
  *                 refused). Needs sampled rows (bootstrap or max_samples) or
  *                 all rows, no out-of-bag results (compute them later) and no
- *                 quantiles. Such a fit grows exactly the trees a fit on all
- *                 n_total rows grows, byte for byte. */
+ *                 quantiles, not for survival (both keep every row's
+ *                 response). Such a fit grows exactly the trees a fit on all
+ *                 n_total rows grows, byte for byte.
+ * A survival forest has one output and no class weights; quantiles and
+ * multi-output y are refused. */
 typedef struct sporf_fit_data {
     int32_t response;
     int32_t n_outputs;
@@ -458,6 +472,7 @@ typedef struct sporf_fit_data {
     const int64_t *rows;
     int64_t n_total;
     const double *impute;
+    const int32_t *events;
 } sporf_fit_data;
 
 /* Grow a forest: the one entry point for every kind of response.
@@ -569,7 +584,9 @@ int sporf_forest_oob_curve(const sporf_forest *forest, const sporf_matrix *X, co
  * training data, as for sporf_forest_oob_predict (the bootstrap draws are
  * regenerated from the seed); y the n class codes (classification: the error is the
  * misclassification rate, so the unit is accuracy) or y_regression the n responses
- * (the squared error over the responses' variance: R^2), the other NULL. The
+ * (the squared error over the responses' variance: R^2), the other NULL; a survival forest
+ * takes both, y the event flags and y_regression the times (its error is 1 - Harrell's C
+ * of the tree's risks on its out-of-bag rows: the importance is the drop in C). The
  * permutations come from each tree's own stream, so the result is the same for any
  * n_jobs, and for a forest merged from shards as for one fit. mean_out[j] is the
  * mean over the trees that left a row out (0 for a tree whose splits do not use
@@ -763,6 +780,57 @@ int sporf_forest_oob_predict_rows(const sporf_forest *forest, const sporf_matrix
  * for sporf_forest_oob_predict (the bootstrap draws are regenerated). */
 int sporf_forest_oob_quantiles(const sporf_forest *forest, const sporf_matrix *X, const double *probs,
                                int64_t n_probs, int32_t n_jobs, double *out, sporf_error *err);
+
+/* ---- survival forests (SPORF_TASK_SURVIVAL) ----
+ * A survival forest keeps its training times (ascending, with their event
+ * flags and sample weights) and each leaf its training rows, a row repeated
+ * as often as the bootstrap drew it. A leaf's hazard steps are its own: at
+ * each distinct time s at which one of its rows had the event, h(s) = d / Y,
+ * d the weight of its rows with the event at s, Y the weight of its rows
+ * with time >= s. Its Nelson-Aalen cumulative hazard is H(t) = sum of h(s)
+ * for s <= t, its Kaplan-Meier survival S(t) = product of (1 - h(s)) for
+ * s <= t. The forest's curves are the means of its trees' (scikit-survival's
+ * and randomForestSRC's ensembles); its risk -- sporf_forest_predict_proba's
+ * one column, a leaf's stored value -- is the forest's H summed over the
+ * distinct training event times: the expected number of events, higher for
+ * a riskier row. Honest trees (honest_prior "ignore" only): a leaf without
+ * estimation rows abstains. The split score is the log-rank score test
+ * (SPORF_CRIT_LOGRANK). */
+enum {
+    SPORF_SURVIVAL_FUNCTION = 0, /* S(t), the Kaplan-Meier estimate */
+    SPORF_CUMULATIVE_HAZARD = 1  /* H(t), the Nelson-Aalen estimate */
+};
+
+/* Each row's curve (what: SPORF_SURVIVAL_FUNCTION or SPORF_CUMULATIVE_HAZARD)
+ * at the n_times finite times (any order): out is n x n_times, row-major,
+ * caller-allocated. A row on which every tree abstains gets the curve of all
+ * the training rows. X as for sporf_forest_predict_proba; threads as it, with
+ * the same result for any n_jobs. SPORF_E_ARG for another kind of forest. */
+int sporf_forest_predict_survival(const sporf_forest *forest, const sporf_matrix *X, const double *times,
+                                  int64_t n_times, int32_t what, int32_t n_jobs, double *out, sporf_error *err);
+
+/* The same out of bag: each training row over the trees it was out of bag
+ * for (NaN for a row in every tree's bag). X must be the training data, as
+ * for sporf_forest_oob_predict. */
+int sporf_forest_oob_survival(const sporf_forest *forest, const sporf_matrix *X, const double *times,
+                              int64_t n_times, int32_t what, int32_t n_jobs, double *out, sporf_error *err);
+
+/* A survival forest's distinct training times, ascending: with times NULL,
+ * only their count into *n_out; else up to cap of them into times and, when
+ * is_event is not NULL, 1 where a row had its event at that time (else 0)
+ * into is_event (SPORF_E_ARG when cap is too small). */
+int sporf_forest_unique_times(const sporf_forest *forest, double *times, int32_t *is_event, int64_t cap,
+                              int64_t *n_out, sporf_error *err);
+
+/* Harrell's concordance index of n risk scores against right-censored times:
+ * among the comparable pairs -- a row with its event (event[i] = 1) and a row
+ * with a later time, or with the same time and censored (event 0) -- the
+ * share in which the first has the higher risk, equal risks counting one half
+ * (scikit-survival's concordance_index_censored with exact ties). Rows with a
+ * NaN risk are left out; *c_out is NaN when no pair is comparable. O(n log n);
+ * thread-safe. */
+int sporf_concordance_index(const double *time, const int32_t *event, const double *risk, int64_t n, double *c_out,
+                            sporf_error *err);
 
 /* Leaf index per row and tree: out is n x n_trees, row-major. A leaf index
  * is the node's position in its tree (0 = root), as in scikit-learn's apply. */

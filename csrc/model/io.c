@@ -1,6 +1,7 @@
 /*
- * io.c -- the model format (version 11 for multi-output forests, 10 for the
- * others, so their bytes did not change with multi-output y; versions 1
+ * io.c -- the model format (version 12 for survival forests, 11 for
+ * multi-output forests, 10 for the others, so their bytes did not change
+ * with multi-output y or survival; versions 1
  * (before patch forests), 2 (before regression and honesty), 3 (fixed-width
  * trees), 4 (before shards), 5 (sizes stored resolved), 6 (before
  * axis_features and guided_features), 7 (before missing values), 8 (before
@@ -16,7 +17,7 @@
  *                 (n_jobs is a run-time choice and is not stored, so a model's
  *                 bytes do not depend on the thread count)
  *     i64 n_features, i32 n_classes, i64 n_trees, [version >= 3] i32 task
- *     [version >= 11] i32 n_outputs, n_outputs x i32: each output's leaf values
+ *     [version 11] i32 n_outputs, n_outputs x i32: each output's leaf values
  *                 (its classes; 1 for regression), summing to n_classes
  *     2 x strings i32 kind, i64 count, i64 length, bytes (classes, feature names)
  *     [version >= 6] i64 count, count x f64: the custom class weights (count is
@@ -36,6 +37,9 @@
  *     [version >= 10, params.quantiles] i64 n_train, n_train x f64: the training
  *                 responses, ascending; i64 count, count x f64: their sample
  *                 weights in that order (n_train of them, or 0 when all are 1)
+ *     [version >= 12, survival forests] the same block of the training times,
+ *                 ascending, and their weights, then n_train x u8: the times'
+ *                 event flags (1 = event, 0 = censored)
  *     per tree    [version >= 4] the compact encoding of tree_codec.h
  *                 (version >= 8: with each split's missing-value direction);
  *                 [versions 1-3] i32 n_nodes, i32 n_leaves, i32 n_proj, i32 depth,
@@ -45,7 +49,7 @@
  *                 n_leaves x n_classes x f64 leaf values (class distribution, or
  *                 the mean for regression; NaN rows for honest leaves that abstain),
  *                 [honest_fraction > 0] n_classes x f64 prior;
- *                 [version >= 10, params.quantiles] then n_leaves varints: the
+ *                 [version >= 10, params.quantiles or a survival forest] then n_leaves varints: the
  *                 number of each leaf's rows, then each leaf's rows as ranks
  *                 into the responses, ascending, as varints (the first rank,
  *                 then the differences)
@@ -102,7 +106,7 @@ static void write_model(const sporf_forest *f, sporf_writer *w)
     sporf_put_i32(w, f->n_classes);
     sporf_put_i64(w, f->n_trees);
     sporf_put_i32(w, f->task);
-    if (version >= 11) {
+    if (version == SPORF_MODEL_FORMAT_MULTI_OUTPUT) {
         sporf_put_i32(w, f->n_outputs);
         for (int32_t j = 0; j < f->n_outputs; j++) sporf_put_i32(w, f->output_classes[j]);
     }
@@ -126,16 +130,18 @@ static void write_model(const sporf_forest *f, sporf_writer *w)
         for (int64_t j = 0; j < f->n_features; j++) sporf_put_i32(w, f->n_levels[j]);
         sporf_put_bytes(w, f->levels, f->levels_len);
     }
-    if (f->params.quantiles) {
+    if (sporf_forest_keeps_rows(f)) {
         sporf_put_i64(w, f->qrf_n);
         for (int64_t r = 0; r < f->qrf_n; r++) sporf_put_f64(w, f->qrf_y[r]);
         const int64_t n_w = f->qrf_w ? f->qrf_n : 0;
         sporf_put_i64(w, n_w);
         for (int64_t r = 0; r < n_w; r++) sporf_put_f64(w, f->qrf_w[r]);
+        if (f->qrf_event)
+            sporf_put_bytes(w, f->qrf_event, f->qrf_n);
     }
     for (int64_t t = 0; t < f->n_trees; t++) {
         sporf_tree_encode(&f->trees[t], f, w);
-        if (f->params.quantiles)
+        if (sporf_forest_keeps_rows(f))
             write_leaf_rows(&f->trees[t], w);
     }
     int64_t payload_len = w->pos - payload_start;
@@ -238,7 +244,7 @@ static int read_tree_fixed(sporf_reader *r, sporf_tree *tr, const sporf_forest *
         double *lv = tr->leaf_values + l * K;
         for (int32_t k = 0; k < K; k++) lv[k] = sporf_get_f64(r);
         if (!sporf_leaf_values_ok(lv, f))
-            CORRUPT(f->task == SPORF_TASK_REGRESSION ? "tree %lld: a leaf value is not a finite number"
+            CORRUPT(sporf_task_values(f->task) ? "tree %lld: a leaf value is not a finite number"
                                                      : "tree %lld: a leaf probability is outside [0, 1]",
                     (long long)t);
     }
@@ -411,6 +417,34 @@ fail:
     return rc;
 }
 
+/* A survival forest's event flags (format 12): one byte per time, 0 or 1,
+ * and at least one event. */
+static int read_events(sporf_reader *r, sporf_forest *f, sporf_error *err)
+{
+    int rc = SPORF_OK;
+    const int64_t n = f->qrf_n;
+    if (n > r->len - r->pos)
+        CORRUPT("model is truncated in its event flags");
+    f->qrf_event = malloc((size_t)n);
+    if (!f->qrf_event)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    int64_t events = 0;
+    for (int64_t k = 0; k < n; k++) {
+        f->qrf_event[k] = r->p[r->pos + k];
+        if (f->qrf_event[k] > 1)
+            CORRUPT("model's event flag %lld is %d, not 0 or 1", (long long)k, f->qrf_event[k]);
+        events += f->qrf_event[k];
+        if (!(f->qrf_y[k] >= 0.0))
+            CORRUPT("model's survival time %lld is negative", (long long)k);
+    }
+    r->pos += n;
+    if (events == 0)
+        CORRUPT("model's survival times hold no event");
+    return SPORF_OK;
+fail:
+    return rc;
+}
+
 /* A quantile forest's tree's leaf rows (write_leaf_rows): every rank below
  * n_train and ascending within its leaf; counts checked against the bytes
  * left (a rank takes at least one) before anything is allocated. */
@@ -515,11 +549,15 @@ int sporf_model_read(const uint8_t *buf, int64_t len, sporf_forest **out, sporf_
     f->task = version >= 3 ? sporf_get_i32(&r) : SPORF_TASK_CLASSIFICATION;
     if (r.bad)
         CORRUPT("model is truncated in its parameters");
-    if (version >= 11 && (rc = read_outputs(&r, f, err)) != SPORF_OK)
+    if (version == SPORF_MODEL_FORMAT_MULTI_OUTPUT && (rc = read_outputs(&r, f, err)) != SPORF_OK)
         goto fail;
     if (f->task != SPORF_TASK_CLASSIFICATION && f->task != SPORF_TASK_REGRESSION &&
-        f->task != SPORF_TASK_UNSUPERVISED)
+        f->task != SPORF_TASK_UNSUPERVISED && f->task != SPORF_TASK_SURVIVAL)
         CORRUPT("model has an unknown task code %d", f->task);
+    if ((f->task == SPORF_TASK_SURVIVAL) != (version >= 12) ||
+        (f->task == SPORF_TASK_SURVIVAL) != (P->criterion == SPORF_CRIT_LOGRANK) ||
+        (f->task == SPORF_TASK_SURVIVAL && (P->quantiles || (sporf_params_honest(P) && !sporf_params_abstain(P)))))
+        CORRUPT("model's format, task and criterion disagree");
     if ((f->task == SPORF_TASK_REGRESSION) != (P->criterion == SPORF_CRIT_SQUARED_ERROR) ||
         (f->task == SPORF_TASK_UNSUPERVISED) !=
             (P->criterion == SPORF_CRIT_FASTBIC || P->criterion == SPORF_CRIT_TWOMEANS) ||
@@ -573,7 +611,9 @@ int sporf_model_read(const uint8_t *buf, int64_t len, sporf_forest **out, sporf_
         CORRUPT("model keeps quantiles but is not a single-output regression forest");
     if (f->n_outputs > 1 && P->class_weight != SPORF_CW_NONE)
         CORRUPT("model has several outputs and class weights, which a multi-output forest cannot have");
-    if (P->quantiles && (rc = read_quantile_responses(&r, f, err)) != SPORF_OK)
+    if (sporf_forest_keeps_rows(f) && (rc = read_quantile_responses(&r, f, err)) != SPORF_OK)
+        goto fail;
+    if (f->task == SPORF_TASK_SURVIVAL && (rc = read_events(&r, f, err)) != SPORF_OK)
         goto fail;
     f->trees = calloc((size_t)n_trees, sizeof *f->trees);
     if (!f->trees) {
@@ -584,7 +624,7 @@ int sporf_model_read(const uint8_t *buf, int64_t len, sporf_forest **out, sporf_
     for (int64_t t = 0; t < n_trees; t++) {
         if ((rc = read_tree(&r, version, &f->trees[t], f, t, err)) != SPORF_OK)
             goto fail;
-        if (P->quantiles && (rc = read_leaf_rows(&r, &f->trees[t], f, t, err)) != SPORF_OK)
+        if (sporf_forest_keeps_rows(f) && (rc = read_leaf_rows(&r, &f->trees[t], f, t, err)) != SPORF_OK)
             goto fail;
     }
     if (r.pos != r.len)

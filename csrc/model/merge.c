@@ -54,8 +54,10 @@ static int check_compatible(const sporf_forest *a, const sporf_forest *b, sporf_
         return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests have different categorical levels");
     if (!p && (a->qrf_n != b->qrf_n || (!a->qrf_w) != (!b->qrf_w) ||
                (a->qrf_n > 0 && memcmp(a->qrf_y, b->qrf_y, (size_t)a->qrf_n * sizeof *a->qrf_y) != 0) ||
-               (a->qrf_w && memcmp(a->qrf_w, b->qrf_w, (size_t)a->qrf_n * sizeof *a->qrf_w) != 0)))
-        return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the quantile forests were grown on different "
+               (a->qrf_w && memcmp(a->qrf_w, b->qrf_w, (size_t)a->qrf_n * sizeof *a->qrf_w) != 0) ||
+               (!a->qrf_event) != (!b->qrf_event) ||
+               (a->qrf_event && memcmp(a->qrf_event, b->qrf_event, (size_t)a->qrf_n) != 0)))
+        return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the quantile or survival forests were grown on different "
                                                  "training data (their leaves list rows of different responses)");
     if (p)
         return sporf_set_error(err, SPORF_E_ARG,
@@ -208,7 +210,8 @@ int sporf_model_merge(const sporf_forest *const *forests, int64_t n_forests, spo
     }
     if (ok && first->qrf_n > 0) {
         ok = copy_array((void **)&m->qrf_y, first->qrf_y, first->qrf_n, sizeof *first->qrf_y) &&
-             copy_array((void **)&m->qrf_w, first->qrf_w, first->qrf_w ? first->qrf_n : 0, sizeof *first->qrf_w);
+             copy_array((void **)&m->qrf_w, first->qrf_w, first->qrf_w ? first->qrf_n : 0, sizeof *first->qrf_w) &&
+             copy_array((void **)&m->qrf_event, first->qrf_event, first->qrf_event ? first->qrf_n : 0, 1);
         m->qrf_n = ok ? first->qrf_n : 0;
     }
     int64_t t = 0;

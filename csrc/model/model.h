@@ -136,11 +136,14 @@ struct sporf_forest {
                               counts (0: numeric), or NULL when none is categorical */
     char *levels;          /* their level names, NUL-terminated, by feature and position */
     int64_t levels_len;
-    int64_t qrf_n;         /* quantile forests: the training rows; 0 otherwise */
+    int64_t qrf_n;         /* quantile and survival forests: the training rows; 0 otherwise */
     double *qrf_y;         /* quantile forests: the qrf_n training responses, ascending (ties
                               in row order): a row's rank is its index here */
     double *qrf_w;         /* quantile forests: the rows' sample weights by rank, or NULL
                               when all are 1 */
+    uint8_t *qrf_event;    /* survival forests (model/survival.h): qrf_n event flags by rank
+                              (qrf_y then holds the times), 1 = event, 0 = censored; NULL
+                              otherwise */
     struct sporf_packed *packed; /* derived prediction layout (packed.h); NULL until packed */
     int leaf_scored;       /* min_samples_leaf "auto": this fit scored the leaf sizes (the size
                               it chose is in params; the scores are not saved) */
@@ -154,14 +157,32 @@ struct sporf_forest {
 /* The longest binding note a forest keeps (sporf_forest_set_note). */
 #define SPORF_MAX_NOTE_BYTES ((int64_t)16 << 20)
 
-/* The model format version sporf_forest_save writes (io.c): 11 for a
- * multi-output forest; a single-output forest keeps format 10, so its bytes
- * are those of the versions before multi-output y. */
-#define SPORF_MODEL_FORMAT_VERSION 11
+/* The model format version sporf_forest_save writes (io.c): 12 for a
+ * survival forest, 11 for a multi-output forest; the others keep format 10,
+ * so their bytes are those of the versions before multi-output y. */
+#define SPORF_MODEL_FORMAT_VERSION 12
+#define SPORF_MODEL_FORMAT_MULTI_OUTPUT 11
 #define SPORF_MODEL_FORMAT_SINGLE_OUTPUT 10
 static inline int32_t sporf_forest_format(const sporf_forest *f)
 {
-    return f->n_outputs > 1 ? SPORF_MODEL_FORMAT_VERSION : SPORF_MODEL_FORMAT_SINGLE_OUTPUT;
+    if (f->task == SPORF_TASK_SURVIVAL)
+        return SPORF_MODEL_FORMAT_VERSION;
+    return f->n_outputs > 1 ? SPORF_MODEL_FORMAT_MULTI_OUTPUT : SPORF_MODEL_FORMAT_SINGLE_OUTPUT;
+}
+
+/* Does the forest keep its leaves' training rows (quantile and survival
+ * forests: tree leaf_start / leaf_rank, forest qrf_*)? */
+static inline int sporf_forest_keeps_rows(const sporf_forest *f)
+{
+    return f->params.quantiles || f->task == SPORF_TASK_SURVIVAL;
+}
+
+/* Does the forest hold one number per leaf and output (regression and
+ * survival) rather than class distributions or shares (classification,
+ * unsupervised)? */
+static inline int sporf_task_values(int32_t task)
+{
+    return task == SPORF_TASK_REGRESSION || task == SPORF_TASK_SURVIVAL;
 }
 
 /* The prediction layout (forest packing, predict/packed.h): derived from

@@ -55,6 +55,7 @@ void sporf_forest_free(sporf_forest *f)
     free(f->n_levels);
     free(f->levels);
     free(f->qrf_w);
+    free(f->qrf_event);
     free(f->output_classes);
     free(f);
 }

@@ -82,7 +82,7 @@ static int value_ok(double v, int probability)
 int sporf_leaf_values_ok(const double *lv, const sporf_forest *f)
 {
     const int32_t K = f->n_classes;
-    const int probability = f->task != SPORF_TASK_REGRESSION;
+    const int probability = !sporf_task_values(f->task);
     const int may_abstain = sporf_params_abstain(&f->params);
     const int abstains = may_abstain && isnan(lv[0]);
     for (int32_t k = 0; k < K; k++)
@@ -103,7 +103,7 @@ int sporf_read_prior(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, int
     if (r->bad)
         return sporf_set_error(err, SPORF_E_FORMAT, "model is truncated in tree %lld", (long long)t);
     for (int32_t k = 0; k < K; k++)
-        if (!value_ok(tr->prior[k], f->task != SPORF_TASK_REGRESSION))
+        if (!value_ok(tr->prior[k], !sporf_task_values(f->task)))
             return sporf_set_error(err, SPORF_E_FORMAT, "tree %lld: its honest prior is not valid", (long long)t);
     return SPORF_OK;
 }
@@ -203,7 +203,7 @@ int sporf_tree_decode(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, in
                 for (int32_t k = 0; k < K; k++) lv[k] = sporf_get_f64(r);
                 if (r->bad) CORRUPT("model is truncated in tree %lld", (long long)t);
                 if (!sporf_leaf_values_ok(lv, f))
-                    CORRUPT(f->task == SPORF_TASK_REGRESSION
+                    CORRUPT(sporf_task_values(f->task)
                                 ? "tree %lld: a leaf value is not a finite number"
                                 : "tree %lld: a leaf probability is outside [0, 1]", (long long)t);
             }

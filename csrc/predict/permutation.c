@@ -9,10 +9,13 @@
  * are walked with the permuted value in place of the row's own, so a feature
  * that matters only inside projections is found too. Unlike the impurity
  * importance it is not biased towards features with many distinct values.
+ * A survival forest's error is 1 - Harrell's C of the tree's risks on its
+ * out-of-bag rows, so its importance is the drop in C.
  */
 #include "model/params.h"
 #include "predict/predict.h"
 #include "predict/traverse.h"
+#include "util/concordance.h"
 #include "util/pool.h"
 #include "util/rng.h"
 
@@ -41,6 +44,13 @@ typedef struct perm_ctx {
     int32_t **path;         /* the row's path: stored nodes ... */
     uint8_t **dir;          /* ... and whether it went left at each */
     double **err;           /* per used feature: the permuted error sum */
+    /* survival (y the event flags, yr the times): per worker, the out-of-bag
+     * rows' own risks (m), then each used feature's permuted risks (m each),
+     * their times and flags, and the concordance's scratch */
+    int survival;
+    double **risk, **time;
+    int32_t **event;
+    int64_t **cscratch;     /* 3n + 1 */
 } perm_ctx;
 
 /* The error of tree tr's prediction from leaf values lv (the prior where an
@@ -126,6 +136,59 @@ static inline const double *leaf_values(const sporf_tree *tr, int32_t node, int3
     return tr->leaf_values + (int64_t)tr->nodes[node].right * K;
 }
 
+/* A tree's risk for a row at stored leaf `node` (the prior where an honest leaf abstains). */
+static inline double leaf_risk(const sporf_tree *tr, int32_t node)
+{
+    const double v = tr->leaf_values[tr->nodes[node].right];
+    return isnan(v) ? tr->prior[0] : v;
+}
+
+/* C of the risks risk[0..m) of the out-of-bag rows oob[0..m). */
+static double oob_concordance(const perm_ctx *c, int32_t worker, const double *risk, int64_t m)
+{
+    int64_t *s = c->cscratch[worker];
+    double conc, tied, comp;
+    sporf_concordance_counts(c->time[worker], c->event[worker], risk, m, s, s + m, s + 2 * m, &conc, &tied, &comp);
+    return comp > 0.0 ? (conc + 0.5 * tied) / comp : NAN;
+}
+
+/* A survival tree: every out-of-bag row's risk, its own and with each used
+ * feature permuted, then each feature's drop in C. */
+static int survival_tree(perm_ctx *c, const sporf_tree *tr, int32_t worker, const int64_t *oob, int64_t m,
+                         const int32_t *used, int32_t n_used, const int32_t *perm, double *out)
+{
+    const sporf_forest *f = c->f;
+    const sporf_matrix *X = c->X;
+    const int64_t p = X->ncol, rs = X->row_stride, cs = X->col_stride;
+    double *row = c->row[worker], *risk = c->risk[worker];
+    int32_t *path = c->path[worker];
+    uint8_t *dir = c->dir[worker];
+    for (int64_t k = 0; k < m; k++) {
+        const int64_t r = oob[k];
+        c->time[worker][k] = c->yr[r];
+        c->event[worker][k] = c->y[r];
+        for (int64_t j = 0; j < p; j++) row[j] = X->data[r * rs + j * cs];
+        int32_t depth = 0;
+        const int32_t leaf = walk_from(tr, f->impute, row, 0, path, dir, &depth);
+        risk[k] = leaf_risk(tr, leaf);
+        for (int32_t u = 0; u < n_used; u++) {
+            const int32_t j = used[u];
+            const double own = row[j];
+            row[j] = X->data[oob[perm[(int64_t)u * m + k]] * rs + j * cs];
+            const int32_t pl = row[j] == own ? leaf : permuted_leaf(tr, f->impute, row, j, path, dir, depth, leaf);
+            risk[(int64_t)(u + 1) * m + k] = leaf_risk(tr, pl);
+            row[j] = own;
+        }
+    }
+    const double base = oob_concordance(c, worker, risk, m);
+    for (int32_t u = 0; u < n_used; u++) {
+        const double cu = oob_concordance(c, worker, risk + (int64_t)(u + 1) * m, m);
+        /* a tree whose out-of-bag rows hold no comparable pair changes nothing */
+        out[used[u]] = isnan(base) || isnan(cu) ? 0.0 : base - cu;
+    }
+    return SPORF_OK;
+}
+
 static int one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
 {
     (void)ctl;
@@ -183,6 +246,8 @@ static int one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *ctl, 
     const double *data = X->data;
     const int64_t rs = X->row_stride, cs = X->col_stride;
     const int32_t K = f->n_classes;
+    if (c->survival)
+        return survival_tree(c, tr, worker, oob, m, used, n_used, perm, out);
     for (int64_t k = 0; k < m; k++) {
         const int64_t r = oob[k];
         for (int64_t j = 0; j < p; j++) row[j] = data[r * rs + j * cs];
@@ -204,6 +269,61 @@ static int one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *ctl, 
     return SPORF_OK;
 }
 
+/* A worker's scratch: rows, permutations, features, a row and its path; a
+ * survival forest's risks, times, flags and concordance scratch. */
+static int worker_scratch(perm_ctx *c, int32_t w, int64_t n, int64_t p, int64_t max_used, int32_t max_depth)
+{
+    const size_t rows = (size_t)(n > 0 ? n : 1), cols = (size_t)(p > 0 ? p : 1);
+    c->oob[w] = malloc(rows * sizeof **c->oob);
+    c->perm[w] = malloc((size_t)(max_used > 0 ? max_used : 1) * rows * sizeof **c->perm);
+    c->used[w] = malloc(cols * sizeof **c->used);
+    c->is_used[w] = malloc(cols);
+    c->row[w] = malloc(cols * sizeof **c->row);
+    c->err[w] = malloc(cols * sizeof **c->err);
+    c->path[w] = malloc((size_t)(max_depth + 1) * sizeof **c->path);
+    c->dir[w] = malloc((size_t)(max_depth + 1));
+    int ok = c->oob[w] && c->perm[w] && c->used[w] && c->is_used[w] && c->row[w] && c->err[w] && c->path[w] &&
+             c->dir[w];
+    if (ok && c->survival) {
+        c->risk[w] = malloc((size_t)(max_used + 1) * rows * sizeof **c->risk);
+        c->time[w] = malloc(rows * sizeof **c->time);
+        c->event[w] = malloc(rows * sizeof **c->event);
+        c->cscratch[w] = malloc((3 * rows + 1) * sizeof **c->cscratch);
+        ok = c->risk[w] && c->time[w] && c->event[w] && c->cscratch[w];
+    }
+    return ok;
+}
+
+static void free_scratch(perm_ctx *c, int32_t n_threads)
+{
+    for (int32_t w = 0; w < n_threads; w++) {
+        if (c->oob) free(c->oob[w]);
+        if (c->perm) free(c->perm[w]);
+        if (c->used) free(c->used[w]);
+        if (c->is_used) free(c->is_used[w]);
+        if (c->row) free(c->row[w]);
+        if (c->err) free(c->err[w]);
+        if (c->path) free(c->path[w]);
+        if (c->dir) free(c->dir[w]);
+        if (c->risk) free(c->risk[w]);
+        if (c->time) free(c->time[w]);
+        if (c->event) free(c->event[w]);
+        if (c->cscratch) free(c->cscratch[w]);
+    }
+    free(c->oob);
+    free(c->perm);
+    free(c->used);
+    free(c->is_used);
+    free(c->row);
+    free(c->err);
+    free(c->path);
+    free(c->dir);
+    free(c->risk);
+    free(c->time);
+    free(c->event);
+    free(c->cscratch);
+}
+
 int sporf_forest_oob_permutation(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag,
                                  const int32_t *y, const double *yr, int32_t n_threads,
                                  sporf_progress_fn progress, void *user_data, double *mean_out, double *std_out,
@@ -218,7 +338,8 @@ int sporf_forest_oob_permutation(const sporf_forest *f, const sporf_matrix *X, c
     c.y = y;
     c.yr = yr;
     c.scale = 1.0;
-    if (yr) {
+    c.survival = f->task == SPORF_TASK_SURVIVAL;
+    if (yr && !c.survival) {
         double mean = 0.0, ss = 0.0;
         for (int64_t r = 0; r < n; r++) mean += yr[r];
         mean /= (double)n;
@@ -237,8 +358,14 @@ int sporf_forest_oob_permutation(const sporf_forest *f, const sporf_matrix *X, c
     c.err = calloc((size_t)n_threads, sizeof *c.err);
     c.path = calloc((size_t)n_threads, sizeof *c.path);
     c.dir = calloc((size_t)n_threads, sizeof *c.dir);
+    if (c.survival) {
+        c.risk = calloc((size_t)n_threads, sizeof *c.risk);
+        c.time = calloc((size_t)n_threads, sizeof *c.time);
+        c.event = calloc((size_t)n_threads, sizeof *c.event);
+        c.cscratch = calloc((size_t)n_threads, sizeof *c.cscratch);
+    }
     int ok = c.per_tree && c.tree_has_oob && c.oob && c.perm && c.used && c.is_used && c.row && c.err &&
-             c.path && c.dir;
+             c.path && c.dir && (!c.survival || (c.risk && c.time && c.event && c.cscratch));
     int32_t max_depth = 0;
     for (int64_t t = 0; t < T; t++)
         if (f->trees[t].depth > max_depth) max_depth = f->trees[t].depth;
@@ -247,17 +374,8 @@ int sporf_forest_oob_permutation(const sporf_forest *f, const sporf_matrix *X, c
     for (int64_t t = 0; t < T; t++)
         if (f->trees[t].n_proj > max_used) max_used = f->trees[t].n_proj;
     if (max_used > p) max_used = p;
-    for (int32_t w = 0; ok && w < n_threads; w++) {
-        c.oob[w] = malloc((size_t)(n > 0 ? n : 1) * sizeof **c.oob);
-        c.perm[w] = malloc((size_t)((max_used > 0 ? max_used : 1) * (n > 0 ? n : 1)) * sizeof **c.perm);
-        c.used[w] = malloc((size_t)(p > 0 ? p : 1) * sizeof **c.used);
-        c.is_used[w] = malloc((size_t)(p > 0 ? p : 1));
-        c.row[w] = malloc((size_t)(p > 0 ? p : 1) * sizeof **c.row);
-        c.err[w] = malloc((size_t)(p > 0 ? p : 1) * sizeof **c.err);
-        c.path[w] = malloc((size_t)(max_depth + 1) * sizeof **c.path);
-        c.dir[w] = malloc((size_t)(max_depth + 1));
-        ok = c.oob[w] && c.perm[w] && c.used[w] && c.is_used[w] && c.row[w] && c.err[w] && c.path[w] && c.dir[w];
-    }
+    for (int32_t w = 0; ok && w < n_threads; w++)
+        ok = worker_scratch(&c, w, n, p, max_used, max_depth);
     if (!ok) {
         rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory for the permutation importance");
         goto done;
@@ -286,24 +404,7 @@ int sporf_forest_oob_permutation(const sporf_forest *f, const sporf_matrix *X, c
             std_out[j] = k > 1 ? sqrt(ss / (double)(k - 1)) : k == 1 ? 0.0 : NAN;
     }
 done:
-    for (int32_t w = 0; w < n_threads; w++) {
-        if (c.oob) free(c.oob[w]);
-        if (c.perm) free(c.perm[w]);
-        if (c.used) free(c.used[w]);
-        if (c.is_used) free(c.is_used[w]);
-        if (c.row) free(c.row[w]);
-        if (c.err) free(c.err[w]);
-        if (c.path) free(c.path[w]);
-        if (c.dir) free(c.dir[w]);
-    }
-    free(c.oob);
-    free(c.perm);
-    free(c.used);
-    free(c.is_used);
-    free(c.row);
-    free(c.err);
-    free(c.path);
-    free(c.dir);
+    free_scratch(&c, n_threads);
     free(c.per_tree);
     free(c.tree_has_oob);
     return rc;

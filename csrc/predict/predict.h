@@ -32,4 +32,11 @@ int sporf_forest_oob_permutation(const sporf_forest *f, const sporf_matrix *X, c
 int sporf_forest_quantiles(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const double *probs,
                            int64_t n_probs, int32_t n_jobs, double *out, sporf_error *err);
 
+/* Survival or cumulative hazard curves of a survival forest (sporf.h,
+ * sporf_forest_predict_survival): with inbag as for quantiles, only the
+ * trees a row was out of bag for count, and a row in every tree's bag gets
+ * NaN. */
+int sporf_forest_survival(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const double *times,
+                          int64_t n_times, int32_t what, int32_t n_jobs, double *out, sporf_error *err);
+
 #endif

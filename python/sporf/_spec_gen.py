@@ -4,7 +4,7 @@ The parameter table the Python binding converts with (_params.py), the
 estimators' __init__ signatures (mixins the estimator classes inherit) and their
 Parameters docstring sections."""
 
-FORMAT_VERSION = 11
+FORMAT_VERSION = 12
 
 PARAMS = {
     'n_estimators': {'name': 'n_estimators', 'kind': 'int', 'default': 100, 'min': 1, 'max': 100000000, 'since': 1, 'shards': 'differ', 'expect': 'an int in [1, 100000000]'},
@@ -15,7 +15,7 @@ PARAMS = {
     'guided_features': {'name': 'guided_features', 'kind': 'int', 'default': 0, 'min': 0, 'max': 64, 'since': 7, 'shards': 'agree', 'expect': 'an int in [0, 64]'},
     'max_bins': {'name': 'max_bins', 'kind': 'int', 'default': 0, 'min': 0, 'max': 4096, 'since': 9, 'shards': 'agree', 'expect': 'an int in [0, 4096]'},
     'splitter': {'name': 'splitter', 'kind': 'choice', 'values': ['best', 'random'], 'default': 'best', 'since': 9, 'shards': 'agree', 'expect': 'one of "best", "random"'},
-    'criterion': {'name': 'criterion', 'kind': 'choice', 'values': ['gini', 'entropy', 'squared_error', 'fastbic', 'twomeans'], 'aliases': {'log_loss': 'entropy'}, 'default': 'gini', 'since': 1, 'shards': 'agree', 'expect': 'one of "gini", "entropy", "squared_error", "fastbic", "twomeans", "log_loss"'},
+    'criterion': {'name': 'criterion', 'kind': 'choice', 'values': ['gini', 'entropy', 'squared_error', 'fastbic', 'twomeans', 'logrank'], 'aliases': {'log_loss': 'entropy'}, 'default': 'gini', 'since': 1, 'shards': 'agree', 'expect': 'one of "gini", "entropy", "squared_error", "fastbic", "twomeans", "logrank", "log_loss"'},
     'max_depth': {'name': 'max_depth', 'kind': 'int', 'none': 0, 'default': 'none', 'min': 1, 'max': 1000000000, 'since': 1, 'shards': 'agree', 'expect': 'None or an int >= 1'},
     'min_samples_split': {'name': 'min_samples_split', 'kind': 'amount', 'forms': ['count', 'fraction', 'sqrt'], 'default': 2, 'count_min': 2, 'count_max': 9007199254740992, 'fraction_min': 0.0, 'fraction_min_open': True, 'fraction_max': 1.0, 'since': 1, 'shards': 'agree', 'expect': 'a count (an int >= 2), a fraction (a float in (0, 1]) or "sqrt"'},
     'min_samples_leaf': {'name': 'min_samples_leaf', 'kind': 'amount', 'forms': ['count', 'fraction', 'auto'], 'default': 1, 'count_min': 1, 'count_max': 9007199254740992, 'fraction_min': 0.0, 'fraction_min_open': True, 'fraction_max': 1.0, 'fraction_max_open': True, 'since': 1, 'shards': 'agree', 'expect': 'a count (an int >= 1), a fraction (a float in (0, 1)) or "auto"'},

@@ -156,7 +156,7 @@ static double check_format_round_trip(const char *what, sporf_forest *f, const s
     free(b2);
     sporf_forest_info info;
     sporf_forest_get_info(f, &info, &err);
-    CHECK(info.format_version == (info.n_outputs > 1 ? SPORF_MODEL_FORMAT_VERSION : SPORF_MODEL_FORMAT_SINGLE_OUTPUT),
+    CHECK(info.format_version == (info.n_outputs > 1 ? SPORF_MODEL_FORMAT_MULTI_OUTPUT : SPORF_MODEL_FORMAT_SINGLE_OUTPUT),
           "%s: format version %d", what, info.format_version);
     if (outputs > 0) {
         const int64_t n = m->nrow;

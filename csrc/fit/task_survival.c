@@ -1,0 +1,236 @@
+/* task_survival.c -- the survival task (task.h): right-censored times, cut
+ * by the log-rank score test.
+ *
+ * The log-rank statistic of a cut has as numerator, over the node's distinct
+ * event times s, the sum of d_left(s) - Y_left(s) d(s) / Y(s) (events on the
+ * left, minus those expected there under one hazard for both sides). Moving
+ * a row of time t_i and event flag e_i to the left adds e_i to the first
+ * term and 1 to Y_left at every s <= t_i, so the numerator is the sum over
+ * the left rows of e_i - H(t_i), H the node's Nelson-Aalen cumulative
+ * hazard: each row's martingale residual. Standardized by the permutation
+ * variance of those residuals (the log-rank score test of Hothorn and
+ * Lausen, randomForestSRC's "logrankscore"), the statistic orders cuts as
+ * the decrease in the residuals' squared error does. So the node's
+ * statistics compute every row's residual into the state's scores (which
+ * the response yr points to), and the regression task's scans -- exact,
+ * histogram and random cuts -- and guided projections run on them
+ * unchanged: one Nelson-Aalen pass per node (a counting sort of its rows by
+ * time), then scans as cheap as a regression forest's.
+ */
+#include "fit/task.h"
+#include "util/sort.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct sporf_surv_state {
+    const double *time;   /* n times by row */
+    int32_t *time_rank;   /* n: each row's distinct time, 0 = the earliest */
+    int64_t n_times;      /* distinct times */
+    double *after;        /* n_times: the distinct event times at or after each distinct time */
+    double *score;        /* n by row: the martingale residual at the node being split (t->yr) */
+    int32_t *order;       /* a node's positions by time */
+    uint64_t *keys;       /* n: (time rank << 32 | position) records, for small nodes */
+    int32_t *count;       /* n_times + 1: the counting sort's, for large nodes */
+} sporf_surv_state;
+
+typedef struct timed_row {
+    double time;
+    int32_t row;
+} timed_row;
+
+static int by_time_then_row(const void *a, const void *b)
+{
+    const timed_row *x = a, *y = b;
+    if (x->time != y->time)
+        return x->time < y->time ? -1 : 1;
+    return (x->row > y->row) - (x->row < y->row);
+}
+
+/* Each row's distinct time and, per distinct time, the event times from it on. */
+static int rank_times(sporf_surv_state *s, const int32_t *event, int64_t n)
+{
+    timed_row *rows = malloc((size_t)(n > 0 ? n : 1) * sizeof *rows);
+    int *has_event = calloc((size_t)(n > 0 ? n : 1), sizeof *has_event);
+    if (!rows || !has_event) {
+        free(rows);
+        free(has_event);
+        return 0;
+    }
+    for (int64_t i = 0; i < n; i++) rows[i] = (timed_row){s->time[i], (int32_t)i};
+    qsort(rows, (size_t)n, sizeof *rows, by_time_then_row);
+    int64_t k = -1;
+    for (int64_t i = 0; i < n; i++) {
+        if (i == 0 || rows[i].time != rows[i - 1].time) k++;
+        s->time_rank[rows[i].row] = (int32_t)k;
+        has_event[k] |= event[rows[i].row] != 0;
+    }
+    s->n_times = k + 1;
+    double later = 0.0;
+    for (int64_t j = s->n_times - 1; j >= 0; j--) {
+        later += has_event[j] ? 1.0 : 0.0;
+        s->after[j] = later;
+    }
+    free(rows);
+    free(has_event);
+    return 1;
+}
+
+int sporf_surv_state_init(sporf_task_state *t, const sporf_response *response, int64_t n)
+{
+    sporf_surv_state *s = t->surv = calloc(1, sizeof *s);
+    if (!s)
+        return 0;
+    const size_t m = (size_t)(n > 0 ? n : 1);
+    s->time = response->yr;
+    s->time_rank = malloc(m * sizeof *s->time_rank);
+    s->after = malloc(m * sizeof *s->after);
+    s->score = calloc(m, sizeof *s->score);
+    s->order = malloc(m * sizeof *s->order);
+    s->keys = malloc(m * sizeof *s->keys);
+    s->count = malloc((m + 1) * sizeof *s->count);
+    if (!s->time_rank || !s->after || !s->score || !s->order || !s->keys || !s->count)
+        return 0;
+    if (!rank_times(s, response->y, n))
+        return 0;
+    t->yr = s->score; /* the regression scans read the residuals */
+    return 1;
+}
+
+void sporf_surv_state_free(sporf_task_state *t)
+{
+    sporf_surv_state *s = t->surv;
+    if (!s)
+        return;
+    free(s->time_rank);
+    free(s->after);
+    free(s->score);
+    free(s->order);
+    free(s->keys);
+    free(s->count);
+    free(s);
+    t->surv = NULL;
+}
+
+/* The node's positions [start, end) by time, ties by position: a counting
+ * sort when the node holds many rows for the distinct times, else a sort of
+ * (time rank, position) records -- one order either way. */
+static void order_by_time(sporf_surv_state *s, const sporf_rows *r, int64_t start, int64_t end)
+{
+    const int64_t m = end - start;
+    const int32_t *idx = r->idx;
+    if (s->n_times <= 4 * m) {
+        int32_t *count = s->count;
+        memset(count, 0, (size_t)(s->n_times + 1) * sizeof *count);
+        for (int64_t i = start; i < end; i++) count[s->time_rank[idx[i]] + 1]++;
+        for (int64_t j = 0; j < s->n_times; j++) count[j + 1] += count[j];
+        for (int64_t i = start; i < end; i++) s->order[count[s->time_rank[idx[i]]]++] = (int32_t)(i - start);
+        return;
+    }
+    for (int64_t i = start; i < end; i++)
+        s->keys[i - start] = (uint64_t)(uint32_t)s->time_rank[idx[i]] << 32 | (uint64_t)(i - start);
+    sporf_sort_u64_distinct(s->keys, m);
+    for (int64_t k = 0; k < m; k++) s->order[k] = (int32_t)(s->keys[k] & 0xFFFFFFFFu);
+}
+
+/* The node's Nelson-Aalen hazard: each row's residual e_i - H(t_i) into the
+ * scores, and the node's risk (its hazard summed over the forest's event
+ * times: h(s) times the event times at or after s). */
+static double node_residuals(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end)
+{
+    sporf_surv_state *s = t->surv;
+    const int32_t *idx = r->idx, *event = t->y;
+    const double *w = r->w;
+    order_by_time(s, r, start, end);
+    const int64_t m = end - start;
+    double at_risk = 0.0;
+    for (int64_t i = start; i < end; i++) at_risk += w[idx[i]];
+    double H = 0.0, risk = 0.0;
+    for (int64_t k = 0; k < m;) {
+        const int32_t rank = s->time_rank[idx[start + s->order[k]]];
+        int64_t k1 = k;
+        double d = 0.0, tied = 0.0;
+        for (; k1 < m && s->time_rank[idx[start + s->order[k1]]] == rank; k1++) {
+            const int32_t id = idx[start + s->order[k1]];
+            tied += w[id];
+            d += event[id] ? w[id] : 0.0;
+        }
+        if (d > 0.0 && at_risk > 0.0) {
+            const double h = d / at_risk;
+            H += h;
+            risk += h * s->after[rank];
+        }
+        for (; k < k1; k++) {
+            const int32_t id = idx[start + s->order[k]];
+            s->score[id] = (event[id] ? 1.0 : 0.0) - H;
+        }
+        at_risk -= tied;
+    }
+    return risk;
+}
+
+static void node_stats(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, sporf_node_stats *st)
+{
+    const double risk = node_residuals(t, r, start, end);
+    sporf_task_regression.node_stats(t, r, start, end, st);
+    st->risk = risk;
+}
+
+static int scan(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, int64_t n_miss,
+                const sporf_node_stats *st, sporf_best_split *best)
+{
+    return sporf_task_regression.scan(t, r, start, end, n_miss, st, best);
+}
+
+static double gain(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t mid, int64_t end,
+                   const sporf_node_stats *st, double *w_side)
+{
+    return sporf_task_regression.gain(t, r, start, mid, end, st, w_side);
+}
+
+/* The node's risk; the leaves' final values come from the rows each leaf
+ * keeps, once the tree is grown (model/survival.h). */
+static void leaf(const sporf_task_state *t, const sporf_node_stats *st, double w_root, double *lv)
+{
+    (void)t;
+    (void)w_root;
+    lv[0] = st->risk;
+}
+
+/* Honest leaves are valued from their estimation rows' times (model/survival.h);
+ * the builder's running sums are not read. */
+static void add_row(const sporf_task_state *t, int32_t id, double w, double *acc)
+{
+    (void)t, (void)id, (void)w, (void)acc;
+}
+
+static void empty(const sporf_task_state *t, double *out)
+{
+    (void)t;
+    out[0] = 0.0;
+}
+
+static void guide_target(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, int32_t f, double sign,
+                         double threshold, int missing_left, double *out)
+{
+    sporf_task_regression.guide_target(t, r, start, end, f, sign, threshold, missing_left, out);
+}
+
+static int32_t hist_width(int32_t n_classes)
+{
+    return sporf_task_regression.hist_width(n_classes);
+}
+
+static void hist_prepare(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, const sporf_node_stats *st)
+{
+    sporf_task_regression.hist_prepare(t, r, start, end, st);
+}
+
+static int hist_scan(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, const sporf_node_stats *st,
+                     sporf_best_split *best)
+{
+    return sporf_task_regression.hist_scan(t, r, start, end, st, best);
+}
+
+const sporf_task sporf_task_survival = {node_stats, scan,       gain,         leaf,     add_row, empty,
+                                        guide_target, hist_width, hist_prepare, hist_scan};

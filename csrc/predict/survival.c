@@ -1,0 +1,246 @@
+/* survival.c -- survival and cumulative hazard curves of a survival forest
+ * (sporf.h, sporf_forest_predict_survival; what a leaf holds:
+ * model/survival.h).
+ *
+ * Each tree's leaf gives its Kaplan-Meier S(t) or Nelson-Aalen H(t) at the
+ * asked times, from its own rows' hazard steps; the forest's curve is the
+ * mean over the trees that answer (an honest leaf without rows abstains). A
+ * row on which every tree abstains gets the curve of all the training rows.
+ * Sums run in tree order, whatever the thread count. */
+#include "predict/predict.h"
+#include "model/survival.h"
+#include "util/matrix.h"
+#include "util/pool.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Rows per apply pass: their leaf indices (rows x trees int64) stay below
+ * about 32 MB. */
+#define LEAF_BYTES ((int64_t)32 << 20)
+/* Rows per unit of the threads' work. */
+#define UNIT_ROWS 16
+
+typedef struct surv_ctx {
+    const sporf_forest *f;
+    const int64_t *leaves;     /* rows x n_trees stored node indices of this pass */
+    int64_t r0, nrow;          /* the pass's rows within X */
+    const uint8_t *inbag;      /* out of bag: the trees' in-bag bitmaps; else NULL */
+    int64_t bitmap_bytes;
+    const double *times;       /* the asked times, in the caller's order */
+    const int64_t *by_time;    /* their indices, ascending by time */
+    int64_t n_times;
+    int32_t what;              /* SPORF_SURVIVAL_FUNCTION or SPORF_CUMULATIVE_HAZARD */
+    const double *all_curve;   /* n_times: every training row's curve */
+    double *out;               /* X's rows x n_times */
+    double **scratch;          /* per worker: n_times sums, then 2 x the largest leaf's steps */
+} surv_ctx;
+
+/* Add the curve of the hazard steps (time[], h[], k of them) at the asked
+ * times to acc (by the times' order). */
+static void add_curve(const surv_ctx *c, const double *time, const double *h, int64_t k, double *acc)
+{
+    double H = 0.0, S = 1.0;
+    int64_t s = 0;
+    for (int64_t j = 0; j < c->n_times; j++) {
+        const int64_t at = c->by_time[j];
+        while (s < k && time[s] <= c->times[at]) {
+            H += h[s];
+            S *= 1.0 - h[s];
+            s++;
+        }
+        acc[at] += c->what == SPORF_SURVIVAL_FUNCTION ? S : H;
+    }
+}
+
+static int survival_unit(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
+{
+    (void)ctl, (void)err;
+    const surv_ctx *c = vctx;
+    const sporf_forest *f = c->f;
+    const int64_t T = f->n_trees;
+    double *acc = c->scratch[worker], *steps = acc + c->n_times;
+    const int64_t first = unit * UNIT_ROWS;
+    const int64_t last = first + UNIT_ROWS < c->nrow ? first + UNIT_ROWS : c->nrow;
+    for (int64_t q = first; q < last; q++) {
+        const int64_t row = c->r0 + q;
+        double *out = c->out + row * c->n_times;
+        memset(acc, 0, (size_t)c->n_times * sizeof *acc);
+        int64_t seen = 0, answered = 0;
+        for (int64_t t = 0; t < T; t++) {
+            if (c->inbag && (c->inbag[t * c->bitmap_bytes + (row >> 3)] & (1u << (row & 7))))
+                continue;
+            seen++;
+            const sporf_tree *tr = &f->trees[t];
+            const int32_t slot = tr->nodes[c->leaves[q * T + t]].right;
+            const int32_t lo = tr->leaf_start[slot], m = tr->leaf_start[slot + 1] - lo;
+            if (m == 0)
+                continue; /* an honest leaf without rows abstains */
+            const int64_t k = sporf_surv_leaf_steps(f, tr->leaf_rank + lo, m, steps, steps + m);
+            add_curve(c, steps, steps + m, k, acc);
+            answered++;
+        }
+        for (int64_t j = 0; j < c->n_times; j++)
+            out[j] = seen == 0 ? NAN : answered == 0 ? c->all_curve[j] : acc[j] / (double)answered;
+    }
+    return SPORF_OK;
+}
+
+typedef struct indexed_time {
+    double time;
+    int64_t at;
+} indexed_time;
+
+static int by_time_then_index(const void *a, const void *b)
+{
+    const indexed_time *x = a, *y = b;
+    if (x->time != y->time)
+        return x->time < y->time ? -1 : 1;
+    return (x->at > y->at) - (x->at < y->at);
+}
+
+/* The asked times' indices by ascending time (ties in the caller's order). */
+static int sort_times(const double *times, int64_t n, int64_t *by_time)
+{
+    indexed_time *t = malloc((size_t)n * sizeof *t);
+    if (!t)
+        return 0;
+    for (int64_t k = 0; k < n; k++) t[k] = (indexed_time){times[k], k};
+    qsort(t, (size_t)n, sizeof *t, by_time_then_index);
+    for (int64_t k = 0; k < n; k++) by_time[k] = t[k].at;
+    free(t);
+    return 1;
+}
+
+static int check_request(const sporf_forest *f, const sporf_matrix *X, const double *times, int64_t n_times,
+                         int32_t what, sporf_error *err)
+{
+    if (f->task != SPORF_TASK_SURVIVAL || !f->qrf_event)
+        return sporf_set_error(err, SPORF_E_ARG, "survival curves are for survival forests");
+    if (what != SPORF_SURVIVAL_FUNCTION && what != SPORF_CUMULATIVE_HAZARD)
+        return sporf_set_error(err, SPORF_E_ARG, "survival curves: unknown curve %d", (int)what);
+    if (!times || n_times < 1)
+        return sporf_set_error(err, SPORF_E_ARG, "survival curves: at least one time is required");
+    for (int64_t k = 0; k < n_times; k++)
+        if (!isfinite(times[k]))
+            return sporf_set_error(err, SPORF_E_ARG, "survival curves: time %lld is not a finite number",
+                                   (long long)k);
+    int rc = sporf_check_matrix(X, f->n_features, SPORF_CHECK_NO_INF, "X", err);
+    if (rc != SPORF_OK)
+        return rc;
+    const int64_t first_missing = f->missing_learned ? -1 : sporf_matrix_first_missing(X);
+    if (first_missing >= 0)
+        return sporf_missing_unlearned_error(err, "X", first_missing / X->ncol, first_missing % X->ncol);
+    return SPORF_OK;
+}
+
+/* The most rows a leaf of f holds. */
+static int64_t largest_leaf(const sporf_forest *f)
+{
+    int64_t most = 1;
+    for (int64_t t = 0; t < f->n_trees; t++) {
+        const sporf_tree *tr = &f->trees[t];
+        for (int32_t l = 0; l < tr->n_leaves; l++)
+            if (tr->leaf_start[l + 1] - tr->leaf_start[l] > most)
+                most = tr->leaf_start[l + 1] - tr->leaf_start[l];
+    }
+    return most;
+}
+
+/* Every training row's curve: the steps of all the ranks at once. */
+static int training_curve(const surv_ctx *c, double *curve)
+{
+    const sporf_forest *f = c->f;
+    const int64_t n = f->qrf_n;
+    int32_t *all = malloc((size_t)n * sizeof *all);
+    double *steps = malloc((size_t)(2 * n) * sizeof *steps);
+    if (all && steps) {
+        for (int64_t r = 0; r < n; r++) all[r] = (int32_t)r;
+        memset(curve, 0, (size_t)c->n_times * sizeof *curve);
+        add_curve(c, steps, steps + n, sporf_surv_leaf_steps(f, all, n, steps, steps + n), curve);
+    }
+    free(all);
+    free(steps);
+    return all && steps;
+}
+
+int sporf_forest_survival(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const double *times,
+                          int64_t n_times, int32_t what, int32_t n_jobs, double *out, sporf_error *err)
+{
+    int rc = check_request(f, X, times, n_times, what, err);
+    if (rc != SPORF_OK || X->nrow == 0)
+        return rc;
+    const int64_t T = f->n_trees;
+    int64_t pass = LEAF_BYTES / (T * (int64_t)sizeof(int64_t));
+    if (pass < UNIT_ROWS) pass = UNIT_ROWS;
+    if (pass > X->nrow) pass = X->nrow;
+    const int32_t threads = sporf_pool_threads(n_jobs, (pass + UNIT_ROWS - 1) / UNIT_ROWS);
+    const int64_t room = n_times + 2 * largest_leaf(f);
+    int64_t *by_time = malloc((size_t)n_times * sizeof *by_time);
+    int64_t *leaves = malloc((size_t)(pass * T) * sizeof *leaves);
+    double *all_curve = malloc((size_t)n_times * sizeof *all_curve);
+    double **scratch = calloc((size_t)threads, sizeof *scratch);
+    int ok = by_time && leaves && all_curve && scratch;
+    for (int32_t w = 0; ok && w < threads; w++)
+        ok = (scratch[w] = malloc((size_t)room * sizeof **scratch)) != NULL;
+    surv_ctx c = {f, leaves, 0, 0, inbag, (X->nrow + 7) / 8, times, by_time, n_times, what, all_curve, out, scratch};
+    if (ok) {
+        ok = sort_times(times, n_times, by_time) && training_curve(&c, all_curve);
+    }
+    if (!ok)
+        rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory for survival curves");
+    for (int64_t r0 = 0; r0 < X->nrow && rc == SPORF_OK; r0 += pass) {
+        const int64_t nrow = r0 + pass < X->nrow ? pass : X->nrow - r0;
+        const int64_t off = r0 * X->row_stride;
+        const sporf_matrix part = {X->data ? X->data + off : NULL, nrow, X->ncol, X->row_stride, X->col_stride,
+                                   X->data32 ? X->data32 + off : NULL};
+        if ((rc = sporf_forest_apply(f, &part, n_jobs, leaves, NULL, NULL, err)) != SPORF_OK)
+            break;
+        c.r0 = r0;
+        c.nrow = nrow;
+        rc = sporf_pool_run(threads, (nrow + UNIT_ROWS - 1) / UNIT_ROWS, survival_unit, &c, NULL, NULL, err);
+    }
+    for (int32_t w = 0; scratch && w < threads; w++) free(scratch[w]);
+    free(scratch);
+    free(all_curve);
+    free(leaves);
+    free(by_time);
+    return rc;
+}
+
+int sporf_forest_predict_survival(const sporf_forest *f, const sporf_matrix *X, const double *times,
+                                  int64_t n_times, int32_t what, int32_t n_jobs, double *out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !X || !out)
+        return sporf_set_error(err, SPORF_E_ARG, "predict_survival: forest, X and out are required");
+    return sporf_forest_survival(f, X, NULL, times, n_times, what, n_jobs, out, err);
+}
+
+int sporf_forest_unique_times(const sporf_forest *f, double *times, int32_t *is_event, int64_t cap, int64_t *n_out,
+                              sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !n_out)
+        return sporf_set_error(err, SPORF_E_ARG, "unique_times: forest and n_out are required");
+    if (f->task != SPORF_TASK_SURVIVAL || !f->qrf_event)
+        return sporf_set_error(err, SPORF_E_ARG, "unique_times: this is not a survival forest");
+    int64_t k = 0;
+    for (int64_t r = 0; r < f->qrf_n; r++) {
+        const int fresh = r == 0 || f->qrf_y[r] != f->qrf_y[r - 1];
+        if (fresh) k++;
+        if (!times)
+            continue;
+        if (k > cap)
+            return sporf_set_error(err, SPORF_E_ARG, "unique_times: room for %lld times, the forest has more",
+                                   (long long)cap);
+        if (fresh) {
+            times[k - 1] = f->qrf_y[r];
+            if (is_event) is_event[k - 1] = 0;
+        }
+        if (is_event && f->qrf_event[r]) is_event[k - 1] = 1;
+    }
+    *n_out = k;
+    return SPORF_OK;
+}
