@@ -10,9 +10,10 @@ from ._load import load
 from ._merge import merge_forests
 from ._morf import MORFClassifier, MORFRegressor, plot_importance
 from ._params import fraction
+from ._survival import SPORFSurvival, concordance_index
 from ._urerf import URerF
 from . import metrics
 
 __version__ = "0.1.0"
-__all__ = ["SPORFClassifier", "SPORFRegressor", "MORFClassifier", "MORFRegressor", "URerF", "ProjectionImportance",
+__all__ = ["SPORFClassifier", "SPORFRegressor", "SPORFSurvival", "concordance_index", "MORFClassifier", "MORFRegressor", "URerF", "ProjectionImportance",
            "fraction", "load", "merge_forests", "metrics", "plot_importance", "__version__"]

@@ -305,6 +305,11 @@ class _BaseForest(BaseEstimator):
             raise ValueError("warm_start: the new trees do not join the fitted forest (%s); change only "
                              "n_estimators between warm-started fits, on the same features and classes" % exc) from exc
         self._forest = merged
+        return self._after_warm_fit(X, y, n_out)
+
+    def _after_warm_fit(self, X, y, n_out):
+        """The out-of-bag results and importances of the forest warm_start
+        grew, on its training rows (X, y)."""
         Xv = self._dense_X(X)
         if self.n_outputs_ > 1:
             if self.oob_score:

@@ -3,8 +3,9 @@ function above the estimators (it imports them; nothing below imports it)."""
 import os
 
 from ._forest import SPORFClassifier, SPORFRegressor
-from ._native import PROJ_PATCH, TASK_REGRESSION, TASK_UNSUPERVISED, NativeForest
+from ._native import PROJ_PATCH, TASK_REGRESSION, TASK_SURVIVAL, TASK_UNSUPERVISED, NativeForest
 from ._morf import MORFClassifier, MORFRegressor
+from ._survival import SPORFSurvival
 from ._urerf import URerF
 
 def load(source):
@@ -20,9 +21,10 @@ def load(source):
 
     Returns
     -------
-    estimator : SPORFClassifier, SPORFRegressor, MORFClassifier, MORFRegressor or URerF
+    estimator : SPORFClassifier, SPORFRegressor, SPORFSurvival, MORFClassifier, MORFRegressor or URerF
         A fitted estimator of the kind that was saved (MORF for a patch
-        forest, a regressor for a regression forest, URerF for an
+        forest, a regressor for a regression forest, SPORFSurvival for a survival
+        forest, URerF for an
         unsupervised forest, which does not keep its training rows in the
         file) with the stored
         parameters, ``n_features_in_``, ``classes_`` (classifiers) and (when
@@ -65,6 +67,8 @@ def load(source):
     task = forest.info().task
     if task == TASK_UNSUPERVISED:
         cls = URerF
+    elif task == TASK_SURVIVAL:
+        cls = SPORFSurvival
     elif task == TASK_REGRESSION:
         cls = MORFRegressor if patch else SPORFRegressor
     else:

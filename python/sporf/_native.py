@@ -22,6 +22,7 @@ STR_FEATURE_NAMES = lib.SPORF_STR_FEATURE_NAMES
 TASK_CLASSIFICATION = lib.SPORF_TASK_CLASSIFICATION
 TASK_REGRESSION = lib.SPORF_TASK_REGRESSION
 TASK_UNSUPERVISED = lib.SPORF_TASK_UNSUPERVISED
+TASK_SURVIVAL = lib.SPORF_TASK_SURVIVAL
 PROJ_PATCH = lib.SPORF_PROJ_PATCH
 MAX_DIMS = lib.SPORF_MAX_DIMS
 TUNE_DENSITY = lib.SPORF_TUNE_DENSITY
@@ -358,6 +359,33 @@ class NativeForest:
         check(rc, err)
         return out
 
+    def predict_survival(self, X, times, n_threads, hazard=False, oob=False):
+        """Survival S(t) (or with hazard the cumulative hazard H(t)) of a
+        survival forest at times, (n, len(times)); oob: X is the training
+        data, each row over the trees it was out of bag for (NaN when none)."""
+        times = np.ascontiguousarray(times, dtype=np.float64)
+        out = np.empty((X.shape[0], times.shape[0]), dtype=np.float64)
+        view, keep = matrix_view(X)
+        err = new_error()
+        call = lib.sporf_forest_oob_survival if oob else lib.sporf_forest_predict_survival
+        what = lib.SPORF_CUMULATIVE_HAZARD if hazard else lib.SPORF_SURVIVAL_FUNCTION
+        rc = call(self.ptr, view, _doubles(times), times.shape[0], what, n_threads, _doubles(out), err)
+        del keep
+        check(rc, err)
+        return out
+
+    def unique_times(self):
+        """A survival forest's distinct training times, ascending, and
+        whether a row had its event at each (bool)."""
+        n = ffi.new("int64_t *")
+        err = new_error()
+        check(lib.sporf_forest_unique_times(self.ptr, ffi.NULL, ffi.NULL, 0, n, err), err)
+        times = np.empty(n[0], dtype=np.float64)
+        flags = np.empty(n[0], dtype=np.int32)
+        check(lib.sporf_forest_unique_times(self.ptr, _doubles(times), ffi.from_buffer("int32_t[]", flags), n[0], n,
+                                            err), err)
+        return times, flags.astype(bool)
+
     def oob_predict_rows(self, X, first_row, n_total, n_threads, n_out):
         """oob_predict for X, the training rows first_row .. of n_total (a
         partition of data larger than memory)."""
@@ -589,11 +617,12 @@ def physical_memory():
 
 # ---- fitting ----
 
-def fit_data(*, codes=None, n_classes=0, y=None, sample_weight=None, weight_per_class=None):
+def fit_data(*, codes=None, n_classes=0, y=None, sample_weight=None, weight_per_class=None, events=None):
     """The sporf_fit_data of a response -- class codes (int32, n_classes: a
-    count, or one per output), numbers y (float64), or neither -- of one
-    output (1-D) or several (2-D, row by row as the core reads them), and the
-    arrays it points into (keep them alive while the core reads them)."""
+    count, or one per output), numbers y (float64), times y with their event
+    flags events (int32 0/1: a survival response), or none -- of one output
+    (1-D) or several (2-D, row by row as the core reads them), and the arrays
+    it points into (keep them alive while the core reads them)."""
     data = ffi.new("sporf_fit_data *")
     target = codes if codes is not None else y
     # contiguous and aligned: arrays unpickled on a worker may sit at any address
@@ -606,7 +635,11 @@ def fit_data(*, codes=None, n_classes=0, y=None, sample_weight=None, weight_per_
     per_class = None if weight_per_class is None else np.require(weight_per_class, dtype=np.float64,
                                                                  requirements=["C", "A"])
     data.response = lib.SPORF_RESPONSE_CLASSES if codes is not None else (
+        lib.SPORF_RESPONSE_SURVIVAL if events is not None else
         lib.SPORF_RESPONSE_VALUES if y is not None else lib.SPORF_RESPONSE_NONE)
+    flags = None if events is None else np.require(events, dtype=np.int32, requirements=["C", "A"])
+    if flags is not None:
+        data.events = ffi.from_buffer("int32_t[]", flags)
     data.n_outputs = target.shape[1] if target is not None and target.ndim == 2 else 1
     if codes is not None:
         data.codes = ffi.from_buffer("int32_t[]", target)
@@ -615,10 +648,10 @@ def fit_data(*, codes=None, n_classes=0, y=None, sample_weight=None, weight_per_
         data.values = _doubles(target)
     data.sample_weight = _maybe(_doubles, weights)
     data.class_weights = _maybe(_doubles, per_class)
-    return data, (target, counts, weights, per_class)
+    return data, (target, counts, weights, per_class, flags)
 
 
-def fit(params, X, *, codes=None, n_classes=0, y=None, sample_weight=None, weight_per_class=None,
+def fit(params, X, *, codes=None, n_classes=0, y=None, sample_weight=None, weight_per_class=None, events=None,
         oob_n_out=0, tune_grid=None, progress=None):
     """Grow a forest on X (2-D float64, or float32 read as it is): a classifier on class codes (int32,
     n_classes), a regressor on y (float64), or an unsupervised forest
@@ -634,7 +667,7 @@ def fit(params, X, *, codes=None, n_classes=0, y=None, sample_weight=None, weigh
     # the out-of-bag values afterwards, which read float64
     oob_n_out = 0 if X.dtype == np.float32 else oob_n_out
     data, keep_data = fit_data(codes=codes, n_classes=max(n_classes, 1) if np.ndim(n_classes) == 0 else n_classes,
-                               y=y, sample_weight=sample_weight, weight_per_class=weight_per_class)
+                               y=y, sample_weight=sample_weight, weight_per_class=weight_per_class, events=events)
     oob = np.zeros((n, oob_n_out), dtype=np.float64) if oob_n_out and tune_grid is None else None
     oob_count = np.zeros(n, dtype=np.int64) if oob is not None else None
     view, keep = matrix_view(X, floats=True)
@@ -651,3 +684,15 @@ def fit(params, X, *, codes=None, n_classes=0, y=None, sample_weight=None, weigh
     del keep, keep_cb
     check(rc, err)
     return NativeForest(out[0]), oob, oob_count, tuning
+
+
+def concordance_index(time, event, risk):
+    """Harrell's C of risk against right-censored (time, event) (sporf_concordance_index)."""
+    time = np.require(time, dtype=np.float64, requirements=["C", "A"])
+    event = np.require(event, dtype=np.int32, requirements=["C", "A"])
+    risk = np.require(risk, dtype=np.float64, requirements=["C", "A"])
+    out = ffi.new("double *")
+    err = new_error()
+    check(lib.sporf_concordance_index(_doubles(time), ffi.from_buffer("int32_t[]", event), _doubles(risk),
+                                      time.shape[0], out, err), err)
+    return float(out[0])
