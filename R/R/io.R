@@ -42,7 +42,7 @@ sporf_load <- function(file) {
   info <- .Call(C_sporf_r_info, handle)
   cls <- .Call(C_sporf_r_get_strings, handle, .STR_CLASSES)
   fn <- .Call(C_sporf_r_get_strings, handle, .STR_FEATURE_NAMES)
-  task <- c("classification", "regression", "unsupervised")[info$task + 1]
+  task <- c("classification", "regression", "unsupervised", "survival")[info$task + 1]
   levels <- if (task != "classification") NULL
             else if (length(cls[[2L]])) .decode_labels(cls[[1L]], cls[[2L]])
             else as.character(seq_len(info$n_classes) - 1L)
@@ -74,6 +74,7 @@ sporf_load <- function(file) {
     obj$xlevels <- formula$xlevels
     obj$contrasts <- formula$contrasts
   }
+  if (task == "survival") obj <- .survival_fields(obj)
   if (est == "urerf") {
     class(obj) <- c("urerf", class(obj))
   } else if (est == "morf") {

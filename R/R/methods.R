@@ -44,6 +44,11 @@ print.sporf <- function(x, ...) {
     if (!is.null(x[["oob_score"]]))
       cat(sprintf("  out-of-bag %s averaged over the outputs: %.4f\n",
                   if (identical(x[["task"]], "regression")) "R^2" else "accuracy", x[["oob_score"]]))
+  } else if (identical(x[["task"]], "survival")) {
+    cat(sprintf("  %d features, right-censored times: %d distinct, %d of them with events\n", x[["n_features"]],
+                length(x[["unique_times"]]), length(x[["event_times"]])))
+    if (!is.null(x[["oob_score"]]))
+      cat(sprintf("  out-of-bag Harrell's C: %.4f\n", x[["oob_score"]]))
   } else if (identical(x[["task"]], "regression")) {
     cat(sprintf("  %d features, numeric response\n", x[["n_features"]]))
     if (!is.null(x[["oob_error"]]))
@@ -68,7 +73,7 @@ summary.sporf <- function(object, ...) {
     mean_leaves = info$n_leaves / info$n_trees, max_depth = info$max_depth_seen,
     n_features = object[["n_features"]], classes = object[["classes"]], n_samples = object[["n_samples"]], task = object[["task"]],
     params = object[["params"]], max_features_resolved = object[["max_features_resolved"]],
-    oob_error = object[["oob_error"]], importance = sort(imp, decreasing = TRUE),
+    oob_error = object[["oob_error"]], oob_score = object[["oob_score"]], importance = sort(imp, decreasing = TRUE),
     model_bytes = length(object[["model"]])), class = "summary.sporf")
 }
 
@@ -89,6 +94,8 @@ print.summary.sporf <- function(x, ...) {
     cat(sprintf("Classes:           %d\n", length(x[["classes"]])))
   }
   cat(sprintf("Model size:        %s bytes\n", format(x[["model_bytes"]], big.mark = ",")))
+  if (identical(x[["task"]], "survival") && !is.null(x[["oob_score"]]))
+    cat(sprintf("Out-of-bag C:      %.4f\n", x[["oob_score"]]))
   if (!is.null(x[["oob_error"]]))
     cat(sprintf("Out-of-bag %s  %.4f\n", if (identical(x[["task"]], "regression")) "MSE:   " else "error: ", x[["oob_error"]]))
   cat("\nParameters:\n")
@@ -104,6 +111,7 @@ print.summary.sporf <- function(x, ...) {
 # randomForest's plot() draws it (a MORF forest plots its importance map:
 # plot.morf).
 plot.sporf <- function(x, ...) {
+  if (identical(x[["task"]], "survival")) return(.plot_survival(x, ...))
   curve <- x[["oob_error_curve"]]
   if (is.null(curve))
     stop("plot() draws the out-of-bag error against the number of trees: fit with oob_score = TRUE",
@@ -133,7 +141,7 @@ plot.sporf <- function(x, ...) {
                    "permutation_importance", "permutation_importance_sd", "predicted", "votes", "confusion",
                    "err.rate", "mse", "rsq", "data_dims", "x", "n_neighbors", "terms", "call", "xlevels",
                    "contrasts", "formula", "formula_unstored", "feature_levels", "n_outputs", "outputs",
-                   .LEAF_CHOICE_FIELDS)
+                   "unique_times", "is_event_time", "event_times", .LEAF_CHOICE_FIELDS)
 # randomForest's fields where sporf keeps them (its parameters' names, such as
 # ntree and mtry, map through the spec's peer names)
 .RANDOMFOREST_NAMES <- c(importance = "importance(fit)", importanceSD = "importance(fit, type = \"permutation\")",

@@ -2,7 +2,13 @@
 # tree's predictions and one tree's nodes; newdata as the training matrix.
 
 predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, predict.all = FALSE,
-                          quantiles = c(0.1, 0.5, 0.9), oob = FALSE, ...) {
+                          quantiles = c(0.1, 0.5, 0.9), oob = FALSE, times = NULL, ...) {
+  if (identical(object[["task"]], "survival")) {
+    if (length(list(...)) || isTRUE(predict.all) || !missing(quantiles))
+      stop("a survival forest's predict() takes newdata, type, times, oob and n_jobs", call. = FALSE)
+    return(.predict_survival(object, newdata, type, times, n_jobs, oob))
+  }
+  if (!is.null(times)) stop("times are for survival forests", call. = FALSE)
   regression <- identical(object[["task"]], "regression")
   # type: "class" (the default; "response" is randomForest's name for it) /
   # "prob" / "vote" / "leaf" for classification; "response" (the default) /

@@ -151,11 +151,17 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
 
 # A numeric y -- double or integer, what read.csv gives a numeric target --
 # grows a regression forest; a factor, character or logical y a
-# classification forest (as randomForest and ranger decide).
+# classification forest (as randomForest and ranger decide); a survival::Surv
+# y a survival forest (survival.R).
 .is_regression <- function(y) is.numeric(y) && !is.factor(y)
 
 .fit <- function(X, y, args, sample_weight, est, data_dims = NULL, levels = NULL) {
   n <- nrow(X)
+  if (.is_survival(y)) { # survival::Surv (survival.R)
+    if (!identical(est, "sporf"))
+      stop("a survival forest (a Surv y) is grown by sporf()", call. = FALSE)
+    return(.fit_survival(X, y, args, sample_weight, est, data_dims, levels))
+  }
   if (is.matrix(y) || is.data.frame(y)) {
     # one column per output (multioutput.R); a single column is a vector
     if (ncol(y) > 1L) {

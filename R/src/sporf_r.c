@@ -212,12 +212,45 @@ static void finish_fit(SEXP out, int rc, sporf_forest *f, sporf_error *err, cons
     }
 }
 
+/* A survival forest: y is list(times (double), event flags (integer 0/1)). */
+static SEXP fit_survival(const sporf_params *p, const sporf_matrix *m, SEXP y, SEXP sample_weight, SEXP oob,
+                         SEXP verbose)
+{
+    if (XLENGTH(y) != 2 || TYPEOF(VECTOR_ELT(y, 0)) != REALSXP || TYPEOF(VECTOR_ELT(y, 1)) != INTSXP ||
+        XLENGTH(VECTOR_ELT(y, 0)) != m->nrow || XLENGTH(VECTOR_ELT(y, 1)) != m->nrow)
+        Rf_error("internal: a survival y must be list(times (double), events (integer)) of nrow(x) values");
+    const double *sw = NULL;
+    if (!Rf_isNull(sample_weight)) {
+        if (TYPEOF(sample_weight) != REALSXP || XLENGTH(sample_weight) != m->nrow)
+            Rf_error("internal: sample_weight must be a double vector of length nrow(x)");
+        sw = REAL(sample_weight);
+    }
+    double *oob_dec = NULL;
+    int64_t *oob_cnt = NULL;
+    SEXP out = PROTECT(new_fit_result(m->nrow, 1, Rf_asLogical(oob) == TRUE, &oob_dec, &oob_cnt));
+    progress_state st = {Rf_asInteger(verbose) > 0, 0, 0, -1};
+    sporf_forest *f = NULL;
+    sporf_error err;
+    sporf_fit_data data;
+    memset(&data, 0, sizeof data);
+    data.response = SPORF_RESPONSE_SURVIVAL;
+    data.n_outputs = 1;
+    data.values = REAL(VECTOR_ELT(y, 0));
+    data.events = INTEGER(VECTOR_ELT(y, 1));
+    data.sample_weight = sw;
+    const int rc = sporf_forest_fit(p, m, &data, oob_dec, oob_cnt, progress_cb, &st, &f, &err);
+    finish_fit(out, rc, f, &err, &st, NULL, m, p->n_jobs, oob_dec, oob_cnt);
+    UNPROTECT(1);
+    return out;
+}
+
 /* fit(x, y, n_outputs, n_classes, params, sample_weight, class_weight, oob, verbose, tune)
  * -> list(handle, oob_decision (n*K row-major) or NULL, oob_count or NULL, interrupted,
  *         tuning report or NULL).
  * y holds n x n_outputs values row by row: class codes (integer, with
  * n_classes a count per output) grow a classification forest, responses
- * (double, n_classes NULL) a regression forest; class_weight (or NULL) is
+ * (double, n_classes NULL) a regression forest, list(times, event flags) a
+ * survival forest (fit_survival); class_weight (or NULL) is
  * for one output of class codes. tune: 0 no tuning, 1 SPORF_TUNE_DENSITY, 2
  * SPORF_TUNE_STRUCTURE; with tune > 0 the forest is sporf_forest_tune_oob's
  * (its OOB values then come from sporf_forest_oob_predict, as a fit's would). */
@@ -227,6 +260,8 @@ SEXP sporf_r_fit(SEXP x, SEXP y, SEXP n_outputs, SEXP n_classes, SEXP params, SE
     sporf_params p;
     sporf_r_params_from_list(params, &p);
     sporf_matrix m = matrix_view(x);
+    if (TYPEOF(y) == VECSXP)
+        return fit_survival(&p, &m, y, sample_weight, oob, verbose);
     const int regression = TYPEOF(y) == REALSXP;
     const int n_out = Rf_asInteger(n_outputs);
     if ((TYPEOF(y) != INTSXP && !regression) || n_out < 1 || XLENGTH(y) != (R_xlen_t)m.nrow * n_out)
@@ -591,6 +626,65 @@ SEXP sporf_r_quantiles(SEXP handle, SEXP x, SEXP probs, SEXP n_jobs, SEXP oob)
     return out;
 }
 
+/* survival(handle, x, times, hazard, n_jobs, oob) -> n x length(times)
+ * matrix of survival S(t) (hazard FALSE) or cumulative hazard H(t) (TRUE);
+ * oob: x is the training data, each row over the trees it was out of bag for. */
+SEXP sporf_r_survival(SEXP handle, SEXP x, SEXP times, SEXP hazard, SEXP n_jobs, SEXP oob)
+{
+    sporf_forest *f = get_forest(handle);
+    sporf_matrix m = matrix_view(x);
+    if (TYPEOF(times) != REALSXP)
+        Rf_error("internal: times must be a double vector");
+    const R_xlen_t n = (R_xlen_t)m.nrow, k = XLENGTH(times);
+    SEXP scratch = PROTECT(Rf_allocVector(REALSXP, n * k));
+    SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int)n, (int)k));
+    sporf_error err;
+    const int32_t what = Rf_asLogical(hazard) == TRUE ? SPORF_CUMULATIVE_HAZARD : SPORF_SURVIVAL_FUNCTION;
+    const int rc = Rf_asLogical(oob) == TRUE
+                       ? sporf_forest_oob_survival(f, &m, REAL(times), (int64_t)k, what, Rf_asInteger(n_jobs),
+                                                   REAL(scratch), &err)
+                       : sporf_forest_predict_survival(f, &m, REAL(times), (int64_t)k, what, Rf_asInteger(n_jobs),
+                                                       REAL(scratch), &err);
+    if (rc != SPORF_OK)
+        raise_core_error(&err);
+    copy_row_major(REAL(out), REAL(scratch), n, k);
+    UNPROTECT(2);
+    return out;
+}
+
+/* unique_times(handle) -> list(times, is_event): a survival forest's distinct
+ * training times, ascending, and whether a row had its event at each. */
+SEXP sporf_r_unique_times(SEXP handle)
+{
+    sporf_forest *f = get_forest(handle);
+    int64_t n = 0;
+    sporf_error err;
+    if (sporf_forest_unique_times(f, NULL, NULL, 0, &n, &err) != SPORF_OK)
+        raise_core_error(&err);
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
+    SEXP times = Rf_allocVector(REALSXP, (R_xlen_t)n);
+    SET_VECTOR_ELT(out, 0, times);
+    SEXP flags = Rf_allocVector(LGLSXP, (R_xlen_t)n);
+    SET_VECTOR_ELT(out, 1, flags);
+    if (sporf_forest_unique_times(f, REAL(times), LOGICAL(flags), n, &n, &err) != SPORF_OK)
+        raise_core_error(&err);
+    UNPROTECT(1);
+    return out;
+}
+
+/* concordance(time, event, risk) -> Harrell's C (sporf_concordance_index). */
+SEXP sporf_r_concordance(SEXP time, SEXP event, SEXP risk)
+{
+    if (TYPEOF(time) != REALSXP || TYPEOF(event) != INTSXP || TYPEOF(risk) != REALSXP ||
+        XLENGTH(event) != XLENGTH(time) || XLENGTH(risk) != XLENGTH(time))
+        Rf_error("internal: concordance takes double times, integer events and double risks of one length");
+    double c = 0.0;
+    sporf_error err;
+    if (sporf_concordance_index(REAL(time), INTEGER(event), REAL(risk), (int64_t)XLENGTH(time), &c, &err) != SPORF_OK)
+        raise_core_error(&err);
+    return Rf_ScalarReal(c);
+}
+
 /* oob_curve(handle, x, y) -> the out-of-bag error after each tree (plot());
  * y the 0-based class codes (integer) or the responses (double). */
 SEXP sporf_r_oob_curve(SEXP handle, SEXP x, SEXP y)
@@ -617,8 +711,13 @@ SEXP sporf_r_permutation_importance(SEXP handle, SEXP x, SEXP y, SEXP n_jobs, SE
 {
     sporf_forest *f = get_forest(handle);
     sporf_matrix m = matrix_view(x);
-    if ((TYPEOF(y) != INTSXP && TYPEOF(y) != REALSXP) || XLENGTH(y) != m.nrow)
-        Rf_error("internal: y must be an integer or double vector of length nrow(x)");
+    const int ok_y = TYPEOF(y) == VECSXP ? XLENGTH(y) == 2 && TYPEOF(VECTOR_ELT(y, 0)) == REALSXP &&
+                                               TYPEOF(VECTOR_ELT(y, 1)) == INTSXP &&
+                                               XLENGTH(VECTOR_ELT(y, 0)) == m.nrow &&
+                                               XLENGTH(VECTOR_ELT(y, 1)) == m.nrow
+                                         : (TYPEOF(y) == INTSXP || TYPEOF(y) == REALSXP) && XLENGTH(y) == m.nrow;
+    if (!ok_y)
+        Rf_error("internal: y must be an integer or double vector of length nrow(x), or list(times, events)");
     SEXP out = PROTECT(Rf_allocVector(VECSXP, 3));
     SEXP mean = Rf_allocVector(REALSXP, (R_xlen_t)m.ncol);
     SET_VECTOR_ELT(out, 0, mean);
@@ -629,10 +728,11 @@ SEXP sporf_r_permutation_importance(SEXP handle, SEXP x, SEXP y, SEXP n_jobs, SE
     LOGICAL(interrupted)[0] = FALSE;
     progress_state st = {Rf_asInteger(verbose) > 0, 0, 0, -1};
     sporf_error err;
-    const int regression = TYPEOF(y) == REALSXP;
-    const int rc = sporf_forest_permutation_importance(f, &m, regression ? NULL : INTEGER(y),
-                                                       regression ? REAL(y) : NULL, Rf_asInteger(n_jobs),
-                                                       progress_cb, &st, REAL(mean), REAL(sd), &err);
+    const int survival = TYPEOF(y) == VECSXP, regression = TYPEOF(y) == REALSXP;
+    const int32_t *codes = survival ? INTEGER(VECTOR_ELT(y, 1)) : regression ? NULL : INTEGER(y);
+    const double *values = survival ? REAL(VECTOR_ELT(y, 0)) : regression ? REAL(y) : NULL;
+    const int rc = sporf_forest_permutation_importance(f, &m, codes, values, Rf_asInteger(n_jobs), progress_cb, &st,
+                                                       REAL(mean), REAL(sd), &err);
     if (st.drawn)
         REprintf("\n");
     if (rc == SPORF_E_INTERRUPTED && st.interrupted)
@@ -942,6 +1042,9 @@ SEXP sporf_r_physical_memory(void)
 static const R_CallMethodDef call_methods[] = {
     {"sporf_r_fit", (DL_FUNC)&sporf_r_fit, 10},
     {"sporf_r_quantiles", (DL_FUNC)&sporf_r_quantiles, 5},
+    {"sporf_r_survival", (DL_FUNC)&sporf_r_survival, 6},
+    {"sporf_r_unique_times", (DL_FUNC)&sporf_r_unique_times, 1},
+    {"sporf_r_concordance", (DL_FUNC)&sporf_r_concordance, 3},
     {"sporf_r_order_levels", (DL_FUNC)&sporf_r_order_levels, 5},
     {"sporf_r_oob_predict", (DL_FUNC)&sporf_r_oob_predict, 3},
     {"sporf_r_set_levels", (DL_FUNC)&sporf_r_set_levels, 3},

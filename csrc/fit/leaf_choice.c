@@ -2,7 +2,6 @@
 #include "fit/leaf_choice.h"
 
 #include "predict/traverse.h"
-#include "util/concordance.h"
 #include "util/pool.h"
 
 #include <math.h>
@@ -153,25 +152,77 @@ static int score_block(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl 
     return SPORF_OK;
 }
 
-/* Survival: each size's score is 1 - Harrell's C of the out-of-bag risks
- * against the times (the events' flags in event): a ranking score, as the
- * forest's own score is. */
-static int score_concordance(const score_ctx *c, int64_t n, const int32_t *event, const double *time, double *scores,
-                             sporf_error *err)
+typedef struct timed {
+    double time;
+    int64_t row;
+} timed;
+
+static int by_time_desc(const void *a, const void *b)
 {
+    const timed *x = a, *y = b;
+    if (x->time != y->time)
+        return x->time > y->time ? -1 : 1;
+    return (x->row > y->row) - (x->row < y->row);
+}
+
+/* The negative log partial likelihood (Breslow's, ties in one risk set) of
+ * the risks r[order[k]] as relative hazards, per event: by rows in
+ * descending time, each event's log r minus the log of the risks summed
+ * over the rows still at risk. A risk of 0 (a node without events) is
+ * floored at 1e-6 of the mean risk, where an event then costs much. */
+static double partial_likelihood(const timed *order, int64_t m, const int32_t *event, const double *r)
+{
+    double mean = 0.0;
+    for (int64_t k = 0; k < m; k++) mean += r[order[k].row];
+    const double floor = mean > 0.0 ? 1e-6 * mean / (double)m : 1e-300;
+    double at_risk = 0.0, loss = 0.0;
+    int64_t events = 0;
+    for (int64_t hi = 0; hi < m;) {
+        int64_t lo = hi;
+        while (hi < m && order[hi].time == order[lo].time) {
+            at_risk += fmax(r[order[hi].row], floor);
+            hi++;
+        }
+        for (int64_t k = lo; k < hi; k++)
+            if (event[order[k].row]) {
+                loss -= log(fmax(r[order[k].row], floor)) - log(at_risk);
+                events++;
+            }
+    }
+    return events > 0 ? loss / (double)events : NAN;
+}
+
+/* Survival: each size's score is the out-of-bag risks' negative log partial
+ * likelihood per event (the events in the time column yr, their flags in
+ * y), the rows out of bag for no tree left out. Unlike Harrell's C, which
+ * only ranks, it weighs how far the risks are from what the events say,
+ * and ranked the sizes less noisily (benchmarks/notes/survival.md). */
+static int score_survival(const score_ctx *c, int64_t n, const int32_t *event, const double *time, double *scores,
+                          sporf_error *err)
+{
+    const int32_t S = SPORF_LEAF_SIZES;
+    timed *order = malloc((size_t)(n > 0 ? n : 1) * sizeof *order);
     double *col = malloc((size_t)(n > 0 ? n : 1) * sizeof *col);
-    if (!col)
+    if (!order || !col) {
+        free(order);
+        free(col);
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
-    int oom = 0;
-    for (int32_t j = 0; j < SPORF_LEAF_SIZES; j++) {
+    }
+    for (int32_t j = 0; j < S; j++) {
         scores[j] = NAN;
         if (j < c->j0 || j >= c->j1)
             continue;
-        for (int64_t i = 0; i < n; i++) col[i] = c->risk[i * SPORF_LEAF_SIZES + j];
-        scores[j] = 1.0 - sporf_concordance(time, event, col, n, &oom);
+        int64_t m = 0;
+        for (int64_t i = 0; i < n; i++) {
+            col[i] = c->risk[i * S + j];
+            if (!isnan(col[i])) order[m++] = (timed){time[i], i};
+        }
+        qsort(order, (size_t)m, sizeof *order, by_time_desc);
+        scores[j] = partial_likelihood(order, m, event, col);
     }
+    free(order);
     free(col);
-    return oom ? sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes") : SPORF_OK;
+    return SPORF_OK;
 }
 
 int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const int32_t *y,
@@ -233,7 +284,7 @@ int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const 
     if (rc != SPORF_OK)
         goto done;
     if (survival) {
-        rc = score_concordance(&c, n, y, yr, scores, err);
+        rc = score_survival(&c, n, y, yr, scores, err);
         goto done;
     }
     double W = 0.0;
