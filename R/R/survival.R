@@ -83,15 +83,14 @@
 
 # predict() of a survival forest: type "risk" (the default), "survival",
 # "chf" (n x times matrices) or "leaf"; oob = TRUE on the training data.
-.predict_survival <- function(object, newdata, type, times, n_jobs, oob) {
-  types <- c("risk", "survival", "chf", "leaf")
+.predict_survival <- function(object, newdata, type, times, n_jobs, oob, types = c("risk", "survival", "chf", "leaf")) {
   if (is.null(type)) type <- "risk"
   if (identical(type, "response")) type <- "risk"
   if (!is.character(type) || length(type) != 1L || !(type %in% types))
     stop(sprintf("type must be one of %s for a survival forest", paste0("\"", types, "\"", collapse = ", ")),
          call. = FALSE)
   if (!is.logical(oob) || length(oob) != 1L || is.na(oob)) .bad_param("oob", "TRUE or FALSE", oob)
-  if (!is.null(times) && !(type %in% c("survival", "chf")))
+  if (!is.null(times) && !(type %in% c("survival", "chf", "rmst")))
     stop("times are for type = \"survival\" or \"chf\"", call. = FALSE)
   if (missing(newdata) || is.null(newdata)) {
     if (type != "risk" || is.null(object[["oob_predictions"]]))
@@ -123,7 +122,8 @@
   if (is.null(times)) times <- object[["unique_times"]]
   if (!is.numeric(times) || length(times) < 1L || anyNA(times) || any(!is.finite(times)))
     .bad_param("times", "finite numbers", times)
-  out <- .Call(C_sporf_r_survival, handle, X, as.double(times), type == "chf", threads, oob)
+  out <- .Call(C_sporf_r_survival, handle, X, as.double(times), match(type, c("survival", "chf", "rmst")) - 1L,
+               threads, oob)
   dimnames(out) <- list(rownames(X), format(times, trim = TRUE))
   out
 }
@@ -135,13 +135,8 @@ restricted_mean <- function(object, newdata, horizon, oob = FALSE, n_jobs = NULL
     stop("restricted_mean() needs a survival forest: sporf(x, Surv(time, status))", call. = FALSE)
   if (!is.numeric(horizon) || length(horizon) != 1L || !is.finite(horizon) || horizon <= 0)
     .bad_param("horizon", "a finite time > 0", horizon)
-  steps <- object[["event_times"]][object[["event_times"]] < horizon]
-  knots <- c(0, steps)
-  S <- .predict_survival(object, newdata, "survival", knots, n_jobs, oob)
-  widths <- diff(c(knots, horizon))
-  out <- drop(S %*% widths)
-  names(out) <- rownames(S)
-  out
+  out <- .predict_survival(object, newdata, "rmst", horizon, n_jobs, oob, types = "rmst")
+  stats::setNames(out[, 1L], rownames(out))
 }
 
 # Harrell's C of risk scores against right-censored times (Python's

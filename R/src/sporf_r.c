@@ -626,10 +626,11 @@ SEXP sporf_r_quantiles(SEXP handle, SEXP x, SEXP probs, SEXP n_jobs, SEXP oob)
     return out;
 }
 
-/* survival(handle, x, times, hazard, n_jobs, oob) -> n x length(times)
- * matrix of survival S(t) (hazard FALSE) or cumulative hazard H(t) (TRUE);
+/* survival(handle, x, times, what, n_jobs, oob) -> n x length(times)
+ * matrix of survival S(t) (what 0), cumulative hazard H(t) (1) or the
+ * restricted mean to each time (2);
  * oob: x is the training data, each row over the trees it was out of bag for. */
-SEXP sporf_r_survival(SEXP handle, SEXP x, SEXP times, SEXP hazard, SEXP n_jobs, SEXP oob)
+SEXP sporf_r_survival(SEXP handle, SEXP x, SEXP times, SEXP what_code, SEXP n_jobs, SEXP oob)
 {
     sporf_forest *f = get_forest(handle);
     sporf_matrix m = matrix_view(x);
@@ -639,7 +640,8 @@ SEXP sporf_r_survival(SEXP handle, SEXP x, SEXP times, SEXP hazard, SEXP n_jobs,
     SEXP scratch = PROTECT(Rf_allocVector(REALSXP, n * k));
     SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int)n, (int)k));
     sporf_error err;
-    const int32_t what = Rf_asLogical(hazard) == TRUE ? SPORF_CUMULATIVE_HAZARD : SPORF_SURVIVAL_FUNCTION;
+    const int code = Rf_asInteger(what_code);
+    const int32_t what = code == 1 ? SPORF_CUMULATIVE_HAZARD : code == 2 ? SPORF_RESTRICTED_MEAN : SPORF_SURVIVAL_FUNCTION;
     const int rc = Rf_asLogical(oob) == TRUE
                        ? sporf_forest_oob_survival(f, &m, REAL(times), (int64_t)k, what, Rf_asInteger(n_jobs),
                                                    REAL(scratch), &err)

@@ -798,11 +798,13 @@ int sporf_forest_oob_quantiles(const sporf_forest *forest, const sporf_matrix *X
  * (SPORF_CRIT_LOGRANK). */
 enum {
     SPORF_SURVIVAL_FUNCTION = 0, /* S(t), the Kaplan-Meier estimate */
-    SPORF_CUMULATIVE_HAZARD = 1  /* H(t), the Nelson-Aalen estimate */
+    SPORF_CUMULATIVE_HAZARD = 1, /* H(t), the Nelson-Aalen estimate */
+    SPORF_RESTRICTED_MEAN = 2    /* the area under S from 0 to t (t >= 0): the restricted mean
+                                    survival time to the horizon t (each tree's, averaged) */
 };
 
-/* Each row's curve (what: SPORF_SURVIVAL_FUNCTION or SPORF_CUMULATIVE_HAZARD)
- * at the n_times finite times (any order): out is n x n_times, row-major,
+/* Each row's curve (what: SPORF_SURVIVAL_FUNCTION, SPORF_CUMULATIVE_HAZARD or
+ * SPORF_RESTRICTED_MEAN) at the n_times finite times (any order): out is n x n_times, row-major,
  * caller-allocated. A row on which every tree abstains gets the curve of all
  * the training rows. X as for sporf_forest_predict_proba; threads as it, with
  * the same result for any n_jobs. SPORF_E_ARG for another kind of forest. */

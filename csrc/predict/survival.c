@@ -38,9 +38,25 @@ typedef struct surv_ctx {
 } surv_ctx;
 
 /* Add the curve of the hazard steps (time[], h[], k of them) at the asked
- * times to acc (by the times' order). */
+ * times to acc (by the times' order): S, H, or the area under S from 0 to
+ * each time (the restricted mean), taken segment by segment. */
 static void add_curve(const surv_ctx *c, const double *time, const double *h, int64_t k, double *acc)
 {
+    if (c->what == SPORF_RESTRICTED_MEAN) {
+        double S = 1.0, area = 0.0, last = 0.0;
+        int64_t s = 0;
+        for (int64_t j = 0; j < c->n_times; j++) {
+            const int64_t at = c->by_time[j];
+            while (s < k && time[s] < c->times[at]) {
+                area += S * (time[s] - last);
+                last = time[s];
+                S *= 1.0 - h[s];
+                s++;
+            }
+            acc[at] += area + S * (c->times[at] - last);
+        }
+        return;
+    }
     double H = 0.0, S = 1.0;
     int64_t s = 0;
     for (int64_t j = 0; j < c->n_times; j++) {
@@ -118,14 +134,14 @@ static int check_request(const sporf_forest *f, const sporf_matrix *X, const dou
 {
     if (f->task != SPORF_TASK_SURVIVAL || !f->qrf_event)
         return sporf_set_error(err, SPORF_E_ARG, "survival curves are for survival forests");
-    if (what != SPORF_SURVIVAL_FUNCTION && what != SPORF_CUMULATIVE_HAZARD)
+    if (what != SPORF_SURVIVAL_FUNCTION && what != SPORF_CUMULATIVE_HAZARD && what != SPORF_RESTRICTED_MEAN)
         return sporf_set_error(err, SPORF_E_ARG, "survival curves: unknown curve %d", (int)what);
     if (!times || n_times < 1)
         return sporf_set_error(err, SPORF_E_ARG, "survival curves: at least one time is required");
     for (int64_t k = 0; k < n_times; k++)
-        if (!isfinite(times[k]))
-            return sporf_set_error(err, SPORF_E_ARG, "survival curves: time %lld is not a finite number",
-                                   (long long)k);
+        if (!isfinite(times[k]) || (what == SPORF_RESTRICTED_MEAN && times[k] < 0.0))
+            return sporf_set_error(err, SPORF_E_ARG, "survival curves: time %lld is not a finite number%s",
+                                   (long long)k, what == SPORF_RESTRICTED_MEAN ? " >= 0" : "");
     int rc = sporf_check_matrix(X, f->n_features, SPORF_CHECK_NO_INF, "X", err);
     if (rc != SPORF_OK)
         return rc;

@@ -359,16 +359,18 @@ class NativeForest:
         check(rc, err)
         return out
 
-    def predict_survival(self, X, times, n_threads, hazard=False, oob=False):
-        """Survival S(t) (or with hazard the cumulative hazard H(t)) of a
-        survival forest at times, (n, len(times)); oob: X is the training
-        data, each row over the trees it was out of bag for (NaN when none)."""
+    def predict_survival(self, X, times, n_threads, what="survival", oob=False):
+        """Survival S(t) (what "survival"), cumulative hazard H(t) ("chf") or
+        the restricted mean to each time ("rmst") of a survival forest at
+        times, (n, len(times)); oob: X is the training data, each row over
+        the trees it was out of bag for (NaN when none)."""
         times = np.ascontiguousarray(times, dtype=np.float64)
         out = np.empty((X.shape[0], times.shape[0]), dtype=np.float64)
         view, keep = matrix_view(X)
         err = new_error()
         call = lib.sporf_forest_oob_survival if oob else lib.sporf_forest_predict_survival
-        what = lib.SPORF_CUMULATIVE_HAZARD if hazard else lib.SPORF_SURVIVAL_FUNCTION
+        what = {"survival": lib.SPORF_SURVIVAL_FUNCTION, "chf": lib.SPORF_CUMULATIVE_HAZARD,
+                "rmst": lib.SPORF_RESTRICTED_MEAN}[what]
         rc = call(self.ptr, view, _doubles(times), times.shape[0], what, n_threads, _doubles(out), err)
         del keep
         check(rc, err)

@@ -275,7 +275,7 @@ class SPORFSurvival(_spec_gen._SPORFSurvivalParams, _BaseForest):
             return self._oob_from_forest(self._dense_X(X), 1)[:, 0]
         return self._leaf_means(X, 1)[:, 0]
 
-    def _curves(self, X, times, hazard, oob):
+    def _curves(self, X, times, what, oob):
         check_is_fitted(self, "_forest")
         times = self.unique_times_ if times is None else np.atleast_1d(np.asarray(times, dtype=np.float64))
         if times.ndim != 1 or times.size == 0 or not np.all(np.isfinite(times)):
@@ -287,7 +287,7 @@ class SPORFSurvival(_spec_gen._SPORFSurvivalParams, _BaseForest):
             X = self._check_X(X)
             if hasattr(X, "toarray"):
                 X = X.toarray()
-        return times, self._forest.predict_survival(X, times, self._n_threads(), hazard=hazard, oob=oob)
+        return times, self._forest.predict_survival(X, times, self._n_threads(), what=what, oob=oob)
 
     def predict_survival_function(self, X, return_array=False, times=None, oob=False):
         """Survival functions: the mean of the trees' leaf Kaplan-Meier
@@ -310,19 +310,20 @@ class SPORFSurvival(_spec_gen._SPORFSurvivalParams, _BaseForest):
         survival : ndarray of shape (n_samples, n_times), or an array of
             StepFunction of shape (n_samples,)
         """
-        times, out = self._curves(X, times, False, oob)
+        times, out = self._curves(X, times, "survival", oob)
         return out if return_array else _step_functions(times, out, 1.0)
 
     def predict_cumulative_hazard_function(self, X, return_array=False, times=None, oob=False):
         """Cumulative hazard functions: the mean of the trees' leaf
         Nelson-Aalen estimates. Parameters and returns as
         :meth:`predict_survival_function`."""
-        times, out = self._curves(X, times, True, oob)
+        times, out = self._curves(X, times, "chf", oob)
         return out if return_array else _step_functions(times, out, 0.0)
 
     def predict_restricted_mean(self, X, horizon, oob=False):
         """Restricted mean survival time: the area under each row's survival
-        function from 0 to ``horizon`` (the expected time alive up to it).
+        function from 0 to ``horizon`` (the expected time alive up to it),
+        each tree's averaged.
 
         Parameters
         ----------
@@ -338,12 +339,7 @@ class SPORFSurvival(_spec_gen._SPORFSurvivalParams, _BaseForest):
         """
         if not isinstance(horizon, numbers.Real) or not np.isfinite(horizon) or horizon <= 0:
             raise ValueError("horizon must be a finite time > 0, got %r" % (horizon,))
-        check_is_fitted(self, "_forest")
-        steps = self.event_times_[self.event_times_ < horizon]
-        knots = np.concatenate(([0.0], steps))
-        _, S = self._curves(X, np.concatenate(([0.0], steps)), False, oob)
-        widths = np.diff(np.concatenate((knots, [float(horizon)])))
-        return S @ widths
+        return self._curves(X, [float(horizon)], "rmst", oob)[1][:, 0]
 
     def score(self, X, y, sample_weight=None):
         """Harrell's concordance index of the risk scores on (X, y).

@@ -320,7 +320,7 @@ def test_r_has_every_python_parameter_with_the_same_default(r, cls, r_fun):
     assert "grow" in list(r("getNamespaceExports('sporf')"))
     assert r_defaults.pop("criterion") == "NULL"
     # Defaults that are expressions of y (the task's) are checked on a fitted forest.
-    by_task = sorted(k for k, v in r_defaults.items() if v.startswith("if (.is_regression(y))"))
+    by_task = sorted(k for k, v in r_defaults.items() if v.startswith("if (.is_"))
     assert by_task, "the R function has no task-dependent default left to check"
     task_y = "rnorm(30)" if "class_weight" not in py_defaults else "factor(rep(0:1, 15))"
     fitted = r("sporf::%s(matrix(rnorm(120), 30), %s, n_estimators = 2, random_state = 1)$params"
@@ -1105,3 +1105,83 @@ def test_what_several_outputs_refuse_reads_the_same_in_both_languages(r, params)
     r_message = str(r_err.value).strip().replace("Error: ", "", 1)
     assert str(py_err.value) == r_message
     assert "2 outputs" in r_message
+
+
+def survival_data(n, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 5))
+    t = rng.exponential(np.exp(-(X[:, 0] - 0.5 * X[:, 1])))
+    c = rng.uniform(0, 3, n)
+    return X, (t <= c).astype(int), np.minimum(t, c)
+
+
+def r_surv(r, event, time):
+    return r("survival::Surv")(ro.FloatVector(time), ro.IntVector([int(e) for e in event]))
+
+
+SURVIVAL_CASES = [
+    ("defaults", {}),
+    ("axis-leaf5-oob", dict(projection="axis", min_samples_leaf=5, oob_score=True)),
+    ("weighted-histogram", dict(sample_weight="linspace", max_bins=16, min_samples_leaf=3)),
+    ("honest-permutation", dict(honest_fraction=0.5, min_samples_leaf=4, importance="permutation")),
+]
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+@pytest.mark.parametrize("name,params", SURVIVAL_CASES, ids=[c[0] for c in SURVIVAL_CASES])
+def test_survival_same_model_and_curves_in_both_languages(r, name, params, n_jobs):
+    X, event, time = survival_data(300, 3)
+    params = dict(params)
+    sw = weights_for(len(time)) if params.pop("sample_weight", None) == "linspace" else None
+    kw = dict(n_estimators=15, random_state=21, n_jobs=n_jobs, **params)
+    py = sporf.SPORFSurvival(**kw).fit(X, (event, time), sample_weight=sw)
+    r_kw = {k: r_value(v) for k, v in kw.items()}
+    if sw is not None:
+        r_kw["sample_weight"] = ro.FloatVector(sw)
+    rm = r["sporf"](r_matrix(X), r_surv(r, event, time), **r_kw)
+    assert r_model_bytes(rm) == py.to_bytes()
+    Xt, _, _ = survival_data(40, 4)
+    np.testing.assert_array_equal(np.array(r["predict"](rm, r_matrix(Xt))), py.predict(Xt))
+    times = ro.FloatVector([0.1, 0.5, 1.0, 2.0])
+    for kind, method in [("survival", py.predict_survival_function), ("chf", py.predict_cumulative_hazard_function)]:
+        got = np.array(r["predict"](rm, r_matrix(Xt), type=kind, times=times))
+        np.testing.assert_array_equal(got, method(Xt, return_array=True, times=list(times)))
+    np.testing.assert_array_equal(np.array(rm.rx2("unique_times")), py.unique_times_)
+    if params.get("oob_score"):
+        assert float(rm.rx2("oob_score")[0]) == py.oob_score_
+        got = np.array(rm.rx2("oob_predictions"))  # NA where no tree left the row out
+        np.testing.assert_array_equal(got[~np.isnan(got)], py.oob_prediction_[~np.isnan(got)])
+    if params.get("importance") == "permutation":
+        np.testing.assert_array_equal(np.array(rm.rx2("permutation_importance")), py.permutation_importances_)
+    np.testing.assert_array_equal(np.array(r["restricted_mean"](rm, r_matrix(Xt), 1.5)),
+                                  py.predict_restricted_mean(Xt, 1.5))
+
+
+def test_survival_defaults_and_concordance_match(r):
+    """R's sporf() on a Surv y takes SPORFSurvival's defaults (those that are
+    expressions of y in R: checked on the fitted forest), and both languages'
+    Harrell's C is the core's."""
+    X, event, time = survival_data(120, 5)
+    fitted = r["sporf"](r_matrix(X), r_surv(r, event, time), n_estimators=2, random_state=1).rx2("params")
+    defaults = sporf.SPORFSurvival().get_params()
+    for name in fitted.names:
+        if name in ("random_state", "n_estimators") or name not in defaults:
+            continue
+        value = fitted.rx2(name)
+        if defaults[name] is None:
+            assert value is rpy2.rinterface.NULL, name
+        else:
+            assert value[0] == defaults[name], name
+    risk = np.random.default_rng(0).normal(size=120)
+    got = r["concordance_index"](r_surv(r, event, time), ro.FloatVector(risk))[0]
+    assert got == sporf.concordance_index(event, time, risk)
+
+
+def test_survival_model_from_r_loads_in_python(r, tmp_path):
+    X, event, time = survival_data(200, 6)
+    rm = r["sporf"](r_matrix(X), r_surv(r, event, time), n_estimators=10, random_state=3)
+    path = tmp_path / "surv.sporf"
+    r["sporf_save"](rm, str(path))
+    py = sporf.load(path)
+    assert isinstance(py, sporf.SPORFSurvival)
+    np.testing.assert_array_equal(py.predict(X), np.array(r["predict"](rm, r_matrix(X))))
