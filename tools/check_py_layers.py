@@ -30,7 +30,7 @@ LAYERS = [
     ["_proximity", "metrics"],
     # the estimators: the base and SPORF's, then the forests built on them
     ["_forest"],
-    ["_morf", "_urerf"],
+    ["_morf", "_urerf", "_survival"],
     # public functions over the estimators
     ["_merge", "_load", "distributed"],
     ["__init__"],

@@ -384,6 +384,12 @@ def concordance_index(event, time, risk):
     Returns
     -------
     c : float (NaN when no pair is comparable)
+
+    Examples
+    --------
+    >>> from sporf import concordance_index
+    >>> concordance_index([1, 0, 1, 1], [5.0, 8.0, 3.0, 10.0], [2.0, 1.0, 3.0, 0.5])
+    1.0
     """
     event, time = survival_target((np.asarray(event), np.asarray(time)))
     risk = np.asarray(risk, dtype=np.float64)
