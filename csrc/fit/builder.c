@@ -384,7 +384,10 @@ static int grow_node(sporf_builder *b, const sporf_stack_item *it, int32_t id, s
         double *values = sporf_draft_node_values(d, id, n_node);
         if (!values)
             return 0;
-        task->leaf(&b->ts, &st, w_root, values);
+        if (task->node_value)
+            task->node_value(&b->ts, &st, w_root, values);
+        else
+            task->leaf(&b->ts, &st, w_root, values);
     }
     int is_leaf = stops_here(b, it, &st);
     sporf_best_split best;
@@ -426,7 +429,7 @@ int sporf_builder_grow(sporf_builder *b, int64_t n_in_tree, sporf_rng *rng,
     sporf_rows *r = &b->rows;
     sporf_tree_draft *d = &b->draft;
     memset(tree, 0, sizeof *tree);
-    sporf_draft_start(d, b->ts.n_classes);
+    sporf_draft_start(d, b->ts.n_classes, b->task->node_width ? b->task->node_width(&b->ts) : b->ts.n_classes);
     double w_root = 0.0;
     for (int64_t i = 0; i < n_in_tree; i++)
         w_root += r->w[r->idx[i]];

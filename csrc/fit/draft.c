@@ -19,9 +19,10 @@ static int grow_array(void **ptr, int64_t *cap, int64_t need, size_t elem)
     return 1;
 }
 
-void sporf_draft_start(sporf_tree_draft *d, int32_t K)
+void sporf_draft_start(sporf_tree_draft *d, int32_t K, int32_t node_K)
 {
     d->K = K;
+    d->node_K = node_K;
     d->n_nodes = d->n_proj = d->n_leaves = d->top = 0;
     d->depth = 0;
 }
@@ -50,10 +51,10 @@ int sporf_draft_add_node(sporf_tree_draft *d, const sporf_stack_item *item, int3
 double *sporf_draft_node_values(sporf_tree_draft *d, int32_t id, int64_t n_rows)
 {
     if (!grow_array((void **)&d->node_rows, &d->node_rows_cap, d->n_nodes, sizeof *d->node_rows) ||
-        !grow_array((void **)&d->node_values, &d->node_values_cap, d->n_nodes * d->K, sizeof *d->node_values))
+        !grow_array((void **)&d->node_values, &d->node_values_cap, d->n_nodes * d->node_K, sizeof *d->node_values))
         return NULL;
     d->node_rows[id] = (int32_t)n_rows;
-    return d->node_values + (int64_t)id * d->K;
+    return d->node_values + (int64_t)id * d->node_K;
 }
 
 double *sporf_draft_leaf(sporf_tree_draft *d, int32_t id, int32_t depth)
@@ -108,13 +109,14 @@ int sporf_draft_finish(const sporf_tree_draft *d, sporf_tree *tree)
     memcpy(tree->leaf_values, d->leaf_values, (size_t)(n_leaves * K) * sizeof(double));
     if (d->keep_nodes) {
         tree->node_rows = malloc((size_t)n_nodes * sizeof *tree->node_rows);
-        tree->node_values = malloc((size_t)(n_nodes * K) * sizeof *tree->node_values);
+        tree->node_values = malloc((size_t)(n_nodes * d->node_K) * sizeof *tree->node_values);
+        tree->node_width = d->node_K;
         if (!tree->node_rows || !tree->node_values) {
             sporf_tree_release(tree);
             return 0;
         }
         memcpy(tree->node_rows, d->node_rows, (size_t)n_nodes * sizeof *tree->node_rows);
-        memcpy(tree->node_values, d->node_values, (size_t)(n_nodes * K) * sizeof *tree->node_values);
+        memcpy(tree->node_values, d->node_values, (size_t)(n_nodes * d->node_K) * sizeof *tree->node_values);
     }
     tree->n_nodes = (int32_t)n_nodes;
     tree->n_leaves = (int32_t)n_leaves;

@@ -23,6 +23,7 @@ typedef struct sporf_stack_item {
 
 typedef struct sporf_tree_draft {
     int32_t K;              /* values per leaf */
+    int32_t node_K;         /* values per node with keep_nodes (the first K its leaf values) */
     sporf_node *nodes;
     int64_t n_nodes, nodes_cap;
     int32_t *proj_feature;  /* the splits' projections, n_proj terms */
@@ -42,8 +43,9 @@ typedef struct sporf_tree_draft {
     int64_t top, stack_cap;
 } sporf_tree_draft;
 
-/* Start a tree of K values per leaf (the buffers stay from earlier trees). */
-void sporf_draft_start(sporf_tree_draft *d, int32_t K);
+/* Start a tree of K values per leaf and node_K per kept node (the buffers
+ * stay from earlier trees). */
+void sporf_draft_start(sporf_tree_draft *d, int32_t K, int32_t node_K);
 
 /* Push a node still to split; 0 when out of memory. */
 int sporf_draft_push(sporf_tree_draft *d, sporf_stack_item item);
@@ -52,8 +54,8 @@ int sporf_draft_push(sporf_tree_draft *d, sporf_stack_item item);
  * *id. 0 when out of memory. */
 int sporf_draft_add_node(sporf_tree_draft *d, const sporf_stack_item *item, int32_t *id);
 
-/* With keep_nodes: node id holds n_rows rows; its K values as a leaf are
- * to be written at the address returned (NULL when out of memory). */
+/* With keep_nodes: node id holds n_rows rows; its node_K values are to be
+ * written at the address returned (NULL when out of memory). */
 double *sporf_draft_node_values(sporf_tree_draft *d, int32_t id, int64_t n_rows);
 
 /* Node id at the given depth becomes a leaf; its K values are to be written

@@ -1,6 +1,7 @@
 /* leaf_choice.c -- see leaf_choice.h. */
 #include "fit/leaf_choice.h"
 
+#include "model/survival.h"
 #include "predict/traverse.h"
 #include "util/pool.h"
 
@@ -27,11 +28,19 @@ typedef struct score_ctx {
     const double *out_weight;  /* regression: each output's weight in the summed squared error, or NULL */
     double *class_w; /* classification: each output's classes' weights, 1 / their rows' weight
                              (the K values' order), so every class counts alike */
-    double *risk;         /* survival: n x SPORF_LEAF_SIZES out-of-bag risks (NaN: no tree) */
+    /* survival (y the event flags, yr the times): the grid of times the
+     * curves are scored at, the censoring distribution's survival G there
+     * and each event row's G just before its time (the Brier score's
+     * inverse-probability-of-censoring weights) */
+    int32_t n_grid;
+    double grid[SPORF_SURV_GRID], g_grid[SPORF_SURV_GRID];
+    double *g_row;
     double *block_loss;   /* n_blocks x SPORF_LEAF_SIZES */
     double *block_weight; /* n_blocks */
     double **scratch;     /* per worker: sums, node per size, a row as doubles */
 } score_ctx;
+
+static double survival_brier(const struct score_ctx *c, int64_t r, const double *sum, double trees);
 
 /* The rows of a block as doubles: pointers into X, or the block's rows
  * copied into buf (float data); *cs their column stride. */
@@ -60,7 +69,7 @@ static int score_block(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl 
 {
     score_ctx *c = vctx;
     const sporf_forest *f = c->f;
-    const int32_t K = f->n_classes, S = SPORF_LEAF_SIZES;
+    const int32_t K = f->trees[0].node_width, S = SPORF_LEAF_SIZES; /* K: the values a node keeps */
     const int64_t n = c->X->nrow, r0 = unit * LEAF_CHOICE_BLOCK;
     const int64_t r1 = r0 + LEAF_CHOICE_BLOCK < n ? r0 + LEAF_CHOICE_BLOCK : n, m = r1 - r0;
     double *sums = c->scratch[worker];                                  /* m x S x K */
@@ -107,11 +116,16 @@ static int score_block(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl 
         }
     }
     for (int32_t j = 0; j < S; j++) loss[j] = 0.0;
-    if (c->risk) { /* survival: the risks, scored by concordance once all are known */
-        for (int64_t r = r0; r < r1; r++)
-            for (int32_t j = 0; j < S; j++)
-                c->risk[r * S + j] = trees[r - r0] > 0 ? sums[(r - r0) * S * K + j * K] / (double)trees[r - r0] : NAN;
-        c->block_weight[unit] = 0.0;
+    if (c->g_row) { /* survival: the Brier scores of the curves */
+        for (int64_t r = r0; r < r1; r++) {
+            if (trees[r - r0] == 0)
+                continue;
+            const double w = c->sw ? c->sw[r] : 1.0;
+            weight += w;
+            for (int32_t j = c->j0; j < c->j1; j++)
+                loss[j] += w * survival_brier(c, r, sums + (r - r0) * S * K + j * K + 1, (double)trees[r - r0]);
+        }
+        c->block_weight[unit] = weight;
         return SPORF_OK;
     }
     for (int64_t r = r0; r < r1; r++) {
@@ -152,77 +166,85 @@ static int score_block(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl 
     return SPORF_OK;
 }
 
-typedef struct timed {
+typedef struct timed_row {
     double time;
     int64_t row;
-} timed;
+} timed_row;
 
-static int by_time_desc(const void *a, const void *b)
+static int by_time_then_row(const void *a, const void *b)
 {
-    const timed *x = a, *y = b;
+    const timed_row *x = a, *y = b;
     if (x->time != y->time)
-        return x->time > y->time ? -1 : 1;
+        return x->time < y->time ? -1 : 1;
     return (x->row > y->row) - (x->row < y->row);
 }
 
-/* The negative log partial likelihood (Breslow's, ties in one risk set) of
- * the risks r[order[k]] as relative hazards, per event: by rows in
- * descending time, each event's log r minus the log of the risks summed
- * over the rows still at risk. A risk of 0 (a node without events) is
- * floored at 1e-6 of the mean risk, where an event then costs much. */
-static double partial_likelihood(const timed *order, int64_t m, const int32_t *event, const double *r)
+/* order[0..n) by ascending time, ties by row. */
+static int sort_by_time(int64_t *order, int64_t n, const double *time)
 {
-    double mean = 0.0;
-    for (int64_t k = 0; k < m; k++) mean += r[order[k].row];
-    const double floor = mean > 0.0 ? 1e-6 * mean / (double)m : 1e-300;
-    double at_risk = 0.0, loss = 0.0;
-    int64_t events = 0;
-    for (int64_t hi = 0; hi < m;) {
-        int64_t lo = hi;
-        while (hi < m && order[hi].time == order[lo].time) {
-            at_risk += fmax(r[order[hi].row], floor);
-            hi++;
-        }
-        for (int64_t k = lo; k < hi; k++)
-            if (event[order[k].row]) {
-                loss -= log(fmax(r[order[k].row], floor)) - log(at_risk);
-                events++;
-            }
-    }
-    return events > 0 ? loss / (double)events : NAN;
+    timed_row *t = malloc((size_t)(n > 0 ? n : 1) * sizeof *t);
+    if (!t)
+        return 0;
+    for (int64_t i = 0; i < n; i++) t[i] = (timed_row){time[order[i]], order[i]};
+    qsort(t, (size_t)n, sizeof *t, by_time_then_row);
+    for (int64_t i = 0; i < n; i++) order[i] = t[i].row;
+    free(t);
+    return 1;
 }
 
-/* Survival: each size's score is the out-of-bag risks' negative log partial
- * likelihood per event (the events in the time column yr, their flags in
- * y), the rows out of bag for no tree left out. Unlike Harrell's C, which
- * only ranks, it weighs how far the risks are from what the events say,
- * and ranked the sizes less noisily (benchmarks/notes/survival.md). */
-static int score_survival(const score_ctx *c, int64_t n, const int32_t *event, const double *time, double *scores,
-                          sporf_error *err)
+/* The censoring distribution's Kaplan-Meier survival G (censored rows are
+ * its events; at a tie, events come first): each event row's G just before
+ * its time, and G at the grid's times, into the context. */
+static int censoring_weights(score_ctx *c, int64_t n, const int32_t *event, const double *time)
 {
-    const int32_t S = SPORF_LEAF_SIZES;
-    timed *order = malloc((size_t)(n > 0 ? n : 1) * sizeof *order);
-    double *col = malloc((size_t)(n > 0 ? n : 1) * sizeof *col);
-    if (!order || !col) {
+    int64_t *order = malloc((size_t)(n > 0 ? n : 1) * sizeof *order);
+    if (!order)
+        return 0;
+    for (int64_t i = 0; i < n; i++) order[i] = i;
+    if (!sort_by_time(order, n, time)) {
         free(order);
-        free(col);
-        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
+        return 0;
     }
-    for (int32_t j = 0; j < S; j++) {
-        scores[j] = NAN;
-        if (j < c->j0 || j >= c->j1)
-            continue;
-        int64_t m = 0;
-        for (int64_t i = 0; i < n; i++) {
-            col[i] = c->risk[i * S + j];
-            if (!isnan(col[i])) order[m++] = (timed){time[i], i};
+    double at_risk = 0.0, G = 1.0;
+    for (int64_t i = 0; i < n; i++) at_risk += c->sw ? c->sw[i] : 1.0;
+    int32_t g = 0;
+    for (int64_t k = 0; k < n;) {
+        const double t = time[order[k]];
+        for (; g < c->n_grid && c->grid[g] < t; g++) c->g_grid[g] = G;
+        double censored = 0.0, tied = 0.0;
+        int64_t k1 = k;
+        for (; k1 < n && time[order[k1]] == t; k1++) {
+            const double w = c->sw ? c->sw[order[k1]] : 1.0;
+            tied += w;
+            if (!event[order[k1]]) censored += w;
+            c->g_row[order[k1]] = G; /* just before t */
         }
-        qsort(order, (size_t)m, sizeof *order, by_time_desc);
-        scores[j] = partial_likelihood(order, m, event, col);
+        if (censored > 0.0 && at_risk > 0.0) G *= 1.0 - censored / at_risk;
+        at_risk -= tied;
+        k = k1;
     }
+    for (; g < c->n_grid; g++) c->g_grid[g] = G;
     free(order);
-    free(col);
-    return SPORF_OK;
+    return 1;
+}
+
+/* Row r's Brier score of the survival curve sum[0..n_grid) / trees, over the
+ * grid's times (their mean), weighted by the inverse probability of
+ * censoring: an event before a time counts (S - 0)^2 / G(its time-), a row
+ * alive after it (1 - S)^2 / G(the time), a row censored before it nothing. */
+static double survival_brier(const score_ctx *c, int64_t r, const double *sum, double trees)
+{
+    const double t = c->yr[r];
+    const int event = c->y[r] != 0;
+    double b = 0.0;
+    for (int32_t g = 0; g < c->n_grid; g++) {
+        const double S = sum[g] / trees, tau = c->grid[g];
+        if (t <= tau && event && c->g_row[r] > 0.0)
+            b += S * S / c->g_row[r];
+        else if (t > tau && c->g_grid[g] > 0.0)
+            b += (1.0 - S) * (1.0 - S) / c->g_grid[g];
+    }
+    return c->n_grid > 0 ? b / (double)c->n_grid : 0.0;
 }
 
 int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const int32_t *y,
@@ -264,7 +286,7 @@ int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const 
     }
     for (int32_t w = 0; w < n_threads; w++)
         if (!(c.scratch[w] = malloc((size_t)LEAF_CHOICE_BLOCK *
-                                    ((size_t)S * (size_t)f->n_classes + (X->data32 ? (size_t)X->ncol : 0)) *
+                                    ((size_t)S * (size_t)f->trees[0].node_width + (X->data32 ? (size_t)X->ncol : 0)) *
                                     sizeof(double)))) {
             rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
             goto done;
@@ -276,17 +298,17 @@ int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const 
         for (int32_t k = 0; k < K; k++)
             c.class_w[k] = c.class_w[k] > 0.0 ? 1.0 / c.class_w[k] : 0.0;
     }
-    if (survival && !(c.risk = malloc((size_t)(n > 0 ? n : 1) * (size_t)S * sizeof *c.risk))) {
-        rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
-        goto done;
+    if (survival) {
+        c.y = y; /* the event flags */
+        c.n_grid = sporf_surv_grid(yr, y, n, c.grid);
+        if (!(c.g_row = malloc((size_t)(n > 0 ? n : 1) * sizeof *c.g_row)) || !censoring_weights(&c, n, y, yr)) {
+            rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
+            goto done;
+        }
     }
     rc = sporf_pool_run(n_threads, n_blocks, score_block, &c, NULL, NULL, err);
     if (rc != SPORF_OK)
         goto done;
-    if (survival) {
-        rc = score_survival(&c, n, y, yr, scores, err);
-        goto done;
-    }
     double W = 0.0;
     for (int32_t j = 0; j < S; j++) scores[j] = 0.0;
     for (int64_t u = 0; u < n_blocks; u++) {
@@ -301,7 +323,7 @@ done:
     free(c.block_loss);
     free(c.block_weight);
     free(c.class_w);
-    free(c.risk);
+    free(c.g_row);
     return rc;
 }
 
@@ -370,7 +392,8 @@ int sporf_tree_prune(sporf_tree *t, int32_t K, int64_t k, sporf_error *err)
             memset(nd, 0, sizeof *nd);
             nd->left = -1;
             nd->right = n_leaves;
-            memcpy(lv + (int64_t)n_leaves * K, t->node_values + (int64_t)it.value_of * K, (size_t)K * sizeof *lv);
+            memcpy(lv + (int64_t)n_leaves * K, t->node_values + (int64_t)it.value_of * t->node_width,
+                   (size_t)K * sizeof *lv);
             n_leaves++;
             if (it.depth > depth) depth = it.depth;
             continue;

@@ -129,6 +129,13 @@ typedef struct sporf_task {
      * exactly), else 1, having updated *best when a cut between bins beats it. */
     int (*hist_scan)(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end,
                      const sporf_node_stats *st, sporf_best_split *best);
+
+    /* What a node keeps for the leaf-size choice (min_samples_leaf "auto",
+     * leaf_choice.h), when it is more than its K leaf values: node_width
+     * values, the first K of them its values as a leaf. NULL for the tasks
+     * whose nodes keep their leaf values (leaf, K of them). */
+    int32_t (*node_width)(const sporf_task_state *t);
+    void (*node_value)(const sporf_task_state *t, const sporf_node_stats *st, double w_root, double *out);
 } sporf_task;
 
 extern const sporf_task sporf_task_classification;

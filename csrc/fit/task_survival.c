@@ -18,6 +18,7 @@
  * time), then scans as cheap as a regression forest's.
  */
 #include "fit/task.h"
+#include "model/survival.h"
 #include "util/sort.h"
 
 #include <stdlib.h>
@@ -32,6 +33,10 @@ typedef struct sporf_surv_state {
     int32_t *order;       /* a node's positions by time */
     uint64_t *keys;       /* n: (time rank << 32 | position) records, for small nodes */
     int32_t *count;       /* n_times + 1: the counting sort's, for large nodes */
+    /* the leaf-size choice's times (model/survival.h sporf_surv_grid), and
+     * the node being split's Kaplan-Meier survival at them */
+    int32_t n_grid;
+    double grid[SPORF_SURV_GRID], curve[SPORF_SURV_GRID];
 } sporf_surv_state;
 
 typedef struct timed_row {
@@ -93,6 +98,7 @@ int sporf_surv_state_init(sporf_task_state *t, const sporf_response *response, i
         return 0;
     if (!rank_times(s, response->y, n))
         return 0;
+    s->n_grid = sporf_surv_grid(response->yr, response->y, n, s->grid);
     t->yr = s->score; /* the regression scans read the residuals */
     return 1;
 }
@@ -135,7 +141,8 @@ static void order_by_time(sporf_surv_state *s, const sporf_rows *r, int64_t star
 
 /* The node's Nelson-Aalen hazard: each row's residual e_i - H(t_i) into the
  * scores, and the node's risk (its hazard summed over the forest's event
- * times: h(s) times the event times at or after s). */
+ * times: h(s) times the event times at or after s); its Kaplan-Meier
+ * survival at the grid's times into s->curve. */
 static double node_residuals(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end)
 {
     sporf_surv_state *s = t->surv;
@@ -145,9 +152,12 @@ static double node_residuals(sporf_task_state *t, const sporf_rows *r, int64_t s
     const int64_t m = end - start;
     double at_risk = 0.0;
     for (int64_t i = start; i < end; i++) at_risk += w[idx[i]];
-    double H = 0.0, risk = 0.0;
+    double H = 0.0, risk = 0.0, S = 1.0;
+    int32_t g = 0;
     for (int64_t k = 0; k < m;) {
         const int32_t rank = s->time_rank[idx[start + s->order[k]]];
+        for (const double t_k = s->time[idx[start + s->order[k]]]; g < s->n_grid && s->grid[g] < t_k; g++)
+            s->curve[g] = S;
         int64_t k1 = k;
         double d = 0.0, tied = 0.0;
         for (; k1 < m && s->time_rank[idx[start + s->order[k1]]] == rank; k1++) {
@@ -159,6 +169,7 @@ static double node_residuals(sporf_task_state *t, const sporf_rows *r, int64_t s
             const double h = d / at_risk;
             H += h;
             risk += h * s->after[rank];
+            S *= 1.0 - h;
         }
         for (; k < k1; k++) {
             const int32_t id = idx[start + s->order[k]];
@@ -166,6 +177,7 @@ static double node_residuals(sporf_task_state *t, const sporf_rows *r, int64_t s
         }
         at_risk -= tied;
     }
+    for (; g < s->n_grid; g++) s->curve[g] = S;
     return risk;
 }
 
@@ -204,6 +216,20 @@ static void add_row(const sporf_task_state *t, int32_t id, double w, double *acc
     (void)t, (void)id, (void)w, (void)acc;
 }
 
+/* A kept node: its risk, then its survival at the grid's times (the
+ * leaf-size choice's Brier scores read them). */
+static int32_t node_width(const sporf_task_state *t)
+{
+    return 1 + t->surv->n_grid;
+}
+
+static void node_value(const sporf_task_state *t, const sporf_node_stats *st, double w_root, double *out)
+{
+    (void)w_root;
+    out[0] = st->risk;
+    memcpy(out + 1, t->surv->curve, (size_t)t->surv->n_grid * sizeof *out);
+}
+
 static void empty(const sporf_task_state *t, double *out)
 {
     (void)t;
@@ -233,4 +259,5 @@ static int hist_scan(sporf_task_state *t, const sporf_rows *r, int64_t start, in
 }
 
 const sporf_task sporf_task_survival = {node_stats, scan,       gain,         leaf,     add_row, empty,
-                                        guide_target, hist_width, hist_prepare, hist_scan};
+                                        guide_target, hist_width, hist_prepare, hist_scan, node_width,
+                                        node_value};

@@ -101,7 +101,9 @@ typedef struct sporf_tree {
      * keeps, until it prunes the tree, what every node would predict as a leaf;
      * NULL otherwise (never saved): */
     int32_t *node_rows;    /* n_nodes: the tree's rows in each node */
-    double *node_values;   /* n_nodes x n_classes: each node's values as a leaf */
+    double *node_values;   /* n_nodes x node_width: each node's values as a leaf (n_classes
+                              of them) and, for survival, its curve (fit/task.h node_value) */
+    int32_t node_width;
 } sporf_tree;
 
 typedef struct sporf_strings {

@@ -2,6 +2,31 @@
 #include "model/survival.h"
 
 #include <math.h>
+#include <stdlib.h>
+
+static int ascending(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int32_t sporf_surv_grid(const double *time, const int32_t *event, int64_t n, double *grid)
+{
+    int64_t E = 0;
+    for (int64_t i = 0; i < n; i++) E += event[i] != 0;
+    double *t = malloc((size_t)(E > 0 ? E : 1) * sizeof *t);
+    if (!t || E == 0) {
+        free(t);
+        return 0;
+    }
+    for (int64_t i = 0, k = 0; i < n; i++)
+        if (event[i]) t[k++] = time[i];
+    qsort(t, (size_t)E, sizeof *t, ascending);
+    for (int32_t m = 0; m < SPORF_SURV_GRID; m++)
+        grid[m] = t[(int64_t)floor((double)(m + 1) / (SPORF_SURV_GRID + 1) * (double)(E - 1))];
+    free(t);
+    return SPORF_SURV_GRID;
+}
 
 int64_t sporf_surv_leaf_steps(const sporf_forest *f, const int32_t *ranks, int64_t m, double *time, double *h)
 {

@@ -38,6 +38,14 @@ int64_t sporf_surv_event_times(const sporf_forest *f, double *out);
  * times at or after time[s]. */
 double sporf_surv_steps_risk(const double *time, const double *h, int64_t k, const double *event_times, int64_t E);
 
+/* The times at which the leaf-size choice scores survival curves
+ * (fit/leaf_choice.h): the 10%, 20%, ..., 90% quantiles of the n rows' event
+ * times (time[i] where event[i] is 1), ascending, into grid (room for
+ * SPORF_SURV_GRID); returns how many (0 without events). The builder and
+ * the scoring compute it alike. */
+#define SPORF_SURV_GRID 9
+int32_t sporf_surv_grid(const double *time, const int32_t *event, int64_t n, double *grid);
+
 /* Every leaf value of tree (whose leaf rows are set) its risk: NaN for a
  * leaf without rows (an honest leaf that received no estimation row, which
  * abstains), and the tree's prior (honest trees) the risk of every training
