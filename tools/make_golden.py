@@ -28,6 +28,17 @@ def quantile_weights(X):
     return 1.0 + (X[:, 3] > 0)
 
 
+SURVIVAL_PARAMS = dict(n_estimators=8, max_depth=6, min_samples_leaf=4, random_state=20261127)
+SURVIVAL_TIMES = [0.2, 0.5, 1.0, 2.0, 4.0]
+
+
+def survival_response(X):
+    """(event, time) of the golden rows: hazard exp(x0 - x1 / 2), the times a
+    deterministic function of the features, about a quarter censored."""
+    time = np.exp(-(X[:, 0] - 0.5 * X[:, 1])) * (0.1 + np.abs(X[:, 2]))
+    return (X[:, 3] > -0.7).astype(np.int32), time
+
+
 # min_samples_leaf is pinned at 1, its default when this file was written, so a
 # change of the default leaves the golden forest as it is
 CATEGORICAL_PARAMS = dict(n_estimators=8, max_depth=6, min_samples_leaf=1, random_state=20261126)
@@ -76,6 +87,11 @@ def main():
     cat = sporf.SPORFClassifier(**CATEGORICAL_PARAMS).fit(frame, y)
     cat.save(GOLDEN / "python_categorical_model.sporf")
     cat.predict_proba(frame_t).astype("<f8").tofile(GOLDEN / "python_categorical_proba.f64")
+    # a survival forest (format 12: the times, their event flags and the leaves' rows)
+    surv = sporf.SPORFSurvival(**SURVIVAL_PARAMS).fit(X, survival_response(X))
+    surv.save(GOLDEN / "python_survival_model.sporf")
+    np.column_stack([surv.predict(Xt), surv.predict_survival_function(Xt, return_array=True, times=SURVIVAL_TIMES)]
+                    ).astype("<f8").tofile(GOLDEN / "python_survival.f64")
     print("wrote", sorted(p.name for p in GOLDEN.iterdir()))
 
 

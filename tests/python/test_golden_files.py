@@ -99,6 +99,20 @@ def test_golden_quantile_model_predicts_and_refits_to_the_byte():
     assert refit.to_bytes() == (GOLDEN / "python_quantile_model.sporf").read_bytes()
 
 
+def test_golden_survival_model_predicts_and_refits_to_the_byte():
+    mg = _make_golden_module()
+    Xt = _golden("test_x.f64", (-1, 7))
+    expected = _golden("python_survival.f64", (-1, 1 + len(mg.SURVIVAL_TIMES)))
+    py = sporf.load(GOLDEN / "python_survival_model.sporf")
+    assert isinstance(py, sporf.SPORFSurvival)
+    np.testing.assert_array_equal(py.predict(Xt), expected[:, 0])
+    np.testing.assert_array_equal(py.predict_survival_function(Xt, return_array=True, times=mg.SURVIVAL_TIMES),
+                                  expected[:, 1:])
+    X = _golden("train_x.f64", (-1, 7))
+    refit = sporf.SPORFSurvival(**mg.SURVIVAL_PARAMS).fit(X, mg.survival_response(X))
+    assert refit.to_bytes() == (GOLDEN / "python_survival_model.sporf").read_bytes()
+
+
 def test_golden_categorical_model_predicts_and_refits_to_the_byte():
     mg = _make_golden_module()
     frame_t = mg.categorical_frame(_golden("test_x.f64", (-1, 7)))

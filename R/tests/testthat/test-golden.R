@@ -95,6 +95,16 @@ test_that("the Python golden quantile forest loads and predicts the same quantil
   expect_true(all(q[, 1] <= q[, 2] & q[, 2] <= q[, 3]))
 })
 
+test_that("the Python golden survival forest predicts the same risks and curves in R", {
+  d <- golden_dir()
+  xt <- read_f64(file.path(d, "test_x.f64"), 7)
+  m <- sporf_load(file.path(d, "python_survival_model.sporf"))
+  expected <- read_f64(file.path(d, "python_survival.f64"), 6)
+  expect_identical(m$task, "survival")
+  expect_identical(unname(predict(m, xt)), expected[, 1])
+  expect_identical(unname(predict(m, xt, type = "survival", times = c(0.2, 0.5, 1, 2, 4))), expected[, -1])
+})
+
 test_that("the Python golden categorical forest predicts the same probabilities from an R factor", {
   d <- golden_dir()
   xt <- read_f64(file.path(d, "test_x.f64"), 7)
