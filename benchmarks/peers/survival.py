@@ -167,7 +167,7 @@ def sporf_variant(spec, trees):
                 try:
                     v = float(v)
                 except ValueError:
-                    v = None if v == "None" else v
+                    v = {"None": None, "True": True, "False": False}.get(v, v)
             kw[k] = v
     return spec, sporf.SPORFSurvival(**kw)
 

@@ -237,8 +237,8 @@ static int is_unsupervised_criterion(int32_t c) { return c == SPORF_CRIT_FASTBIC
 static int check_survival(const sporf_params *params, const sporf_matrix *X, const int32_t *event,
                           const double *time, sporf_error *err)
 {
-    if (params->criterion != SPORF_CRIT_LOGRANK)
-        return sporf_set_error(err, SPORF_E_ARG, "a survival forest needs criterion 'logrank'");
+    if (!sporf_criterion_survival(params->criterion))
+        return sporf_set_error(err, SPORF_E_ARG, "a survival forest needs criterion 'logrank' or 'logrankscore'");
     if (params->class_weight != SPORF_CW_NONE)
         return sporf_set_error(err, SPORF_E_ARG, "class_weight does not apply to survival; give sample_weight");
     if (params->quantiles)
@@ -295,8 +295,8 @@ static int check_fit_args(const sporf_params *params, const sporf_matrix *X, con
     } else if (survival) {
         if ((rc = check_survival(params, X, y, yr, err)) != SPORF_OK)
             return rc;
-    } else if (params->criterion == SPORF_CRIT_LOGRANK) {
-        return sporf_set_error(err, SPORF_E_ARG, "criterion 'logrank' is for survival forests");
+    } else if (sporf_criterion_survival(params->criterion)) {
+        return sporf_set_error(err, SPORF_E_ARG, "criteria 'logrank' and 'logrankscore' are for survival forests");
     } else if (yr) {
         if (params->criterion != SPORF_CRIT_SQUARED_ERROR)
             return sporf_set_error(err, SPORF_E_ARG, "a regression forest needs criterion 'squared_error'");

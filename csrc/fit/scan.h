@@ -27,6 +27,7 @@ typedef struct sporf_scan_sums {
     double sl, sr;   /* the task's sums: class-count terms (criterion.h), or
                         weighted responses centred on the node mean */
     double *L, *R;   /* classification: class weights per side; unused otherwise */
+    double q;        /* survival's log-rank statistic: its variance's second sum */
 } sporf_scan_sums;
 
 typedef struct sporf_scan_ops {

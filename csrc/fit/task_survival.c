@@ -16,8 +16,20 @@
  * histogram and random cuts -- and guided projections run on them
  * unchanged: one Nelson-Aalen pass per node (a counting sort of its rows by
  * time), then scans as cheap as a regression forest's.
+ *
+ * The log-rank statistic itself (SPORF_CRIT_LOGRANK) divides the same
+ * numerator U by its hypergeometric variance, V = sum over event times s of
+ * c(s) (Y_l(s) - Y_l(s)^2 / Y(s)), c(s) = d(s) (Y(s) - d(s)) / (Y(s) (Y(s) -
+ * 1)). Moving a row of time t (weight w) left adds w to Y_l(s) for every
+ * s <= t: the first sum grows by w C(t) (C: the prefix sums of c), the second
+ * by w^2 B(t) + 2 w (the left rows' w_i B(t_i) over t_i < t, plus B(t) times
+ * the left rows' weight at t_i >= t) (B: the prefix sums of c / Y), which
+ * two Fenwick trees over the node's distinct times keep: O(log) per row. The
+ * exact scans score cuts this way; histogram scans and random cuts, which
+ * move bins of rows, keep the score form.
  */
 #include "fit/task.h"
+#include "fit/scan.h"
 #include "model/survival.h"
 #include "util/sort.h"
 
@@ -33,6 +45,14 @@ typedef struct sporf_surv_state {
     int32_t *order;       /* a node's positions by time */
     uint64_t *keys;       /* n: (time rank << 32 | position) records, for small nodes */
     int32_t *count;       /* n_times + 1: the counting sort's, for large nodes */
+    /* the exact log-rank statistic's (SPORF_CRIT_LOGRANK): each row's
+     * distinct time within the node being split, the node's prefix sums C
+     * and B by those times, and two Fenwick trees over them */
+    int32_t *node_rank;
+    double *prefix_c, *prefix_b, *fen_b, *fen_w;
+    int64_t node_times;
+    double left_w;
+    int hist_node;        /* the node is scanned by histogram: every cut there in the score form */
     /* the leaf-size choice's times (model/survival.h sporf_surv_grid), and
      * the node being split's Kaplan-Meier survival at them */
     int32_t n_grid;
@@ -96,6 +116,15 @@ int sporf_surv_state_init(sporf_task_state *t, const sporf_response *response, i
     s->count = malloc((m + 1) * sizeof *s->count);
     if (!s->time_rank || !s->after || !s->score || !s->order || !s->keys || !s->count)
         return 0;
+    if (t->params->criterion == SPORF_CRIT_LOGRANK) {
+        s->node_rank = malloc(m * sizeof *s->node_rank);
+        s->prefix_c = malloc(m * sizeof *s->prefix_c);
+        s->prefix_b = malloc(m * sizeof *s->prefix_b);
+        s->fen_b = malloc((m + 1) * sizeof *s->fen_b);
+        s->fen_w = malloc((m + 1) * sizeof *s->fen_w);
+        if (!s->node_rank || !s->prefix_c || !s->prefix_b || !s->fen_b || !s->fen_w)
+            return 0;
+    }
     if (!rank_times(s, response->y, n))
         return 0;
     s->n_grid = sporf_surv_grid(response->yr, response->y, n, s->grid);
@@ -114,6 +143,11 @@ void sporf_surv_state_free(sporf_task_state *t)
     free(s->order);
     free(s->keys);
     free(s->count);
+    free(s->node_rank);
+    free(s->prefix_c);
+    free(s->prefix_b);
+    free(s->fen_b);
+    free(s->fen_w);
     free(s);
     t->surv = NULL;
 }
@@ -152,8 +186,9 @@ static double node_residuals(sporf_task_state *t, const sporf_rows *r, int64_t s
     const int64_t m = end - start;
     double at_risk = 0.0;
     for (int64_t i = start; i < end; i++) at_risk += w[idx[i]];
-    double H = 0.0, risk = 0.0, S = 1.0;
+    double H = 0.0, risk = 0.0, S = 1.0, C = 0.0, B = 0.0;
     int32_t g = 0;
+    int64_t j = 0; /* the node's distinct times so far */
     for (int64_t k = 0; k < m;) {
         const int32_t rank = s->time_rank[idx[start + s->order[k]]];
         for (const double t_k = s->time[idx[start + s->order[k]]]; g < s->n_grid && s->grid[g] < t_k; g++)
@@ -170,27 +205,106 @@ static double node_residuals(sporf_task_state *t, const sporf_rows *r, int64_t s
             H += h;
             risk += h * s->after[rank];
             S *= 1.0 - h;
+            if (s->node_rank && at_risk > 1.0) {
+                const double c = d * (at_risk - d) / (at_risk * (at_risk - 1.0));
+                C += c;
+                B += c / at_risk;
+            }
+        }
+        if (s->node_rank) {
+            s->prefix_c[j] = C;
+            s->prefix_b[j] = B;
         }
         for (; k < k1; k++) {
             const int32_t id = idx[start + s->order[k]];
             s->score[id] = (event[id] ? 1.0 : 0.0) - H;
+            if (s->node_rank) s->node_rank[id] = (int32_t)j;
         }
+        j++;
         at_risk -= tied;
     }
     for (; g < s->n_grid; g++) s->curve[g] = S;
+    s->node_times = j;
     return risk;
 }
+
+/* ---- the exact log-rank statistic's scan (scan.h) ---- */
+
+static inline void fenwick_add(double *f, int64_t size, int64_t at, double v)
+{
+    for (int64_t i = at + 1; i <= size; i += i & -i) f[i] += v;
+}
+
+/* the sum over ranks [0, at) */
+static inline double fenwick_below(const double *f, int64_t at)
+{
+    double sum = 0.0;
+    for (int64_t i = at; i > 0; i -= i & -i) sum += f[i];
+    return sum;
+}
+
+static inline void logrank_move_left(const sporf_task_state *t, const sporf_node_stats *st, int32_t id, double ww,
+                                     sporf_scan_sums *s)
+{
+    (void)st;
+    sporf_surv_state *v = t->surv;
+    const int32_t j = v->node_rank[id];
+    const double Bj = v->prefix_b[j];
+    const double below = fenwick_below(v->fen_b, j), at_or_after = v->left_w - fenwick_below(v->fen_w, j);
+    s->sl += ww * t->yr[id];                   /* U: the residuals */
+    s->sr += ww * v->prefix_c[j];              /* the variance's first sum */
+    s->q += ww * ww * Bj + 2.0 * ww * (below + Bj * at_or_after);
+    fenwick_add(v->fen_b, v->node_times, j, ww * Bj);
+    fenwick_add(v->fen_w, v->node_times, j, ww);
+    v->left_w += ww;
+}
+
+static inline void logrank_start(const sporf_task_state *t, const sporf_rows *r, const sporf_node_stats *st,
+                                 int64_t start, int64_t end, int64_t n_miss, int missing_left, sporf_scan_sums *s)
+{
+    sporf_surv_state *v = t->surv;
+    memset(v->fen_b, 0, (size_t)(v->node_times + 1) * sizeof *v->fen_b);
+    memset(v->fen_w, 0, (size_t)(v->node_times + 1) * sizeof *v->fen_w);
+    v->left_w = 0.0;
+    s->wl = 0.0;
+    s->wr = st->w;
+    s->sl = s->sr = s->q = 0.0;
+    if (!missing_left)
+        return;
+    for (int64_t i = end - n_miss; i < end; i++) {
+        const int32_t id = r->idx[i];
+        logrank_move_left(t, st, id, r->w[id], s);
+        s->wl += r->w[id];
+    }
+    s->wr = st->w - s->wl;
+}
+
+static inline double logrank_proxy(const sporf_task_state *t, const sporf_scan_sums *s)
+{
+    (void)t;
+    const double var = s->sr - s->q;
+    return var > 1e-12 * s->sr ? s->sl * s->sl / var : 0.0;
+}
+
+static const sporf_scan_ops logrank_ops = {logrank_start, logrank_move_left, logrank_proxy};
 
 static void node_stats(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, sporf_node_stats *st)
 {
     const double risk = node_residuals(t, r, start, end);
     sporf_task_regression.node_stats(t, r, start, end, st);
     st->risk = risk;
+    t->surv->hist_node = 0;
+    if (t->surv->node_rank)
+        st->perfect = INFINITY; /* no cut is known to beat all others */
 }
 
 static int scan(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, int64_t n_miss,
                 const sporf_node_stats *st, sporf_best_split *best)
 {
+    /* a histogram node's cuts compare in the score form, so its candidates
+     * that the bins cannot resolve are scanned in it too */
+    if (t->surv->node_rank && !t->surv->hist_node)
+        return sporf_scan_sorted(t, r, start, end, n_miss, st, best, &logrank_ops);
     return sporf_task_regression.scan(t, r, start, end, n_miss, st, best);
 }
 
@@ -249,6 +363,7 @@ static int32_t hist_width(int32_t n_classes)
 
 static void hist_prepare(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, const sporf_node_stats *st)
 {
+    t->surv->hist_node = 1;
     sporf_task_regression.hist_prepare(t, r, start, end, st);
 }
 

@@ -124,7 +124,8 @@ enum {
     SPORF_CRIT_SQUARED_ERROR = 2, /* regression (the only regression criterion) */
     SPORF_CRIT_FASTBIC = 3, /* unsupervised: the URerF paper's Fast-BIC (two Gaussians per cut, the better of equal and unequal variances) */
     SPORF_CRIT_TWOMEANS = 4, /* unsupervised: exact one-dimensional two-means */
-    SPORF_CRIT_LOGRANK = 5 /* survival: the log-rank score test (Hothorn and Lausen 2003): the log-rank statistic's numerator, each row's martingale residual under the node's Nelson-Aalen hazard summed over a side, standardized by its permutation variance */
+    SPORF_CRIT_LOGRANK = 5, /* survival: the log-rank statistic of the two sides (its numerator squared over its hypergeometric variance) where cuts are scanned exactly; a histogram scan or random cut scores its score form (logrankscore) */
+    SPORF_CRIT_LOGRANKSCORE = 6 /* survival: the log-rank score test (Hothorn and Lausen 2003): the log-rank statistic's numerator, each row's martingale residual under the node's Nelson-Aalen hazard summed over a side, standardized by its permutation variance */
 };
 
 /* class_weight */
@@ -416,7 +417,7 @@ enum {
     SPORF_RESPONSE_CLASSES = 1, /* class codes: a classification forest */
     SPORF_RESPONSE_VALUES = 2,  /* numbers: a regression forest (criterion SPORF_CRIT_SQUARED_ERROR) */
     SPORF_RESPONSE_SURVIVAL = 3 /* right-censored times and event flags: a survival forest
-                                   (criterion SPORF_CRIT_LOGRANK) */
+                                   (criterion SPORF_CRIT_LOGRANK or SPORF_CRIT_LOGRANKSCORE) */
 };
 
 /* The training data a fit reads besides X, for every kind of forest. Zero
@@ -794,8 +795,9 @@ int sporf_forest_oob_quantiles(const sporf_forest *forest, const sporf_matrix *X
  * one column, a leaf's stored value -- is the forest's H summed over the
  * distinct training event times: the expected number of events, higher for
  * a riskier row. Honest trees (honest_prior "ignore" only): a leaf without
- * estimation rows abstains. The split score is the log-rank score test
- * (SPORF_CRIT_LOGRANK). */
+ * estimation rows abstains. The split score is the log-rank statistic
+ * (SPORF_CRIT_LOGRANK; histogram scans and random cuts use its score form)
+ * or its score form throughout (SPORF_CRIT_LOGRANKSCORE). */
 enum {
     SPORF_SURVIVAL_FUNCTION = 0, /* S(t), the Kaplan-Meier estimate */
     SPORF_CUMULATIVE_HAZARD = 1, /* H(t), the Nelson-Aalen estimate */

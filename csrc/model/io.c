@@ -555,7 +555,7 @@ int sporf_model_read(const uint8_t *buf, int64_t len, sporf_forest **out, sporf_
         f->task != SPORF_TASK_UNSUPERVISED && f->task != SPORF_TASK_SURVIVAL)
         CORRUPT("model has an unknown task code %d", f->task);
     if ((f->task == SPORF_TASK_SURVIVAL) != (version >= 12) ||
-        (f->task == SPORF_TASK_SURVIVAL) != (P->criterion == SPORF_CRIT_LOGRANK) ||
+        (f->task == SPORF_TASK_SURVIVAL) != sporf_criterion_survival(P->criterion) ||
         (f->task == SPORF_TASK_SURVIVAL && (P->quantiles || (sporf_params_honest(P) && !sporf_params_abstain(P)))))
         CORRUPT("model's format, task and criterion disagree");
     if ((f->task == SPORF_TASK_REGRESSION) != (P->criterion == SPORF_CRIT_SQUARED_ERROR) ||

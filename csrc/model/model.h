@@ -179,6 +179,9 @@ static inline int sporf_forest_keeps_rows(const sporf_forest *f)
     return f->params.quantiles || f->task == SPORF_TASK_SURVIVAL;
 }
 
+/* Is the criterion a survival forest's? */
+static inline int sporf_criterion_survival(int32_t c) { return c == SPORF_CRIT_LOGRANK || c == SPORF_CRIT_LOGRANKSCORE; }
+
 /* Does the forest hold one number per leaf and output (regression and
  * survival) rather than class distributions or shares (classification,
  * unsupervised)? */

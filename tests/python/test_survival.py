@@ -231,3 +231,48 @@ def test_other_refusals(data):
         est.predict_restricted_mean(X, -1.0)
     with pytest.raises(ValueError, match="training data"):
         est.predict(X[:10], oob=True)
+
+
+def logrank_statistics(x, event, time):
+    """For each cut between distinct sorted values of x: the log-rank
+    statistic (numerator squared over the hypergeometric variance) and its
+    score form (the numerator squared over the residuals' permutation
+    variance, up to a factor common to the node), by their definitions."""
+    order = np.argsort(x, kind="stable")
+    x, event, time = x[order], event[order], time[order]
+    n = len(x)
+    out = []
+    uniq = np.unique(time[event == 1])
+    H = np.array([np.sum([np.sum((time == s) & (event == 1)) / np.sum(time >= s) for s in uniq if s <= t])
+                  for t in time])
+    resid = event - H
+    for k in range(1, n):
+        if x[k] == x[k - 1]:
+            continue
+        left = np.arange(n) < k
+        U = V = 0.0
+        for s in uniq:
+            Y, d = np.sum(time >= s), np.sum((time == s) & (event == 1))
+            Yl, dl = np.sum((time >= s) & left), np.sum((time == s) & (event == 1) & left)
+            U += dl - Yl * d / Y
+            if Y > 1:
+                V += d * (Y - d) / (Y - 1) * (Yl / Y) * (1 - Yl / Y)
+        score = resid[left].sum() ** 2 * n / (k * (n - k))
+        out.append(((x[k - 1] + x[k]) / 2, U * U / V if V > 0 else 0.0, score))
+        assert abs(U - resid[left].sum()) < 1e-9  # the numerator is the residuals' sum
+    return out
+
+
+@pytest.mark.parametrize("criterion,column", [("logrank", 1), ("logrankscore", 2)])
+def test_a_stump_cuts_where_its_criterion_peaks(criterion, column):
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=80)
+    t = rng.exponential(np.exp(-np.where(x > 0.3, 1.0, 0.0)))
+    c = rng.uniform(0, 2, 80)
+    event, time = (t <= c).astype(int), np.minimum(t, c)
+    stump = SPORFSurvival(n_estimators=1, criterion=criterion, max_depth=1, bootstrap=False, projection="axis",
+                          max_features=1, axis_features=0, guided_features=0, max_bins=0, min_samples_leaf=1,
+                          random_state=0).fit(x[:, None], (event, time))
+    stats = logrank_statistics(x, event, time)
+    best = max(stats, key=lambda s: s[column])
+    assert stump.get_tree(0).threshold[0] == pytest.approx(best[0])
