@@ -28,7 +28,8 @@ def quantile_weights(X):
     return 1.0 + (X[:, 3] > 0)
 
 
-SURVIVAL_PARAMS = dict(n_estimators=8, max_depth=6, min_samples_leaf=4, random_state=20261127)
+SURVIVAL_PARAMS = dict(n_estimators=8, max_depth=6, min_samples_leaf=4, criterion="logrank", max_bins=0,
+                       random_state=20261127)
 SURVIVAL_TIMES = [0.2, 0.5, 1.0, 2.0, 4.0]
 
 
