@@ -27,9 +27,10 @@ if ! command -v Rscript >/dev/null 2>&1 || ! Rscript -e 'library(Matrix)' >/dev/
   missing+=(r-cran-matrix)
 fi
 # The vignettes (make vignettes; make test renders a small variant): knitr and
-# rmarkdown with pandoc render the R documents, randomForest is the R peer in
-# their figures.
-for pkg in knitr rmarkdown randomForest; do
+# rmarkdown with pandoc render the R documents; randomForest and ranger are the R
+# peers in their figures; survival builds the survival document's responses (and
+# the R tests' Surv objects).
+for pkg in knitr rmarkdown randomForest survival ranger; do
   if ! command -v Rscript >/dev/null 2>&1 || ! Rscript -e "library($pkg)" >/dev/null 2>&1; then
     missing+=("r-cran-$(echo "$pkg" | tr '[:upper:]' '[:lower:]')")
   fi
