@@ -49,6 +49,11 @@ def main(out):
         .fit(X, np.column_stack([y, np.arange(60) % 3])),
         "two-responses": sporf.SPORFRegressor(n_estimators=2, max_depth=4, honest_fraction=0.5, random_state=0)
         .fit(X, X[:, :2]),
+        # format 12: survival times, event flags and the leaves' rows
+        "survival": sporf.SPORFSurvival(n_estimators=2, max_depth=4, random_state=0)
+        .fit(X, (np.arange(60) % 3 != 0, np.abs(X[:, 0]) + 0.1), sample_weight=1.0 + (X[:, 1] > 0)),
+        "survival-honest": sporf.SPORFSurvival(n_estimators=2, max_depth=4, honest_fraction=0.5, random_state=0)
+        .fit(X, (np.arange(60) % 3 != 0, np.abs(X[:, 0]) + 0.1)),
         # format 8's missing-value directions, learned both ways
         "missing": sporf.SPORFClassifier(n_estimators=2, max_depth=4, random_state=0).fit(with_missing(X), y),
     }

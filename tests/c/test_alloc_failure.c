@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 void *__real_malloc(size_t size);
@@ -87,7 +88,8 @@ static void every_failure(const char *what, call_fn call, void *ctx)
 typedef struct {
     sporf_params p;
     int task; /* 0 classification with OOB, 1 regression, 2 unsupervised, 3 two-output classification
-                 with OOB, 4 two-output regression tuned by OOB */
+                 with OOB, 4 two-output regression tuned by OOB, 5 survival with OOB and the leaf
+                 size chosen out of bag */
     int floats; /* the fit reads X's values as floats (row-major: through a float copy) */
 } fit_ctx;
 
@@ -96,6 +98,9 @@ static float Xf[N * P]; /* X's values as floats */
 /* Two outputs per row: the classes and a shifted copy, the response and a scaled one. */
 static int32_t y2[N * 2];
 static double yr2[N * 2];
+/* Survival: times and event flags. */
+static double times[N];
+static int32_t events[N];
 
 static int do_fit(void *vctx)
 {
@@ -115,6 +120,14 @@ static int do_fit(void *vctx)
         static double oob2[N * 2 * K];
         const int32_t classes[2] = {K, K};
         rc = fit_outputs(&c->p, &m, 2, y2, classes, NULL, NULL, oob2, cnt, NULL, NULL, &f, NULL);
+    } else if (c->task == 5) {
+        static double oob_risk[N];
+        sporf_fit_data d;
+        memset(&d, 0, sizeof d);
+        d.response = SPORF_RESPONSE_SURVIVAL;
+        d.values = times;
+        d.events = events;
+        rc = sporf_forest_fit(&c->p, &m, &d, oob_risk, cnt, NULL, NULL, &f, NULL);
     } else {
         sporf_tune_result res;
         rc = tune_outputs(&c->p, SPORF_TUNE_DENSITY, &m, 2, NULL, NULL, yr2, NULL, &res, NULL, NULL,
@@ -173,6 +186,21 @@ static int do_quantiles(void *vctx)
     return rc;
 }
 
+static int do_survival(void *vctx)
+{
+    model_ctx *c = vctx;
+    const sporf_matrix m = {X, N, P, P, 1, NULL};
+    static double out[N * 3], imp[P];
+    const double at[3] = {0.5, 0.1, 2.0};
+    int rc = sporf_forest_predict_survival(c->forest, &m, at, 3, SPORF_SURVIVAL_FUNCTION, 2, out, NULL);
+    if (rc == SPORF_OK) rc = sporf_forest_oob_survival(c->forest, &m, at, 3, SPORF_RESTRICTED_MEAN, 2, out, NULL);
+    if (rc == SPORF_OK) rc = sporf_forest_permutation_importance(c->forest, &m, events, times, 2, NULL, NULL, imp,
+                                                                 NULL, NULL);
+    double conc;
+    if (rc == SPORF_OK) rc = sporf_concordance_index(times, events, yr, N, &conc, NULL);
+    return rc;
+}
+
 static int do_merge(void *vctx)
 {
     const sporf_forest *const *two = vctx;
@@ -192,6 +220,8 @@ int main(void)
         y2[2 * i + 1] = (y[i] + 1) % K;
         yr2[2 * i] = yr[i];
         yr2[2 * i + 1] = -3.0 * yr[i] + 1.0;
+        times[i] = 0.5 + fabs(yr[i]) + 0.01 * i;
+        events[i] = i % 4 != 0;
     }
 
     for (int i = 0; i < N * P; i++)
@@ -241,6 +271,19 @@ int main(void)
     fc.p.max_bins = 16;
     fc.task = 3;
     every_failure("two-output classification, OOB", do_fit, &fc);
+    sporf_params_init(&fc.p);
+    fc.p.n_estimators = 3;
+    fc.p.n_jobs = 2;
+    fc.p.criterion = SPORF_CRIT_LOGRANK;
+    fc.p.min_samples_leaf = (sporf_amount){SPORF_FORM_AUTO, 0};
+    fc.task = 5;
+    every_failure("survival fit, OOB, leaf size chosen", do_fit, &fc);
+    fc.p.min_samples_leaf = (sporf_amount){SPORF_FORM_COUNT, 3};
+    fc.p.honest_fraction = 0.5;
+    fc.p.honest_prior = SPORF_HONEST_IGNORE;
+    fc.p.criterion = SPORF_CRIT_LOGRANKSCORE;
+    fc.p.max_bins = 16;
+    every_failure("honest survival fit, histograms", do_fit, &fc);
 
     /* A forest and its bytes, made without failures. */
     sporf_params p;
@@ -308,6 +351,31 @@ int main(void)
     every_failure("quantiles, in and out of bag", do_quantiles, &qc);
     const sporf_forest *qtwo[2] = {f, shard};
     every_failure("merge quantile forests", do_merge, (void *)qtwo);
+    free(bytes);
+    sporf_forest_free(f);
+    sporf_forest_free(shard);
+
+    /* A survival forest: its file (format 12), its curves and its shards. */
+    sporf_params_init(&p);
+    p.n_estimators = 3;
+    p.random_state = 4;
+    p.criterion = SPORF_CRIT_LOGRANK;
+    sporf_fit_data sd;
+    memset(&sd, 0, sizeof sd);
+    sd.response = SPORF_RESPONSE_SURVIVAL;
+    sd.values = times;
+    sd.events = events;
+    sporf_forest_fit(&p, &m, &sd, NULL, NULL, NULL, NULL, &f, NULL);
+    p.first_tree = 3;
+    sporf_forest_fit(&p, &m, &sd, NULL, NULL, NULL, NULL, &shard, NULL);
+    sporf_forest_save(f, NULL, 0, &len, NULL);
+    bytes = malloc((size_t)len);
+    sporf_forest_save(f, bytes, len, &len, NULL);
+    model_ctx sc = {bytes, len, f};
+    every_failure("load a survival forest", do_load, &sc);
+    every_failure("survival curves, importance, concordance", do_survival, &sc);
+    const sporf_forest *stwo[2] = {f, shard};
+    every_failure("merge survival forests", do_merge, (void *)stwo);
     free(bytes);
     sporf_forest_free(f);
     sporf_forest_free(shard);

@@ -4,7 +4,8 @@
  * The input is read as a parameter block followed by data: any parameter
  * value (valid or not), 1-48 rows of 1-9 features whose values may be NaN,
  * infinite, huge or repeated, labels, weights and the task (one output, or
- * now and then two). Errors are fine;
+ * now and then two; from a last byte, which older inputs lack, a survival
+ * forest on the responses as times and the labels' parity as events). Errors are fine;
  * crashes, sanitizer reports, a forest from a failed fit, or a fitted forest
  * that cannot predict or round-trip through the model format are not. */
 #include "sporf.h"
@@ -99,8 +100,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     double *X = malloc((size_t)(n * d) * sizeof *X), *yr = malloc((size_t)n * sizeof *yr);
     float *Xf = NULL; /* the float copy, when the fit reads floats */
     double *w = malloc((size_t)n * sizeof *w), *cw = malloc((size_t)K * sizeof *cw);
-    int32_t *y = malloc((size_t)n * sizeof *y);
-    if (!X || !yr || !w || !cw || !y)
+    int32_t *y = malloc((size_t)n * sizeof *y), *ev = malloc((size_t)n * sizeof *ev);
+    if (!X || !yr || !w || !cw || !y || !ev)
         goto done;
     for (int64_t i = 0; i < n * d; i++) X[i] = value(&b);
     for (int64_t i = 0; i < n; i++) {
@@ -112,6 +113,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int32_t k = 0; k < K; k++) cw[k] = (double)(next(&b) % 3);
     const int use_w = next(&b) % 2;
     const int fortran = next(&b) % 2;
+    /* read last, so the kept inputs keep their meaning: a survival forest */
+    const uint8_t surv_byte = next(&b);
+    const int survival = task == 1 && surv_byte % 4 == 1;
+    for (int64_t i = 0; i < n; i++) ev[i] = surv_byte % 8 == 5 ? y[i] : (y[i] & 1); /* now and then not 0/1 */
+    if (survival)
+        p.criterion = SPORF_CRIT_LOGRANK + crit % 2;
     sporf_matrix m = fortran ? (sporf_matrix){X, n, d, 1, n, NULL} : (sporf_matrix){X, n, d, d, 1, NULL};
     /* from bits already drawn: now and then the fit reads floats (X rounded
      * to them, so the other calls read the same values as doubles; a value
@@ -155,7 +162,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* a float fit asks for out-of-bag outputs now and then, which it must refuse */
     double *oob_out = floats && p.random_state % 3 != 0 ? NULL : oob;
     int64_t *cnt_out = oob_out ? cnt : NULL;
-    if (two)
+    if (survival) {
+        sporf_fit_data sd;
+        memset(&sd, 0, sizeof sd);
+        sd.response = SPORF_RESPONSE_SURVIVAL;
+        sd.values = yr;
+        sd.events = ev;
+        sd.sample_weight = use_w ? w : NULL;
+        rc = sporf_forest_fit(&p, &mfit, &sd, oob_out, cnt_out, NULL, NULL, &f, &err);
+    } else if (two)
         rc = fit_outputs(&p, &mfit, 2, task == 0 ? y2 : NULL, task == 0 ? classes2 : NULL,
                                     task == 1 ? yr2 : NULL, use_w ? w : NULL, oob_out, cnt_out, NULL, NULL, &f, &err);
     else if (task == 0)
@@ -177,6 +192,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             sporf_forest_apply(f, &m, 1, leaves, NULL, NULL, NULL);
             if (task != 2 && p.bootstrap)
                 sporf_forest_oob_predict(f, &m, 1, proba, NULL, NULL);
+            if (survival) {
+                const double at[3] = {1.0, 0.0, 4.0};
+                double *sc = malloc((size_t)(3 * n) * sizeof *sc);
+                if (sc && sporf_forest_predict_survival(f, &m, at, 3, SPORF_SURVIVAL_FUNCTION, 2, sc, NULL) == SPORF_OK)
+                    for (int64_t i = 0; i < n; i++)
+                        REQUIRE(sc[3 * i + 1] >= sc[3 * i] && sc[3 * i] >= sc[3 * i + 2] && sc[3 * i + 2] >= 0.0);
+                if (sc && p.bootstrap)
+                    sporf_forest_oob_survival(f, &m, at, 3, SPORF_RESTRICTED_MEAN, 1, sc, NULL);
+                int64_t n_times = 0;
+                REQUIRE(sporf_forest_unique_times(f, NULL, NULL, 0, &n_times, NULL) == SPORF_OK && n_times >= 1);
+                free(sc);
+            }
             if (p.quantiles) {
                 const double probs[2] = {0.75, 0.25};
                 double *q = malloc((size_t)(2 * n) * sizeof *q);
@@ -218,5 +245,6 @@ done:
     free(w);
     free(cw);
     free(y);
+    free(ev);
     return 0;
 }
