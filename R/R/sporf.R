@@ -160,7 +160,7 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   if (.is_survival(y)) { # survival::Surv (survival.R)
     if (!identical(est, "sporf"))
       stop("a survival forest (a Surv y) is grown by sporf()", call. = FALSE)
-    return(.fit_survival(X, y, args, sample_weight, est, data_dims, levels))
+    return(.fit_survival(X, y, args, sample_weight, est, levels))
   }
   if (is.matrix(y) || is.data.frame(y)) {
     # one column per output (multioutput.R); a single column is a vector

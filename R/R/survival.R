@@ -30,10 +30,10 @@
   status - cumsum(deaths / at_risk)[match(time, uniq)]
 }
 
-.fit_survival <- function(X, y, args, sample_weight, est, data_dims, levels) {
+.fit_survival <- function(X, y, args, sample_weight, est, levels) {
   n <- nrow(X)
   resp <- .survival_response(y, n)
-  params <- .build_params(args, ncol(X), est, "survival", data_dims)
+  params <- .build_params(args, ncol(X), est, "survival")
   sw <- .check_sample_weight(sample_weight, n)
   by_feature <- NULL
   if (!is.null(levels)) {

@@ -286,7 +286,7 @@ static void mr_node_stats(sporf_task_state *t, const sporf_rows *r, int64_t star
     st->sse = mr_sse(t, r, start, end, &st->w, t->node_counts);
     st->impurity = st->w > 0.0 ? st->sse / st->w / m : 0.0;
     int pure = 1;
-    const double *first = t->yr + (int64_t)r->idx[start] * m;
+    const double *first = end > start ? t->yr + (int64_t)r->idx[start] * m : NULL; /* a node without rows */
     for (int64_t i = start + 1; i < end && pure; i++) {
         const double *y = t->yr + (int64_t)r->idx[i] * m;
         for (int32_t j = 0; j < m && pure; j++) pure = y[j] == first[j];

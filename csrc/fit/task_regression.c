@@ -33,7 +33,12 @@ static void node_stats(sporf_task_state *t, const sporf_rows *r, int64_t start, 
 {
     st->sse = rows_sse(t, r, start, end, &st->w, &st->mean);
     st->impurity = st->w > 0.0 ? st->sse / st->w : 0.0;
-    /* a constant response cannot be split usefully */
+    /* a constant response cannot be split usefully (nor a node without rows:
+     * a tree whose draws all weigh 0) */
+    st->pure = 1;
+    st->perfect = st->sse;
+    if (end <= start)
+        return;
     int pure = 1;
     const double *wn, *yn;
     const int in_order = sporf_rows_wy(r, start, &wn, &yn);

@@ -224,7 +224,7 @@ class SPORFSurvival(_spec_gen._SPORFSurvivalParams, _BaseForest):
         self.event_times_ = self.unique_times_[self.is_event_time_]
 
     def _set_oob(self, oob, y):
-        event, time = y
+        event, time = survival_target(y)
         self.oob_prediction_ = oob[:, 0]
         self.oob_score_ = _native.concordance_index(time, event, self.oob_prediction_)
 

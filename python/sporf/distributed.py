@@ -22,6 +22,7 @@ from . import _dask, _native, _params
 from ._native import NativeForest, Progress, merge
 from ._exclusive import fitting
 from ._forest import _BaseForest, _warn_missing_oob, chooses_leaf_size, with_leaf_size
+from ._survival import SPORFSurvival
 from ._urerf import URerF
 
 __all__ = ["fit"]
@@ -81,7 +82,7 @@ def fit(estimator, X, y=None, *, sample_weight=None, client=None, n_shards=None,
 
     Parameters
     ----------
-    estimator : SPORFClassifier, SPORFRegressor, MORFClassifier, MORFRegressor or URerF
+    estimator : SPORFClassifier, SPORFRegressor, SPORFSurvival, MORFClassifier, MORFRegressor or URerF
         Fitted in place, as ``estimator.fit(X, y)`` would be. Its
         ``n_estimators`` trees (from ``first_tree``) are split into shards.
         ``n_jobs`` is not used: each shard is one Dask task on one thread,
@@ -161,6 +162,10 @@ def fit(estimator, X, y=None, *, sample_weight=None, client=None, n_shards=None,
     if not unsupervised and y is None:
         raise ValueError("%s needs y" % type(estimator).__name__)
     if _dask.is_collection(X):
+        if isinstance(estimator, SPORFSurvival):
+            raise ValueError("a survival forest keeps every training row's time and event in its leaves, which a "
+                             "fit from a Dask collection does not have in one place: fit from arrays in memory "
+                             "(sporf.distributed.fit grows its trees on the cluster all the same)")
         if client is None:
             client = distributed.get_client()
         with fitting(estimator):

@@ -60,6 +60,8 @@ def _cases():
         (sporf.URerF(n_estimators=12, random_state=3), X, None),
         (sporf.SPORFClassifier(min_samples_leaf=3, n_estimators=14, projection="axis", honest_fraction=0.3, random_state=9,
                                first_tree=100), X, y),
+        (sporf.SPORFSurvival(n_estimators=16, oob_score=True, random_state=3), X,
+         np.array(list(zip(y == 1, 1.0 + np.abs(X[:, 0]))), dtype=[("event", "?"), ("time", "<f8")])),
     ]
 
 
@@ -72,7 +74,7 @@ def test_dask_fit_is_the_single_machine_fit(client, est, X, y):
     assert est.to_bytes() == local.to_bytes()
     assert seen[-1] == (est.n_estimators, est.n_estimators) and len(seen) > 1
     if getattr(est, "oob_score", False):
-        name = "oob_decision_function_" if hasattr(est, "classes_") else "oob_prediction_"
+        name = "oob_decision_function_" if hasattr(est, "classes_") else "oob_prediction_"  # survival: the risks
         np.testing.assert_array_equal(getattr(est, name), getattr(local, name))
         assert est.oob_score_ == local.oob_score_
     if y is None:

@@ -104,6 +104,10 @@ def test_bad_partitions_are_named_and_leave_the_estimator_unfitted(client, data)
             sd.fit(sporf.SPORFClassifier(min_samples_leaf=3, n_estimators=2, **kw), da.from_array(X, chunks=400), y, client=client)
     with pytest.raises(TypeError, match="URerF is unsupervised"):
         sd.fit(sporf.URerF(n_estimators=2), da.from_array(X, chunks=400), y, client=client)
+    surv = sporf.SPORFSurvival(n_estimators=2)
+    with pytest.raises(ValueError, match="survival forest keeps every training row"):
+        sd.fit(surv, da.from_array(X, chunks=400), (y, 1.0 + np.abs(X[:, 0])), client=client)
+    assert not hasattr(surv, "_forest")
     urf = sporf.URerF(n_estimators=2, bootstrap=False)
     with pytest.raises(ValueError, match="bootstrap=True"):
         sd.fit(urf, da.from_array(X, chunks=400), client=client)
