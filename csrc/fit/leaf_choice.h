@@ -20,7 +20,12 @@
  * rewards the smooth probabilities of large leaves, which on unbalanced,
  * noisy classes predict the common class everywhere (kappa 0.06 where leaves
  * of 3 rows scored 0.31); weighted by class, and without 13 and 21, the
- * choice ranked first among the leaf rules on the suite. The best size wins
+ * choice ranked first among the leaf rules on the suite. Survival forests
+ * score 1 to 21 by the integrated Brier score of their curves: each kept node
+ * holds its risk and its Kaplan-Meier survival at nine quantiles of the
+ * training event times (task.h node_value), scored with inverse-probability-
+ * of-censoring weights (benchmarks/notes/survival.md says why it is not their
+ * default). The best size wins
  * (the smaller one on a tie), and every tree is pruned to it, so the forest
  * stored is the forest of that size, smaller and faster to walk than the one
  * grown.
@@ -42,7 +47,9 @@ extern const int64_t sporf_leaf_sizes[SPORF_LEAF_SIZES];
  * NULL for ones) of the Brier score of the averaged class distribution
  * against class y[i] (times 1 / the class's weight over all rows), or of
  * the squared error of the averaged value against
- * yr[i] -- the trees answering from their nodes of at least
+ * yr[i], or (a survival forest: y the event flags, yr the times) the
+ * averaged curve's integrated Brier score -- the trees answering from their
+ * nodes of at least
  * sporf_leaf_sizes[j] rows. Several outputs (f->n_outputs): y holds each
  * row's codes offset into the K values and the Brier scores of the outputs
  * add up, or yr each row's responses and their squared errors add up, each

@@ -254,12 +254,13 @@ typedef struct sporf_params {
      * level costs the most and matters least), keeping each node's rows and value; the
      * out-of-bag rows score the leaf sizes 1, 2, 3, 5 and 8 by the Brier score of the class
      * probabilities with every class weighing alike (classification), or 1, 2, 3, 5, 8, 13
-     * and 21 by the squared error of the values (regression), a tree answering a row from
-     * the deepest node on its path that holds at least that many of the tree's rows, and the
-     * trees are pruned to the best size (min_samples_leaf_, leaf_scores_; R
-     * $min_samples_leaf, $leaf_scores); a quantile forest's leaves keep the rows of the
-     * pruned trees, honest trees count and value their nodes by their estimation rows, and
-     * several outputs add their scores. Without rows out of bag (no bootstrap, no
+     * and 21 by the squared error of the values (regression), or 1 to 21 by the integrated
+     * Brier score of the survival curves at nine event-time quantiles (survival), a tree
+     * answering a row from the deepest node on its path that holds at least that many of the
+     * tree's rows, and the trees are pruned to the best size (min_samples_leaf_,
+     * leaf_scores_; R $min_samples_leaf, $leaf_scores); a quantile forest's leaves keep the
+     * rows of the pruned trees, honest trees count and value their nodes by their estimation
+     * rows, and several outputs add their scores. Without rows out of bag (no bootstrap, no
      * max_samples) the trees grow fully, as scikit-learn's forests without the bootstrap do.
      * The forest keeps the size it chose, and trees added later are pruned to it: warm_start
      * (R grow()), shards that merge with it, tune_oob's later rounds (each candidate's first
@@ -270,8 +271,10 @@ typedef struct sporf_params {
      * small, nearly noiseless data (where leaves of one row win) and noisy data (where
      * larger leaves average the noise away), and on the suite's development half the choice
      * ranked first in both tasks (mean kappa 0.481 against 0.474 with leaves of 3 rows and
-     * 0.462 for scikit-learn's RF, mean R^2 0.564 against 0.553 and 0.516); 1 for MORF and
-     * URerF. Forms: SPORF_FORM_COUNT, SPORF_FORM_FRACTION, SPORF_FORM_AUTO. Default: 1. */
+     * 0.462 for scikit-learn's RF, mean R^2 0.564 against 0.553 and 0.516); 8 for survival
+     * forests (SPORFSurvival, R's sporf() on a Surv y), where the out-of-bag scores ranked
+     * the sizes against what held-out rows said (benchmarks/notes/survival.md); 1 for MORF
+     * and URerF. Forms: SPORF_FORM_COUNT, SPORF_FORM_FRACTION, SPORF_FORM_AUTO. Default: 1. */
     sporf_amount min_samples_leaf;
     /* A node is split only if the weighted impurity decrease N_t / N * (impurity - N_l / N_t
      * * left_impurity - N_r / N_t * right_impurity) is at least this value. Default: 0.0. */
