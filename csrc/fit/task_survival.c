@@ -49,7 +49,8 @@ typedef struct sporf_surv_state {
      * distinct time within the node being split, the node's prefix sums C
      * and B by those times, and two Fenwick trees over them */
     int32_t *node_rank;
-    double *prefix_c, *prefix_b, *fen_b, *fen_w;
+    double *prefix_c, *prefix_b;
+    double *fen;          /* 2 (node_times + 1): the Fenwick trees of w_i B(t_i) and of w_i, interleaved */
     int64_t node_times;
     double left_w;
     int hist_node;        /* the node is scanned by histogram: every cut there in the score form */
@@ -120,9 +121,8 @@ int sporf_surv_state_init(sporf_task_state *t, const sporf_response *response, i
         s->node_rank = malloc(m * sizeof *s->node_rank);
         s->prefix_c = malloc(m * sizeof *s->prefix_c);
         s->prefix_b = malloc(m * sizeof *s->prefix_b);
-        s->fen_b = malloc((m + 1) * sizeof *s->fen_b);
-        s->fen_w = malloc((m + 1) * sizeof *s->fen_w);
-        if (!s->node_rank || !s->prefix_c || !s->prefix_b || !s->fen_b || !s->fen_w)
+        s->fen = malloc(2 * (m + 1) * sizeof *s->fen);
+        if (!s->node_rank || !s->prefix_c || !s->prefix_b || !s->fen)
             return 0;
     }
     if (!rank_times(s, response->y, n))
@@ -146,8 +146,7 @@ void sporf_surv_state_free(sporf_task_state *t)
     free(s->node_rank);
     free(s->prefix_c);
     free(s->prefix_b);
-    free(s->fen_b);
-    free(s->fen_w);
+    free(s->fen);
     free(s);
     t->surv = NULL;
 }
@@ -230,17 +229,25 @@ static double node_residuals(sporf_task_state *t, const sporf_rows *r, int64_t s
 
 /* ---- the exact log-rank statistic's scan (scan.h) ---- */
 
-static inline void fenwick_add(double *f, int64_t size, int64_t at, double v)
+/* The two Fenwick trees walk the same indices: one loop for both. */
+static inline void fenwick_add(double *f, int64_t size, int64_t at, double b, double w)
 {
-    for (int64_t i = at + 1; i <= size; i += i & -i) f[i] += v;
+    for (int64_t i = at + 1; i <= size; i += i & -i) {
+        f[2 * i] += b;
+        f[2 * i + 1] += w;
+    }
 }
 
-/* the sum over ranks [0, at) */
-static inline double fenwick_below(const double *f, int64_t at)
+/* the sums over ranks [0, at) */
+static inline void fenwick_below(const double *f, int64_t at, double *b, double *w)
 {
-    double sum = 0.0;
-    for (int64_t i = at; i > 0; i -= i & -i) sum += f[i];
-    return sum;
+    double sb = 0.0, sw = 0.0;
+    for (int64_t i = at; i > 0; i -= i & -i) {
+        sb += f[2 * i];
+        sw += f[2 * i + 1];
+    }
+    *b = sb;
+    *w = sw;
 }
 
 static inline void logrank_move_left(const sporf_task_state *t, const sporf_node_stats *st, int32_t id, double ww,
@@ -250,12 +257,13 @@ static inline void logrank_move_left(const sporf_task_state *t, const sporf_node
     sporf_surv_state *v = t->surv;
     const int32_t j = v->node_rank[id];
     const double Bj = v->prefix_b[j];
-    const double below = fenwick_below(v->fen_b, j), at_or_after = v->left_w - fenwick_below(v->fen_w, j);
+    double below, w_below;
+    fenwick_below(v->fen, j, &below, &w_below);
+    const double at_or_after = v->left_w - w_below;
     s->sl += ww * t->yr[id];                   /* U: the residuals */
     s->sr += ww * v->prefix_c[j];              /* the variance's first sum */
     s->q += ww * ww * Bj + 2.0 * ww * (below + Bj * at_or_after);
-    fenwick_add(v->fen_b, v->node_times, j, ww * Bj);
-    fenwick_add(v->fen_w, v->node_times, j, ww);
+    fenwick_add(v->fen, v->node_times, j, ww * Bj, ww);
     v->left_w += ww;
 }
 
@@ -263,8 +271,7 @@ static inline void logrank_start(const sporf_task_state *t, const sporf_rows *r,
                                  int64_t start, int64_t end, int64_t n_miss, int missing_left, sporf_scan_sums *s)
 {
     sporf_surv_state *v = t->surv;
-    memset(v->fen_b, 0, (size_t)(v->node_times + 1) * sizeof *v->fen_b);
-    memset(v->fen_w, 0, (size_t)(v->node_times + 1) * sizeof *v->fen_w);
+    memset(v->fen, 0, 2 * (size_t)(v->node_times + 1) * sizeof *v->fen);
     v->left_w = 0.0;
     s->wl = 0.0;
     s->wr = st->w;
