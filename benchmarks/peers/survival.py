@@ -5,6 +5,8 @@ predict time and model size beside them.
 
     python benchmarks/peers/survival.py [--splits 10] [--trees 500] [--sets a,b] [--models a,b]
                                         [--max-rows 2000] [--out benchmarks/results/survival.csv]
+                                        [--figure benchmarks/figures/survival.png]
+    python benchmarks/peers/survival.py --summary RESULTS.csv [FIGURE.png]
 
 Needs scikit-survival (PyPI) for its data sets, its forests and its metrics,
 and R with ranger and survival (Debian's r-cran-ranger, r-cran-survival,
@@ -180,6 +182,7 @@ def main():
     ap.add_argument("--models", default="sporf," + ",".join(PEERS))
     ap.add_argument("--max-rows", type=int, default=2000)
     ap.add_argument("--out", default=os.path.join(BENCH, "results", "survival.csv"))
+    ap.add_argument("--figure", default=os.path.join(BENCH, "figures", "survival.png"))
     a = ap.parse_args()
     models = a.models.split(",")
     r_models = [m for m in models if m.startswith("ranger") or m == "coxph"]
@@ -228,6 +231,33 @@ def main():
         w.writeheader()
         w.writerows(rows)
     summarize(pd.DataFrame(rows))
+    if a.figure:
+        figure(pd.DataFrame(rows), a.figure)
+
+
+def figure(df, path):
+    """IPA and C by set (mean over the splits), a marker per model."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    by = df.groupby(["set", "model"])[["ipa", "c"]].mean()
+    sets = sorted(df["set"].unique())
+    models = list(dict.fromkeys(df["model"]))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    for ax, metric, label in [(axes[0], "ipa", "IPA (integrated Brier skill)"), (axes[1], "c", "Harrell's C")]:
+        for k, m in enumerate(models):
+            v = [by.loc[(s, m), metric] if (s, m) in by.index else np.nan for s in sets]
+            ax.scatter(v, np.arange(len(sets)) + (k - len(models) / 2) * 0.08, s=22 if m.startswith("sporf") else 12,
+                       label=m, marker="o" if m.startswith("sporf") else "x")
+        ax.set_xlabel(label)
+        ax.grid(axis="x", alpha=0.3)
+    axes[0].set_yticks(np.arange(len(sets)))
+    axes[0].set_yticklabels(sets)
+    axes[0].set_xlim(left=max(-0.1, axes[0].get_xlim()[0]))
+    axes[1].legend(fontsize=7, loc="lower right")
+    fig.suptitle("Survival forests on random half splits (mean over splits)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
 
 
 def summarize(df):
@@ -243,7 +273,9 @@ def summarize(df):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] == "--summary":
+    if len(sys.argv) > 1 and sys.argv[1] == "--summary":  # --summary CSV [PNG]
         summarize(pd.read_csv(sys.argv[2]))
+        if len(sys.argv) > 3:
+            figure(pd.read_csv(sys.argv[2]), sys.argv[3])
     else:
         main()
