@@ -89,6 +89,7 @@ def build_python(out, fast):
     copy_benchmarks(src)
     shutil.copy(REPO / "NEWS.md", src / "news.md")
     env = dict(os.environ, MPLBACKEND="Agg")
+    env["SPORF_VIGNETTES"] = str(REPO / "vignettes")  # where the gallery's scripts find their data
     if fast:
         env["SPORF_VIGNETTE_FAST"] = "1"
     html = out / "python"
