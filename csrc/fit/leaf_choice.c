@@ -301,7 +301,13 @@ int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const 
     if (survival) {
         c.y = y; /* the event flags */
         c.n_grid = sporf_surv_grid(yr, y, n, c.grid);
-        if (!(c.g_row = malloc((size_t)(n > 0 ? n : 1) * sizeof *c.g_row)) || !censoring_weights(&c, n, y, yr)) {
+        if (c.n_grid >= 0 && f->trees[0].node_width != 1 + c.n_grid) {
+            rc = sporf_set_error(err, SPORF_E_ARG, "leaf choice: the trees keep %d values a node, not %d",
+                                 (int)f->trees[0].node_width, 1 + c.n_grid);
+            goto done;
+        }
+        if (c.n_grid < 0 || !(c.g_row = malloc((size_t)(n > 0 ? n : 1) * sizeof *c.g_row)) ||
+            !censoring_weights(&c, n, y, yr)) {
             rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
             goto done;
         }

@@ -128,6 +128,8 @@ int sporf_surv_state_init(sporf_task_state *t, const sporf_response *response, i
     if (!rank_times(s, response->y, n))
         return 0;
     s->n_grid = sporf_surv_grid(response->yr, response->y, n, s->grid);
+    if (s->n_grid < 0)
+        return 0;
     t->yr = s->score; /* the regression scans read the residuals */
     return 1;
 }

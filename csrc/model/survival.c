@@ -14,11 +14,11 @@ int32_t sporf_surv_grid(const double *time, const int32_t *event, int64_t n, dou
 {
     int64_t E = 0;
     for (int64_t i = 0; i < n; i++) E += event[i] != 0;
-    double *t = malloc((size_t)(E > 0 ? E : 1) * sizeof *t);
-    if (!t || E == 0) {
-        free(t);
+    if (E == 0)
         return 0;
-    }
+    double *t = malloc((size_t)E * sizeof *t);
+    if (!t)
+        return -1;
     for (int64_t i = 0, k = 0; i < n; i++)
         if (event[i]) t[k++] = time[i];
     qsort(t, (size_t)E, sizeof *t, ascending);

@@ -41,8 +41,8 @@ double sporf_surv_steps_risk(const double *time, const double *h, int64_t k, con
 /* The times at which the leaf-size choice scores survival curves
  * (fit/leaf_choice.h): the 10%, 20%, ..., 90% quantiles of the n rows' event
  * times (time[i] where event[i] is 1), ascending, into grid (room for
- * SPORF_SURV_GRID); returns how many (0 without events). The builder and
- * the scoring compute it alike. */
+ * SPORF_SURV_GRID); returns how many (0 without events), or -1 when out of
+ * memory. The builder and the scoring compute it alike. */
 #define SPORF_SURV_GRID 9
 int32_t sporf_surv_grid(const double *time, const int32_t *event, int64_t n, double *grid);
 
