@@ -12,25 +12,35 @@ sporf_save <- function(object, file) {
                            "interaction of names (stored formulas must not run code when loaded); the loaded ",
                            "model predicts from the design matrix"),
                     paste(unstored, collapse = ", "), if (length(unstored) > 1L) "are" else "is"), call. = FALSE)
+  if (!dir.exists(dirname(file)))
+    stop(sprintf("cannot write %s: its folder %s does not exist", file, dirname(file)), call. = FALSE)
   tmp <- paste0(file, ".tmp-", Sys.getpid())
   ok <- FALSE
   on.exit(if (!ok) unlink(tmp), add = TRUE)
-  con <- file(tmp, "wb")
-  tryCatch(writeBin(object[["model"]], con), finally = close(con))
+  # errors name the path the user gave, not the temporary file beside it
+  cannot <- function(e) stop(sprintf("cannot write %s: %s", file, gsub(tmp, file, conditionMessage(e), fixed = TRUE)),
+                             call. = FALSE)
+  con <- tryCatch(file(tmp, "wb"), error = cannot, warning = cannot)
+  tryCatch(writeBin(object[["model"]], con), error = cannot, finally = close(con))
   if (!file.rename(tmp, file)) stop(sprintf("could not write %s", file), call. = FALSE)
   ok <- TRUE
   invisible(file)
 }
 
 sporf_load <- function(file) {
+  # a bad file's error says what is wrong with it, not which internal function found it
+  from_bytes <- function(bytes, what) {
+    tryCatch(.sporf_from_bytes(bytes),
+             error = function(e) stop(sprintf("%s%s", what, conditionMessage(e)), call. = FALSE))
+  }
   # the model's bytes themselves (fit$model, readBin), as Python's load() takes them
-  if (is.raw(file)) return(.sporf_from_bytes(file))
+  if (is.raw(file)) return(from_bytes(file, ""))
   if (!is.character(file) || length(file) != 1L || is.na(file))
     stop("file must be a single path or the model's bytes (a raw vector)", call. = FALSE)
   if (!file.exists(file)) stop(sprintf("no such file: %s", file), call. = FALSE)
   size <- file.info(file)$size
   bytes <- readBin(file, "raw", n = size)
-  .sporf_from_bytes(bytes)
+  from_bytes(bytes, sprintf("%s: ", file))
 }
 
 # A sporf object from model bytes written by either language.

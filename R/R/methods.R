@@ -31,8 +31,9 @@ print.sporf <- function(x, ...) {
   cat(sprintf("%s %s forest%s\n", kind, x[["task"]],
               if (isTRUE(p$honest_fraction > 0)) sprintf(" (honest, fraction %g)", p$honest_fraction) else ""))
   cat(sprintf("  %d trees, %s\n", as.integer(info$n_trees), .describe_projection(p)))
-  cat(sprintf("  max_features = %s (%d candidate projections per node), criterion = %s\n",
-              .describe_max_features(p$max_features), as.integer(x[["max_features_resolved"]]), p$criterion))
+  d <- as.integer(x[["max_features_resolved"]])
+  cat(sprintf("  max_features = %s (%d candidate projection%s per node), criterion = %s\n",
+              .describe_max_features(p$max_features), d, if (d == 1L) "" else "s", p$criterion))
   if (!is.null(x[["tuning"]]))
     cat(sprintf("  chosen by out-of-bag error among %d candidates (see $tuning)\n", nrow(x[["tuning"]])))
   if (identical(x[["task"]], "unsupervised")) {

@@ -509,12 +509,21 @@ class NativeForest:
 
 
 def save_bytes(path, data):
-    """Write atomically: a crash mid-write never leaves a truncated model."""
+    """Write atomically: a crash mid-write never leaves a truncated model.
+    An error names the path the caller gave, not the temporary file beside it."""
     path = os.fspath(path)
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise FileNotFoundError("cannot write %s: its folder %s does not exist" % (path, folder))
     tmp = path + ".tmp-%d" % os.getpid()
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except OSError as exc:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise type(exc)(exc.errno, "cannot write %s: %s" % (path, exc.strerror)) from None
 
 
 def merge(natives):

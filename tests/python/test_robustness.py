@@ -161,3 +161,12 @@ def test_unaligned_arrays_are_read_safely(data):
     reg = sporf.SPORFRegressor(n_estimators=5, random_state=0)
     assert reg.fit(X, yu).to_bytes() == sporf.SPORFRegressor(n_estimators=5, random_state=0).fit(
         X, np.array(yu)).to_bytes()
+
+
+def test_save_errors_name_the_callers_path(tmp_path):
+    X = np.random.default_rng(0).random((40, 3))
+    clf = sporf.SPORFClassifier(n_estimators=2, random_state=0).fit(X, X[:, 0] > 0.5)
+    target = tmp_path / "no-such-folder" / "m.sporf"
+    with pytest.raises(FileNotFoundError, match="no-such-folder/m.sporf: its folder .* does not exist") as info:
+        clf.save(target)
+    assert ".tmp-" not in str(info.value)
