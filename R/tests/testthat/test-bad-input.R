@@ -114,7 +114,7 @@ test_that("every exported function refuses bad input with a message", {
     list(quote(plot_importance(mf, kind = "bad")), "should be one of|kind"),
     list(quote(importance(fit, kind = "bad")), "should be one of|kind"),
     list(quote(oob_error(fit)), "oob_score"),
-    list(quote(sporf_save(fit, "/nonexistent/dir/x.sporf")), "cannot open|could not write"),
+    list(quote(sporf_save(fit, "/nonexistent/dir/x.sporf")), "cannot write /nonexistent/dir/x.sporf: its folder"),
     list(quote(sporf_save(d$x, tempfile())), "needs a sporf forest"),
     list(quote(sporf_load(c("a", "b"))), "single path"),
     list(quote(geodesic_precision_recall(matrix(0, 5, 5), matrix(0, 5, 5), 0)), "k"),
