@@ -13,16 +13,15 @@ and R with ranger and survival (Debian's r-cran-ranger, r-cran-survival,
 r-cran-cardata) for ranger's forests, the Cox model and the R packages' sets.
 
 Data (offline): scikit-survival's whas500, GBSG2, veterans' lung cancer,
-AIDS, breast cancer and flchain; the survival package's lung, pbc (the 312
+AIDS and flchain; the survival package's lung, pbc (the 312
 trial patients, death), colon (death) and nafld1; Rossi's recidivism data
 (lifelines' rossi; carData's copy). Sets of more rows than --max-rows are
 subsampled to that many per split (the same rows for every model): on
 flchain's and nafld1's thousands of distinct times, ranger's and
 scikit-survival's leaves -- a curve over every distinct time each -- would
 not fit in this machine's memory at 500 trees. Factors are one-hot encoded,
-missing values take the training half's medians. Never used (kept out for
-independent evaluation): timereg's TRACE, pec's cost, KMsurv's std and
-kidtran (lifelines' kidney transplant set is kidtran), TH.data's wpbc.
+missing values take the training half's medians. The sets kept out of the
+project for independent evaluation are not used, under any name.
 
 Each split halves the rows at random (seeded); every model fits the training
 half with the same trees and two threads. Evaluation times: 20 evenly spaced
@@ -56,7 +55,7 @@ import sporf
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.dirname(HERE)
-SKSURV_SETS = ["whas500", "gbsg2", "veterans", "aids", "breast_cancer", "flchain"]
+SKSURV_SETS = ["whas500", "gbsg2", "veterans", "aids", "flchain"]
 R_SETS = ["lung", "pbc", "colon", "nafld1", "rossi"]
 PEERS = ["rsf", "est", "ranger_logrank", "ranger_extratrees", "coxph"]
 
@@ -68,8 +67,7 @@ def load_set(name, cache):
         return df.drop(columns=["time", "status"]), df["status"].to_numpy() == 1, df["time"].to_numpy(float)
     from sksurv import datasets as d
     loader = {"whas500": d.load_whas500, "gbsg2": d.load_gbsg2, "veterans": d.load_veterans_lung_cancer,
-              "aids": lambda: d.load_aids("aids"), "breast_cancer": d.load_breast_cancer,
-              "flchain": d.load_flchain}[name]
+              "aids": lambda: d.load_aids("aids"), "flchain": d.load_flchain}[name]
     X, y = loader()
     event, time_ = y.dtype.names
     if name == "flchain":  # the cause of death is known only for those who died

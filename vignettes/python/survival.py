@@ -91,7 +91,7 @@ if RandomSurvivalForest is not None:
 # %% [markdown]
 # One split of 156 patients is a noisy comparison (here the oblique forest led
 # on both scores); the benchmark (`benchmarks/peers/survival.py`,
-# BENCHMARKS.md) repeats such splits on eleven data sets.
+# BENCHMARKS.md) repeats such splits on ten data sets.
 #
 # ## Survival curves of a few patients
 #
