@@ -4,6 +4,7 @@
 #include "model/survival.h"
 #include "predict/traverse.h"
 #include "util/pool.h"
+#include "util/sort.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -166,32 +167,6 @@ static int score_block(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl 
     return SPORF_OK;
 }
 
-typedef struct timed_row {
-    double time;
-    int64_t row;
-} timed_row;
-
-static int by_time_then_row(const void *a, const void *b)
-{
-    const timed_row *x = a, *y = b;
-    if (x->time != y->time)
-        return x->time < y->time ? -1 : 1;
-    return (x->row > y->row) - (x->row < y->row);
-}
-
-/* order[0..n) by ascending time, ties by row. */
-static int sort_by_time(int64_t *order, int64_t n, const double *time)
-{
-    timed_row *t = malloc((size_t)(n > 0 ? n : 1) * sizeof *t);
-    if (!t)
-        return 0;
-    for (int64_t i = 0; i < n; i++) t[i] = (timed_row){time[order[i]], order[i]};
-    qsort(t, (size_t)n, sizeof *t, by_time_then_row);
-    for (int64_t i = 0; i < n; i++) order[i] = t[i].row;
-    free(t);
-    return 1;
-}
-
 /* The censoring distribution's Kaplan-Meier survival G (censored rows are
  * its events; at a tie, events come first): each event row's G just before
  * its time, and G at the grid's times, into the context. */
@@ -201,7 +176,7 @@ static int censoring_weights(score_ctx *c, int64_t n, const int32_t *event, cons
     if (!order)
         return 0;
     for (int64_t i = 0; i < n; i++) order[i] = i;
-    if (!sort_by_time(order, n, time)) {
+    if (!sporf_order_rows_by_key(time, order, n)) {
         free(order);
         return 0;
     }

@@ -76,12 +76,9 @@ static int regenerate_inbag_rows(const sporf_forest *f, const sporf_matrix *X, i
         return sporf_set_error(err, SPORF_E_ARG, "an unsupervised forest has no out-of-bag predictions");
     if (!sporf_params_samples_rows(&f->params))
         return sporf_params_no_rows_out_error(err, what);
-    int rc = sporf_check_matrix(X, f->n_features, SPORF_CHECK_NO_INF, "X", err);
+    int rc = sporf_check_query(f, X, err);
     if (rc != SPORF_OK)
         return rc;
-    const int64_t first_missing = f->missing_learned ? -1 : sporf_matrix_first_missing(X);
-    if (first_missing >= 0)
-        return sporf_missing_unlearned_error(err, "X", first_missing / X->ncol, first_missing % X->ncol);
     const int64_t n = X->nrow, draws = sporf_resolve_draws(&f->params, n_total);
     if (first_row < 0 || first_row + n > n_total)
         return sporf_set_error(err, SPORF_E_ARG, "%s: rows %lld-%lld are not rows of the %lld training rows", what,

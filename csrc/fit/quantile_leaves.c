@@ -2,53 +2,38 @@
  * regression forest (quantile_leaves.h). */
 #include "fit/quantile_leaves.h"
 #include "predict/traverse.h"
+#include "util/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct ranked_row {
-    double y;
-    int32_t row;
-} ranked_row;
-
-/* Ascending response, ties by row: one order on every platform, so both
- * bindings and every thread count store the same ranks. */
-static int by_response_then_row(const void *a, const void *b)
-{
-    const ranked_row *x = a, *y = b;
-    if (x->y != y->y)
-        return x->y < y->y ? -1 : 1;
-    return (x->row > y->row) - (x->row < y->row);
-}
 
 int sporf_qrf_prepare(sporf_forest *f, const double *yr, const double *sw, int64_t n, int32_t **order_out,
                       int32_t **rank_out, sporf_error *err)
 {
     *order_out = NULL;
     *rank_out = NULL;
-    ranked_row *rows = malloc((size_t)n * sizeof *rows);
+    int64_t *rows = malloc((size_t)(n > 0 ? n : 1) * sizeof *rows);
     int32_t *order = malloc((size_t)n * sizeof *order);
     int32_t *rank = malloc((size_t)n * sizeof *rank);
     f->qrf_y = malloc((size_t)n * sizeof *f->qrf_y);
     if (sw)
         f->qrf_w = malloc((size_t)n * sizeof *f->qrf_w);
-    if (!rows || !order || !rank || !f->qrf_y || (sw && !f->qrf_w)) {
+    if (rows)
+        for (int64_t i = 0; i < n; i++) rows[i] = i;
+    /* ascending response, ties by row: one order on every platform, so both
+     * bindings and every thread count store the same ranks */
+    if (!rows || !order || !rank || !f->qrf_y || (sw && !f->qrf_w) || !sporf_order_rows_by_key(yr, rows, n)) {
         free(rows);
         free(order);
         free(rank);
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory keeping the responses for quantiles");
     }
-    for (int64_t i = 0; i < n; i++) {
-        rows[i].y = yr[i];
-        rows[i].row = (int32_t)i;
-    }
-    qsort(rows, (size_t)n, sizeof *rows, by_response_then_row);
     for (int64_t r = 0; r < n; r++) {
-        order[r] = rows[r].row;
-        rank[rows[r].row] = (int32_t)r;
-        f->qrf_y[r] = rows[r].y;
+        order[r] = (int32_t)rows[r];
+        rank[rows[r]] = (int32_t)r;
+        f->qrf_y[r] = yr[rows[r]];
         if (sw)
-            f->qrf_w[r] = sw[rows[r].row];
+            f->qrf_w[r] = sw[rows[r]];
     }
     free(rows);
     f->qrf_n = n;

@@ -60,36 +60,23 @@ typedef struct sporf_surv_state {
     double grid[SPORF_SURV_GRID], curve[SPORF_SURV_GRID];
 } sporf_surv_state;
 
-typedef struct timed_row {
-    double time;
-    int32_t row;
-} timed_row;
-
-static int by_time_then_row(const void *a, const void *b)
-{
-    const timed_row *x = a, *y = b;
-    if (x->time != y->time)
-        return x->time < y->time ? -1 : 1;
-    return (x->row > y->row) - (x->row < y->row);
-}
-
 /* Each row's distinct time and, per distinct time, the event times from it on. */
 static int rank_times(sporf_surv_state *s, const int32_t *event, int64_t n)
 {
-    timed_row *rows = malloc((size_t)(n > 0 ? n : 1) * sizeof *rows);
+    int64_t *rows = malloc((size_t)(n > 0 ? n : 1) * sizeof *rows);
     int *has_event = calloc((size_t)(n > 0 ? n : 1), sizeof *has_event);
-    if (!rows || !has_event) {
+    if (rows)
+        for (int64_t i = 0; i < n; i++) rows[i] = i;
+    if (!rows || !has_event || !sporf_order_rows_by_key(s->time, rows, n)) {
         free(rows);
         free(has_event);
         return 0;
     }
-    for (int64_t i = 0; i < n; i++) rows[i] = (timed_row){s->time[i], (int32_t)i};
-    qsort(rows, (size_t)n, sizeof *rows, by_time_then_row);
     int64_t k = -1;
     for (int64_t i = 0; i < n; i++) {
-        if (i == 0 || rows[i].time != rows[i - 1].time) k++;
-        s->time_rank[rows[i].row] = (int32_t)k;
-        has_event[k] |= event[rows[i].row] != 0;
+        if (i == 0 || s->time[rows[i]] != s->time[rows[i - 1]]) k++;
+        s->time_rank[rows[i]] = (int32_t)k;
+        has_event[k] |= event[rows[i]] != 0;
     }
     s->n_times = k + 1;
     double later = 0.0;
@@ -272,6 +259,7 @@ static inline void logrank_move_left(const sporf_task_state *t, const sporf_node
 static inline void logrank_start(const sporf_task_state *t, const sporf_rows *r, const sporf_node_stats *st,
                                  int64_t start, int64_t end, int64_t n_miss, int missing_left, sporf_scan_sums *s)
 {
+    (void)start; /* the missing rows are the slice's last n_miss */
     sporf_surv_state *v = t->surv;
     memset(v->fen, 0, 2 * (size_t)(v->node_times + 1) * sizeof *v->fen);
     v->left_w = 0.0;

@@ -444,6 +444,17 @@ static int64_t choose_block(const sporf_forest *f, const sporf_matrix *X, int32_
     return b;
 }
 
+int sporf_check_query(const sporf_forest *f, const sporf_matrix *X, sporf_error *err)
+{
+    const int rc = sporf_check_matrix(X, f->n_features, SPORF_CHECK_NO_INF, "X", err);
+    if (rc != SPORF_OK)
+        return rc;
+    const int64_t first_missing = f->missing_learned ? -1 : sporf_matrix_first_missing(X);
+    if (first_missing >= 0)
+        return sporf_missing_unlearned_error(err, "X", first_missing / X->ncol, first_missing % X->ncol);
+    return SPORF_OK;
+}
+
 /* The error for X's value at (row, col) that ready_block refused. */
 static int bad_value_error(const predict_ctx *c, int64_t row, int64_t col, sporf_error *err)
 {

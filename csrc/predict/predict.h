@@ -6,6 +6,11 @@
 
 #include "model/model.h"
 
+/* The rows X a call on f reads, as the calls that walk the stored trees
+ * check them once: f's width, no infinity (named by its row and column in
+ * X), and no missing value when f's splits learned no missing direction. */
+int sporf_check_query(const sporf_forest *f, const sporf_matrix *X, sporf_error *err);
+
 /* Out-of-bag class probabilities: inbag is n_trees bitmaps of n bits. */
 int sporf_forest_oob(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag,
                      int32_t n_threads, double *out, int64_t *count, sporf_error *err);

@@ -227,12 +227,9 @@ int sporf_forest_quantiles(const sporf_forest *f, const sporf_matrix *X, const u
         if (!(probs[k] >= 0.0 && probs[k] <= 1.0))
             return sporf_set_error(err, SPORF_E_ARG, "quantiles: %g is not a probability in [0, 1]", probs[k]);
     /* X's values are checked here, once, so a bad one is named by its row in X */
-    int rc = sporf_check_matrix(X, f->n_features, SPORF_CHECK_NO_INF, "X", err);
+    int rc = sporf_check_query(f, X, err);
     if (rc != SPORF_OK)
         return rc;
-    const int64_t first_missing = f->missing_learned ? -1 : sporf_matrix_first_missing(X);
-    if (first_missing >= 0)
-        return sporf_missing_unlearned_error(err, "X", first_missing / X->ncol, first_missing % X->ncol);
     if (X->nrow == 0)
         return SPORF_OK;
     const int64_t T = f->n_trees;

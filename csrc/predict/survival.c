@@ -142,13 +142,7 @@ static int check_request(const sporf_forest *f, const sporf_matrix *X, const dou
         if (!isfinite(times[k]) || (what == SPORF_RESTRICTED_MEAN && times[k] < 0.0))
             return sporf_set_error(err, SPORF_E_ARG, "survival curves: time %lld is not a finite number%s",
                                    (long long)k, what == SPORF_RESTRICTED_MEAN ? " >= 0" : "");
-    int rc = sporf_check_matrix(X, f->n_features, SPORF_CHECK_NO_INF, "X", err);
-    if (rc != SPORF_OK)
-        return rc;
-    const int64_t first_missing = f->missing_learned ? -1 : sporf_matrix_first_missing(X);
-    if (first_missing >= 0)
-        return sporf_missing_unlearned_error(err, "X", first_missing / X->ncol, first_missing % X->ncol);
-    return SPORF_OK;
+    return sporf_check_query(f, X, err);
 }
 
 /* The most rows a leaf of f holds. */

@@ -9,22 +9,10 @@
  * them (comparable). */
 #include "util/concordance.h"
 #include "util/error.h"
+#include "util/sort.h"
 
 #include <math.h>
 #include <stdlib.h>
-
-typedef struct keyed {
-    double key;
-    int64_t row;
-} keyed;
-
-static int by_key_then_row(const void *a, const void *b)
-{
-    const keyed *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return (x->row > y->row) - (x->row < y->row);
-}
 
 static void fenwick_add(int64_t *tree, int64_t size, int64_t at)
 {
@@ -39,19 +27,6 @@ static int64_t fenwick_below(const int64_t *tree, int64_t at)
     return s;
 }
 
-/* Sort rows[0..n) by key (ties by row): a stable, platform-independent order. */
-static int sort_by(const double *key, int64_t *rows, int64_t n)
-{
-    keyed *k = malloc((size_t)(n > 0 ? n : 1) * sizeof *k);
-    if (!k)
-        return 0;
-    for (int64_t i = 0; i < n; i++) k[i] = (keyed){key[rows[i]], rows[i]};
-    qsort(k, (size_t)n, sizeof *k, by_key_then_row);
-    for (int64_t i = 0; i < n; i++) rows[i] = k[i].row;
-    free(k);
-    return 1;
-}
-
 void sporf_concordance_counts(const double *time, const int32_t *event, const double *risk, int64_t n,
                               int64_t *rows, int64_t *ranks, int64_t *tree, double *concordant, double *tied,
                               double *comparable)
@@ -61,7 +36,7 @@ void sporf_concordance_counts(const double *time, const int32_t *event, const do
     int64_t m = 0;
     for (int64_t i = 0; i < n; i++)
         if (!isnan(risk[i])) rows[m++] = i;
-    if (!sort_by(risk, rows, m)) {
+    if (!sporf_order_rows_by_key(risk, rows, m)) {
         *comparable = -1.0;
         return;
     }
@@ -71,7 +46,7 @@ void sporf_concordance_counts(const double *time, const int32_t *event, const do
         ranks[rows[k]] = n_ranks;
     }
     n_ranks++;
-    if (!sort_by(time, rows, m)) {
+    if (!sporf_order_rows_by_key(time, rows, m)) {
         *comparable = -1.0;
         return;
     }

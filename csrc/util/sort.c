@@ -256,3 +256,28 @@ void sporf_sort_values_radix(double *v, int32_t *ids, int64_t n, sporf_sort_scra
     }
     apply_order(v, ids, a, n, s);
 }
+
+typedef struct keyed_row {
+    double key;
+    int64_t row;
+} keyed_row;
+
+static int by_key_then_row(const void *a, const void *b)
+{
+    const keyed_row *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->row > y->row) - (x->row < y->row);
+}
+
+int sporf_order_rows_by_key(const double *key, int64_t *rows, int64_t n)
+{
+    keyed_row *k = malloc((size_t)(n > 0 ? n : 1) * sizeof *k);
+    if (!k)
+        return 0;
+    for (int64_t i = 0; i < n; i++) k[i] = (keyed_row){key[rows[i]], rows[i]};
+    qsort(k, (size_t)n, sizeof *k, by_key_then_row);
+    for (int64_t i = 0; i < n; i++) rows[i] = k[i].row;
+    free(k);
+    return 1;
+}

@@ -40,4 +40,9 @@ void sporf_sort_values_radix(double *v, int32_t *ids, int64_t n, sporf_sort_scra
  * cost 3-4% of a regression fit). */
 void sporf_sort_u64_distinct(uint64_t *a, int64_t n);
 
+/* rows[0..n) reordered by ascending key[rows[i]], ties by row number: one
+ * order on every platform (the survival forests' times, the concordance
+ * index's risks). Returns 0 when out of memory, rows then unchanged. */
+int sporf_order_rows_by_key(const double *key, int64_t *rows, int64_t n);
+
 #endif
