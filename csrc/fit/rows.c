@@ -127,7 +127,11 @@ static void gather_with_range(sporf_rows *r, const double *col, const int32_t *r
         lo[u] = INFINITY;
         hi[u] = -INFINITY;
     }
-    for (; k + 4 <= m; k += 4)
+    for (; k + 4 <= m; k += 4) {
+        /* the lines a few groups ahead (columns.h) */
+        if (k + SPORF_GATHER_AHEAD + 4 <= m)
+            for (int u = 0; u < 4; u++)
+                SPORF_PREFETCH(col + rows[k + SPORF_GATHER_AHEAD + u]);
         for (int u = 0; u < 4; u++) {
             const double x = add ? out[k + u] + wk * col[rows[k + u]] : col[rows[k + u]];
             out[k + u] = x;
@@ -135,6 +139,7 @@ static void gather_with_range(sporf_rows *r, const double *col, const int32_t *r
             hi[u] = x > hi[u] ? x : hi[u];
             nan |= x != x;
         }
+    }
     for (; k < m; k++) {
         const double x = add ? out[k] + wk * col[rows[k]] : col[rows[k]];
         out[k] = x;
