@@ -2,9 +2,10 @@
 # tree's predictions and one tree's nodes; newdata as the training matrix.
 
 predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, predict.all = FALSE,
-                          quantiles = c(0.1, 0.5, 0.9), oob = FALSE, times = NULL, ...) {
+                          quantiles = c(0.1, 0.5, 0.9), oob = FALSE, times = NULL, coverage = 0.9,
+                          calibrated = TRUE, ...) {
   if (identical(object[["task"]], "survival")) {
-    if (length(list(...)) || isTRUE(predict.all) || !missing(quantiles))
+    if (length(list(...)) || isTRUE(predict.all) || !missing(quantiles) || !missing(coverage) || !missing(calibrated))
       stop("a survival forest's predict() takes newdata, type, times, oob and n_jobs", call. = FALSE)
     return(.predict_survival(object, newdata, type, times, n_jobs, oob))
   }
@@ -12,12 +13,14 @@ predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, predict.a
   regression <- identical(object[["task"]], "regression")
   # type: "class" (the default; "response" is randomForest's name for it) /
   # "prob" / "vote" / "leaf" for classification; "response" (the default) /
-  # "quantiles" / "leaf" for regression.
+  # "quantiles" / "interval" / "leaf" for regression.
   types <- if (identical(object[["task"]], "unsupervised")) "leaf"
-           else if (regression) c("response", "quantiles", "leaf") else c("class", "response", "prob", "vote", "leaf")
+           else if (regression) c("response", "quantiles", "interval", "leaf") else c("class", "response", "prob", "vote", "leaf")
   # quantiles given without a type asks for them, as Python's predict(X, quantiles=...) does
   quantiles_given <- !missing(quantiles)
-  if (is.null(type)) type <- if (quantiles_given && regression) "quantiles" else types[1L]
+  interval_given <- !missing(coverage) || !missing(calibrated)
+  if (is.null(type))
+    type <- if (quantiles_given && regression) "quantiles" else if (interval_given && regression) "interval" else types[1L]
   if (!is.character(type) || length(type) != 1L || !(type %in% types))
     stop(sprintf("type must be one of %s for a %s forest", paste0("\"", types, "\"", collapse = ", "),
                  object[["task"]]), call. = FALSE)
@@ -28,9 +31,18 @@ predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, predict.a
   if (quantiles_given && type != "quantiles")
     stop(if (regression) sprintf("quantiles are for type = \"quantiles\", not type = \"%s\"", type)
          else "quantiles are for regression forests grown with quantiles = TRUE", call. = FALSE)
+  if (interval_given && type != "interval")
+    stop(if (regression) sprintf("coverage and calibrated are for type = \"interval\", not type = \"%s\"", type)
+         else "coverage and calibrated are for regression forests grown with quantiles = TRUE", call. = FALSE)
   if (!is.logical(oob) || length(oob) != 1L || is.na(oob))
     .bad_param("oob", "TRUE or FALSE", oob)
-  if (type == "quantiles") {
+  if (type == "interval") {
+    if (!isTRUE(object[["params"]][["quantiles"]]))
+      stop("type = \"interval\" needs a forest that keeps quantiles: grow it with quantiles = TRUE", call. = FALSE)
+    if (missing(newdata) || is.null(newdata))
+      stop("type = \"interval\" needs newdata", call. = FALSE)
+    if (oob) stop("oob = TRUE is for type = \"quantiles\"", call. = FALSE)
+  } else if (type == "quantiles") {
     if (!is.numeric(quantiles) || length(quantiles) < 1L || anyNA(quantiles) || any(quantiles < 0 | quantiles > 1))
       .bad_param("quantiles", "probabilities in [0, 1]", quantiles)
     if (!isTRUE(object[["params"]][["quantiles"]]))
@@ -42,7 +54,7 @@ predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, predict.a
          call. = FALSE)
   }
   multi <- isTRUE(object[["n_outputs"]] > 1L)
-  if (multi && (type %in% c("vote", "quantiles") || isTRUE(predict.all)))
+  if (multi && (type %in% c("vote", "quantiles", "interval") || isTRUE(predict.all)))
     .refuse_outputs(object, if (isTRUE(predict.all)) "predict.all" else sprintf("type = \"%s\"", type))
   if (missing(newdata) || is.null(newdata)) {
     if (is.null(object[["oob_predictions"]]))
@@ -64,6 +76,7 @@ predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, predict.a
     dimnames(out) <- list(rownames(X), paste("quantile=", quantiles))
     return(out)
   }
+  if (type == "interval") return(.predict_interval(object, X, coverage, calibrated, threads))
   if (type == "leaf") {
     leaves <- .Call(C_sporf_r_apply, handle, X, threads)
     rownames(leaves) <- rownames(X)

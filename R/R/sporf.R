@@ -229,6 +229,7 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
     obj$permutation_importance <- stats::setNames(pim[[1L]], nm)
     obj$permutation_importance_sd <- stats::setNames(pim[[2L]], nm)
   }
+  if (regression) obj <- .attach_interval_scores(obj, X, y)
   obj
 }
 

@@ -626,6 +626,49 @@ SEXP sporf_r_quantiles(SEXP handle, SEXP x, SEXP probs, SEXP n_jobs, SEXP oob)
     return out;
 }
 
+/* interval_scores(handle, x, y, n_jobs, oob) -> the rows' conformity
+ * scores for calibrated intervals; oob: x, y are the training data, each
+ * row under the trees it was out of bag for (NaN when none). */
+SEXP sporf_r_interval_scores(SEXP handle, SEXP x, SEXP y, SEXP n_jobs, SEXP oob)
+{
+    sporf_forest *f = get_forest(handle);
+    sporf_matrix m = matrix_view(x);
+    if (TYPEOF(y) != REALSXP || XLENGTH(y) != (R_xlen_t)m.nrow)
+        Rf_error("internal: y must be a double vector, one value per row");
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)m.nrow));
+    sporf_error err;
+    const int rc = Rf_asLogical(oob) == TRUE
+                       ? sporf_forest_oob_interval_scores(f, &m, REAL(y), Rf_asInteger(n_jobs), REAL(out), &err)
+                       : sporf_forest_interval_scores(f, &m, REAL(y), Rf_asInteger(n_jobs), REAL(out), &err);
+    if (rc != SPORF_OK)
+        raise_core_error(&err);
+    UNPROTECT(1);
+    return out;
+}
+
+/* predict_interval(handle, x, coverage, scores, n_jobs) -> n x 2 matrix
+ * (lower, upper); scores NULL: the uncalibrated interval. */
+SEXP sporf_r_predict_interval(SEXP handle, SEXP x, SEXP coverage, SEXP scores, SEXP n_jobs)
+{
+    sporf_forest *f = get_forest(handle);
+    sporf_matrix m = matrix_view(x);
+    if (scores != R_NilValue && TYPEOF(scores) != REALSXP)
+        Rf_error("internal: scores must be a double vector or NULL");
+    const R_xlen_t n = (R_xlen_t)m.nrow;
+    SEXP scratch = PROTECT(Rf_allocVector(REALSXP, n * 2));
+    SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int)n, 2));
+    sporf_error err;
+    const int rc = sporf_forest_predict_interval(f, &m, Rf_asReal(coverage),
+                                                 scores == R_NilValue ? NULL : REAL(scores),
+                                                 scores == R_NilValue ? 0 : (int64_t)XLENGTH(scores),
+                                                 Rf_asInteger(n_jobs), REAL(scratch), &err);
+    if (rc != SPORF_OK)
+        raise_core_error(&err);
+    copy_row_major(REAL(out), REAL(scratch), n, 2);
+    UNPROTECT(2);
+    return out;
+}
+
 /* survival(handle, x, times, what, n_jobs, oob) -> n x length(times)
  * matrix of survival S(t) (what 0), cumulative hazard H(t) (1) or the
  * restricted mean to each time (2);
@@ -1044,6 +1087,8 @@ SEXP sporf_r_physical_memory(void)
 static const R_CallMethodDef call_methods[] = {
     {"sporf_r_fit", (DL_FUNC)&sporf_r_fit, 10},
     {"sporf_r_quantiles", (DL_FUNC)&sporf_r_quantiles, 5},
+    {"sporf_r_interval_scores", (DL_FUNC)&sporf_r_interval_scores, 5},
+    {"sporf_r_predict_interval", (DL_FUNC)&sporf_r_predict_interval, 5},
     {"sporf_r_survival", (DL_FUNC)&sporf_r_survival, 6},
     {"sporf_r_unique_times", (DL_FUNC)&sporf_r_unique_times, 1},
     {"sporf_r_concordance", (DL_FUNC)&sporf_r_concordance, 3},

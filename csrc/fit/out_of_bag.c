@@ -211,6 +211,27 @@ int sporf_forest_oob_quantiles(const sporf_forest *f, const sporf_matrix *X, con
     return rc;
 }
 
+int sporf_forest_oob_interval_scores(const sporf_forest *f, const sporf_matrix *X, const double *y, int32_t n_jobs,
+                                     double *scores, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !X || !y || !scores)
+        return sporf_set_error(err, SPORF_E_ARG, "oob_interval_scores: forest, X, y and scores are required");
+    if (!f->qrf_y || f->task != SPORF_TASK_REGRESSION)
+        return sporf_forest_quantile_scores(f, X, NULL, y, n_jobs, scores, err); /* its error */
+    if (X->nrow != f->qrf_n)
+        return sporf_set_error(err, SPORF_E_ARG, "X has %lld rows but the forest was grown on %lld: out-of-bag "
+                                                 "interval scores are for the training data", (long long)X->nrow,
+                               (long long)f->qrf_n);
+    uint8_t *inbag;
+    int rc = regenerate_inbag(f, X, "out-of-bag interval scores", &inbag, err);
+    if (rc != SPORF_OK)
+        return rc;
+    rc = sporf_forest_quantile_scores(f, X, inbag, y, n_jobs, scores, err);
+    free(inbag);
+    return rc;
+}
+
 int sporf_forest_oob_survival(const sporf_forest *f, const sporf_matrix *X, const double *times, int64_t n_times,
                               int32_t what, int32_t n_jobs, double *out, sporf_error *err)
 {

@@ -785,6 +785,61 @@ int sporf_forest_oob_predict_rows(const sporf_forest *forest, const sporf_matrix
 int sporf_forest_oob_quantiles(const sporf_forest *forest, const sporf_matrix *X, const double *probs,
                                int64_t n_probs, int32_t n_jobs, double *out, sporf_error *err);
 
+/* ---- calibrated prediction intervals (quantile regression forests) ----
+ * The interval at coverage c is the forest's conditional quantiles at the
+ * levels 1/2 - q and 1/2 + q. Uncalibrated, q = c/2 (the 10% and 90%
+ * quantiles at c = 0.8); such intervals cover less than c of new rows,
+ * because a forest's own training rows sit closer to a query than new rows
+ * do. Calibrated, q comes from conformal prediction on the levels
+ * (distributional conformal prediction, Chernozhukov, Wuthrich and Zhu
+ * 2021): each calibration row scores how far into either tail of its
+ * conditional distribution F its response y lies, max(1/2 - F(y), F(y-) -
+ * 1/2), and q is the ceil(c (n + 1))-th smallest of the n scores.
+ *
+ * What holds: with scores of held-out rows (sporf_forest_interval_scores on
+ * rows the forest never saw), exchangeable with the new rows, the interval
+ * covers a new row's response with probability at least c (split conformal
+ * prediction; marginal over rows, not for each x). Out-of-bag scores
+ * (sporf_forest_oob_interval_scores) need no held-out rows; each is a
+ * training row's score under the trees that did not draw it, a forest of
+ * about a third of the trees, so their coverage is approximate (as for the
+ * jackknife+-after-bootstrap of Kim, Xu and Barber 2020), measured within
+ * 0.015 of c in benchmarks/peers/intervals.py. Neither makes coverage
+ * conditional on x, and neither holds when new rows differ in distribution
+ * from the calibration rows. Sample weights do not enter the scores. An
+ * interval never reaches past the training responses: past the n-th
+ * score (n < c / (1 - c)), the levels are 0 and 1. */
+
+/* Each row's conformity score (in [-1/2, 1/2]) from its response y[i], under
+ * every tree: for rows the forest was not grown on (split conformal
+ * calibration). scores: X's nrow values, caller-allocated. Threads as
+ * sporf_forest_predict_quantiles, the same result for any n_jobs.
+ * SPORF_E_ARG for a forest without quantiles or a y that is not finite. */
+int sporf_forest_interval_scores(const sporf_forest *forest, const sporf_matrix *X, const double *y,
+                                 int32_t n_jobs, double *scores, sporf_error *err);
+
+/* The same for the training rows, each under the trees it was out of bag
+ * for (NaN for a row in every tree's bag). X and y must be the training
+ * data, as for sporf_forest_oob_predict (the draws are regenerated);
+ * SPORF_E_ARG for a forest whose trees drew no rows (bootstrap off and no
+ * max_samples). */
+int sporf_forest_oob_interval_scores(const sporf_forest *forest, const sporf_matrix *X, const double *y,
+                                     int32_t n_jobs, double *scores, sporf_error *err);
+
+/* The quantile levels of the interval at coverage (in (0, 1)) into
+ * levels[0] < levels[1]: calibrated by n_scores scores (NaN ones skipped),
+ * or, with scores NULL, the uncalibrated 1/2 -+ coverage / 2. Pure: thread-safe. */
+int sporf_interval_levels(const double *scores, int64_t n_scores, double coverage, double *levels,
+                          sporf_error *err);
+
+/* The interval at coverage of each row of X: out is n x 2 (lower, upper),
+ * row-major, caller-allocated; the forest's quantiles at
+ * sporf_interval_levels(scores, n_scores, coverage). scores NULL: the
+ * uncalibrated interval. Threads as sporf_forest_predict_quantiles. */
+int sporf_forest_predict_interval(const sporf_forest *forest, const sporf_matrix *X, double coverage,
+                                  const double *scores, int64_t n_scores, int32_t n_jobs, double *out,
+                                  sporf_error *err);
+
 /* ---- survival forests (SPORF_TASK_SURVIVAL) ----
  * A survival forest keeps its training times (ascending, with their event
  * flags and sample weights) and each leaf its training rows, a row repeated

@@ -37,6 +37,12 @@ int sporf_forest_oob_permutation(const sporf_forest *f, const sporf_matrix *X, c
 int sporf_forest_quantiles(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const double *probs,
                            int64_t n_probs, int32_t n_jobs, double *out, sporf_error *err);
 
+/* The conformity scores of calibrated intervals (sporf.h,
+ * sporf_forest_interval_scores) of X's rows with responses y: with inbag as
+ * above, out of bag (NaN for a row in every tree's bag). */
+int sporf_forest_quantile_scores(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const double *y,
+                                 int32_t n_jobs, double *scores, sporf_error *err);
+
 /* Survival or cumulative hazard curves of a survival forest (sporf.h,
  * sporf_forest_predict_survival): with inbag as for quantiles, only the
  * trees a row was out of bag for count, and a row in every tree's bag gets

@@ -44,6 +44,7 @@ typedef struct qrf_ctx {
     const double *probs;
     const int64_t *by_prob;    /* the probabilities' indices, ascending */
     int64_t n_probs;
+    const double *y;           /* interval scores: X's responses (then n_probs is 1); else NULL */
     double *out;               /* X's rows x n_probs */
     qrf_scratch *scratch;      /* per worker */
 } qrf_ctx;
@@ -136,6 +137,26 @@ static int merge_runs(qrf_scratch *s, int64_t n_runs)
     return from;
 }
 
+/* A row's conformity score for calibrated intervals (sporf.h,
+ * sporf_forest_interval_scores): how far into either tail of its conditional
+ * distribution F its response y lies, max(1/2 - F(y), F(y-) - 1/2), so that
+ * y lies in [Q(1/2 - q), Q(1/2 + q)] exactly when q reaches the score (Q the
+ * quantile function of quantile_unit; the upper end needs F(y-) < 1/2 + q,
+ * which the levels' margin of sporf_interval_levels secures). The sums run
+ * in tree order, whatever the thread count. */
+static double interval_score(const sporf_forest *f, const qrf_scratch *s, int64_t n_e, double total, double y)
+{
+    double below = 0.0, at_or_below = 0.0;
+    for (int64_t e = 0; e < n_e; e++) {
+        const double v = f->qrf_y[s->rank[0][e]], w = s->weight[0][e];
+        below += v < y ? w : 0.0;
+        at_or_below += v <= y ? w : 0.0;
+    }
+    const double lower_tail = 0.5 - at_or_below / total, upper_tail = below / total - 0.5;
+    const double score = lower_tail > upper_tail ? lower_tail : upper_tail;
+    return score > 0.5 ? 0.5 : score < -0.5 ? -0.5 : score; /* the sums' rounding */
+}
+
 static int quantile_unit(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
 {
     (void)ctl;
@@ -166,6 +187,10 @@ static int quantile_unit(void *vctx, int64_t unit, int32_t worker, sporf_pool_ct
          * Rounding must not push F past the last row of an exact boundary
          * (two rows of weight 1/2 and alpha 0.5 give the first). */
         const double total = (double)n_trees, slack = 1e-12 * total;
+        if (c->y) {
+            out[0] = interval_score(f, s, n_e, total, c->y[row]);
+            continue;
+        }
         if ((double)n_e * log2((double)n_runs + 1.0) <= (double)f->qrf_n) {
             /* few rows: merge the runs, then walk the distribution */
             const int b = merge_runs(s, n_runs);
@@ -215,17 +240,51 @@ static int by_probability(const void *a, const void *b, const double *probs)
     return (x > y) - (x < y);
 }
 
+static int no_quantiles(const sporf_forest *f, sporf_error *err)
+{
+    if (f->qrf_y && f->task == SPORF_TASK_REGRESSION)
+        return SPORF_OK;
+    if (f->task == SPORF_TASK_SURVIVAL)
+        return sporf_set_error(err, SPORF_E_ARG, "a survival forest has survival curves, not quantiles of a response");
+    return sporf_set_error(err, SPORF_E_ARG, "this forest keeps no quantiles: grow it with quantiles=True "
+                                             "(R: quantiles = TRUE)");
+}
+
+/* The quantiles (y NULL) or the interval scores (y X's responses, probs
+ * unused, out one value a row) of X's rows. */
+static int quantile_passes(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const double *probs,
+                           int64_t n_probs, const double *y, int32_t n_jobs, double *out, sporf_error *err);
+
 int sporf_forest_quantiles(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const double *probs,
                            int64_t n_probs, int32_t n_jobs, double *out, sporf_error *err)
 {
-    if (!f->qrf_y)
-        return sporf_set_error(err, SPORF_E_ARG, "this forest keeps no quantiles: grow it with quantiles=True "
-                                                 "(R: quantiles = TRUE)");
+    int rc = no_quantiles(f, err);
+    if (rc != SPORF_OK)
+        return rc;
     if (!probs || n_probs < 1)
         return sporf_set_error(err, SPORF_E_ARG, "quantiles: at least one probability is required");
     for (int64_t k = 0; k < n_probs; k++)
         if (!(probs[k] >= 0.0 && probs[k] <= 1.0))
             return sporf_set_error(err, SPORF_E_ARG, "quantiles: %g is not a probability in [0, 1]", probs[k]);
+    return quantile_passes(f, X, inbag, probs, n_probs, NULL, n_jobs, out, err);
+}
+
+int sporf_forest_quantile_scores(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const double *y,
+                                 int32_t n_jobs, double *scores, sporf_error *err)
+{
+    int rc = no_quantiles(f, err);
+    if (rc != SPORF_OK)
+        return rc;
+    for (int64_t i = 0; i < X->nrow; i++)
+        if (!isfinite(y[i]))
+            return sporf_set_error(err, SPORF_E_ARG, "y[%lld] is not a finite number", (long long)i);
+    const double half = 0.5;
+    return quantile_passes(f, X, inbag, &half, 1, y, n_jobs, scores, err);
+}
+
+static int quantile_passes(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const double *probs,
+                           int64_t n_probs, const double *y, int32_t n_jobs, double *out, sporf_error *err)
+{
     /* X's values are checked here, once, so a bad one is named by its row in X */
     int rc = sporf_check_query(f, X, err);
     if (rc != SPORF_OK)
@@ -258,7 +317,7 @@ int sporf_forest_quantiles(const sporf_forest *f, const sporf_matrix *X, const u
         const sporf_matrix part = {X->data + r0 * X->row_stride, nrow, X->ncol, X->row_stride, X->col_stride, NULL};
         if ((rc = sporf_forest_apply(f, &part, n_jobs, leaves, NULL, NULL, err)) != SPORF_OK)
             break;
-        qrf_ctx c = {f, leaves, r0, nrow, inbag, (X->nrow + 7) / 8, probs, by_prob, n_probs, out, scratch};
+        qrf_ctx c = {f, leaves, r0, nrow, inbag, (X->nrow + 7) / 8, probs, by_prob, n_probs, y, out, scratch};
         rc = sporf_pool_run(threads, (nrow + UNIT_ROWS - 1) / UNIT_ROWS, quantile_unit, &c, NULL, NULL, err);
     }
 done:

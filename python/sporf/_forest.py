@@ -164,6 +164,7 @@ class _BaseForest(BaseEstimator):
                 self._set_oob_curve(X, target.single)
         if target.single is not None:
             self._set_permutation(X, target.single)
+            self._set_interval_scores(X, target.single)
         self._after_fit(X)
         return self
 
@@ -321,6 +322,7 @@ class _BaseForest(BaseEstimator):
             self._set_oob(self._oob_from_forest(Xv, n_out), np.asarray(y))
             self._set_oob_curve(Xv, codes)
         self._set_permutation(Xv, codes)
+        self._set_interval_scores(Xv, codes)
         return self
 
     def _set_oob_curve(self, X, y):
@@ -351,6 +353,10 @@ class _BaseForest(BaseEstimator):
                 X, self._n_threads(), codes=np.ascontiguousarray(y, dtype=np.int32), progress=progress)
         self.permutation_importances_ = mean
         self.permutation_importances_std_ = std
+
+    def _set_interval_scores(self, X, y):
+        """The calibration of predict_interval: what a quantile regressor
+        keeps of its training rows (_ForestRegressor); nothing elsewhere."""
 
     def _tune_grid(self):
         """The core's grid for tune_oob: True tunes d and lambda, "structure"
@@ -1234,6 +1240,118 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
         else:
             out = self._forest.predict_quantiles(X, probs.ravel(), n_threads, oob)
         return self._quantile_result(out, probs)
+
+    def _set_interval_scores(self, X, y):
+        """interval_scores_: each training row's out-of-bag conformity
+        score, which calibrates predict_interval (a quantile forest whose
+        trees left rows out; else none, until calibrate_intervals)."""
+        for name in ("interval_scores_", "interval_calibration_"):
+            self.__dict__.pop(name, None)
+        if not self.quantiles or (not self.bootstrap and self.max_samples is None):
+            return
+        X = X.toarray() if _sparse.issparse(X) else X
+        self.interval_scores_ = self._forest.interval_scores(X, np.ascontiguousarray(y, dtype=np.float64),
+                                                             self._n_threads(), oob=True)
+        self.interval_calibration_ = "out-of-bag"
+
+    def calibrate_intervals(self, X, y):
+        """Calibrate ``predict_interval`` on held-out rows (split conformal
+        prediction).
+
+        Replaces the out-of-bag calibration of the fit by the conformity
+        scores of rows the forest was not grown on, exchangeable with the rows
+        to predict: the calibrated interval then covers a new row's response
+        with probability at least the coverage asked (marginally, over rows),
+        a guarantee the out-of-bag calibration gives only approximately. Also
+        calibrates a forest that has no out-of-bag rows (``bootstrap=False``
+        without ``max_samples``, or read from a file by :func:`sporf.load`).
+
+        Parameters
+        ----------
+        X : {array-like, scipy sparse matrix} of shape (n_samples, n_features)
+            Rows the forest was not grown on.
+        y : array-like of shape (n_samples,)
+            Their responses.
+
+        Returns
+        -------
+        self
+        """
+        check_is_fitted(self, "_forest")
+        if not self.quantiles:
+            raise ValueError("calibrate_intervals needs a forest that keeps quantiles: grow it with "
+                             "%s(quantiles=True)" % type(self).__name__)
+        X = self._dense_X(X)
+        y = np.asarray(y)
+        if y.dtype.kind not in "biuf":
+            raise ValueError("calibrate_intervals: y must be numeric, got dtype %s" % y.dtype)
+        y = np.ascontiguousarray(y, dtype=np.float64)
+        if y.ndim != 1 or y.shape[0] != X.shape[0]:
+            raise ValueError("calibrate_intervals: y must be 1-D with one value per row of X (%d rows), got "
+                             "shape %r" % (X.shape[0], y.shape))
+        if X.shape[0] == 0:
+            raise ValueError("calibrate_intervals: X has no rows")
+        self.interval_scores_ = self._forest.interval_scores(X, y, self._n_threads())
+        self.interval_calibration_ = "held-out"
+        return self
+
+    def predict_interval(self, X, coverage=0.9, calibrated=True):
+        """Prediction interval of each row at a coverage.
+
+        The forest's conditional quantiles at the levels ``1/2 - q`` and
+        ``1/2 + q``. Uncalibrated, ``q = coverage / 2`` (``predict(X,
+        quantiles=[0.05, 0.95])`` at 90%): such intervals cover less than they
+        promise, because a forest's training rows sit closer to a query than
+        new rows do. Calibrated, ``q`` is chosen by conformal prediction on
+        the quantile levels from ``interval_scores_`` -- the training rows'
+        out-of-bag scores (how far into a tail of its out-of-bag conditional
+        distribution each row's response lies), or held-out rows' scores
+        after :meth:`calibrate_intervals`. The interval keeps the forest's
+        shape (wider where the response is noisier) and covers about
+        ``coverage`` of new rows: on average over rows (marginal coverage),
+        not for each x, for new rows drawn like the calibration rows. With
+        held-out rows the coverage is guaranteed to be at least
+        ``coverage``; out of bag it is approximate (see the user guide).
+
+        Parameters
+        ----------
+        X : {array-like, scipy sparse matrix} of shape (n_samples, n_features)
+        coverage : float in (0, 1), default=0.9
+            The share of new rows' responses the interval should hold.
+        calibrated : bool, default=True
+            Calibrate by conformal prediction (needs ``interval_scores_``);
+            False gives the forest's raw quantile interval.
+
+        Returns
+        -------
+        interval : ndarray of shape (n_samples, 2)
+            Lower and upper ends.
+        """
+        check_is_fitted(self, "_forest")
+        if not self.quantiles:
+            raise ValueError("predict_interval needs a forest that keeps quantiles: grow it with "
+                             "%s(quantiles=True)" % type(self).__name__)
+        if isinstance(coverage, (bool, np.bool_)) or not isinstance(coverage, (numbers.Real, np.floating)) \
+                or not 0.0 < float(coverage) < 1.0:
+            raise ValueError("coverage must be a number in (0, 1), got %r" % (coverage,))
+        if not isinstance(calibrated, (bool, np.bool_)):
+            raise ValueError("calibrated must be True or False, got %r" % (calibrated,))
+        scores = None
+        if calibrated:
+            scores = self.__dict__.get("interval_scores_")
+            if scores is None:
+                raise ValueError("this forest has no interval calibration: its trees left no rows out of bag "
+                                 "(bootstrap=False without max_samples), or it was read from a file (files keep "
+                                 "no out-of-bag results). Call calibrate_intervals(X_held_out, y_held_out), or "
+                                 "pass calibrated=False for the uncalibrated interval")
+        X = self._check_X(X)
+        n_threads = self._n_threads()
+        if _sparse.issparse(X):
+            out = np.empty((X.shape[0], 2), dtype=np.float64)
+            for i, block in _sparse.row_blocks(X):
+                out[i:i + block.shape[0]] = self._forest.predict_interval(block, float(coverage), scores, n_threads)
+            return out
+        return self._forest.predict_interval(X, float(coverage), scores, n_threads)
 
     def _restore_task(self, forest, info):
         self.n_outputs_ = int(info.n_outputs)

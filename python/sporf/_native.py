@@ -359,6 +359,37 @@ class NativeForest:
         check(rc, err)
         return out
 
+    def interval_scores(self, X, y, n_threads, oob=False):
+        """Conformity scores (n,) of the rows of X with responses y for
+        calibrated intervals; oob: X, y are the training data, each row over
+        the trees it was out of bag for (NaN when none)."""
+        y = np.ascontiguousarray(y, dtype=np.float64)
+        out = np.empty(X.shape[0], dtype=np.float64)
+        view, keep = matrix_view(X)
+        err = new_error()
+        call = lib.sporf_forest_oob_interval_scores if oob else lib.sporf_forest_interval_scores
+        rc = call(self.ptr, view, _doubles(y), n_threads, _doubles(out), err)
+        del keep
+        check(rc, err)
+        return out
+
+    def predict_interval(self, X, coverage, scores, n_threads):
+        """(n, 2) interval of each row of X at coverage, calibrated by
+        scores (None: uncalibrated)."""
+        out = np.empty((X.shape[0], 2), dtype=np.float64)
+        view, keep = matrix_view(X)
+        err = new_error()
+        if scores is None:
+            rc = lib.sporf_forest_predict_interval(self.ptr, view, coverage, ffi.NULL, 0, n_threads,
+                                                   _doubles(out), err)
+        else:
+            scores = np.ascontiguousarray(scores, dtype=np.float64)
+            rc = lib.sporf_forest_predict_interval(self.ptr, view, coverage, _doubles(scores), scores.shape[0],
+                                                   n_threads, _doubles(out), err)
+        del keep
+        check(rc, err)
+        return out
+
     def predict_survival(self, X, times, n_threads, what="survival", oob=False):
         """Survival S(t) (what "survival"), cumulative hazard H(t) ("chf") or
         the restricted mean to each time ("rmst") of a survival forest at

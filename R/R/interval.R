@@ -1,0 +1,56 @@
+# Calibrated prediction intervals of a quantile regression forest:
+# predict(fit, newdata, type = "interval", coverage =, calibrated =) and
+# calibrate_intervals(). The core chooses the quantile levels (sporf.h,
+# sporf_interval_levels); R keeps the calibration rows' scores. Documented in
+# man/calibrate_intervals.Rd and man/predict.sporf.Rd.
+
+# The training rows' out-of-bag scores, which calibrate type = "interval":
+# for a forest that keeps quantiles and whose trees left rows out.
+.attach_interval_scores <- function(obj, X, y) {
+  p <- obj[["params"]]
+  obj$interval_scores <- NULL
+  obj$interval_calibration <- NULL
+  if (!isTRUE(p[["quantiles"]]) || (!isTRUE(p[["bootstrap"]]) && is.null(p[["max_samples"]])))
+    return(obj)
+  obj$interval_scores <- .Call(C_sporf_r_interval_scores, .native(obj), X, as.double(y),
+                               .resolve_n_jobs(obj[["n_jobs"]]), TRUE)
+  obj$interval_calibration <- "out-of-bag"
+  obj
+}
+
+calibrate_intervals <- function(object, x, y) {
+  if (!inherits(object, "sporf") || !identical(object[["task"]], "regression"))
+    stop("calibrate_intervals() needs a sporf regression forest", call. = FALSE)
+  if (!isTRUE(object[["params"]][["quantiles"]]))
+    stop("calibrate_intervals() needs a forest that keeps quantiles: grow it with quantiles = TRUE", call. = FALSE)
+  X <- .newdata_matrix(object, x, "x")
+  if (!is.numeric(y) || is.factor(y) || is.matrix(y))
+    stop("calibrate_intervals(): y must be a numeric vector", call. = FALSE)
+  if (length(y) != nrow(X))
+    stop(sprintf("calibrate_intervals(): y has %d values but x has %d rows", length(y), nrow(X)), call. = FALSE)
+  if (nrow(X) == 0L) stop("calibrate_intervals(): x has no rows", call. = FALSE)
+  object$interval_scores <- .Call(C_sporf_r_interval_scores, .native(object), X, as.double(y),
+                                  .resolve_n_jobs(object[["n_jobs"]]), FALSE)
+  object$interval_calibration <- "held-out"
+  object
+}
+
+# predict(type = "interval"): n x 2 (lower, upper).
+.predict_interval <- function(object, X, coverage, calibrated, threads) {
+  if (!.is_number(coverage) || !(coverage > 0 && coverage < 1))
+    .bad_param("coverage", "a number in (0, 1)", coverage)
+  if (!is.logical(calibrated) || length(calibrated) != 1L || is.na(calibrated))
+    .bad_param("calibrated", "TRUE or FALSE", calibrated)
+  scores <- NULL
+  if (calibrated) {
+    scores <- object[["interval_scores"]]
+    if (is.null(scores))
+      stop(paste0("this forest has no interval calibration: its trees left no rows out of bag (bootstrap = FALSE ",
+                  "without max_samples), or it was read from a file (files keep no out-of-bag results). Call ",
+                  "calibrate_intervals(fit, x_held_out, y_held_out), or pass calibrated = FALSE for the ",
+                  "uncalibrated interval"), call. = FALSE)
+  }
+  out <- .Call(C_sporf_r_predict_interval, .native(object), X, as.double(coverage), scores, threads)
+  dimnames(out) <- list(rownames(X), c("lower", "upper"))
+  out
+}

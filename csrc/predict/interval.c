@@ -1,0 +1,107 @@
+/* interval.c -- prediction intervals of a quantile regression forest,
+ * calibrated by conformal prediction (sporf.h, sporf_forest_predict_interval).
+ *
+ * The calibration is conformal prediction on the quantile levels, as
+ * distributional conformal prediction (Chernozhukov, Wuthrich and Zhu,
+ * PNAS 2021) does it: each calibration row's score is how far into a tail
+ * of its own conditional distribution its response lies (quantiles.c,
+ * interval_score), and the interval at coverage c takes the central levels
+ * 1/2 - q and 1/2 + q, q the ceil(c (n + 1))-th smallest of the n scores.
+ * The levels stretch where the forest's distributions are too narrow (a
+ * forest's own training rows sit closer to a query than new rows do) and
+ * shrink where they are too wide, one adjustment for every query, so the
+ * interval keeps the forest's shape: wider where the response is noisier.
+ * One score per calibration row, kept by the binding, serves every coverage. */
+#include "predict/predict.h"
+#include "util/matrix.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A level's margin: y lies in [Q(a), Q(b)] when F(y) >= a and F(y-) < b, a
+ * strict inequality, and the scores' sums round differently from the
+ * quantile walk's; 1e-9 of probability covers both and widens nothing
+ * measurable. */
+#define LEVEL_MARGIN 1e-9
+
+static int by_value(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int check_coverage(double coverage, sporf_error *err)
+{
+    if (!(coverage > 0.0 && coverage < 1.0))
+        return sporf_set_error(err, SPORF_E_ARG, "coverage must be in (0, 1), got %g", coverage);
+    return SPORF_OK;
+}
+
+int sporf_interval_levels(const double *scores, int64_t n_scores, double coverage, double *levels, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!levels || (n_scores > 0 && !scores) || n_scores < 0)
+        return sporf_set_error(err, SPORF_E_ARG, "interval_levels: scores and levels are required");
+    int rc = check_coverage(coverage, err);
+    if (rc != SPORF_OK)
+        return rc;
+    if (!scores) {
+        levels[0] = 0.5 - 0.5 * coverage;
+        levels[1] = 0.5 + 0.5 * coverage;
+        return SPORF_OK;
+    }
+    double *kept = malloc((size_t)(n_scores > 0 ? n_scores : 1) * sizeof *kept);
+    if (!kept)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory sorting the interval scores");
+    int64_t n = 0;
+    for (int64_t i = 0; i < n_scores; i++) {
+        if (isnan(scores[i])) /* a row no tree held out */
+            continue;
+        if (!(scores[i] >= -0.5 && scores[i] <= 0.5)) {
+            free(kept);
+            return sporf_set_error(err, SPORF_E_ARG, "interval score %lld is %g, not in [-1/2, 1/2]: not scores of "
+                                                     "sporf_forest_interval_scores", (long long)i, scores[i]);
+        }
+        kept[n++] = scores[i];
+    }
+    if (n == 0) {
+        free(kept);
+        return sporf_set_error(err, SPORF_E_ARG, "no interval scores to calibrate with (every row was in every "
+                                                 "tree's bag, or none was given)");
+    }
+    qsort(kept, (size_t)n, sizeof *kept, by_value);
+    /* the ceil(c (n + 1))-th smallest; past the n-th, the whole distribution
+     * (conformal prediction would give an unbounded interval: a forest's
+     * reaches no further than its training responses) */
+    const int64_t k = (int64_t)ceil(coverage * (double)(n + 1) - 1e-9);
+    const double q = k > n ? 0.5 : kept[k - 1 > 0 ? k - 1 : 0];
+    free(kept);
+    levels[0] = 0.5 - q - LEVEL_MARGIN;
+    levels[1] = 0.5 + q + LEVEL_MARGIN;
+    levels[0] = levels[0] < 0.0 ? 0.0 : levels[0] > 1.0 ? 1.0 : levels[0];
+    levels[1] = levels[1] < 0.0 ? 0.0 : levels[1] > 1.0 ? 1.0 : levels[1];
+    return SPORF_OK;
+}
+
+int sporf_forest_interval_scores(const sporf_forest *f, const sporf_matrix *X, const double *y, int32_t n_jobs,
+                                 double *scores, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !X || !y || !scores)
+        return sporf_set_error(err, SPORF_E_ARG, "interval_scores: forest, X, y and scores are required");
+    return sporf_forest_quantile_scores(f, X, NULL, y, n_jobs, scores, err);
+}
+
+int sporf_forest_predict_interval(const sporf_forest *f, const sporf_matrix *X, double coverage, const double *scores,
+                                  int64_t n_scores, int32_t n_jobs, double *out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !X || !out)
+        return sporf_set_error(err, SPORF_E_ARG, "predict_interval: forest, X and out are required");
+    double levels[2];
+    int rc = sporf_interval_levels(scores, n_scores, coverage, levels, err);
+    if (rc != SPORF_OK)
+        return rc;
+    return sporf_forest_quantiles(f, X, NULL, levels, 2, n_jobs, out, err);
+}
