@@ -141,6 +141,18 @@ def test_quantiles_match(r, kind):
     oob = py.predict(X, quantiles=probs, oob=True)
     got = np.array(r["predict"](rm, r_matrix(X), type="quantiles", quantiles=ro.FloatVector(probs), oob=True))
     np.testing.assert_array_equal(got, oob)
+    # calibrated intervals: the same out-of-bag scores, the same intervals;
+    # then calibrated on held-out rows
+    np.testing.assert_array_equal(np.array(r["$"](rm, "interval_scores")), py.interval_scores_)
+    for coverage, calibrated in [(0.8, True), (0.9, True), (0.9, False)]:
+        got = np.array(r["predict"](rm, r_matrix(Xt), type="interval", coverage=coverage, calibrated=calibrated))
+        np.testing.assert_array_equal(got, py.predict_interval(Xt, coverage, calibrated=calibrated))
+    Xc = rng.uniform(-3, 3, (80, 4))
+    yc = Xc[:, 0] + rng.standard_normal(80)
+    rm = r["calibrate_intervals"](rm, r_matrix(Xc), ro.FloatVector(yc))
+    py.calibrate_intervals(Xc, yc)
+    got = np.array(r["predict"](rm, r_matrix(Xt), type="interval", coverage=0.8))
+    np.testing.assert_array_equal(got, py.predict_interval(Xt, 0.8))
 
 
 @pytest.mark.parametrize("task", ["regression", "two classes", "three classes"])

@@ -1,0 +1,63 @@
+# Calibrated prediction intervals: predict(type = "interval") and
+# calibrate_intervals(), the conformal rule, the coverage it buys, and what
+# refuses (Python's side: tests/python/test_intervals.py; both languages give
+# the same intervals: test_cross_language.py).
+
+hetero <- function(n, seed) {
+  set.seed(seed)
+  x <- matrix(runif(n * 4, -3, 3), n)
+  list(x = x, y = x[, 1] + (1 + abs(x[, 1])) * rnorm(n))
+}
+
+test_that("the calibrated interval is the quantiles at the conformal levels", {
+  tr <- hetero(800, 1)
+  fit <- sporf(tr$x, tr$y, n_estimators = 40, quantiles = TRUE, random_state = 2)
+  expect_identical(fit$interval_calibration, "out-of-bag")
+  expect_length(fit$interval_scores, 800)
+  te <- hetero(100, 2)
+  s <- sort(fit$interval_scores[!is.na(fit$interval_scores)])
+  q <- s[ceiling(0.9 * (length(s) + 1) - 1e-9)]
+  expected <- predict(fit, te$x, type = "quantiles", quantiles = c(0.5 - q - 1e-9, 0.5 + q + 1e-9))
+  got <- predict(fit, te$x, type = "interval", coverage = 0.9)
+  expect_equal(unname(got), unname(expected), tolerance = 0)
+  expect_identical(colnames(got), c("lower", "upper"))
+  # coverage or calibrated without a type asks for the interval
+  expect_identical(predict(fit, te$x, coverage = 0.9), got)
+  raw <- predict(fit, te$x, calibrated = FALSE, coverage = 0.8)
+  expect_equal(unname(raw), unname(predict(fit, te$x, quantiles = c(0.1, 0.9))), tolerance = 0)
+})
+
+test_that("calibration mends the under-coverage, and held-out rows calibrate too", {
+  tr <- hetero(3000, 3)
+  te <- hetero(10000, 4)
+  fit <- sporf(tr$x, tr$y, n_estimators = 60, quantiles = TRUE, random_state = 3)
+  hit <- function(iv) mean(iv[, 1] <= te$y & te$y <= iv[, 2])
+  expect_lt(hit(predict(fit, te$x, type = "interval", coverage = 0.8, calibrated = FALSE)), 0.79)
+  expect_lt(abs(hit(predict(fit, te$x, type = "interval", coverage = 0.8)) - 0.8), 0.02)
+  cal <- hetero(301, 5)
+  held <- calibrate_intervals(fit, cal$x, cal$y)
+  expect_identical(held$interval_calibration, "held-out")
+  iv <- predict(held, cal$x, type = "interval", coverage = 0.8)
+  expect_gte(sum(iv[, 1] <= cal$y & cal$y <= iv[, 2]), ceiling(0.8 * 302))
+})
+
+test_that("forests without calibration, and bad arguments, are refused by name", {
+  tr <- hetero(300, 6)
+  whole <- sporf(tr$x, tr$y, n_estimators = 10, quantiles = TRUE, bootstrap = FALSE, random_state = 1)
+  expect_null(whole$interval_scores)
+  expect_error(predict(whole, tr$x[1:3, ], type = "interval"), "calibrate_intervals")
+  expect_identical(dim(predict(whole, tr$x[1:3, ], type = "interval", calibrated = FALSE)), c(3L, 2L))
+  fit <- sporf(tr$x, tr$y, n_estimators = 10, quantiles = TRUE, random_state = 1)
+  path <- tempfile(fileext = ".sporf")
+  sporf_save(fit, path)
+  expect_error(predict(sporf_load(path), tr$x[1:3, ], type = "interval"), "read from a file")
+  expect_error(predict(fit, tr$x[1:3, ], type = "interval", coverage = 1), "coverage")
+  expect_error(predict(fit, tr$x[1:3, ], type = "interval", coverage = "0.9"), "coverage")
+  expect_error(predict(fit, tr$x[1:3, ], type = "interval", calibrated = NA), "calibrated")
+  expect_error(predict(fit, tr$x[1:3, ], type = "response", coverage = 0.8), "type = \"interval\"")
+  expect_error(calibrate_intervals(fit, tr$x[1:5, ], tr$y[1:4]), "4 values")
+  expect_error(calibrate_intervals(fit, tr$x[1:2, ], c(1, NA)), "finite")
+  plain <- sporf(tr$x, tr$y, n_estimators = 5, random_state = 1)
+  expect_error(predict(plain, tr$x[1:3, ], type = "interval"), "quantiles = TRUE")
+  expect_error(calibrate_intervals(plain, tr$x[1:3, ], tr$y[1:3]), "quantiles = TRUE")
+})
