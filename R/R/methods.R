@@ -138,30 +138,37 @@ plot.sporf <- function(x, ...) {
 
 .SPORF_FIELDS <- c("model", "task", "classes", "label_kind", "feature_names", "n_features", "n_samples", "params",
                    "n_jobs", "oob_score_requested", "max_features_resolved", ".cache", "oob_score", "oob_error",
-                   "oob_predictions", "oob_decision_function", "oob_error_curve", "tuning", "best_params",
+                   "oob_predictions", "oob_decision_function", "oob_error_curve", "oob_error_curve_by_class", "tuning",
+                   "best_params",
                    "permutation_importance", "permutation_importance_sd", "predicted", "votes", "confusion",
-                   "err.rate", "mse", "rsq", "data_dims", "x", "n_neighbors", "terms", "call", "xlevels",
+                   "err.rate", "mse", "rsq", "oob.times", "data_dims", "x", "n_neighbors", "terms", "call", "xlevels",
                    "contrasts", "formula", "formula_unstored", "feature_levels", "n_outputs", "outputs",
                    "unique_times", "is_event_time", "event_times", "interval_scores", "interval_calibration",
                    .LEAF_CHOICE_FIELDS)
 # randomForest's fields where sporf keeps them (its parameters' names, such as
 # ntree and mtry, map through the spec's peer names)
 .RANDOMFOREST_NAMES <- c(importance = "importance(fit)", importanceSD = "importance(fit, type = \"permutation\")",
-                         type = "task", y = "the response you fitted on", forest = "model (the model file's bytes)",
-                         oob.times = "predict(fit) (out-of-bag predictions)", proximity = "proximity(fit, ...)")
+                         type = "task", y = "the response you fitted on", forest = "model (the model file's bytes; a tree's nodes: get_tree(fit, k))",
+                         proximity = "proximity(fit, ...)")
 
 `$.sporf` <- function(x, name) {
   if (name %in% .SPORF_FIELDS) return(.subset2(x, name))
   # a list's `$` completes a unique prefix of a field it holds: so does this
   held <- names(x)[startsWith(names(x), name)]
   if (length(held) == 1L) return(.subset2(x, held))
-  hint <- if (name %in% names(.SPEC_PEER_NAMES)) {
-    sprintf("; randomForest's \"%s\" is params$%s here", name, .SPEC_PEER_NAMES[[name]])
-  } else if (name %in% names(.RANDOMFOREST_NAMES)) {
-    sprintf("; randomForest's \"%s\" is %s here", name, .RANDOMFOREST_NAMES[[name]])
-  } else {
-    d <- utils::adist(name, .SPORF_FIELDS)[1L, ]
-    if (min(d) <= max(2, nchar(name) %/% 3)) sprintf("; did you mean \"%s\"?", .SPORF_FIELDS[which.min(d)]) else ""
-  }
-  stop(sprintf("a sporf forest has no field \"%s\"%s", name, hint), call. = FALSE)
+  # randomForest's names for what sporf keeps elsewhere: an error that says where
+  if (name %in% names(.SPEC_PEER_NAMES))
+    stop(sprintf("a sporf forest has no field \"%s\"; randomForest's \"%s\" is params$%s here", name, name,
+                 .SPEC_PEER_NAMES[[name]]), call. = FALSE)
+  if (name %in% names(.RANDOMFOREST_NAMES))
+    stop(sprintf("a sporf forest has no field \"%s\"; randomForest's \"%s\" is %s here", name, name,
+                 .RANDOMFOREST_NAMES[[name]]), call. = FALSE)
+  # any other name gives NULL, as a list does (code that asks a model for
+  # fields it may lack, such as na.action or weights, keeps working); a near
+  # miss of a field says which
+  d <- utils::adist(name, .SPORF_FIELDS)[1L, ]
+  if (min(d) <= max(2, nchar(name) %/% 3))
+    warning(sprintf("a sporf forest has no field \"%s\" (NULL); did you mean \"%s\"?", name,
+                    .SPORF_FIELDS[which.min(d)]), call. = FALSE)
+  NULL
 }

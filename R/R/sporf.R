@@ -34,10 +34,14 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   terms <- attr(mf, "terms")
   if (attr(terms, "response") == 0L) stop("the formula has no response (left-hand side)", call. = FALSE)
   y <- stats::model.response(mf)
+  y <- .cbind_classes(formula, data, mf, y)
   # Terms that are the model frame's own columns (variables, or transformed
   # ones such as log(x)) with a factor among them: the factors are categorical
   # features (categorical.R); interactions and the like go through model.matrix().
   labels <- attr(terms, "term.labels")
+  # a text column: as the x/y form (and Python) refuse it, rather than
+  # model.matrix()'s dummies -- one rule for categorical features everywhere
+  .categorical_columns(mf[-1L], NULL)
   native <- length(labels) > 0L && all(labels %in% names(mf)) && any(vapply(mf[labels], is.factor, logical(1)))
   X <- if (native) mf[labels] else .formula_matrix(terms, mf)
   obj <- sporf.default(X, y, ...)
@@ -51,6 +55,29 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   obj$model <- .Call(C_sporf_r_save, .native(obj))
   obj$call <- .generic_call(match.call(), "sporf")
   obj
+}
+
+# cbind(a, b) ~ ... makes a matrix of its columns, which turns factors into
+# their integer codes: a response of classes would grow a regression forest.
+# When any of the columns holds classes (factor, character, logical), the
+# response is their data frame instead, the rows of the model frame (as the
+# x/y form's data-frame y), so the outputs keep their classes.
+.cbind_classes <- function(formula, data, mf, y) {
+  lhs <- formula[[2L]]
+  if (length(formula) != 3L || !is.call(lhs) || !identical(lhs[[1L]], as.name("cbind")) || !is.matrix(y))
+    return(y)
+  env <- environment(formula)
+  cols <- lapply(as.list(lhs)[-1L], function(e) eval(e, if (is.null(data)) env else data, env))
+  classes <- vapply(cols, function(v) is.factor(v) || is.character(v) || is.logical(v), logical(1))
+  if (!any(classes)) return(y)
+  rows <- if (is.null(data)) as.integer(rownames(mf)) else match(rownames(mf), rownames(data))
+  if (anyNA(rows) || any(lengths(cols) != lengths(cols)[1L]) || max(rows) > lengths(cols)[1L])
+    stop("cbind() in the response turns classes into numbers: give the outputs as a data frame, ",
+         "sporf(x, data.frame(y1, y2))", call. = FALSE)
+  out <- as.data.frame(lapply(cols, function(v) v[rows]), stringsAsFactors = TRUE)
+  names(out) <- colnames(y)
+  rownames(out) <- rownames(mf)
+  out
 }
 
 # The call as the user could have typed it: the exported generic, not the
@@ -349,6 +376,7 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   if (any(counts == 0))
     warning("some samples have no out-of-bag predictions (too few trees for reliable OOB estimates)",
             call. = FALSE)
+  obj$oob.times <- as.integer(counts) # randomForest's: how many trees left each row out
   if (regression) {
     pred <- values
     # As Python's oob_score_: R^2 of the out-of-bag predictions over all samples.
@@ -368,7 +396,9 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
     obj$oob_error <- 1 - obj[["oob_score"]]
   }
   # the error as trees are added, which plot() draws (randomForest's err.rate)
-  obj$oob_error_curve <- .Call(C_sporf_r_oob_curve, handle, X, if (regression) as.double(y) else enc$codes)
+  curves <- .Call(C_sporf_r_oob_curve, handle, X, if (regression) as.double(y) else enc$codes)
+  obj$oob_error_curve <- curves[, 1L]
+  if (!regression) obj$oob_error_curve_by_class <- `colnames<-`(curves[, -1L, drop = FALSE], obj[["classes"]])
   .randomforest_fields(obj, y, regression)
 }
 
@@ -386,6 +416,7 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   tab <- table(observed, factor(as.character(obj[["predicted"]]), levels = lev), dnn = NULL)
   confusion <- matrix(as.numeric(tab), length(lev), dimnames = list(lev, lev))
   obj$confusion <- cbind(confusion, class.error = 1 - diag(confusion) / pmax(rowSums(confusion), 1))
-  obj$err.rate <- matrix(curve, ncol = 1L, dimnames = list(NULL, "OOB"))
+  # randomForest's layout: the whole error, then each class's
+  obj$err.rate <- cbind(OOB = curve, obj[["oob_error_curve_by_class"]])
   obj
 }

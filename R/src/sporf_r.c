@@ -739,13 +739,20 @@ SEXP sporf_r_oob_curve(SEXP handle, SEXP x, SEXP y)
     const sporf_forest_info info = forest_info(f);
     if ((TYPEOF(y) != INTSXP && TYPEOF(y) != REALSXP) || XLENGTH(y) != m.nrow)
         Rf_error("internal: y must be an integer or double vector of length nrow(x)");
-    SEXP out = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)info.n_trees));
-    sporf_error err;
     const int regression = TYPEOF(y) == REALSXP;
-    if (sporf_forest_oob_curve(f, &m, regression ? NULL : INTEGER(y), regression ? REAL(y) : NULL, REAL(out), &err) !=
-        SPORF_OK)
+    /* classification: a column for the whole error, then one per class
+     * (randomForest's err.rate), filled from the core's row-major table */
+    const int cols = regression ? 1 : 1 + (int)info.n_classes;
+    SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int)info.n_trees, cols));
+    SEXP by_class = PROTECT(Rf_allocVector(REALSXP, regression ? 1 : (R_xlen_t)(info.n_trees * info.n_classes)));
+    sporf_error err;
+    if (sporf_forest_oob_curve(f, &m, regression ? NULL : INTEGER(y), regression ? REAL(y) : NULL, REAL(out),
+                               regression ? NULL : REAL(by_class), &err) != SPORF_OK)
         raise_core_error(&err);
-    UNPROTECT(1);
+    for (int64_t t = 0; !regression && t < info.n_trees; t++)
+        for (int k = 0; k < (int)info.n_classes; k++)
+            REAL(out)[(int64_t)(k + 1) * info.n_trees + t] = REAL(by_class)[t * info.n_classes + k];
+    UNPROTECT(2);
     return out;
 }
 

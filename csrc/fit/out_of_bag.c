@@ -254,7 +254,8 @@ int sporf_forest_oob_survival(const sporf_forest *f, const sporf_matrix *X, cons
 }
 
 int sporf_forest_oob_curve(const sporf_forest *f, const sporf_matrix *X, const int32_t *y,
-                           const double *y_regression, double *curve_out, sporf_error *err)
+                           const double *y_regression, double *curve_out, double *class_curve_out,
+                           sporf_error *err)
 {
     sporf_clear_error(err);
     if (!f || !curve_out)
@@ -278,7 +279,8 @@ int sporf_forest_oob_curve(const sporf_forest *f, const sporf_matrix *X, const i
     int rc = regenerate_inbag(f, X, "the out-of-bag error curve", &inbag, err);
     if (rc != SPORF_OK)
         return rc;
-    rc = sporf_forest_oob_error_curve(f, X, inbag, y, y_regression, curve_out, err);
+    rc = sporf_forest_oob_error_curve(f, X, inbag, y, y_regression, curve_out, regression ? NULL : class_curve_out,
+                                      err);
     free(inbag);
     return rc;
 }

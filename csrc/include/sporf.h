@@ -577,9 +577,14 @@ int sporf_forest_oob_predict(const sporf_forest *forest, const sporf_matrix *X, 
  * classification forest, the mean squared error with y_regression (n values)
  * for a regression forest (the other NULL). curve_out has n_trees entries;
  * NaN where no row is out of bag yet. The last equals the error of the full
- * forest's out-of-bag predictions. One thread; the caller owns every buffer. */
+ * forest's out-of-bag predictions. class_curve_out (classification; NULL when
+ * not wanted) receives n_trees x n_classes values, row-major: each class's
+ * misclassification rate over its rows out of bag so far (randomForest's
+ * err.rate columns per class; NaN before a row of the class is out of bag).
+ * One thread; the caller owns every buffer. */
 int sporf_forest_oob_curve(const sporf_forest *forest, const sporf_matrix *X, const int32_t *y,
-                           const double *y_regression, double *curve_out, sporf_error *err);
+                           const double *y_regression, double *curve_out, double *class_curve_out,
+                           sporf_error *err);
 
 /* Out-of-bag permutation importance of a fitted forest (Breiman's; randomForest's
  * importance(type = 1), ranger's "permutation"): for each feature, how much each

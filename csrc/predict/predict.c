@@ -585,7 +585,8 @@ int sporf_forest_oob(const sporf_forest *f, const sporf_matrix *X, const uint8_t
  * of its bag (as oob_block does, so the last point is the full OOB error to
  * the bit), then the error of every row seen so far. */
 int sporf_forest_oob_error_curve(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag,
-                                 const int32_t *y, const double *yr, double *curve, sporf_error *err)
+                                 const int32_t *y, const double *yr, double *curve, double *class_curve,
+                                 sporf_error *err)
 {
     const int64_t n = X->nrow, T = f->n_trees, bitmap_bytes = (n + 7) / 8;
     const int32_t K = f->n_classes;
@@ -593,8 +594,11 @@ int sporf_forest_oob_error_curve(const sporf_forest *f, const sporf_matrix *X, c
     double *sum = calloc((size_t)(n * K), sizeof *sum), *o = malloc((size_t)K * sizeof *o);
     int64_t *cnt = calloc((size_t)n, sizeof *cnt), *votes = calloc((size_t)n, sizeof *votes);
     uint8_t *missing = malloc((size_t)n);
+    /* each class's errors and rows seen (class_curve) */
+    double *class_e = calloc((size_t)K, sizeof *class_e);
+    int64_t *class_m = calloc((size_t)K, sizeof *class_m);
     int rc = SPORF_OK;
-    if (!sum || !o || !cnt || !votes || !missing) {
+    if (!sum || !o || !cnt || !votes || !missing || !class_e || !class_m) {
         rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory for the out-of-bag error curve");
         goto done;
     }
@@ -617,6 +621,10 @@ int sporf_forest_oob_error_curve(const sporf_forest *f, const sporf_matrix *X, c
         }
         double e = 0.0;
         int64_t m = 0;
+        for (int32_t k = 0; class_curve && k < K; k++) {
+            class_e[k] = 0.0;
+            class_m[k] = 0;
+        }
         for (int64_t r = 0; r < n; r++) {
             if (cnt[r] == 0)
                 continue;
@@ -630,12 +638,20 @@ int sporf_forest_oob_error_curve(const sporf_forest *f, const sporf_matrix *X, c
                 for (int32_t k = 1; k < K; k++)
                     if (o[k] > o[best]) best = k;
                 e += best != y[r];
+                if (class_curve) {
+                    class_e[y[r]] += best != y[r];
+                    class_m[y[r]]++;
+                }
             }
             m++;
         }
         curve[t] = m > 0 ? e / (double)m : NAN;
+        for (int32_t k = 0; class_curve && k < K; k++)
+            class_curve[t * K + k] = class_m[k] > 0 ? class_e[k] / (double)class_m[k] : NAN;
     }
 done:
+    free(class_e);
+    free(class_m);
     free(sum);
     free(o);
     free(cnt);

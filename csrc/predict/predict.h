@@ -17,9 +17,11 @@ int sporf_forest_oob(const sporf_forest *f, const sporf_matrix *X, const uint8_t
 
 /* The out-of-bag error of the first t + 1 trees, for each t (sporf.h,
  * sporf_forest_oob_curve): inbag as above, y the class codes or yr the
- * responses; curve n_trees values. One thread. */
+ * responses; curve n_trees values; class_curve (classification, or NULL)
+ * n_trees x n_classes, each class's error rate over its rows. One thread. */
 int sporf_forest_oob_error_curve(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag,
-                                 const int32_t *y, const double *yr, double *curve, sporf_error *err);
+                                 const int32_t *y, const double *yr, double *curve, double *class_curve,
+                                 sporf_error *err);
 
 /* Out-of-bag permutation importance (sporf.h,
  * sporf_forest_permutation_importance): inbag as above, y the class codes or

@@ -157,7 +157,8 @@ class _BaseForest(BaseEstimator):
         for name, value in target.fitted.items():
             setattr(self, name, value)
         # the error curve and permutation importance: one output only
-        self.__dict__.pop("oob_error_curve_", None)
+        for name in ("oob_error_curve_", "oob_error_curve_by_class_"):
+            self.__dict__.pop(name, None)
         if getattr(self, "oob_score", False):
             self._set_oob(oob if oob is not None else self._oob_from_forest(X, target.width), target.y)
             if target.single is not None:
@@ -330,10 +331,10 @@ class _BaseForest(BaseEstimator):
         trees on the training rows X, y (class codes or responses)."""
         X = np.ascontiguousarray(X, dtype=np.float64) if not _sparse.issparse(X) else X.toarray()
         if y.dtype.kind == "f":
-            curve = self._forest.oob_curve(X, y=np.ascontiguousarray(y, dtype=np.float64))
+            self.oob_error_curve_, _ = self._forest.oob_curve(X, y=np.ascontiguousarray(y, dtype=np.float64))
         else:
-            curve = self._forest.oob_curve(X, codes=np.ascontiguousarray(y, dtype=np.int32))
-        self.oob_error_curve_ = curve
+            self.oob_error_curve_, self.oob_error_curve_by_class_ = self._forest.oob_curve(
+                X, codes=np.ascontiguousarray(y, dtype=np.int32))
 
     def _set_permutation(self, X, y):
         """permutation_importances_ and permutation_importances_std_ when
@@ -1112,6 +1113,10 @@ class SPORFClassifier(_spec_gen._SPORFClassifierParams, _ForestClassifier):
         The out-of-bag misclassification rate of the first 1, 2, ... trees, over the
         rows out of bag for at least one of them (when ``oob_score=True``;
         randomForest's ``err.rate``, what R's ``plot(fit)`` draws).
+    oob_error_curve_by_class_ : ndarray of shape (n_estimators, n_classes)
+        The same for each class: the share of its rows out of bag so far
+        that the forest misclassifies (NaN before one is out of bag; R:
+        ``$oob_error_curve_by_class`` and ``err.rate``'s class columns).
     tuning_ : list of dict
         With ``tune_oob=True``: one dict per candidate of the grid -- the
         parameters the grid varies, ``n_trees`` it grew and ``oob_error`` of
@@ -1184,8 +1189,9 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
             responses in the row's leaves reaches the probability. Each tree
             gives the training rows of the row's leaf its share of the leaf's
             weight (sample weight times bootstrap draws; an honest tree's
-            leaf: its held-out rows). ``[0.1, 0.9]`` gives an 80% prediction
-            interval.
+            leaf: its held-out rows). ``[0.1, 0.9]`` gives a raw 80% prediction
+            interval, which covers less than 80% of new rows;
+            :meth:`predict_interval` calibrates it.
         oob : bool, default=False
             X is the training data: each row's mean or quantiles come only
             from the trees it was out of bag for (NaN for a row in every
@@ -1416,6 +1422,13 @@ class SPORFRegressor(_spec_gen._SPORFRegressorParams, _ForestRegressor):
     leaf_scores_ : dict
         With ``min_samples_leaf="auto"``: each leaf size tried and its
         out-of-bag score (the mean squared error; lower is better).
+    interval_scores_ : ndarray of shape (n_calibration_rows,)
+        With ``quantiles=True``: the conformity scores that calibrate
+        :meth:`predict_interval` -- each training row's out-of-bag score
+        (NaN for a row in every tree's bag; trees that leave rows out only),
+        or the held-out rows' after :meth:`calibrate_intervals`.
+    interval_calibration_ : str
+        Where those scores come from: ``"out-of-bag"`` or ``"held-out"``.
 
     Examples
     --------

@@ -146,7 +146,8 @@ class MORFRegressor(_MORFMixin, _spec_gen._MORFRegressorParams, _ForestRegressor
     data_dims_ : tuple of int
         The grid the forest was fitted on.
     n_outputs_, n_features_in_, feature_importances_, oob_score_, oob_prediction_,
-    permutation_importances_, permutation_importances_std_, tuning_, best_params_ :
+    permutation_importances_, permutation_importances_std_, tuning_, best_params_,
+    interval_scores_, interval_calibration_ :
         As in :class:`SPORFRegressor` (``tune_oob`` varies ``max_features`` and
         ``max_patch_dims``).
     feature_usage_ : ndarray of shape (n_features,)

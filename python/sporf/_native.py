@@ -433,17 +433,20 @@ class NativeForest:
         return out, count
 
     def oob_curve(self, X, codes=None, y=None):
-        """Out-of-bag error of the first 1, 2, ... trees on the training rows
-        X with class codes (int32) or responses y (float64)."""
-        curve = np.empty(self.info().n_trees, dtype=np.float64)
+        """(curve, by_class): out-of-bag error of the first 1, 2, ... trees on
+        the training rows X with class codes (int32) or responses y (float64),
+        and with codes each class's error rate (n_trees x n_classes; else None)."""
+        info = self.info()
+        curve = np.empty(info.n_trees, dtype=np.float64)
+        by_class = np.empty((info.n_trees, info.n_classes), dtype=np.float64) if codes is not None else None
         view, keep = matrix_view(X)
         err = new_error()
         rc = lib.sporf_forest_oob_curve(self.ptr, view, ffi.from_buffer("int32_t[]", codes)
                                         if codes is not None else ffi.NULL, _maybe(double_ptr, y),
-                                        _doubles(curve), err)
+                                        _doubles(curve), _maybe(double_ptr, by_class), err)
         del keep
         check(rc, err)
-        return curve
+        return curve, by_class
 
     def permutation_importance(self, X, n_threads, codes=None, y=None, progress=None):
         """(mean, std) per feature of the out-of-bag permutation importance on

@@ -149,6 +149,12 @@ def test_oob_error_curve():
     assert curve.shape == (40,) and np.all((curve >= 0) & (curve <= 1))
     assert curve[-1] == pytest.approx(1 - clf.oob_score_, abs=1e-12)
     assert curve[:5].mean() > curve[-10:].mean()  # more trees, fewer errors
+    # each class's curve: the share of its out-of-bag rows misclassified
+    by_class = clf.oob_error_curve_by_class_
+    assert by_class.shape == (40, len(clf.classes_))
+    pred = clf.classes_[np.argmax(clf.oob_decision_function_, axis=1)]
+    for k, c in enumerate(clf.classes_):
+        assert by_class[-1, k] == pytest.approx(np.mean(pred[Y == c] != c), abs=1e-12)
     reg = sporf.SPORFRegressor(n_estimators=40, oob_score=True, random_state=0).fit(X, X[:, 0] * 3)
     mse = np.mean((reg.oob_prediction_ - X[:, 0] * 3) ** 2)
     assert reg.oob_error_curve_[-1] == pytest.approx(mse, rel=1e-9)

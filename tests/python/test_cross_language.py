@@ -1024,6 +1024,7 @@ def test_votes_oob_curve_sparse_and_bytes_loading_match(r):
     rv = np.array(r("function(m) predict(m, sx, type = 'vote')")(rm)).reshape(200, 2, order="F")
     np.testing.assert_array_equal(rv, py.predict_votes(Xs))
     np.testing.assert_array_equal(np.array(rm.rx2("oob_error_curve")), py.oob_error_curve_)
+    np.testing.assert_array_equal(np.array(rm.rx2("oob_error_curve_by_class")), py.oob_error_curve_by_class_)
     # sparse input in both languages: the dense fit's bytes
     assert sporf.SPORFClassifier(n_estimators=12, max_depth=3, random_state=5).fit(
         sparse.csr_matrix(Xs), y).to_bytes() == r_model_bytes(

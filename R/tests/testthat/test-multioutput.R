@@ -92,3 +92,19 @@ test_that("what several outputs do not do is refused by name", {
   expect_error(sporf(d$x, d$y[1:50, ]), "rows")
   expect_error(partial_dependence(fit, d$x, 1), "single-output")
 })
+
+test_that("cbind() of factors in a formula's response grows a classifier per output, as a data-frame y", {
+  f <- sporf(cbind(wool, tension) ~ breaks, data = warpbreaks, n_estimators = 10, random_state = 1)
+  xy <- sporf(warpbreaks["breaks"], warpbreaks[c("wool", "tension")], n_estimators = 10, random_state = 1)
+  expect_identical(f$task, "classification")
+  expect_identical(f$outputs, c("wool", "tension"))
+  expect_equal(predict(f, warpbreaks), predict(xy, warpbreaks), ignore_attr = "row.names")
+  # rows chosen by subset stay aligned with their classes
+  s <- sporf(cbind(wool, tension) ~ breaks, data = warpbreaks, subset = breaks > 25, n_estimators = 10,
+             random_state = 1)
+  keep <- warpbreaks[warpbreaks$breaks > 25, ]
+  s_xy <- sporf(keep["breaks"], keep[c("wool", "tension")], n_estimators = 10, random_state = 1)
+  expect_equal(predict(s, warpbreaks), predict(s_xy, warpbreaks), ignore_attr = "row.names")
+  # numeric columns stay a multi-output regression
+  expect_identical(sporf(cbind(mpg, disp) ~ ., data = mtcars, n_estimators = 5)$task, "regression")
+})

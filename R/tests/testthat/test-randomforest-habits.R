@@ -1,5 +1,6 @@
 # randomForest's habits: its out-of-bag field names, the confusion matrix in
-# print(), and `$` that names the right field instead of a silent NULL.
+# print(), getTree() and varImpPlot(), and `$` that gives NULL as a list does
+# but names where randomForest's fields are.
 
 test_that("a classification forest with OOB results has randomForest's fields", {
   fit <- sporf(Species ~ ., data = iris, n_estimators = 50, random_state = 1, oob_score = TRUE)
@@ -11,8 +12,18 @@ test_that("a classification forest with OOB results has randomForest's fields", 
   expect_equal(sum(cm[, 1:3]), sum(!is.na(fit$predicted)))
   expect_equal(unname(cm[, "class.error"]),
                unname(1 - diag(cm[, 1:3]) / rowSums(cm[, 1:3])))
-  expect_identical(colnames(fit$err.rate), "OOB")
+  expect_identical(colnames(fit$err.rate), c("OOB", levels(iris$Species)))
   expect_equal(unname(fit$err.rate[50, "OOB"]), fit$oob_error)
+  # each class's column: the share of its out-of-bag rows misclassified
+  for (k in levels(iris$Species)) {
+    seen <- iris$Species == k & !is.na(fit$predicted)
+    expect_equal(unname(fit$err.rate[50, k]), mean(fit$predicted[seen] != k), info = k)
+  }
+  expect_identical(fit$err.rate[, -1L], fit$oob_error_curve_by_class)
+  # how many trees left each row out
+  expect_type(fit$oob.times, "integer")
+  expect_length(fit$oob.times, 150L)
+  expect_true(all(fit$oob.times > 5 & fit$oob.times < 35))
   expect_output(print(fit), "confusion matrix")
 })
 
@@ -25,14 +36,28 @@ test_that("a regression forest with OOB results has mse and rsq", {
   expect_identical(fit$predicted, fit$oob_predictions)
 })
 
-test_that("$ on a field a sporf forest does not have is an error that names the right one", {
+test_that("$ gives NULL as a list does, and says where randomForest's fields are", {
   fit <- sporf(Species ~ ., data = iris, n_estimators = 5, random_state = 1)
   expect_null(fit$confusion) # a known field, absent without oob_score
   expect_error(fit$ntree, "randomForest's \"ntree\" is params$n_estimators", fixed = TRUE)
-  expect_error(fit$oob_socre, "did you mean \"oob_score\"?", fixed = TRUE)
+  expect_error(fit$forest, "get_tree(fit, k)", fixed = TRUE)
+  expect_warning(expect_null(fit$oob_socre), "did you mean \"oob_score\"?", fixed = TRUE)
   expect_identical(fit$feature_n, fit[["feature_names"]]) # a unique prefix, as a list's `$`
-  expect_error(fit$nonsense_field, "a sporf forest has no field \"nonsense_field\"", fixed = TRUE)
-  expect_identical(fit[["nonsense_field"]], NULL) # [[ stays a plain list access
+  expect_null(fit$nonsense_field) # as a list: code that asks for na.action or weights keeps working
+  expect_null(fit$na.action)
+  expect_identical(fit[["nonsense_field"]], NULL)
+})
+
+test_that("getTree() and varImpPlot() take a sporf forest, and leave randomForest's to randomForest", {
+  fit <- sporf(Species ~ ., data = iris, n_estimators = 6, random_state = 3)
+  expect_identical(getTree(fit, 2), get_tree(fit, 2))
+  pdf(NULL)
+  on.exit(dev.off())
+  expect_identical(varImpPlot(fit), plot_importance(fit))
+  skip_if_not_installed("randomForest")
+  rf <- randomForest::randomForest(Species ~ ., data = iris, ntree = 5)
+  expect_identical(getTree(rf, 1), randomForest::getTree(rf, 1))
+  expect_silent(varImpPlot(rf))
 })
 
 test_that("get_tree() and predict.all give each tree's nodes and predictions", {
