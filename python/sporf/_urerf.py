@@ -116,6 +116,14 @@ class URerF(ClassNamePrefixFeaturesOutMixin, TransformerMixin, _spec_gen._URerFP
         Rows of X are new rows: a training row passed here finds itself with
         similarity 1.
 
+        The result is sparse: each row keeps ``n_neighbors`` non-zeros among
+        n_train columns, which a dense array would store as zeros (8 bytes
+        each). scikit-learn's ``set_output(transform="pandas")`` does not
+        apply to sparse output and raises; for a DataFrame, or a next step
+        that needs dense input, densify: ``pandas.DataFrame(S.toarray())``, or
+        ``FunctionTransformer(lambda S: S.toarray(), accept_sparse=True)``
+        after this step in a Pipeline.
+
         Parameters
         ----------
         X : {array-like, scipy sparse matrix} of shape (n_samples, n_features)

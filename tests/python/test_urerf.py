@@ -239,3 +239,21 @@ def test_proximity_on_fewer_rows_than_neighbours_keeps_the_rows_there_are():
     assert np.allclose(f.proximity().toarray(), f.proximity(dense=True))
     with pytest.raises(ValueError, match="n_neighbors = 10, but there are only 5 reference rows"):
         f.kneighbors()
+
+
+def test_sparse_transform_and_its_dense_recipe():
+    # transform is sparse; scikit-learn's pandas output refuses sparse
+    # matrices, and the docstring's recipe densifies in a Pipeline
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import FunctionTransformer
+
+    X = np.random.default_rng(0).normal(size=(120, 5))
+    forest = URerF(n_estimators=10, n_neighbors=7, random_state=0).fit(X)
+    S = forest.transform(X[:4])
+    assert sp.issparse(S) and S.getnnz(axis=1).tolist() == [7, 7, 7, 7]
+    assert "set_output" in URerF.transform.__doc__ and "toarray" in URerF.transform.__doc__
+    with pytest.raises(ValueError, match="sparse"):
+        URerF(n_estimators=5, random_state=0).set_output(transform="pandas").fit(X).transform(X[:2])
+    pipe = make_pipeline(URerF(n_estimators=10, n_neighbors=7, random_state=0),
+                         FunctionTransformer(lambda S: S.toarray(), accept_sparse=True))
+    np.testing.assert_array_equal(pipe.fit(X).transform(X[:4]), S.toarray())
