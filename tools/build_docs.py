@@ -9,7 +9,10 @@
   BENCHMARKS.md and the news page from NEWS.md. Warnings are errors.
 - OUT_DIR/r/: pkgdown, the Rd pages as the reference, vignettes/R/*.Rmd as
   articles and NEWS.md as its news page. It runs on a copy of the R package against the installed one
-  (make r-install).
+  (make r-install). Debian's pkgdown links its pages' styles and scripts to the
+  build machine's /usr/share/javascript and to CDNs: they are copied into
+  OUT_DIR/r/assets/ and the pages pointed at the copies (vendor_r_assets), so
+  the site works opened from disk or published anywhere.
 
 The vignettes are percent-format scripts with Markdown comment cells.
 sphinx-gallery reads reStructuredText comment blocks, so each Markdown cell
@@ -20,6 +23,7 @@ with tools/check_docs.py.
 import argparse
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -131,6 +135,76 @@ def build_r(out, fast):
     script = out / "_pkgdown.R"
     script.write_text(PKGDOWN, encoding="utf-8")
     subprocess.run(["Rscript", str(script), str(pkg), str(out / "r")], check=True, env=env)
+    print("docs: the R pages' styles and scripts copied into r/assets (%d pages)" % vendor_r_assets(out / "r"))
+
+
+# What Debian's pkgdown links, and where its copy comes from. Scripts with no
+# Debian package get a stand-in: the copy buttons (clipboard.js) and the
+# navbar that hides on scrolling (headroom.js) are left out. The pages have no
+# mathematics (the Rd files write formulas as text), so MathJax is dropped.
+JS = pathlib.Path("/usr/share/javascript")
+R_ASSETS = {
+    "jquery.min.js": JS / "jquery" / "jquery.min.js",
+    "bootstrap.min.css": JS / "bootstrap" / "css" / "bootstrap.min.css",
+    "bootstrap.min.js": JS / "bootstrap" / "js" / "bootstrap.min.js",
+}
+R_STAND_INS = {
+    "clipboard-off.js": "/* clipboard.js is not shipped: no copy buttons */\n"
+                        "window.ClipboardJS = {isSupported: function () { return false; }};\n",
+    "headroom-off.js": "/* headroom.js is not shipped: the navbar stays put */\n"
+                       "if (window.jQuery) { jQuery.fn.headroom = function () { return this; }; }\n",
+}
+ASSET_TAG = re.compile(r'<(script|link)\b[^>]*?(?:src|href)="(file://[^"]*|https?://[^"]*)"[^>]*>(?:</script>)?')
+
+
+def _r_asset_for(url):
+    """The local file standing in for a linked script or stylesheet, or None to drop the tag."""
+    name = url.rsplit("/", 1)[-1]
+    if name in R_ASSETS:
+        return name
+    if "clipboard" in url:
+        return "clipboard-off.js"
+    if "jQuery.headroom" in url:
+        return "headroom-off.js"
+    return None  # headroom.min.js (the stand-in covers both), MathJax, Font Awesome (no icons used), respond.js
+
+
+def vendor_r_assets(site):
+    """Copy the R site's styles and scripts into site/assets and point every
+    page at them; drop what the pages do not need. Returns the pages changed."""
+    assets = site / "assets"
+    assets.mkdir(exist_ok=True)
+    for name, source in R_ASSETS.items():
+        shutil.copy(source, assets / name)
+    fonts = JS / "bootstrap" / "fonts"  # bootstrap.min.css reads ../fonts/ (glyphicons)
+    if fonts.is_dir():
+        shutil.copytree(fonts, site / "fonts", dirs_exist_ok=True)
+    for name, text in R_STAND_INS.items():
+        (assets / name).write_text(text, encoding="utf-8")
+    changed = 0
+    for page in site.rglob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        up = "../" * (len(page.relative_to(site).parts) - 1)
+        seen = set()
+
+        def local(m):
+            kind, url = m.group(1), m.group(2)
+            if kind == "link" and "stylesheet" not in m.group(0):
+                return m.group(0)  # a link to another page, not an asset
+            name = _r_asset_for(url)
+            if name is None or name in seen:
+                return ""
+            seen.add(name)
+            if kind == "link":
+                return '<link rel="stylesheet" href="%sassets/%s">' % (up, name)
+            return '<script src="%sassets/%s"></script>' % (up, name)
+
+        new = ASSET_TAG.sub(local, html)
+        new = re.sub(r"<!--\[if lt IE 9\]>.*?<!\[endif\]-->", "", new, flags=re.S)
+        if new != html:
+            page.write_text(new, encoding="utf-8")
+            changed += 1
+    return changed
 
 
 def main():

@@ -5,6 +5,8 @@
 Fails (exit 1, naming each problem) when:
 - a page links to a file of the site that does not exist (href and src
   attributes, fragments and queries ignored; external links are not fetched);
+- a page loads a script or stylesheet from outside the site (a file:// path
+  of the build machine, a CDN): every asset ships inside it;
 - the Python API reference misses a public class or function, or the R
   reference misses an exported function;
 - a gallery example that draws figures shows none;
@@ -28,11 +30,17 @@ class Links(html.parser.HTMLParser):
     def __init__(self):
         super().__init__()
         self.links = []
+        self.assets = []  # scripts' src and stylesheets' href
 
     def handle_starttag(self, tag, attrs):
-        for name, value in attrs:
-            if name in ("href", "src") and value:
-                self.links.append(value)
+        attrs = dict(attrs)
+        for name in ("href", "src"):
+            if attrs.get(name):
+                self.links.append(attrs[name])
+        if tag == "script" and attrs.get("src"):
+            self.assets.append(attrs["src"])
+        if tag == "link" and "stylesheet" in (attrs.get("rel") or "") and attrs.get("href"):
+            self.assets.append(attrs["href"])
 
 
 def pages(site):
@@ -126,9 +134,21 @@ def blank_screenshots(site):
     return problems
 
 
+def outside_assets(site):
+    problems = []
+    for page in pages(site):
+        parser = Links()
+        parser.feed(page.read_text(encoding="utf-8", errors="replace"))
+        for asset in parser.assets:
+            parts = urllib.parse.urlsplit(asset)
+            if parts.scheme or parts.netloc:
+                problems.append("%s: loads %s from outside the site" % (page.relative_to(site), asset))
+    return problems
+
+
 def main():
     site = pathlib.Path(sys.argv[1]).resolve()
-    problems = broken_links(site) + missing_names(site) + missing_figures(site) + blank_screenshots(site)
+    problems = broken_links(site) + outside_assets(site) + missing_names(site) + missing_figures(site) + blank_screenshots(site)
     for p in problems:
         print("docs: " + p)
     n_pages = sum(1 for _ in pages(site))

@@ -1332,6 +1332,20 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
         -------
         interval : ndarray of shape (n_samples, 2)
             Lower and upper ends.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sporf import SPORFRegressor
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.uniform(-3, 3, (3000, 2))
+        >>> y = X[:, 0] + (1 + np.abs(X[:, 0])) * rng.standard_normal(3000)
+        >>> reg = SPORFRegressor(n_estimators=50, quantiles=True, random_state=0).fit(X[:2000], y[:2000])
+        >>> iv = reg.predict_interval(X[2000:], coverage=0.8)
+        >>> iv.shape, reg.interval_calibration_
+        ((1000, 2), 'out-of-bag')
+        >>> bool(abs(np.mean((iv[:, 0] <= y[2000:]) & (y[2000:] <= iv[:, 1])) - 0.8) < 0.04)
+        True
         """
         check_is_fitted(self, "_forest")
         if not self.quantiles:

@@ -42,7 +42,8 @@ def test_public_objects_have_numpydoc_with_an_example(name, obj):
         assert "Parameters\n----------" in doc or "Attributes\n----------" in doc, name
 
 
-@pytest.mark.parametrize("method", ["fit", "predict", "apply", "save", "to_bytes", "proximity"])
+@pytest.mark.parametrize("method", ["fit", "predict", "apply", "save", "to_bytes", "proximity", "predict_interval",
+                                    "calibrate_intervals"])
 def test_estimator_methods_are_documented(method):
     for cls in (sporf.SPORFClassifier, sporf.SPORFRegressor, sporf.MORFClassifier, sporf.URerF):
         if hasattr(cls, method):
@@ -73,3 +74,36 @@ def test_the_guide_says_what_the_r_formula_does_with_na():
     repo = pathlib.Path(__file__).resolve().parents[2]
     guide = (repo / "docs" / "site" / "python" / "guide.md").read_text()
     assert "drops NA rows" not in guide and "na.action = na.fail" in guide
+
+
+def test_the_r_site_ships_its_styles_and_scripts(tmp_path):
+    # Debian's pkgdown links the build machine's files and CDNs; the build
+    # copies them into the site and points the pages there
+    import sys
+
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
+    import build_docs
+    import check_docs
+
+    site = tmp_path / "r"
+    (site / "reference").mkdir(parents=True)
+    page = site / "reference" / "x.html"
+    page.write_text(
+        '<html><head><script src="file:///usr/share/javascript/jquery/jquery.min.js" integrity="sha256-x" '
+        'crossorigin="anonymous"></script><link rel="stylesheet" '
+        'href="file:///usr/share/javascript/bootstrap/css/bootstrap.min.css" integrity="sha256-y">'
+        '<script src="https://cdnjs.cloudflare.com/ajax/libs/clipboard.js/2.0.6/clipboard.min.js"></script>'
+        '<link rel="stylesheet" href="https://cdnjs.cloudflare.com/ajax/libs/font-awesome/5.12.1/css/all.min.css">'
+        '<script src="file:///usr/share/javascript/mathjax/MathJax.js"></script>'
+        '<link href="../pkgdown.css" rel="stylesheet"></head>'
+        '<body><a href="https://rdrr.io/r/base/c.html">c</a></body></html>')
+    assert check_docs.outside_assets(site)
+    assert build_docs.vendor_r_assets(site) == 1
+    html = page.read_text()
+    assert check_docs.outside_assets(site) == []
+    assert '<script src="../assets/jquery.min.js">' in html and "integrity" not in html
+    assert '<link rel="stylesheet" href="../assets/bootstrap.min.css">' in html
+    assert "../assets/clipboard-off.js" in html and "MathJax" not in html and "font-awesome" not in html
+    assert "https://rdrr.io/r/base/c.html" in html  # links to other sites stay
+    for name in ("jquery.min.js", "bootstrap.min.css", "bootstrap.min.js", "clipboard-off.js"):
+        assert (site / "assets" / name).stat().st_size > 0
