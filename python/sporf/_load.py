@@ -29,7 +29,13 @@ def load(source):
         file) with the stored
         parameters, ``n_features_in_``, ``classes_`` (classifiers) and (when
         stored) ``feature_names_in_``.
-        Out-of-bag results are not part of the model file.
+        Out-of-bag results are not part of the model file: the file keeps
+        the forest, not scores of its training rows, so a loaded estimator
+        has no ``oob_score_``, ``oob_prediction_`` / ``oob_decision_function_``,
+        ``oob_error_curve_``, ``permutation_importances_``, ``leaf_scores_``
+        or ``interval_scores_`` (calibrate intervals again with
+        ``calibrate_intervals``); ``oob=True`` predictions still work, given
+        the training rows. Pickling keeps them all.
 
     Raises
     ------

@@ -169,3 +169,14 @@ def test_vote_shares_match_r_and_count_leaf_winners():
     # shallow trees: votes differ from the averaged distributions, but agree on most rows
     assert not np.allclose(votes, clf.predict_proba(X))
     assert np.mean(votes.argmax(1) == clf.predict_proba(X).argmax(1)) > 0.9
+
+
+def test_a_loaded_model_has_its_forest_not_its_out_of_bag_results():
+    # as load()'s docstring says: no oob_score_ and the like, while oob=True
+    # predictions on the training rows still come out the same
+    reg = sporf.SPORFRegressor(n_estimators=8, oob_score=True, quantiles=True, random_state=0).fit(X, X[:, 0])
+    loaded = sporf.load(reg.to_bytes())
+    for name in ("oob_score_", "oob_prediction_", "oob_error_curve_", "interval_scores_"):
+        assert hasattr(reg, name) and not hasattr(loaded, name), name
+    assert "Out-of-bag results are not part of the model file" in sporf.load.__doc__
+    np.testing.assert_array_equal(loaded.predict(X, oob=True), reg.predict(X, oob=True))
