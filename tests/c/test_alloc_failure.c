@@ -183,6 +183,11 @@ static int do_quantiles(void *vctx)
     const double probs[3] = {0.9, 0.1, 0.5};
     int rc = sporf_forest_predict_quantiles(c->forest, &m, probs, 3, 2, out, NULL);
     if (rc == SPORF_OK) rc = sporf_forest_oob_quantiles(c->forest, &m, probs, 3, 2, out, NULL);
+    /* calibrated intervals: out-of-bag and held-out scores, then intervals */
+    static double scores[N];
+    if (rc == SPORF_OK) rc = sporf_forest_oob_interval_scores(c->forest, &m, yr, 2, scores, NULL);
+    if (rc == SPORF_OK) rc = sporf_forest_interval_scores(c->forest, &m, yr, 2, scores, NULL);
+    if (rc == SPORF_OK) rc = sporf_forest_predict_interval(c->forest, &m, 0.8, scores, N, 2, out, NULL);
     return rc;
 }
 

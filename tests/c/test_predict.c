@@ -756,6 +756,94 @@ static void test_general_splits_on_float_rows(void)
     free(X); free(T); free(y);
 }
 
+/* Calibrated intervals: the conformal levels from scores, and a quantile
+ * forest's intervals at them -- calibrated on held-out rows, they hold at
+ * least ceil(c (n + 1)) of those rows, exactly the rows whose score is at
+ * most the chosen one. */
+static void test_calibrated_intervals(void)
+{
+    double levels[2];
+    sporf_error err;
+    /* 9 scores 0.05 .. 0.45 and a NaN (skipped): c = 0.8 takes the 8th smallest */
+    const double scores[10] = {0.25, 0.05, NAN, 0.45, 0.15, 0.35, 0.1, 0.2, 0.3, 0.4};
+    CHECK(sporf_interval_levels(scores, 10, 0.8, levels, &err) == SPORF_OK &&
+              fabs(levels[0] - (0.5 - 0.4)) < 1e-8 && fabs(levels[1] - (0.5 + 0.4)) < 1e-8,
+          "levels 1/2 -+ the 8th smallest score (%g, %g)", levels[0], levels[1]);
+    CHECK(sporf_interval_levels(scores, 10, 0.95, levels, &err) == SPORF_OK && levels[0] == 0.0 &&
+              levels[1] == 1.0, "past the last score: the whole distribution");
+    CHECK(sporf_interval_levels(NULL, 0, 0.9, levels, &err) == SPORF_OK && fabs(levels[0] - 0.05) < 1e-15 &&
+              fabs(levels[1] - 0.95) < 1e-15, "no scores: the raw levels");
+    CHECK(sporf_interval_levels(scores, 10, 1.0, levels, &err) == SPORF_E_ARG && strstr(err.message, "coverage"),
+          "coverage 1 refused: %s", err.message);
+    CHECK(sporf_interval_levels(scores, 10, NAN, levels, &err) == SPORF_E_ARG, "coverage NaN refused");
+    const double nan_only[2] = {NAN, NAN}, wrong[1] = {0.7};
+    CHECK(sporf_interval_levels(nan_only, 2, 0.8, levels, &err) == SPORF_E_ARG &&
+              strstr(err.message, "no interval scores"), "no usable score refused: %s", err.message);
+    CHECK(sporf_interval_levels(wrong, 1, 0.8, levels, &err) == SPORF_E_ARG, "a score past 1/2 refused");
+
+    enum { N = 600, NC = 301, P = 3 };
+    double *X = malloc(sizeof(double) * (N + NC) * P), *y = malloc(sizeof(double) * (N + NC));
+    double *s = malloc(sizeof(double) * (N + NC)), *iv = malloc(sizeof(double) * 2 * NC);
+    sporf_rng r;
+    sporf_rng_seed(&r, 5, 0);
+    for (int i = 0; i < N + NC; i++) {
+        for (int j = 0; j < P; j++)
+            X[i * P + j] = 6.0 * sporf_rng_uniform(&r) - 3.0;
+        y[i] = X[i * P] + (1.0 + fabs(X[i * P])) * (sporf_rng_uniform(&r) - 0.5);
+    }
+    sporf_params p;
+    sporf_params_init(&p);
+    p.n_estimators = 30;
+    p.random_state = 3;
+    p.criterion = SPORF_CRIT_SQUARED_ERROR;
+    p.quantiles = 1;
+    sporf_matrix m = rowmajor(X, N, P), cal = rowmajor(X + (int64_t)N * P, NC, P);
+    sporf_forest *f = NULL;
+    if (fit_values(&p, &m, y, NULL, NULL, NULL, NULL, NULL, &f, &err) != SPORF_OK) {
+        CHECK(0, "quantile fit: %s", err.message);
+        free(X); free(y); free(s); free(iv);
+        return;
+    }
+    /* out of bag: a score per training row, the same for any thread count */
+    double *s1 = malloc(sizeof(double) * N);
+    CHECK(sporf_forest_oob_interval_scores(f, &m, y, 1, s1, &err) == SPORF_OK &&
+              sporf_forest_oob_interval_scores(f, &m, y, 2, s, &err) == SPORF_OK &&
+              memcmp(s, s1, sizeof(double) * N) == 0, "out-of-bag scores do not depend on threads");
+    int in_range = 1;
+    for (int i = 0; i < N; i++)
+        in_range &= isnan(s[i]) || (s[i] >= -0.5 && s[i] <= 0.5);
+    CHECK(in_range, "scores lie in [-1/2, 1/2]");
+    /* held out: coverage on the calibration rows is exactly their scores' */
+    CHECK(sporf_forest_interval_scores(f, &cal, y + N, 2, s, &err) == SPORF_OK &&
+              sporf_forest_predict_interval(f, &cal, 0.8, s, NC, 2, iv, &err) == SPORF_OK, "held-out interval: %s",
+          err.message);
+    CHECK(sporf_interval_levels(s, NC, 0.8, levels, &err) == SPORF_OK, "levels");
+    const double q = levels[1] - 0.5 - 1e-9;
+    int covered = 0, agree = 1;
+    for (int i = 0; i < NC; i++) {
+        const int in = iv[2 * i] <= y[N + i] && y[N + i] <= iv[2 * i + 1];
+        covered += in;
+        agree &= in == (s[i] <= q + 1e-12);
+    }
+    CHECK(agree && covered >= (int)ceil(0.8 * (NC + 1)), "the interval holds %d of %d rows, exactly those scored "
+                                                        "at most q", covered, NC);
+    /* the raw interval is the quantiles at 1/2 -+ c/2 */
+    double *qv = malloc(sizeof(double) * 2 * NC);
+    const double probs[2] = {0.05, 0.95};
+    CHECK(sporf_forest_predict_interval(f, &cal, 0.9, NULL, 0, 2, iv, &err) == SPORF_OK &&
+              sporf_forest_predict_quantiles(f, &cal, probs, 2, 2, qv, &err) == SPORF_OK &&
+              memcmp(iv, qv, sizeof(double) * 2 * NC) == 0, "uncalibrated: the 5%% and 95%% quantiles");
+    double bad_y[1] = {NAN};
+    sporf_matrix one = rowmajor(X, 1, P);
+    CHECK(sporf_forest_interval_scores(f, &one, bad_y, 1, s, &err) == SPORF_E_ARG, "a missing response refused");
+    CHECK(sporf_forest_oob_interval_scores(f, &cal, y, 1, s, &err) == SPORF_E_ARG &&
+              strstr(err.message, "training data"), "out-of-bag scores need the training rows: %s", err.message);
+    free(qv);
+    free(s1);
+    sporf_forest_free(f);
+    free(X); free(y); free(s); free(iv);
+}
+
 int main(void)
 {
     test_predict_names_first_nonfinite();
@@ -766,5 +854,6 @@ int main(void)
     test_regression_values_in_layout();
     test_unsupervised_forest();
     test_permutation_importance();
+    test_calibrated_intervals();
     return check_summary();
 }

@@ -211,6 +211,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     for (int64_t i = 0; i < n; i++) REQUIRE(isnan(q[2 * i]) || q[2 * i + 1] <= q[2 * i]);
                 if (q && p.bootstrap)
                     sporf_forest_oob_quantiles(f, &m, probs, 2, 1, q, NULL);
+                /* calibrated intervals: scores in [-1/2, 1/2] (or NaN), ordered ends */
+                double *s = malloc((size_t)n * sizeof *s);
+                if (q && s && p.bootstrap && sporf_forest_oob_interval_scores(f, &m, yr, 1, s, NULL) == SPORF_OK) {
+                    for (int64_t i = 0; i < n; i++) REQUIRE(isnan(s[i]) || (s[i] >= -0.5 && s[i] <= 0.5));
+                    if (sporf_forest_predict_interval(f, &m, 0.8, s, n, 2, q, NULL) == SPORF_OK)
+                        for (int64_t i = 0; i < n; i++) REQUIRE(isnan(q[2 * i]) || q[2 * i] <= q[2 * i + 1]);
+                }
+                free(s);
                 free(q);
             }
         }
