@@ -29,8 +29,10 @@ LAYERS = [
     # services on a fitted forest's handle: proximity, metrics
     ["_proximity", "metrics"],
     # the estimators: the base and SPORF's, then the forests built on them
+    # (the survival base before MORF, whose survival forest stands on it)
     ["_forest"],
-    ["_morf", "_urerf", "_survival"],
+    ["_survival", "_urerf"],
+    ["_morf"],
     # public functions over the estimators
     ["_merge", "_load", "distributed"],
     ["__init__"],

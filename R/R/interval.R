@@ -5,15 +5,15 @@
 # man/calibrate_intervals.Rd and man/predict.sporf.Rd.
 
 # The training rows' out-of-bag scores, which calibrate type = "interval":
-# for a forest that keeps quantiles and whose trees left rows out.
+# for a forest that keeps quantiles and whose trees left rows out (a forest
+# whose trees drew every row scores none).
 .attach_interval_scores <- function(obj, X, y) {
-  p <- obj[["params"]]
   obj$interval_scores <- NULL
   obj$interval_calibration <- NULL
-  if (!isTRUE(p[["quantiles"]]) || (!isTRUE(p[["bootstrap"]]) && is.null(p[["max_samples"]])))
-    return(obj)
-  obj$interval_scores <- .Call(C_sporf_r_interval_scores, .native(obj), X, as.double(y),
-                               .resolve_n_jobs(obj[["n_jobs"]]), TRUE)
+  if (!isTRUE(obj[["params"]][["quantiles"]])) return(obj)
+  scores <- .Call(C_sporf_r_interval_scores, .native(obj), X, as.double(y), .resolve_n_jobs(obj[["n_jobs"]]), TRUE)
+  if (all(is.na(scores))) return(obj)
+  obj$interval_scores <- scores
   obj$interval_calibration <- "out-of-bag"
   obj
 }
@@ -45,8 +45,8 @@ calibrate_intervals <- function(object, x, y) {
   if (calibrated) {
     scores <- object[["interval_scores"]]
     if (is.null(scores))
-      stop(paste0("this forest has no interval calibration: its trees left no rows out of bag (bootstrap = FALSE ",
-                  "without max_samples), or it was read from a file (files keep no out-of-bag results). Call ",
+      stop(paste0("this forest has no interval calibration: its trees drew every row (none was out of bag), ",
+                  "or it was read from a file (files keep no out-of-bag results). Call ",
                   "calibrate_intervals(fit, x_held_out, y_held_out), or pass calibrated = FALSE for the ",
                   "uncalibrated interval"), call. = FALSE)
   }

@@ -184,11 +184,8 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
 
 .fit <- function(X, y, args, sample_weight, est, data_dims = NULL, levels = NULL) {
   n <- nrow(X)
-  if (.is_survival(y)) { # survival::Surv (survival.R)
-    if (!identical(est, "sporf"))
-      stop("a survival forest (a Surv y) is grown by sporf()", call. = FALSE)
-    return(.fit_survival(X, y, args, sample_weight, est, levels))
-  }
+  if (.is_survival(y)) # survival::Surv (survival.R), by sporf() or morf()
+    return(.fit_survival(X, y, args, sample_weight, est, levels, data_dims))
   if (is.matrix(y) || is.data.frame(y)) {
     # one column per output (multioutput.R); a single column is a vector
     if (ncol(y) > 1L) {

@@ -30,10 +30,11 @@
   status - cumsum(deaths / at_risk)[match(time, uniq)]
 }
 
-.fit_survival <- function(X, y, args, sample_weight, est, levels) {
+# grid: a patch forest's grid (morf()), or NULL.
+.fit_survival <- function(X, y, args, sample_weight, est, levels, grid = NULL) {
   n <- nrow(X)
   resp <- .survival_response(y, n)
-  params <- .build_params(args, ncol(X), est, "survival")
+  params <- .build_params(args, ncol(X), est, "survival", grid)
   sw <- .check_sample_weight(sample_weight, n)
   by_feature <- NULL
   if (!is.null(levels)) {

@@ -824,10 +824,9 @@ int sporf_forest_interval_scores(const sporf_forest *forest, const sporf_matrix 
                                  int32_t n_jobs, double *scores, sporf_error *err);
 
 /* The same for the training rows, each under the trees it was out of bag
- * for (NaN for a row in every tree's bag). X and y must be the training
- * data, as for sporf_forest_oob_predict (the draws are regenerated);
- * SPORF_E_ARG for a forest whose trees drew no rows (bootstrap off and no
- * max_samples). */
+ * for (NaN for a row in every tree's bag: every row, when the trees draw
+ * every row). X and y must be the training data, as for
+ * sporf_forest_oob_predict (the draws are regenerated). */
 int sporf_forest_oob_interval_scores(const sporf_forest *forest, const sporf_matrix *X, const double *y,
                                      int32_t n_jobs, double *scores, sporf_error *err);
 

@@ -8,12 +8,12 @@ shards (``first_tree``) join with :func:`merge_forests`;
 from ._forest import ProjectionImportance, SPORFClassifier, SPORFRegressor
 from ._load import load
 from ._merge import merge_forests
-from ._morf import MORFClassifier, MORFRegressor, plot_importance
+from ._morf import MORFClassifier, MORFRegressor, MORFSurvival, plot_importance
 from ._params import fraction
 from ._survival import SPORFSurvival, concordance_index
 from ._urerf import URerF
 from . import metrics
 
 __version__ = "0.1.0"
-__all__ = ["SPORFClassifier", "SPORFRegressor", "SPORFSurvival", "concordance_index", "MORFClassifier", "MORFRegressor", "URerF", "ProjectionImportance",
+__all__ = ["SPORFClassifier", "SPORFRegressor", "SPORFSurvival", "concordance_index", "MORFClassifier", "MORFRegressor", "MORFSurvival", "URerF", "ProjectionImportance",
            "fraction", "load", "merge_forests", "metrics", "plot_importance", "__version__"]

@@ -1253,11 +1253,14 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
         trees left rows out; else none, until calibrate_intervals)."""
         for name in ("interval_scores_", "interval_calibration_"):
             self.__dict__.pop(name, None)
-        if not self.quantiles or (not self.bootstrap and self.max_samples is None):
+        if not self.quantiles:
             return
         X = X.toarray() if _sparse.issparse(X) else X
-        self.interval_scores_ = self._forest.interval_scores(X, np.ascontiguousarray(y, dtype=np.float64),
-                                                             self._n_threads(), oob=True)
+        scores = self._forest.interval_scores(X, np.ascontiguousarray(y, dtype=np.float64), self._n_threads(),
+                                              oob=True)
+        if np.isnan(scores).all():  # the trees drew every row
+            return
+        self.interval_scores_ = scores
         self.interval_calibration_ = "out-of-bag"
 
     def calibrate_intervals(self, X, y):
@@ -1360,10 +1363,10 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
         if calibrated:
             scores = self.__dict__.get("interval_scores_")
             if scores is None:
-                raise ValueError("this forest has no interval calibration: its trees left no rows out of bag "
-                                 "(bootstrap=False without max_samples), or it was read from a file (files keep "
-                                 "no out-of-bag results). Call calibrate_intervals(X_held_out, y_held_out), or "
-                                 "pass calibrated=False for the uncalibrated interval")
+                raise ValueError("this forest has no interval calibration: its trees drew every row (none was out "
+                                 "of bag), or it was read from a file (files keep no out-of-bag results). Call "
+                                 "calibrate_intervals(X_held_out, y_held_out), or pass calibrated=False for the "
+                                 "uncalibrated interval")
         X = self._check_X(X)
         n_threads = self._n_threads()
         if _sparse.issparse(X):

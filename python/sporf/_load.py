@@ -4,7 +4,7 @@ import os
 
 from ._forest import SPORFClassifier, SPORFRegressor
 from ._native import PROJ_PATCH, TASK_REGRESSION, TASK_SURVIVAL, TASK_UNSUPERVISED, NativeForest
-from ._morf import MORFClassifier, MORFRegressor
+from ._morf import MORFClassifier, MORFRegressor, MORFSurvival
 from ._survival import SPORFSurvival
 from ._urerf import URerF
 
@@ -74,7 +74,7 @@ def load(source):
     if task == TASK_UNSUPERVISED:
         cls = URerF
     elif task == TASK_SURVIVAL:
-        cls = SPORFSurvival
+        cls = MORFSurvival if patch else SPORFSurvival
     elif task == TASK_REGRESSION:
         cls = MORFRegressor if patch else SPORFRegressor
     else:

@@ -4,6 +4,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _params, _spec_gen
 from ._forest import _ForestClassifier, _ForestRegressor
+from ._survival import _ForestSurvival
 
 
 class _MORFMixin:
@@ -163,6 +164,49 @@ class MORFRegressor(_MORFMixin, _spec_gen._MORFRegressorParams, _ForestRegressor
     >>> reg = MORFRegressor(n_estimators=20, max_patch_dims=3, random_state=0).fit(X, y)
     >>> reg.importance_map().shape
     (8, 8)
+    """
+    )
+
+
+class MORFSurvival(_MORFMixin, _spec_gen._MORFSurvivalParams, _ForestSurvival):
+    __doc__ = (
+        """Manifold oblique random survival forest (MORF for right-censored times).
+
+    The survival twin of :class:`MORFRegressor`: candidate projections are
+    sums of random patches of neighbouring features on the grid
+    ``data_dims`` (a signal, an image, a time series of several sensors), and
+    splits, leaves and predictions are those of :class:`SPORFSurvival` --
+    log-rank cuts, each leaf's own Kaplan-Meier and Nelson-Aalen curves,
+    risks, survival and cumulative hazard functions, Harrell's C. y is a
+    structured array of (event, time), or a pair of arrays, as for
+    :class:`SPORFSurvival`.
+
+"""
+        + _spec_gen.PARAM_DOCS["MORFSurvival"]
+        + """
+    Attributes
+    ----------
+    data_dims_ : tuple of int
+        The grid the forest was fitted on.
+    n_features_in_, unique_times_, is_event_time_, event_times_, feature_importances_,
+    oob_score_, oob_prediction_, permutation_importances_, permutation_importances_std_ :
+        As in :class:`SPORFSurvival`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sporf import MORFSurvival
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(300, 20))          # a signal of 20 steps per patient
+    >>> risk = X[:, 8:12].sum(axis=1)           # a bump in the middle raises the hazard
+    >>> t = rng.exponential(np.exp(-risk))
+    >>> c = rng.exponential(2.0, size=300)
+    >>> y = np.array(list(zip(t <= c, np.minimum(t, c))), dtype=[("event", "?"), ("time", "<f8")])
+    >>> est = MORFSurvival(n_estimators=50, max_patch_dims=4, random_state=0).fit(X, y)
+    >>> est.score(X[:200], y[:200]) > 0.7
+    True
+    >>> est.importance_map().shape
+    (20,)
     """
     )
 

@@ -80,82 +80,9 @@ class StepFunction:
         return "StepFunction(x=%r, y=%r)" % (self.x, self.y)
 
 
-class SPORFSurvival(_spec_gen._SPORFSurvivalParams, _BaseForest):
-    __doc__ = (
-        """Oblique random survival forest (SPORF for right-censored times).
-
-    Trees draw the sparse oblique projections of :class:`SPORFClassifier`
-    and cut by the log-rank score test: a node's rows get their martingale
-    residuals (event minus the node's Nelson-Aalen cumulative hazard at their
-    time), the numerator of the log-rank statistic summed over a side, and a
-    cut's score is their between-sides sum of squares -- the score statistic
-    standardized by its permutation variance. Each leaf keeps its training
-    rows, so its curves are the Kaplan-Meier survival and Nelson-Aalen
-    cumulative hazard of its own rows; the forest's curves are the means of
-    its trees', and its risk score is the forest's cumulative hazard summed
-    over the training event times (the expected number of events, as
-    scikit-survival's and randomForestSRC's). The model file grows with the
-    rows, not with every distinct time.
-
-    y is a structured array whose first field is the event flag (bool or
-    0/1) and second the time, as ``sksurv.util.Surv.from_arrays(event,
-    time)`` builds it (the fields are read by position), or a pair of arrays
-    ``(event, time)``. scikit-survival is not needed; its metrics
-    (``concordance_index_ipcw``, ``integrated_brier_score``) take this
-    estimator's risks and curves.
-
-"""
-        + _spec_gen.PARAM_DOCS["SPORFSurvival"]
-        + """
-    Attributes
-    ----------
-    n_features_in_ : int
-        Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features,)
-        Names of features seen during fit, when X had string column names.
-    unique_times_ : ndarray of shape (n_unique_times,)
-        The distinct training times, ascending: where ``return_array=True``
-        evaluates the curves.
-    is_event_time_ : ndarray of bool of shape (n_unique_times,)
-        Whether a training row had its event at each of them.
-    event_times_ : ndarray
-        The distinct training event times (``unique_times_[is_event_time_]``),
-        over which the risk sums the cumulative hazard.
-    feature_importances_ : ndarray of shape (n_features,)
-        Impurity based importances (the decrease of the log-rank score
-        statistic). Sums to 1.
-    oob_score_ : float
-        Out-of-bag Harrell's C (when ``oob_score=True``).
-    oob_prediction_ : ndarray of shape (n_samples,)
-        Out-of-bag risk scores (when ``oob_score=True``).
-    permutation_importances_ : ndarray of shape (n_features,)
-        With ``importance="permutation"``: each feature's mean drop of a
-        tree's out-of-bag Harrell's C when its values are permuted.
-    permutation_importances_std_ : ndarray of shape (n_features,)
-        Their standard deviation over the trees.
-    min_samples_leaf_ : int
-        With ``min_samples_leaf="auto"``: the leaf size the forest chose out
-        of bag (by the out-of-bag Harrell's C of the risks) and was pruned to.
-    leaf_scores_ : dict
-        With ``min_samples_leaf="auto"``: each leaf size tried and its
-        out-of-bag score (1 - Harrell's C; lower is better).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from sporf import SPORFSurvival
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.normal(size=(300, 4))
-    >>> t = rng.exponential(np.exp(-X[:, 0]))
-    >>> c = rng.exponential(2.0, size=300)
-    >>> y = np.array(list(zip(t <= c, np.minimum(t, c))), dtype=[("event", "?"), ("time", "<f8")])
-    >>> est = SPORFSurvival(n_estimators=50, random_state=0).fit(X, y)
-    >>> est.predict_survival_function(X[:2], return_array=True).shape == (2, len(est.unique_times_))
-    True
-    >>> est.score(X, y) > 0.7
-    True
-    """
-    )
+class _ForestSurvival(_BaseForest):
+    """What every survival forest does -- fit on (event, time) and predict
+    risks and curves. SPORFSurvival and MORFSurvival are its leaves."""
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -182,7 +109,7 @@ class SPORFSurvival(_spec_gen._SPORFSurvivalParams, _BaseForest):
 
         Returns
         -------
-        self : SPORFSurvival
+        self
         """
         return self._fit_forest(X, y, sample_weight)
 
@@ -357,6 +284,84 @@ class SPORFSurvival(_spec_gen._SPORFSurvivalParams, _BaseForest):
         """
         event, time = survival_target(y)
         return _native.concordance_index(time, event, self.predict(X))
+
+
+class SPORFSurvival(_spec_gen._SPORFSurvivalParams, _ForestSurvival):
+    __doc__ = (
+        """Oblique random survival forest (SPORF for right-censored times).
+
+    Trees draw the sparse oblique projections of :class:`SPORFClassifier`
+    and cut by the log-rank score test: a node's rows get their martingale
+    residuals (event minus the node's Nelson-Aalen cumulative hazard at their
+    time), the numerator of the log-rank statistic summed over a side, and a
+    cut's score is their between-sides sum of squares -- the score statistic
+    standardized by its permutation variance. Each leaf keeps its training
+    rows, so its curves are the Kaplan-Meier survival and Nelson-Aalen
+    cumulative hazard of its own rows; the forest's curves are the means of
+    its trees', and its risk score is the forest's cumulative hazard summed
+    over the training event times (the expected number of events, as
+    scikit-survival's and randomForestSRC's). The model file grows with the
+    rows, not with every distinct time.
+
+    y is a structured array whose first field is the event flag (bool or
+    0/1) and second the time, as ``sksurv.util.Surv.from_arrays(event,
+    time)`` builds it (the fields are read by position), or a pair of arrays
+    ``(event, time)``. scikit-survival is not needed; its metrics
+    (``concordance_index_ipcw``, ``integrated_brier_score``) take this
+    estimator's risks and curves.
+
+"""
+        + _spec_gen.PARAM_DOCS["SPORFSurvival"]
+        + """
+    Attributes
+    ----------
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of shape (n_features,)
+        Names of features seen during fit, when X had string column names.
+    unique_times_ : ndarray of shape (n_unique_times,)
+        The distinct training times, ascending: where ``return_array=True``
+        evaluates the curves.
+    is_event_time_ : ndarray of bool of shape (n_unique_times,)
+        Whether a training row had its event at each of them.
+    event_times_ : ndarray
+        The distinct training event times (``unique_times_[is_event_time_]``),
+        over which the risk sums the cumulative hazard.
+    feature_importances_ : ndarray of shape (n_features,)
+        Impurity based importances (the decrease of the log-rank score
+        statistic). Sums to 1.
+    oob_score_ : float
+        Out-of-bag Harrell's C (when ``oob_score=True``).
+    oob_prediction_ : ndarray of shape (n_samples,)
+        Out-of-bag risk scores (when ``oob_score=True``).
+    permutation_importances_ : ndarray of shape (n_features,)
+        With ``importance="permutation"``: each feature's mean drop of a
+        tree's out-of-bag Harrell's C when its values are permuted.
+    permutation_importances_std_ : ndarray of shape (n_features,)
+        Their standard deviation over the trees.
+    min_samples_leaf_ : int
+        With ``min_samples_leaf="auto"``: the leaf size the forest chose out
+        of bag (by the out-of-bag Harrell's C of the risks) and was pruned to.
+    leaf_scores_ : dict
+        With ``min_samples_leaf="auto"``: each leaf size tried and its
+        out-of-bag score (1 - Harrell's C; lower is better).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sporf import SPORFSurvival
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(300, 4))
+    >>> t = rng.exponential(np.exp(-X[:, 0]))
+    >>> c = rng.exponential(2.0, size=300)
+    >>> y = np.array(list(zip(t <= c, np.minimum(t, c))), dtype=[("event", "?"), ("time", "<f8")])
+    >>> est = SPORFSurvival(n_estimators=50, random_state=0).fit(X, y)
+    >>> est.predict_survival_function(X[:2], return_array=True).shape == (2, len(est.unique_times_))
+    True
+    >>> est.score(X, y) > 0.7
+    True
+    """
+    )
 
 
 def _step_functions(times, values, initial):

@@ -1198,3 +1198,25 @@ def test_survival_model_from_r_loads_in_python(r, tmp_path):
     py = sporf.load(path)
     assert isinstance(py, sporf.SPORFSurvival)
     np.testing.assert_array_equal(py.predict(X), np.array(r["predict"](rm, r_matrix(X))))
+
+
+def test_morf_survival_same_model_in_both_languages(r):
+    # morf() on a Surv y and MORFSurvival: the same patch survival forest
+    # (and R's morf() takes MORFSurvival's defaults), read back by either side
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(250, 12))
+    t = rng.exponential(np.exp(-X[:, 4:7].sum(axis=1)))
+    c = rng.uniform(0, 3, 250)
+    event, time = (t <= c).astype(int), np.minimum(t, c)
+    kw = dict(n_estimators=30, max_patch_dims=3, random_state=5, oob_score=True)
+    py = sporf.MORFSurvival(**kw).fit(X, (event, time))
+    rm = r["morf"](r_matrix(X), r_surv(r, event, time), **{k: r_value(v) for k, v in kw.items()})
+    assert r_model_bytes(rm) == py.to_bytes()
+    assert float(rm.rx2("oob_score")[0]) == py.oob_score_
+    got = np.array(r["predict"](rm, r_matrix(X[:20]), type="survival", times=ro.FloatVector([0.2, 1.0])))
+    np.testing.assert_array_equal(got, py.predict_survival_function(X[:20], return_array=True, times=[0.2, 1.0]))
+    fitted = rm.rx2("params")
+    defaults = sporf.MORFSurvival().get_params()
+    for name in ("criterion", "min_samples_leaf", "max_bins", "honest_prior", "max_features", "patch_weights"):
+        assert fitted.rx2(name)[0] == defaults[name], name
+    assert isinstance(sporf.load(py.to_bytes()), sporf.MORFSurvival)

@@ -127,3 +127,25 @@ def test_plot_importance_draws_maps_and_signals():
     with pytest.raises(ValueError, match='importance="permutation"'):
         sporf.plot_importance(s, kind="permutation")
     plt.close("all")
+
+
+def test_morf_survival_finds_the_patch_that_sets_the_hazard(tmp_path):
+    # a signal of 20 steps whose middle four raise the hazard: the patch
+    # survival forest ranks them first, fits shaped input as flat, and loads
+    # back as what it is
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(400, 20))
+    t = rng.exponential(np.exp(-X[:, 8:12].sum(axis=1)))
+    c = rng.exponential(2.0, size=400)
+    y = np.array(list(zip(t <= c, np.minimum(t, c))), dtype=[("event", "?"), ("time", "<f8")])
+    est = sporf.MORFSurvival(n_estimators=60, max_patch_dims=4, oob_score=True, random_state=0).fit(X, y)
+    assert est.oob_score_ > 0.75
+    imp = est.importance_map()
+    assert set(np.argsort(imp)[-4:]) <= set(range(7, 13))
+    shaped = sporf.MORFSurvival(n_estimators=5, max_patch_dims=(2, 2), random_state=1).fit(X.reshape(400, 4, 5), y)
+    flat = sporf.MORFSurvival(n_estimators=5, max_patch_dims=(2, 2), data_dims=(4, 5), random_state=1).fit(X, y)
+    assert shaped.to_bytes() == flat.to_bytes() and shaped.data_dims_ == (4, 5)
+    est.save(tmp_path / "m.sporf")
+    again = sporf.load(tmp_path / "m.sporf")
+    assert isinstance(again, sporf.MORFSurvival) and again.data_dims_ == (20,)
+    np.testing.assert_array_equal(again.predict(X[:10]), est.predict(X[:10]))
