@@ -1220,3 +1220,28 @@ def test_morf_survival_same_model_in_both_languages(r):
     for name in ("criterion", "min_samples_leaf", "max_bins", "honest_prior", "max_features", "patch_weights"):
         assert fitted.rx2(name)[0] == defaults[name], name
     assert isinstance(sporf.load(py.to_bytes()), sporf.MORFSurvival)
+
+
+def test_categorical_survival_gives_the_same_forest(r):
+    # a survival forest's categorical levels are ordered by the rows' null
+    # martingale residuals, computed by each binding: the same order, the
+    # same bytes, from a pandas category column and an R factor
+    import pandas as pd
+
+    rng = np.random.default_rng(12)
+    n = 300
+    level = rng.integers(0, 9, n)
+    x = rng.normal(size=n)
+    t = rng.exponential(np.exp(-(rng.normal(0, 1, 9)[level] + 0.5 * x)))
+    c = rng.uniform(0, 3, n)
+    event, time = (t <= c).astype(int), np.minimum(t, c)
+    names = np.array(["g%d" % k for k in range(9)])
+    kw = dict(n_estimators=10, random_state=4, oob_score=True)
+    frame = pd.DataFrame({"grade": pd.Categorical(names[level], categories=names), "x": x})
+    py = sporf.SPORFSurvival(**kw).fit(frame, (event, time))
+    factor = ro.r["factor"](ro.StrVector(names[level].tolist()), levels=ro.StrVector(names.tolist()))
+    df = ro.r["data.frame"](grade=factor, x=ro.FloatVector(x))
+    rm = r["sporf"](df, r_surv(r, event, time), **{k: r_value(v) for k, v in kw.items()})
+    assert r_model_bytes(rm) == py.to_bytes()
+    assert float(rm.rx2("oob_score")[0]) == py.oob_score_
+    np.testing.assert_array_equal(np.array(r["predict"](rm, df)), py.predict(frame))
