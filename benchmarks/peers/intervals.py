@@ -3,6 +3,7 @@ quantile-forest intervals at 80% and 90%, raw and calibrated by conformal
 prediction, against split conformal prediction and the peers' raw intervals.
 
     python benchmarks/peers/intervals.py [--trees 100] [--seeds 5] [--csv FILE] [--skip-ranger]
+    python benchmarks/peers/intervals.py --summary benchmarks/results/intervals.csv   # the tables again
 
 Data: y = x + (1 + |x|) e with three noise features (4,000 training rows,
 20,000 test rows), and the regression sets of the suite's development half
@@ -110,7 +111,14 @@ def main():
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--csv", default=os.path.join(BENCH, "results", "intervals.csv"))
     ap.add_argument("--skip-ranger", action="store_true")
+    ap.add_argument("--summary", metavar="CSV", help="print the tables of an earlier run's CSV and stop")
     a = ap.parse_args()
+    if a.summary:
+        with open(a.summary, newline="") as fh:
+            rows = [dict(r, coverage=float(r["coverage"]), hit=float(r["hit"]), width=float(r["width"]))
+                    for r in csv.DictReader(fh)]
+        summary(rows, list(dict.fromkeys(r["model"] for r in rows)))
+        return
     models = ["sporf raw", "sporf calibrated", "split conformal", "quantile-forest"] + ([] if a.skip_ranger
                                                                                        else ["ranger"])
     rows = []
