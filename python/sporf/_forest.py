@@ -1247,6 +1247,27 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
             out = self._forest.predict_quantiles(X, probs.ravel(), n_threads, oob)
         return self._quantile_result(out, probs)
 
+    def score(self, X, y, sample_weight=None):
+        """The coefficient of determination R^2 of the predictions of X.
+
+        1 - (residual sum of squares) / (total sum of squares of y around its
+        mean): 1 for perfect predictions, 0 for predicting y's mean, negative
+        for worse (scikit-learn's ``RegressorMixin.score``; for several
+        outputs, their mean R^2).
+
+        Parameters
+        ----------
+        X : {array-like, scipy sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+            The true responses.
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        score : float
+        """
+        return super().score(X, y, sample_weight=sample_weight)
+
     def _set_interval_scores(self, X, y):
         """interval_scores_: each training row's out-of-bag conformity
         score, which calibrates predict_interval (a quantile forest whose

@@ -43,5 +43,8 @@ sphinx_gallery_conf = {
     "plot_gallery": "True",
     "abort_on_example_error": True,
     "matplotlib_animations": False,
+    # the timing pages load jQuery and DataTables from CDNs: the site ships
+    # every asset it uses, so they are not written
+    "write_computation_times": False,
 }
 os.environ.setdefault("MPLBACKEND", "Agg")
