@@ -1380,14 +1380,10 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
             raise ValueError("coverage must be a number in (0, 1), got %r" % (coverage,))
         if not isinstance(calibrated, (bool, np.bool_)):
             raise ValueError("calibrated must be True or False, got %r" % (calibrated,))
-        scores = None
-        if calibrated:
-            scores = self.__dict__.get("interval_scores_")
-            if scores is None:
-                raise ValueError("this forest has no interval calibration: its trees drew every row (none was out "
-                                 "of bag), or it was read from a file (files keep no out-of-bag results). Call "
-                                 "calibrate_intervals(X_held_out, y_held_out), or pass calibrated=False for the "
-                                 "uncalibrated interval")
+        scores = self._calibration() if calibrated else None
+        if _dask.is_collection(X):  # a lazy Dask array, one task per row partition
+            return self._lazy(X, "predict_interval", (2,), np.float64, coverage=float(coverage),
+                              calibrated=bool(calibrated))
         X = self._check_X(X)
         n_threads = self._n_threads()
         if _sparse.issparse(X):
@@ -1396,6 +1392,16 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
                 out[i:i + block.shape[0]] = self._forest.predict_interval(block, float(coverage), scores, n_threads)
             return out
         return self._forest.predict_interval(X, float(coverage), scores, n_threads)
+
+    def _calibration(self):
+        """interval_scores_, or the error that says how to get them."""
+        scores = self.__dict__.get("interval_scores_")
+        if scores is None:
+            raise ValueError("this forest has no interval calibration: its trees drew every row (none was out "
+                             "of bag), or it was read from a file (files keep no out-of-bag results). Call "
+                             "calibrate_intervals(X_held_out, y_held_out), or pass calibrated=False for the "
+                             "uncalibrated interval")
+        return scores
 
     def _restore_task(self, forest, info):
         self.n_outputs_ = int(info.n_outputs)

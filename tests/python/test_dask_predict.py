@@ -38,6 +38,9 @@ def test_quantiles_and_regression_on_dask(trunk):
     q = reg.predict(dX, quantiles=[0.1, 0.9])
     assert q.shape == (600, 2)
     np.testing.assert_array_equal(q.compute(), reg.predict(X, quantiles=[0.1, 0.9]))
+    iv = reg.predict_interval(dX, coverage=0.8)  # calibrated intervals, lazily too
+    assert iv.shape == (X.shape[0], 2)
+    np.testing.assert_array_equal(iv.compute(), reg.predict_interval(X, coverage=0.8))
     with pytest.raises(ValueError, match="oob=True"):
         reg.predict(dX, quantiles=[0.5], oob=True)
 
