@@ -214,12 +214,72 @@ static void apply_order(double *v, int32_t *ids, const uint64_t *a, int64_t n, s
     insertion_sort(v, ids, n);
 }
 
+/* Values of a few distinct doubles -- projections of a few binary or coded
+ * columns, frequent in one-hot data -- are ordered by a counting pass: each
+ * value's bucket (its bits), the buckets in the order of the records below
+ * (float key, then value: -0 before +0), rows in input order within one.
+ * The same order as the record sorts, which keep ties in input order.
+ * Returns 0, having changed nothing, at the (FEW_VALUES + 1)-th distinct
+ * value: on continuous values within the first few elements. */
+#define FEW_VALUES 8
+static int sort_few_values(double *v, int32_t *ids, int64_t n, sporf_sort_scratch *s)
+{
+    uint64_t bits[FEW_VALUES];
+    double value[FEW_VALUES];
+    int k = 0;
+    uint8_t *bucket = (uint8_t *)s->pairs; /* n bytes of the 2n records' room */
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t b;
+        memcpy(&b, &v[i], sizeof b);
+        int j = 0;
+        while (j < k && bits[j] != b)
+            j++;
+        if (j == k) {
+            if (k == FEW_VALUES)
+                return 0;
+            bits[k] = b;
+            value[k++] = v[i];
+        }
+        bucket[i] = (uint8_t)j;
+    }
+    int order[FEW_VALUES], rank[FEW_VALUES];
+    for (int j = 0; j < k; j++) {
+        int at = j;
+        while (at > 0) {
+            const double a = value[order[at - 1]], b = value[j];
+            const uint32_t ka = float_key(a), kb = float_key(b);
+            if (!(ka > kb || (ka == kb && a > b)))
+                break;
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = j;
+    }
+    int64_t start[FEW_VALUES + 1] = {0};
+    for (int r = 0; r < k; r++)
+        rank[order[r]] = r;
+    for (int64_t i = 0; i < n; i++)
+        start[rank[bucket[i]] + 1]++;
+    for (int r = 0; r < k; r++)
+        start[r + 1] += start[r];
+    memcpy(s->v, v, (size_t)n * sizeof *v);
+    memcpy(s->ids, ids, (size_t)n * sizeof *ids);
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t to = start[rank[bucket[i]]]++;
+        v[to] = s->v[i];
+        ids[to] = s->ids[i];
+    }
+    return 1;
+}
+
 void sporf_sort_values_radix(double *v, int32_t *ids, int64_t n, sporf_sort_scratch *s)
 {
     if (n < QUICK_MIN || n > s->cap || n > INT32_MAX) {
         sporf_sort_values(v, ids, n);
         return;
     }
+    if (sort_few_values(v, ids, n, s))
+        return;
     uint64_t *a = s->pairs, *b = s->pairs + n;
     if (n < RADIX_MIN) {
         for (int64_t i = 0; i < n; i++)
