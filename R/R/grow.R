@@ -33,22 +33,29 @@ grow <- function(object, n_more, ...) {
   for (k in c("terms", "xlevels", "contrasts", "n_samples", "x", "n_neighbors", "n_jobs", .LEAF_CHOICE_FIELDS))
     if (!is.null(object[[k]])) merged[[k]] <- object[[k]]
   merged$call <- .next_trees_call(call, NULL, 0, n_old + n_more)
-  # out-of-bag results of the grown forest, from the trees' regenerated draws
-  if (!is.null(object[["oob_score"]]) && !inherits(object, "urerf"))
-    merged <- .grown_oob(merged, call, extra, parent.frame())
+  # out-of-bag results of the grown forest, from the trees' regenerated draws:
+  # its scores and, for a quantile forest, the interval calibration (as a fit
+  # computes them; Python's warm start does the same)
+  wants_oob <- !is.null(object[["oob_score"]]) && !inherits(object, "urerf")
+  wants_scores <- isTRUE(merged[["params"]][["quantiles"]])
+  if (wants_oob || wants_scores) {
+    data <- .grow_training_data(merged, call, extra, parent.frame())
+    if (!is.null(data) && wants_oob) merged <- .grown_oob(merged, data$X, data$y)
+    if (!is.null(data) && wants_scores) merged <- .attach_interval_scores(merged, data$X, data$y)
+  }
   merged
 }
 
-# The grown forest with its out-of-bag results, on the training data of the
-# first fit's call (or the data given to grow() again); unchanged when the
-# call chose rows by `subset` or took a formula's variables from outside a
-# data frame, which grow() does not rebuild.
-.grown_oob <- function(merged, call, extra, env) {
+# The training data of the first fit's call (or the data given to grow()
+# again): list(X, the rows as the forest reads them, y); NULL when the call
+# chose rows by `subset` or took a formula's variables from outside a data
+# frame, which grow() does not rebuild.
+.grow_training_data <- function(merged, call, extra, env) {
   arg <- function(nm) if (!is.null(extra[[nm]])) extra[[nm]] else eval(call[[nm]], env)
-  if (!is.null(call[["subset"]])) return(merged)
+  if (!is.null(call[["subset"]])) return(NULL)
   if (!is.null(call[["formula"]])) {
     data <- arg("data")
-    if (is.null(data)) return(merged)
+    if (is.null(data)) return(NULL)
     mf <- stats::model.frame(eval(call[["formula"]], env), data = data, na.action = stats::na.pass)
     y <- stats::model.response(mf)
     x <- data
@@ -56,7 +63,11 @@ grow <- function(object, n_more, ...) {
     x <- arg("x")
     y <- arg("y")
   }
-  X <- .newdata_matrix(merged, x, "x")
+  list(X = .newdata_matrix(merged, x, "x"), y = y)
+}
+
+# The grown forest with its out-of-bag results on its training rows X, y.
+.grown_oob <- function(merged, X, y) {
   handle <- .native(merged)
   res <- .Call(C_sporf_r_oob_predict, handle, X, .resolve_n_jobs(merged[["n_jobs"]]))
   merged$oob_score_requested <- TRUE
@@ -64,6 +75,5 @@ grow <- function(object, n_more, ...) {
   enc <- if (identical(merged[["task"]], "regression")) list(codes = as.double(y))
          else list(codes = match(as.character(y), as.character(merged[["classes"]])) - 1L,
                    levels = merged[["classes"]])
-  merged$oob_score_requested <- TRUE
   .attach_oob(merged, handle, X, if (is.null(enc$levels)) as.double(y) else y, enc, res[[1L]], res[[2L]])
 }

@@ -61,3 +61,11 @@ test_that("forests without calibration, and bad arguments, are refused by name",
   expect_error(predict(plain, tr$x[1:3, ], type = "interval"), "quantiles = TRUE")
   expect_error(calibrate_intervals(plain, tr$x[1:3, ], tr$y[1:3]), "quantiles = TRUE")
 })
+
+test_that("grow() recomputes the out-of-bag calibration, as one fit of all the trees has it", {
+  tr <- hetero(400, 7)
+  grown <- grow(sporf(tr$x, tr$y, n_estimators = 10, quantiles = TRUE, random_state = 2), 10)
+  whole <- sporf(tr$x, tr$y, n_estimators = 20, quantiles = TRUE, random_state = 2)
+  expect_identical(grown$interval_scores, whole$interval_scores)
+  expect_identical(predict(grown, tr$x[1:5, ], type = "interval"), predict(whole, tr$x[1:5, ], type = "interval"))
+})
