@@ -49,11 +49,17 @@ def pages(site):
             yield path
 
 
-def broken_links(site):
-    problems = []
+def parsed_pages(site):
+    """Each page with its links and assets (Links)."""
     for page in pages(site):
         parser = Links()
         parser.feed(page.read_text(encoding="utf-8", errors="replace"))
+        yield page, parser
+
+
+def broken_links(site):
+    problems = []
+    for page, parser in parsed_pages(site):
         for link in parser.links:
             parts = urllib.parse.urlsplit(link)
             if parts.scheme or parts.netloc or link.startswith(("#", "mailto:", "javascript:", "data:")):
@@ -136,9 +142,7 @@ def blank_screenshots(site):
 
 def outside_assets(site):
     problems = []
-    for page in pages(site):
-        parser = Links()
-        parser.feed(page.read_text(encoding="utf-8", errors="replace"))
+    for page, parser in parsed_pages(site):
         for asset in parser.assets:
             parts = urllib.parse.urlsplit(asset)
             if parts.scheme or parts.netloc:

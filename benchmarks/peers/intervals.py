@@ -27,9 +27,7 @@ at the same coverage); then the means over the real sets.
 import argparse
 import csv
 import os
-import subprocess
 import sys
-import tempfile
 
 import numpy as np
 
@@ -37,15 +35,12 @@ import sporf
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import quantiles  # noqa: E402  (the simulation, ranger's run and the suite's sets, shared)
+from quantiles import heteroscedastic  # noqa: E402
 COVERAGES = (0.8, 0.9)
 # the raw intervals' quantiles: 1/2 -+ c/2 for each coverage
 RAW_PROBS = sorted({round(0.5 - c / 2, 10) for c in COVERAGES} | {round(0.5 + c / 2, 10) for c in COVERAGES})
-
-
-def heteroscedastic(n, seed):
-    rng = np.random.default_rng(seed)
-    X = rng.uniform(-3, 3, (n, 4))
-    return X, X[:, 0] + (1 + np.abs(X[:, 0])) * rng.standard_normal(n)
 
 
 def raw_intervals(q):
@@ -77,32 +72,12 @@ def run_quantile_forest(X, y, Xt, trees, seed):
 
 
 def run_ranger(X, y, Xt, trees, seed):
-    with tempfile.TemporaryDirectory() as d:
-        names = ["x%d" % j for j in range(X.shape[1])]
-        np.savetxt(os.path.join(d, "train.csv"), np.column_stack([X, y]), delimiter=",",
-                   header=",".join(names + ["y"]), comments="", fmt="%.17g")
-        np.savetxt(os.path.join(d, "test.csv"), Xt, delimiter=",", header=",".join(names), comments="", fmt="%.17g")
-        subprocess.run(["Rscript", os.path.join(BENCH, "helpers", "quantiles_ranger.R"), d, str(trees), "2",
-                        ",".join("%g" % p for p in RAW_PROBS)], check=True)
-        q = np.loadtxt(os.path.join(d, "ranger_q.csv"), delimiter=",", skiprows=1, ndmin=2)
-    return raw_intervals(q)
+    return raw_intervals(quantiles.run_ranger(X, y, Xt, trees, probs=RAW_PROBS)[0])
 
 
 def datasets(seeds):
     yield "simulated 4,000", [(heteroscedastic(4000, s), heteroscedastic(20000, 100 + s)) for s in range(seeds)]
-    sys.path[:0] = [os.path.join(BENCH, d) for d in ("helpers", "suite", "speed", "papers")]
-    import suite
-
-    for name, (task, X, y) in suite.load_all().items():
-        if task != "reg" or suite.half_of(name) != "dev" or len(y) < 400:
-            continue
-        parts = []
-        for s in range(seeds):
-            order = np.random.default_rng(s).permutation(len(y))
-            cut = int(0.7 * len(y))
-            tr, te = order[:cut], order[cut:]
-            parts.append(((X[tr], y[tr]), (X[te], y[te])))
-        yield name, parts
+    yield from quantiles.real_sets(seeds)
 
 
 def main():

@@ -69,13 +69,14 @@ def run_quantile_forest(X, y, Xt, trees):
     return q, fit_s, time.perf_counter() - t, len(pickle.dumps(m))
 
 
-def run_ranger(X, y, Xt, trees):
+def run_ranger(X, y, Xt, trees, probs=PROBS):
     with tempfile.TemporaryDirectory() as d:
         names = ["x%d" % j for j in range(X.shape[1])]
         np.savetxt(os.path.join(d, "train.csv"), np.column_stack([X, y]), delimiter=",",
                    header=",".join(names + ["y"]), comments="")
         np.savetxt(os.path.join(d, "test.csv"), Xt, delimiter=",", header=",".join(names), comments="")
-        subprocess.run(["Rscript", os.path.join(BENCH, "helpers", "quantiles_ranger.R"), d, str(trees), "2"], check=True)
+        subprocess.run(["Rscript", os.path.join(BENCH, "helpers", "quantiles_ranger.R"), d, str(trees), "2",
+                        ",".join("%r" % float(p) for p in probs)], check=True)
         q = np.loadtxt(os.path.join(d, "ranger_q.csv"), delimiter=",", skiprows=1, ndmin=2)
         fit_s, pred_s, size = open(os.path.join(d, "ranger_t.txt")).read().split()
         return q, float(fit_s), float(pred_s), int(size)
@@ -84,6 +85,12 @@ def run_ranger(X, y, Xt, trees):
 def datasets(splits):
     yield "simulated 2,000", [(heteroscedastic(2000, s), heteroscedastic(5000, 100 + s)) for s in range(splits)]
     yield "simulated 20,000", [(heteroscedastic(20000, s), heteroscedastic(5000, 100 + s)) for s in range(1)]
+    yield from real_sets(splits)
+
+
+def real_sets(splits):
+    """The suite's development-half regression sets of at least 400 rows,
+    each with `splits` seeded 70/30 splits ((X, y) train, (X, y) test)."""
     sys.path[:0] = [os.path.join(BENCH, d) for d in ("helpers", "suite", "speed", "papers")]
     import suite
 
