@@ -18,8 +18,8 @@
 
 typedef struct sporf_hist_ops {
     /* Drop the node's n values v into B bins (sporf_bin_of(v[i], lo, scale, B)):
-     * record each row's bin in t->hist.bin and add its count, weight and S
-     * statistics to the (zeroed) count, wsum and stats[bin * S ...] of t->hist. */
+     * add each row's count, weight and S statistics to the (zeroed) count,
+     * wsum and stats[bin * S ...] of t->hist. */
     void (*fill)(sporf_task_state *t, const double *v, int64_t n, double lo, double scale, int32_t B);
     /* The proxy (as the exact scan's: larger is better) of the cut whose sides
      * have statistics left (weight wl) and right (weight wr). */
@@ -30,6 +30,10 @@ typedef struct sporf_hist_ops {
      * (zeroed) left; one pass, no bin stored. */
     void (*left)(sporf_task_state *t, const double *v, int64_t n, double lo, double scale, double *left,
                  int64_t *nl, double *wl);
+    /* The statistics' width S when the ops know it (regression's 1, two
+     * classes' 2), else 0 for t->hist.width: a known width lets the
+     * compiler unroll the scan's per-bin loops over S. */
+    int32_t width;
 } sporf_hist_ops;
 
 /* Keep in *best the cut after bin k of B between vmin and vmax (bins of
@@ -102,7 +106,7 @@ static SPORF_ALWAYS_INLINE int sporf_hist_random_cut(sporf_task_state *t, const 
                                                      double scale)
 {
     sporf_histogram *h = &t->hist;
-    const int32_t S = h->width;
+    const int32_t S = ops->width ? ops->width : h->width;
     double *L = h->left, *R = h->right, wl = 0.0;
     int64_t nl = 0;
     memset(L, 0, (size_t)S * sizeof *L);
@@ -142,10 +146,9 @@ static SPORF_ALWAYS_INLINE int sporf_hist_scan_with(sporf_task_state *t, const s
     const double scale = h->random ? 1.0 / (h->draw * (vmax - vmin)) : (double)B / (vmax - vmin);
     if (!isfinite(scale) || !(scale > 0.0))
         return -2;
-    const int32_t S = h->width;
+    const int32_t S = ops->width ? ops->width : h->width;
     if (h->random && ops->left)
         return sporf_hist_random_cut(t, v, n, st, best, ops, vmin, vmax, scale);
-    uint16_t *bin = h->bin;
     int64_t *count = h->count;
     double *wsum = h->wsum;
     memset(count, 0, (size_t)B * sizeof *count);
@@ -159,7 +162,7 @@ static SPORF_ALWAYS_INLINE int sporf_hist_scan_with(sporf_task_state *t, const s
     int32_t crowded = 0;
     for (int32_t k = 1; k < B; k++)
         if (count[k] > count[crowded]) crowded = k;
-    if (!h->random && 2 * count[crowded] > n && sporf_hist_has_two_values(v, bin, n, crowded))
+    if (!h->random && 2 * count[crowded] > n && sporf_hist_has_two_values(v, n, vmin, scale, B, crowded))
         return -2;
 
     /* The cuts between non-empty bins, left to right; the best is kept as
@@ -171,9 +174,17 @@ static SPORF_ALWAYS_INLINE int sporf_hist_scan_with(sporf_task_state *t, const s
     int64_t nl = 0, best_nl = 0;
     double wl = 0.0, best_proxy = 0.0;
     int32_t best_k = -1;
+    /* The non-empty bins first, without a branch: on a node of fewer rows
+     * than max_bins a third of the bins are empty, at random, and a branch
+     * on each would be mispredicted that often. A cut after an empty bin is
+     * the cut after the bin before it. */
+    int32_t *filled = h->filled, n_filled = 0;
     for (int32_t k = 0; k < B - 1; k++) {
-        if (count[k] == 0)
-            continue;
+        filled[n_filled] = k;
+        n_filled += count[k] != 0;
+    }
+    for (int32_t j = 0; j < n_filled; j++) {
+        const int32_t k = filled[j];
         const double *sk = h->stats + (size_t)k * S;
         for (int32_t s = 0; s < S; s++)
             L[s] += sk[s];

@@ -22,7 +22,7 @@ int sporf_histogram_init(sporf_histogram *h, int32_t max_bins, int random, int32
     const size_t B = (size_t)(max_bins > 2 ? max_bins : 2), S = (size_t)width;
     h->max_bins = max_bins;
     h->width = width;
-    h->bin = malloc((size_t)n * sizeof *h->bin);
+    h->filled = malloc(B * sizeof *h->filled);
     h->count = malloc(B * sizeof *h->count);
     h->wsum = malloc(B * sizeof *h->wsum);
     h->stats = malloc(B * S * sizeof *h->stats);
@@ -31,7 +31,7 @@ int sporf_histogram_init(sporf_histogram *h, int32_t max_bins, int random, int32
     h->total = malloc(S * sizeof *h->total);
     h->node_w = malloc((size_t)n * sizeof *h->node_w);
     h->node_r = malloc((size_t)n * (size_t)(r_width > 1 ? r_width : 1) * sizeof *h->node_r);
-    if (!h->bin || !h->count || !h->wsum || !h->stats || !h->left || !h->right || !h->total ||
+    if (!h->filled || !h->count || !h->wsum || !h->stats || !h->left || !h->right || !h->total ||
         !h->node_w || !h->node_r) {
         sporf_histogram_free(h);
         return 0;
@@ -41,7 +41,7 @@ int sporf_histogram_init(sporf_histogram *h, int32_t max_bins, int random, int32
 
 void sporf_histogram_free(sporf_histogram *h)
 {
-    free(h->bin);
+    free(h->filled);
     free(h->count);
     free(h->wsum);
     free(h->stats);
@@ -66,13 +66,13 @@ int32_t sporf_hist_bins(const sporf_histogram *h, int64_t n)
     return (int32_t)B;
 }
 
-int sporf_hist_has_two_values(const double *v, const uint16_t *bin, int64_t n, int32_t k)
+int sporf_hist_has_two_values(const double *v, int64_t n, double lo, double scale, int32_t B, int32_t k)
 {
     int64_t i = 0;
-    while (i < n && bin[i] != k) i++;
+    while (i < n && sporf_bin_of(v[i], lo, scale, B) != k) i++;
     const double first = v[i];
     for (; i < n; i++)
-        if (bin[i] == k && v[i] != first)
+        if (v[i] != first && sporf_bin_of(v[i], lo, scale, B) == k)
             return 1;
     return 0;
 }

@@ -53,8 +53,10 @@
 #define SPORF_HIST_MIN_ROWS 16
 
 /* Scratch of one builder's histogram scans: max_bins bins of width S doubles
- * (the task's statistics per bin), a bin index per row of the node, and the
- * node's response by position (task.h hist_prepare). */
+ * (the task's statistics per bin), the non-empty bins' indices, and the
+ * node's response by position (task.h hist_prepare). A row's bin is not
+ * stored: the fill computes it once, and the rare check that needs it again
+ * (sporf_hist_has_two_values) computes it the same way. */
 typedef struct sporf_histogram {
     int32_t max_bins;   /* B; 0 = never bin */
     int64_t min_rows;   /* the smallest node scanned by histogram (SPORF_HIST_MIN_ROWS) */
@@ -62,7 +64,7 @@ typedef struct sporf_histogram {
     double draw;        /* with random: the candidate's draw in (0, 1), the threshold's
                            place between the projection's minimum and maximum */
     int32_t width;      /* S: the task's statistics per bin */
-    uint16_t *bin;      /* n: bin of each row of the node, by position */
+    int32_t *filled;    /* B: the non-empty bins of a scan, in order */
     int64_t *count;     /* B: rows per bin */
     double *wsum;       /* B: weight per bin */
     double *stats;      /* B * S: the task's statistics per bin */
@@ -96,8 +98,9 @@ int sporf_hist_use(const sporf_histogram *h, int64_t n_node);
  * holds about SPORF_HIST_ROWS_PER_BIN rows (at least 2 bins). */
 int32_t sporf_hist_bins(const sporf_histogram *h, int64_t n);
 
-/* Does bin k of the n values v (bins in bin) hold two different values? */
-int sporf_hist_has_two_values(const double *v, const uint16_t *bin, int64_t n, int32_t k);
+/* Does bin k of the n values v (B bins of width 1 / scale from lo, as
+ * sporf_bin_of puts them) hold two different values? */
+int sporf_hist_has_two_values(const double *v, int64_t n, double lo, double scale, int32_t B, int32_t k);
 
 /* Place a histogram scan's cut (best->binned) between the largest value of
  * its left bins and the smallest of the right ones, v[0..n) being the

@@ -217,7 +217,6 @@ static void mc_hist_fill(sporf_task_state *t, const double *v, int64_t n, double
     const double *nw = h->node_w, *nr = h->node_r;
     for (int64_t i = 0; i < n; i++) {
         const int32_t k = sporf_bin_of(v[i], lo, scale, B);
-        h->bin[i] = (uint16_t)k;
         h->count[k]++;
         h->wsum[k] += nw[i];
         for (int64_t j = 0; j < m; j++) h->stats[k * K + (int64_t)nr[i * m + j]] += nw[i];
@@ -235,7 +234,7 @@ static double mc_hist_proxy(const sporf_task_state *t, const double *left, doubl
     return mc_scan_proxy(t, &s);
 }
 
-static const sporf_hist_ops mc_hist_ops = {mc_hist_fill, mc_hist_proxy, NULL};
+static const sporf_hist_ops mc_hist_ops = {mc_hist_fill, mc_hist_proxy, NULL, 0};
 
 static int mc_hist_scan(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, const sporf_node_stats *st,
                         sporf_best_split *best)
@@ -417,7 +416,6 @@ static void mr_hist_fill(sporf_task_state *t, const double *v, int64_t n, double
     const double *nw = h->node_w, *nr = h->node_r;
     for (int64_t i = 0; i < n; i++) {
         const int32_t k = sporf_bin_of(v[i], lo, scale, B);
-        h->bin[i] = (uint16_t)k;
         h->count[k]++;
         h->wsum[k] += nw[i];
         for (int64_t j = 0; j < m; j++) h->stats[k * m + j] += nr[i * m + j];
@@ -457,7 +455,7 @@ static double mr_hist_proxy(const sporf_task_state *t, const double *left, doubl
     return mr_scan_proxy(t, &s);
 }
 
-static const sporf_hist_ops mr_hist_ops = {mr_hist_fill, mr_hist_proxy, mr_hist_left};
+static const sporf_hist_ops mr_hist_ops = {mr_hist_fill, mr_hist_proxy, mr_hist_left, 0};
 
 static int mr_hist_scan(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, const sporf_node_stats *st,
                         sporf_best_split *best)

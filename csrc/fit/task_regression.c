@@ -162,12 +162,10 @@ static void hist_fill(sporf_task_state *t, const double *v, int64_t n, double lo
 {
     sporf_histogram *h = &t->hist;
     const double *nw = h->node_w, *nr = h->node_r;
-    uint16_t *bin = h->bin;
     int64_t *count = h->count;
     double *wsum = h->wsum, *stats = h->stats;
     for (int64_t i = 0; i < n; i++) {
         const int32_t k = sporf_bin_of(v[i], lo, scale, B);
-        bin[i] = (uint16_t)k;
         count[k]++;
         wsum[k] += nw[i];
         stats[k] += nr[i];
@@ -209,7 +207,7 @@ static double hist_proxy(const sporf_task_state *t, const double *left, double w
     return left[0] * left[0] / wl + right[0] * right[0] / wr;
 }
 
-static const sporf_hist_ops hist_ops = {hist_fill, hist_proxy, hist_left};
+static const sporf_hist_ops hist_ops = {hist_fill, hist_proxy, hist_left, 1};
 
 static int hist_scan(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, const sporf_node_stats *st,
                      sporf_best_split *best)
