@@ -45,13 +45,18 @@ typedef struct sporf_surv_state {
     int32_t *order;       /* a node's positions by time */
     uint64_t *keys;       /* n: (time rank << 32 | position) records, for small nodes */
     int32_t *count;       /* n_times + 1: the counting sort's, for large nodes */
-    /* the exact log-rank statistic's (SPORF_CRIT_LOGRANK): each row's
-     * distinct time within the node being split, the node's prefix sums C
-     * and B by those times, and two Fenwick trees over them */
-    int32_t *node_rank;
-    double *prefix_c, *prefix_b;
+    /* the exact log-rank statistic's (SPORF_CRIT_LOGRANK): the node being
+     * split's prefix sums C and B over its event times, each row's bucket
+     * (the stretch of time between two event times of the node that moved
+     * C and B, over which both are constant), and two Fenwick trees over the
+     * buckets. Buckets rather than distinct times: C(t) and B(t) change only
+     * at event times, so rows of one bucket enter the statistic alike, and
+     * a node of few events keeps small trees (censored data has many more
+     * distinct times than event times). */
+    int32_t *node_rank;   /* each row's bucket, by row */
+    double *prefix_c, *prefix_b; /* node_times + 1: C and B in each bucket */
     double *fen;          /* 2 (node_times + 1): the Fenwick trees of w_i B(t_i) and of w_i, interleaved */
-    int64_t node_times;
+    int64_t node_times;   /* the node's buckets */
     double left_w;
     int hist_node;        /* the node is scanned by histogram: every cut there in the score form */
     /* the leaf-size choice's times (model/survival.h sporf_surv_grid), and
@@ -106,9 +111,9 @@ int sporf_surv_state_init(sporf_task_state *t, const sporf_response *response, i
         return 0;
     if (t->params->criterion == SPORF_CRIT_LOGRANK) {
         s->node_rank = malloc(m * sizeof *s->node_rank);
-        s->prefix_c = malloc(m * sizeof *s->prefix_c);
-        s->prefix_b = malloc(m * sizeof *s->prefix_b);
-        s->fen = malloc(2 * (m + 1) * sizeof *s->fen);
+        s->prefix_c = malloc((m + 1) * sizeof *s->prefix_c);
+        s->prefix_b = malloc((m + 1) * sizeof *s->prefix_b);
+        s->fen = malloc(2 * (m + 2) * sizeof *s->fen); /* node_times <= m + 1 */
         if (!s->node_rank || !s->prefix_c || !s->prefix_b || !s->fen)
             return 0;
     }
@@ -176,7 +181,9 @@ static double node_residuals(sporf_task_state *t, const sporf_rows *r, int64_t s
     for (int64_t i = start; i < end; i++) at_risk += w[idx[i]];
     double H = 0.0, risk = 0.0, S = 1.0, C = 0.0, B = 0.0;
     int32_t g = 0;
-    int64_t j = 0; /* the node's distinct times so far */
+    int64_t j = 0; /* the bucket: C and B moved j times so far */
+    if (s->node_rank)
+        s->prefix_c[0] = s->prefix_b[0] = 0.0;
     for (int64_t k = 0; k < m;) {
         const int32_t rank = s->time_rank[idx[start + s->order[k]]];
         for (const double t_k = s->time[idx[start + s->order[k]]]; g < s->n_grid && s->grid[g] < t_k; g++)
@@ -197,22 +204,20 @@ static double node_residuals(sporf_task_state *t, const sporf_rows *r, int64_t s
                 const double c = d * (at_risk - d) / (at_risk * (at_risk - 1.0));
                 C += c;
                 B += c / at_risk;
+                j++; /* a new bucket from this time on */
+                s->prefix_c[j] = C;
+                s->prefix_b[j] = B;
             }
-        }
-        if (s->node_rank) {
-            s->prefix_c[j] = C;
-            s->prefix_b[j] = B;
         }
         for (; k < k1; k++) {
             const int32_t id = idx[start + s->order[k]];
             s->score[id] = (event[id] ? 1.0 : 0.0) - H;
             if (s->node_rank) s->node_rank[id] = (int32_t)j;
         }
-        j++;
         at_risk -= tied;
     }
     for (; g < s->n_grid; g++) s->curve[g] = S;
-    s->node_times = j;
+    s->node_times = j + 1;
     return risk;
 }
 
