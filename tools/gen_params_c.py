@@ -6,6 +6,10 @@ from gen_params_spec import (
     BIG, FORMS, MAX_DIMS, NOTICE, doc_text, expect, in_core, render, stored, values_of, wrap,
 )
 
+# The format of single-output forests other than survival (model.h's
+# SPORF_MODEL_FORMAT_SINGLE_OUTPUT): parameters up to it are in every file.
+SINGLE_OUTPUT_FORMAT = 10
+
 
 def c_ident(s):
     return re.sub(r"[^A-Za-z0-9]", "_", s).upper()
@@ -241,23 +245,31 @@ def gen_c_source(spec, params):
 
     # ---- save / load (format >= 6)
     put = {"int": "i64", "real": "f64", "flag": "i32", "choice": "i32", "class_weight": "i32", "seed": "u64"}
-    L += ["void sporf_params_write(const sporf_params *p, sporf_writer *w)", "{"]
+    # A model is written in the oldest format that holds it (model.h), so a
+    # parameter newer than SINGLE_OUTPUT_FORMAT goes only into files of its
+    # version on: older kinds of forest keep their bytes.
+    L += ["void sporf_params_write(const sporf_params *p, sporf_writer *w, uint32_t version)", "{"]
     for p in params:
         if not stored(p):
             continue
         n, k = p["name"], p["kind"]
+        guard = "" if p["since"] <= SINGLE_OUTPUT_FORMAT else "if (version >= %d) " % p["since"]
         if k in put:
-            L.append("    sporf_put_%s(w, p->%s);" % (put[k], n))
+            L.append("    %ssporf_put_%s(w, p->%s);" % (guard, put[k], n))
         elif k == "amount":
-            L.append("    sporf_put_i32(w, p->%s.form);" % n)
-            L.append("    sporf_put_f64(w, p->%s.value);" % n)
+            L.append("    %s{" % guard)
+            L.append("        sporf_put_i32(w, p->%s.form);" % n)
+            L.append("        sporf_put_f64(w, p->%s.value);" % n)
+            L.append("    }")
         elif k == "grid":
-            L.append("    sporf_put_i32(w, p->n_dims);")
-            L.append("    for (int k = 0; k < SPORF_MAX_DIMS; k++) sporf_put_i64(w, p->%s[k]);" % n)
+            L.append("    %s{" % guard)
+            L.append("        sporf_put_i32(w, p->n_dims);")
+            L.append("        for (int k = 0; k < SPORF_MAX_DIMS; k++) sporf_put_i64(w, p->%s[k]);" % n)
+            L.append("    }")
         elif k == "axes":
-            L.append("    for (int k = 0; k < SPORF_MAX_DIMS; k++) sporf_put_%s(w, p->%s[k]);"
-                     % ("i64" if p["of"] == "int" else "i32", n))
-    L += ["}", "",
+            L.append("    %sfor (int k = 0; k < SPORF_MAX_DIMS; k++) sporf_put_%s(w, p->%s[k]);"
+                     % (guard, "i64" if p["of"] == "int" else "i32", n))
+    L += ["    (void)version;", "}", "",
           "void sporf_params_read(sporf_params *p, sporf_reader *r, uint32_t version)",
           "{",
           "    sporf_params_init(p);"]

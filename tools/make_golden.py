@@ -28,7 +28,7 @@ def quantile_weights(X):
     return 1.0 + (X[:, 3] > 0)
 
 
-SURVIVAL_PARAMS = dict(n_estimators=8, max_depth=6, min_samples_leaf=4, criterion="logrank", max_bins=0,
+SURVIVAL_PARAMS = dict(n_estimators=8, max_depth=6, min_samples_leaf=4, min_events_split=4, criterion="logrank", max_bins=0,
                        random_state=20261127)
 SURVIVAL_TIMES = [0.2, 0.5, 1.0, 2.0, 4.0]
 
@@ -88,7 +88,7 @@ def main():
     cat = sporf.SPORFClassifier(**CATEGORICAL_PARAMS).fit(frame, y)
     cat.save(GOLDEN / "python_categorical_model.sporf")
     cat.predict_proba(frame_t).astype("<f8").tofile(GOLDEN / "python_categorical_proba.f64")
-    # a survival forest (format 12: the times, their event flags and the leaves' rows)
+    # a survival forest (format 13: the times, their event flags, the leaves' rows and min_events_split)
     surv = sporf.SPORFSurvival(**SURVIVAL_PARAMS).fit(X, survival_response(X))
     surv.save(GOLDEN / "python_survival_model.sporf")
     np.column_stack([surv.predict(Xt), surv.predict_survival_function(Xt, return_array=True, times=SURVIVAL_TIMES)]

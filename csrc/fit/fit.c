@@ -931,6 +931,9 @@ int sporf_forest_fit(const sporf_params *params, const sporf_matrix *X, const sp
                                                  "output and every training row");
     if (!survival && data->events)
         return sporf_set_error(err, SPORF_E_ARG, "fit: event flags are for a survival response");
+    if (!survival && params && params->min_events_split > 0)
+        return sporf_set_error(err, SPORF_E_ARG, "min_events_split (%lld) is for survival forests; other forests "
+                                                 "take 0", (long long)params->min_events_split);
     if (classes && (!data->codes || !data->n_classes))
         return sporf_set_error(err, SPORF_E_ARG, "fit: class codes need their codes and class counts");
     if (values && !data->values)

@@ -298,6 +298,16 @@ static void node_stats(sporf_task_state *t, const sporf_rows *r, int64_t start, 
     t->surv->hist_node = 0;
     if (t->surv->node_rank)
         st->perfect = INFINITY; /* no cut is known to beat all others */
+    /* min_events_split: a node of fewer events is a leaf (its curve and its
+     * log-rank statistics rest on its events, not its rows) */
+    const int64_t min_events = t->params->min_events_split;
+    if (min_events > 0 && !st->pure) {
+        int64_t events = 0;
+        for (int64_t i = start; i < end && events < min_events; i++)
+            events += t->y[r->idx[i]] != 0;
+        if (events < min_events)
+            st->pure = 1;
+    }
 }
 
 static int scan(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, int64_t n_miss,

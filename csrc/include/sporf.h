@@ -248,6 +248,9 @@ typedef struct sporf_params {
      * (ceil(fraction * n), at least 2), or "sqrt" (ceil(sqrt(n))). Forms: SPORF_FORM_COUNT,
      * SPORF_FORM_FRACTION, SPORF_FORM_SQRT. Default: 2. */
     sporf_amount min_samples_split;
+    /* Survival forests: the fewest events (in-bag rows whose event was observed) a node
+     * needs to be split; 0 for no such limit. Other forests take only 0. Default: 0. */
+    int64_t min_events_split;
     /* Minimum number of samples in each child of a split: a count, a fraction of n
      * (ceil(fraction * n)), or "auto": the forest chooses its leaf size out of bag, from one
      * fit. Its trees grow to leaves of one row (two on more than 5,000 rows, where the last
@@ -271,10 +274,11 @@ typedef struct sporf_params {
      * small, nearly noiseless data (where leaves of one row win) and noisy data (where
      * larger leaves average the noise away), and on the suite's development half the choice
      * ranked first in both tasks (mean kappa 0.481 against 0.474 with leaves of 3 rows and
-     * 0.462 for scikit-learn's RF, mean R^2 0.564 against 0.553 and 0.516); 8 for survival
-     * forests (SPORFSurvival, R's sporf() on a Surv y), where the out-of-bag scores ranked
-     * the sizes against what held-out rows said (benchmarks/notes/survival.md); 1 for MORF
-     * and URerF. Forms: SPORF_FORM_COUNT, SPORF_FORM_FRACTION, SPORF_FORM_AUTO. Default: 1. */
+     * 0.462 for scikit-learn's RF, mean R^2 0.564 against 0.553 and 0.516); 3 for survival
+     * forests (SPORFSurvival, MORFSurvival, R's sporf() and morf() on a Surv y), beside
+     * min_events_split = 16, where the out-of-bag scores ranked the sizes against what
+     * held-out rows said (benchmarks/notes/survival.md); 1 for MORF's other forests and
+     * URerF. Forms: SPORF_FORM_COUNT, SPORF_FORM_FRACTION, SPORF_FORM_AUTO. Default: 1. */
     sporf_amount min_samples_leaf;
     /* A node is split only if the weighted impurity decrease N_t / N * (impurity - N_l / N_t
      * * left_impurity - N_r / N_t * right_impurity) is at least this value. Default: 0.0. */

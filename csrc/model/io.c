@@ -1,7 +1,8 @@
 /*
- * io.c -- the model format (version 12 for survival forests, 11 for
+ * io.c -- the model format (version 13 for survival forests, 11 for
  * multi-output forests, 10 for the others, so their bytes did not change
- * with multi-output y or survival; versions 1
+ * with multi-output y or survival; versions 12 (survival forests before
+ * min_events_split), 1
  * (before patch forests), 2 (before regression and honesty), 3 (fixed-width
  * trees), 4 (before shards), 5 (sizes stored resolved), 6 (before
  * axis_features and guided_features), 7 (before missing values), 8 (before
@@ -11,7 +12,7 @@
  *   "SPORFMDL"  u32 version  u32 reserved(0)  u64 payload_length
  *   payload:
  *     params      [version >= 6] every stored parameter of spec/params.toml in
- *                 the spec's order (params_gen.c: an amount is i32 form + f64
+ *                 the spec's order, those the version holds (params_gen.c: an amount is i32 form + f64
  *                 value, a per-axis parameter 8 entries, data_dims i32 n_dims +
  *                 8 x i64); [versions 1-5] the fixed layout of params.c
  *                 (n_jobs is a run-time choice and is not stored, so a model's
@@ -101,7 +102,7 @@ static void write_model(const sporf_forest *f, sporf_writer *w)
     int64_t len_pos = w->pos;
     sporf_put_u64(w, 0); /* payload length, patched below */
     int64_t payload_start = w->pos;
-    sporf_params_write(&f->params, w);
+    sporf_params_write(&f->params, w, (uint32_t)version);
     sporf_put_i64(w, f->n_features);
     sporf_put_i32(w, f->n_classes);
     sporf_put_i64(w, f->n_trees);
@@ -554,7 +555,7 @@ int sporf_model_read(const uint8_t *buf, int64_t len, sporf_forest **out, sporf_
     if (f->task != SPORF_TASK_CLASSIFICATION && f->task != SPORF_TASK_REGRESSION &&
         f->task != SPORF_TASK_UNSUPERVISED && f->task != SPORF_TASK_SURVIVAL)
         CORRUPT("model has an unknown task code %d", f->task);
-    if ((f->task == SPORF_TASK_SURVIVAL) != (version >= 12) ||
+    if ((f->task == SPORF_TASK_SURVIVAL) != (version >= SPORF_MODEL_FORMAT_SURVIVAL_FIRST) ||
         (f->task == SPORF_TASK_SURVIVAL) != sporf_criterion_survival(P->criterion) ||
         (f->task == SPORF_TASK_SURVIVAL && (P->quantiles || (sporf_params_honest(P) && !sporf_params_abstain(P)))))
         CORRUPT("model's format, task and criterion disagree");

@@ -159,10 +159,12 @@ struct sporf_forest {
 /* The longest binding note a forest keeps (sporf_forest_set_note). */
 #define SPORF_MAX_NOTE_BYTES ((int64_t)16 << 20)
 
-/* The model format version sporf_forest_save writes (io.c): 12 for a
- * survival forest, 11 for a multi-output forest; the others keep format 10,
- * so their bytes are those of the versions before multi-output y. */
-#define SPORF_MODEL_FORMAT_VERSION 12
+/* The model format version sporf_forest_save writes (io.c): 13 for a
+ * survival forest (12 before min_events_split), 11 for a multi-output
+ * forest; the others keep format 10, so their bytes are those of the
+ * versions before multi-output y. */
+#define SPORF_MODEL_FORMAT_VERSION 13
+#define SPORF_MODEL_FORMAT_SURVIVAL_FIRST 12
 #define SPORF_MODEL_FORMAT_MULTI_OUTPUT 11
 #define SPORF_MODEL_FORMAT_SINGLE_OUTPUT 10
 static inline int32_t sporf_forest_format(const sporf_forest *f)

@@ -16,8 +16,9 @@
 /* Each field on its own: its range, its choice codes, its amount forms.
  * SPORF_E_ARG with "<name> must be <what the spec allows>; got <value>". */
 int sporf_params_check_fields(const sporf_params *p, sporf_error *err);
-/* The parameters of a model of format >= 6, in the spec's order. */
-void sporf_params_write(const sporf_params *p, sporf_writer *w);
+/* The parameters of a model of format version (>= 10), in the spec's order:
+ * those of its version and older. */
+void sporf_params_write(const sporf_params *p, sporf_writer *w, uint32_t version);
 /* Read what sporf_params_write wrote for a model of this version (>= 6);
  * parameters newer than the version keep their defaults. The caller checks
  * r->bad and then the values (sporf_params_check). */

@@ -68,6 +68,8 @@ int sporf_params_check_fields(const sporf_params *p, sporf_error *err)
         (p->min_samples_split.form == SPORF_FORM_FRACTION && !(p->min_samples_split.value > 0.0 && p->min_samples_split.value <= 1.0)) ||
         (p->min_samples_split.form != SPORF_FORM_COUNT && p->min_samples_split.form != SPORF_FORM_FRACTION && p->min_samples_split.value != 0.0))
         return sporf_param_error(err, "min_samples_split", "a count (a whole number >= 2), a fraction (a number in (0, 1]) or \"sqrt\"", "%g", p->min_samples_split.value);
+    if (p->min_events_split < 0LL || p->min_events_split > 9007199254740992LL)
+        return sporf_param_error(err, "min_events_split", "a whole number >= 0", "%lld", (long long)p->min_events_split);
     if (p->min_samples_leaf.form != SPORF_FORM_COUNT && p->min_samples_leaf.form != SPORF_FORM_FRACTION && p->min_samples_leaf.form != SPORF_FORM_AUTO)
         return sporf_param_error(err, "min_samples_leaf", "a count (a whole number >= 1), a fraction (a number in (0, 1)) or \"auto\"", "form code %d", (int)p->min_samples_leaf.form);
     if ((p->min_samples_leaf.form == SPORF_FORM_COUNT && !(p->min_samples_leaf.value >= 1.0 && p->min_samples_leaf.value <= 9007199254740992.0 && p->min_samples_leaf.value == floor(p->min_samples_leaf.value))) ||
@@ -123,33 +125,46 @@ int sporf_params_check_fields(const sporf_params *p, sporf_error *err)
     return SPORF_OK;
 }
 
-void sporf_params_write(const sporf_params *p, sporf_writer *w)
+void sporf_params_write(const sporf_params *p, sporf_writer *w, uint32_t version)
 {
     sporf_put_i64(w, p->n_estimators);
     sporf_put_i32(w, p->projection);
     sporf_put_f64(w, p->feature_combinations);
-    sporf_put_i32(w, p->max_features.form);
-    sporf_put_f64(w, p->max_features.value);
-    sporf_put_i32(w, p->axis_features.form);
-    sporf_put_f64(w, p->axis_features.value);
+    {
+        sporf_put_i32(w, p->max_features.form);
+        sporf_put_f64(w, p->max_features.value);
+    }
+    {
+        sporf_put_i32(w, p->axis_features.form);
+        sporf_put_f64(w, p->axis_features.value);
+    }
     sporf_put_i64(w, p->guided_features);
     sporf_put_i64(w, p->max_bins);
     sporf_put_i32(w, p->splitter);
     sporf_put_i32(w, p->criterion);
     sporf_put_i64(w, p->max_depth);
-    sporf_put_i32(w, p->min_samples_split.form);
-    sporf_put_f64(w, p->min_samples_split.value);
-    sporf_put_i32(w, p->min_samples_leaf.form);
-    sporf_put_f64(w, p->min_samples_leaf.value);
+    {
+        sporf_put_i32(w, p->min_samples_split.form);
+        sporf_put_f64(w, p->min_samples_split.value);
+    }
+    if (version >= 13) sporf_put_i64(w, p->min_events_split);
+    {
+        sporf_put_i32(w, p->min_samples_leaf.form);
+        sporf_put_f64(w, p->min_samples_leaf.value);
+    }
     sporf_put_f64(w, p->min_impurity_decrease);
     sporf_put_f64(w, p->min_weight_fraction_leaf);
     sporf_put_i32(w, p->bootstrap);
-    sporf_put_i32(w, p->max_samples.form);
-    sporf_put_f64(w, p->max_samples.value);
+    {
+        sporf_put_i32(w, p->max_samples.form);
+        sporf_put_f64(w, p->max_samples.value);
+    }
     sporf_put_i32(w, p->class_weight);
     sporf_put_u64(w, p->random_state);
-    sporf_put_i32(w, p->n_dims);
-    for (int k = 0; k < SPORF_MAX_DIMS; k++) sporf_put_i64(w, p->data_dims[k]);
+    {
+        sporf_put_i32(w, p->n_dims);
+        for (int k = 0; k < SPORF_MAX_DIMS; k++) sporf_put_i64(w, p->data_dims[k]);
+    }
     for (int k = 0; k < SPORF_MAX_DIMS; k++) sporf_put_i64(w, p->min_patch_dims[k]);
     for (int k = 0; k < SPORF_MAX_DIMS; k++) sporf_put_i64(w, p->max_patch_dims[k]);
     for (int k = 0; k < SPORF_MAX_DIMS; k++) sporf_put_i32(w, p->boundary[k]);
@@ -159,6 +174,7 @@ void sporf_params_write(const sporf_params *p, sporf_writer *w)
     sporf_put_i32(w, p->honest_prior);
     sporf_put_i32(w, p->quantiles);
     sporf_put_i64(w, p->first_tree);
+    (void)version;
 }
 
 void sporf_params_read(sporf_params *p, sporf_reader *r, uint32_t version)
@@ -184,6 +200,7 @@ void sporf_params_read(sporf_params *p, sporf_reader *r, uint32_t version)
         p->min_samples_split.form = sporf_get_i32(r);
         p->min_samples_split.value = sporf_get_f64(r);
     }
+    if (version >= 13) p->min_events_split = sporf_get_i64(r);
     {
         p->min_samples_leaf.form = sporf_get_i32(r);
         p->min_samples_leaf.value = sporf_get_f64(r);
@@ -226,6 +243,7 @@ const char *sporf_params_differing(const sporf_params *a, const sporf_params *b)
     if (memcmp(&a->criterion, &b->criterion, sizeof a->criterion) != 0) return "criterion";
     if (memcmp(&a->max_depth, &b->max_depth, sizeof a->max_depth) != 0) return "max_depth";
     if (memcmp(&a->min_samples_split, &b->min_samples_split, sizeof a->min_samples_split) != 0) return "min_samples_split";
+    if (memcmp(&a->min_events_split, &b->min_events_split, sizeof a->min_events_split) != 0) return "min_events_split";
     if (memcmp(&a->min_samples_leaf, &b->min_samples_leaf, sizeof a->min_samples_leaf) != 0) return "min_samples_leaf";
     if (memcmp(&a->min_impurity_decrease, &b->min_impurity_decrease, sizeof a->min_impurity_decrease) != 0) return "min_impurity_decrease";
     if (memcmp(&a->min_weight_fraction_leaf, &b->min_weight_fraction_leaf, sizeof a->min_weight_fraction_leaf) != 0) return "min_weight_fraction_leaf";
@@ -247,4 +265,4 @@ const char *sporf_params_differing(const sporf_params *a, const sporf_params *b)
 }
 
 /* The model format version this spec describes. */
-const uint32_t sporf_params_format_version = 12;
+const uint32_t sporf_params_format_version = 13;

@@ -113,6 +113,25 @@ def test_golden_survival_model_predicts_and_refits_to_the_byte():
     assert refit.to_bytes() == (GOLDEN / "python_survival_model.sporf").read_bytes()
 
 
+def test_golden_format_12_survival_model_still_loads_and_predicts(tmp_path):
+    """A survival forest of format 12 (before min_events_split): it loads,
+    predicts what it predicted, reads min_events_split as 0 (the rule it grew
+    without) and re-saves in the current format, reloading to the same
+    predictions."""
+    mg = _make_golden_module()
+    Xt = _golden("test_x.f64", (-1, 7))
+    expected = _golden("python_survival_v12.f64", (-1, 1 + len(mg.SURVIVAL_TIMES)))
+    old = sporf.load(GOLDEN / "python_survival_model_v12.sporf")
+    assert isinstance(old, sporf.SPORFSurvival) and old.min_events_split == 0
+    np.testing.assert_array_equal(old.predict(Xt), expected[:, 0])
+    np.testing.assert_array_equal(old.predict_survival_function(Xt, return_array=True, times=mg.SURVIVAL_TIMES),
+                                  expected[:, 1:])
+    assert (GOLDEN / "python_survival_model_v12.sporf").read_bytes()[8] == 12
+    old.save(tmp_path / "resaved.sporf")
+    assert (tmp_path / "resaved.sporf").read_bytes()[8] == 13
+    np.testing.assert_array_equal(sporf.load(tmp_path / "resaved.sporf").predict(Xt), expected[:, 0])
+
+
 def test_golden_categorical_model_predicts_and_refits_to_the_byte():
     mg = _make_golden_module()
     frame_t = mg.categorical_frame(_golden("test_x.f64", (-1, 7)))

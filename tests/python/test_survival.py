@@ -300,3 +300,31 @@ def test_a_categorical_feature_splits_by_sets_of_levels():
         assert cat.is_categorical_.tolist() == [True, False]
         c_cat = cat.score(frame[te], (event[te], time[te]))
         assert c_cat > num.score(codes[te], (event[te], time[te])) + 0.02 and c_cat > 0.7
+
+
+@pytest.mark.parametrize("k", [0, 12, 40])
+def test_nodes_split_only_with_min_events_split_events(data, k):
+    """Every split node holds at least min_events_split events (every row in
+    bag); without the rule some split node holds fewer."""
+    X, y, _ = data
+    est = SPORFSurvival(n_estimators=4, bootstrap=False, min_samples_leaf=1, min_events_split=k, random_state=1,
+                        n_jobs=2).fit(X, y)
+    indicator, ptr = est.decision_path(X)
+    events_in = np.asarray(indicator[y["event"]].sum(axis=0)).ravel()
+    fewest = min(events_in[ptr[t]:ptr[t + 1]][est.get_tree(t).children_left >= 0].min() for t in range(4))
+    if k:
+        assert fewest >= k
+    else:
+        assert fewest < 12
+    too_many = SPORFSurvival(n_estimators=3, min_events_split=int(y["event"].sum()) + 1, random_state=1).fit(X, y)
+    assert np.unique(too_many.predict(X)).size == 1  # no node had enough events: every tree is its root
+
+
+def test_min_events_split_defaults_and_refusals(data):
+    X, y, _ = data
+    assert SPORFSurvival().min_events_split == 16 and SPORFSurvival().min_samples_leaf == 3
+    assert sporf.MORFSurvival().min_events_split == 16
+    with pytest.raises(ValueError, match="min_events_split"):
+        SPORFSurvival(min_events_split=-1).fit(X, y)
+    with pytest.raises(TypeError, match="min_events_split"):
+        sporf.SPORFRegressor(min_events_split=3)

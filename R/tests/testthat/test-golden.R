@@ -105,6 +105,16 @@ test_that("the Python golden survival forest predicts the same risks and curves 
   expect_identical(unname(predict(m, xt, type = "survival", times = c(0.2, 0.5, 1, 2, 4))), expected[, -1])
 })
 
+test_that("a format 12 survival forest (before min_events_split) loads and predicts as it did", {
+  d <- golden_dir()
+  xt <- read_f64(file.path(d, "test_x.f64"), 7)
+  m <- sporf_load(file.path(d, "python_survival_model_v12.sporf"))
+  expected <- read_f64(file.path(d, "python_survival_v12.f64"), 6)
+  expect_identical(m$params$min_events_split, 0)
+  expect_identical(unname(predict(m, xt)), expected[, 1])
+  expect_identical(unname(predict(m, xt, type = "survival", times = c(0.2, 0.5, 1, 2, 4))), expected[, -1])
+})
+
 test_that("the Python golden categorical forest predicts the same probabilities from an R factor", {
   d <- golden_dir()
   xt <- read_f64(file.path(d, "test_x.f64"), 7)

@@ -77,3 +77,18 @@ test_that("bad survival data is refused with the reason", {
   expect_error(predict(fit, d$x[1:10, ], oob = TRUE), "training data")
   expect_error(predict(fit), "newdata is required")
 })
+
+test_that("min_events_split: survival defaults, a root too poor in events stays a leaf, other forests refuse it", {
+  skip_if_not_installed("survival")
+  d <- simulate_survival(200, 7)
+  y <- survival::Surv(d$time, d$status)
+  fit <- sporf(d$x, y, n_estimators = 3, random_state = 1)
+  expect_identical(fit$params$min_events_split, 16)
+  expect_identical(fit$params$min_samples_leaf, 3)
+  bare <- sporf(d$x, y, n_estimators = 3, bootstrap = FALSE, min_events_split = sum(d$status) + 1, random_state = 1)
+  expect_length(unique(predict(bare, d$x)), 1)  # every tree is its root
+  split <- sporf(d$x, y, n_estimators = 3, bootstrap = FALSE, min_events_split = sum(d$status), random_state = 1)
+  expect_gt(length(unique(predict(split, d$x))), 1)
+  expect_error(sporf(d$x, d$eta, n_estimators = 3, min_events_split = 3), "min_events_split")
+  expect_error(sporf(d$x, y, min_events_split = -1), "min_events_split")
+})
