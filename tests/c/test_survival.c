@@ -2,8 +2,9 @@
  * against its definition, a proportional-hazards simulation learned, the
  * curves and the risk agreeing, the same forest for any thread count, the
  * model format and merging, honest trees, permutation importance, and the
- * refusals of bad survival data. */
+ * refusals of bad survival data, and min_events_split. */
 #include "fit_calls.h"
+#include "model/model.h"
 #include "check.h"
 
 #include <string.h>
@@ -97,7 +98,8 @@ static void test_learns_and_agrees(void)
     if (!f) return;
     sporf_forest_info info;
     sporf_forest_get_info(f, &info, &err);
-    CHECK(info.task == SPORF_TASK_SURVIVAL && info.n_classes == 1 && info.format_version == 12, "info");
+    CHECK(info.task == SPORF_TASK_SURVIVAL && info.n_classes == 1 && info.format_version == 13, "info: task %d, %d classes, format %d",
+          (int)info.task, (int)info.n_classes, (int)info.format_version);
     const double oracle = brute_concordance(times_t, events_t, lp_t, N_TEST);
     double risk[N_TEST], c_test, c_oob;
     const sporf_matrix mt = rowmajor(XT, N_TEST, P);
@@ -261,6 +263,67 @@ static void test_refusals(void)
     CHECK(fit_values(&q, &one, y, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG &&
               strstr(err.message, "survival"), "logrank on a regression: %s", err.message);
     CHECK(f == NULL, "no forest on a refusal");
+    sporf_params r = params();
+    r.criterion = SPORF_CRIT_SQUARED_ERROR;
+    r.min_events_split = 2;
+    CHECK(fit_values(&r, &one, y, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG &&
+              strstr(err.message, "min_events_split"), "min_events_split on a regression: %s", err.message);
+    r = params();
+    r.min_events_split = -1;
+    CHECK(fit_surv(&r, times, events, NULL, &f, &err) == SPORF_E_ARG && strstr(err.message, "min_events_split"),
+          "a negative min_events_split: %s", err.message);
+}
+
+/* min_events_split: with every row in bag, a split node holds at least that
+ * many events (each leaf's parent did), and a root of fewer events than asked
+ * is every tree. The events reaching a node are counted by routing the rows. */
+static void test_min_events_split(void)
+{
+    sporf_params p = params();
+    p.n_estimators = 3;
+    p.bootstrap = 0;
+    p.min_samples_leaf.value = 1.0;
+    int64_t all_events = 0;
+    for (int i = 0; i < N; i++) all_events += events[i];
+    for (int k = 0; k < 3; k++) {
+        p.min_events_split = k == 0 ? 0 : k == 1 ? 20 : all_events + 1;
+        sporf_forest *f = NULL;
+        sporf_error err;
+        CHECK(fit_surv(&p, times, events, NULL, &f, &err) == SPORF_OK, "fit: %s", err.message);
+        if (!f) return;
+        int64_t fewest = INT64_MAX, splits = 0;
+        for (int64_t t = 0; t < f->n_trees; t++) {
+            const sporf_tree *tr = &f->trees[t];
+            int64_t *ev = calloc((size_t)tr->n_nodes, sizeof *ev);
+            for (int i = 0; ev && i < N; i++) {
+                int32_t node = 0; /* walk row i, counting its event at every node it passes */
+                const double *xi = X + i * P;
+                for (;;) {
+                    const sporf_node *nd = &tr->nodes[node];
+                    ev[node] += events[i];
+                    if (nd->left < 0) break;
+                    double v = 0.0; /* the builder's projection: its terms added in order */
+                    for (int32_t q = 0; q < nd->proj_len; q++)
+                        v += tr->proj_weight[nd->proj_start + q] * xi[tr->proj_feature[nd->proj_start + q]];
+                    node = v <= nd->threshold ? nd->left : nd->right;
+                }
+            }
+            for (int32_t j = 0; ev && j < tr->n_nodes; j++)
+                if (tr->nodes[j].left >= 0) {
+                    splits++;
+                    fewest = ev[j] < fewest ? ev[j] : fewest;
+                }
+            free(ev);
+        }
+        if (k == 0)
+            CHECK(splits > 0 && fewest < 20, "without the rule some split holds fewer than 20 events (%lld)",
+                  (long long)fewest);
+        else if (k == 1)
+            CHECK(splits > 0 && fewest >= 20, "every split holds 20 events or more (fewest %lld)", (long long)fewest);
+        else
+            CHECK(splits == 0, "a root of too few events is every tree (%lld splits)", (long long)splits);
+        sporf_forest_free(f);
+    }
 }
 
 int main(void)
@@ -273,5 +336,6 @@ int main(void)
     test_learns_and_agrees();
     test_shards_and_honest();
     test_refusals();
+    test_min_events_split();
     return check_summary();
 }

@@ -119,6 +119,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int64_t i = 0; i < n; i++) ev[i] = surv_byte % 8 == 5 ? y[i] : (y[i] & 1); /* now and then not 0/1 */
     if (survival)
         p.criterion = SPORF_CRIT_LOGRANK + crit % 2;
+    /* from bits already drawn: a survival forest's events to split (0-3);
+     * now and then another forest asks for them and must be refused */
+    p.min_events_split = survival ? surv_byte / 8 % 4 : p.random_state % 23 == 0;
     sporf_matrix m = fortran ? (sporf_matrix){X, n, d, 1, n, NULL} : (sporf_matrix){X, n, d, d, 1, NULL};
     /* from bits already drawn: now and then the fit reads floats (X rounded
      * to them, so the other calls read the same values as doubles; a value
