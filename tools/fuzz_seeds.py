@@ -49,7 +49,7 @@ def main(out):
         .fit(X, np.column_stack([y, np.arange(60) % 3])),
         "two-responses": sporf.SPORFRegressor(n_estimators=2, max_depth=4, honest_fraction=0.5, random_state=0)
         .fit(X, X[:, :2]),
-        # format 12: survival times, event flags and the leaves' rows
+        # format 13: survival times, event flags, the leaves' rows and min_events_split
         "survival": sporf.SPORFSurvival(n_estimators=2, max_depth=4, random_state=0)
         .fit(X, (np.arange(60) % 3 != 0, np.abs(X[:, 0]) + 0.1), sample_weight=1.0 + (X[:, 1] > 0)),
         "survival-honest": sporf.SPORFSurvival(n_estimators=2, max_depth=4, honest_fraction=0.5, random_state=0)

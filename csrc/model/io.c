@@ -418,7 +418,7 @@ fail:
     return rc;
 }
 
-/* A survival forest's event flags (format 12): one byte per time, 0 or 1,
+/* A survival forest's event flags (formats 12 and 13): one byte per time, 0 or 1,
  * and at least one event. */
 static int read_events(sporf_reader *r, sporf_forest *f, sporf_error *err)
 {

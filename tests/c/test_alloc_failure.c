@@ -360,7 +360,7 @@ int main(void)
     sporf_forest_free(f);
     sporf_forest_free(shard);
 
-    /* A survival forest: its file (format 12), its curves and its shards. */
+    /* A survival forest: its file (format 13), its curves and its shards. */
     sporf_params_init(&p);
     p.n_estimators = 3;
     p.random_state = 4;
