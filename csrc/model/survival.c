@@ -80,7 +80,11 @@ void sporf_surv_tree_values(sporf_tree *tree, const sporf_forest *f, const doubl
     for (int32_t l = 0; l < tree->n_leaves; l++) {
         const int64_t m = tree->leaf_start[l + 1] - tree->leaf_start[l];
         if (m == 0) {
-            tree->leaf_values[l] = NAN;
+            /* an honest leaf without estimation rows abstains; in a tree
+             * without honesty only a root whose every draw weighed 0 has no
+             * rows, and it answers the risk of all the training rows, as
+             * the curves answer a row no tree holds with theirs */
+            tree->leaf_values[l] = tree->prior ? NAN : all_risk;
             continue;
         }
         double *time = scratch, *h = scratch + m;

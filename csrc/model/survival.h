@@ -46,9 +46,10 @@ double sporf_surv_steps_risk(const double *time, const double *h, int64_t k, con
 #define SPORF_SURV_GRID 9
 int32_t sporf_surv_grid(const double *time, const int32_t *event, int64_t n, double *grid);
 
-/* Every leaf value of tree (whose leaf rows are set) its risk: NaN for a
- * leaf without rows (an honest leaf that received no estimation row, which
- * abstains), and the tree's prior (honest trees) the risk of every training
+/* Every leaf value of tree (whose leaf rows are set) its risk: for a leaf
+ * without rows NaN in an honest tree (a leaf that received no estimation row
+ * abstains) and all_risk in another (the root of a tree whose every draw
+ * weighed 0); the tree's prior (honest trees) the risk of every training
  * row's steps, all_risk. scratch: 2 x (the largest leaf's rows) doubles. */
 void sporf_surv_tree_values(sporf_tree *tree, const sporf_forest *f, const double *event_times, int64_t E,
                             double all_risk, double *scratch);

@@ -75,8 +75,15 @@ int sporf_interval_levels(const double *scores, int64_t n_scores, double coverag
      * (conformal prediction would give an unbounded interval: a forest's
      * reaches no further than its training responses) */
     const int64_t k = (int64_t)ceil(coverage * (double)(n + 1) - 1e-9);
-    const double q = k > n ? 0.5 : kept[k - 1 > 0 ? k - 1 : 0];
+    double q = k > n ? 0.5 : kept[k - 1 > 0 ? k - 1 : 0];
     free(kept);
+    /* A score is negative when the row's response is an atom of its
+     * distribution that spans the middle (F(y-) < 1/2 < F(y)): on few rows
+     * the q-th score can be. The set the scores promise is then that atom
+     * alone, and the levels would cross; 0 keeps them ordered and the
+     * interval a superset (the median's neighbourhood). */
+    if (q < 0.0)
+        q = 0.0;
     levels[0] = 0.5 - q - LEVEL_MARGIN;
     levels[1] = 0.5 + q + LEVEL_MARGIN;
     levels[0] = levels[0] < 0.0 ? 0.0 : levels[0] > 1.0 ? 1.0 : levels[0];

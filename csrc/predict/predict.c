@@ -122,7 +122,10 @@ static inline int add_stored_leaf(double *o, const sporf_tree *tr, const double 
 }
 
 /* Divide a row's sum by its number of voting trees; a row on which every
- * tree abstained gets the mean of the trees' priors. */
+ * tree abstained gets the mean of the trees' priors (honest trees have one),
+ * or NaN when no tree has one: a tree grown without rows of positive weight
+ * (every draw weighted 0) is a root that abstains, and out of bag a row can
+ * meet only such trees. */
 static void finish_row(const sporf_forest *f, double *o, int64_t votes)
 {
     const int32_t K = f->n_classes;
@@ -130,10 +133,15 @@ static void finish_row(const sporf_forest *f, double *o, int64_t votes)
         for (int32_t k = 0; k < K; k++) o[k] /= (double)votes;
         return;
     }
+    int64_t priors = 0;
     for (int32_t k = 0; k < K; k++) o[k] = 0.0;
-    for (int64_t t = 0; t < f->n_trees; t++)
+    for (int64_t t = 0; t < f->n_trees; t++) {
+        if (!f->trees[t].prior)
+            continue;
+        priors++;
         for (int32_t k = 0; k < K; k++) o[k] += f->trees[t].prior[k];
-    for (int32_t k = 0; k < K; k++) o[k] /= (double)f->n_trees;
+    }
+    for (int32_t k = 0; k < K; k++) o[k] = priors > 0 ? o[k] / (double)priors : NAN;
 }
 
 /* The worker's column copy of a block of n rows, or NULL: only blocks with

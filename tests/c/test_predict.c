@@ -780,6 +780,11 @@ static void test_calibrated_intervals(void)
     CHECK(sporf_interval_levels(nan_only, 2, 0.8, levels, &err) == SPORF_E_ARG &&
               strstr(err.message, "no interval scores"), "no usable score refused: %s", err.message);
     CHECK(sporf_interval_levels(wrong, 1, 0.8, levels, &err) == SPORF_E_ARG, "a score past 1/2 refused");
+    /* negative scores (responses that are atoms spanning the middle, on few
+     * rows) never cross the levels */
+    const double atoms[4] = {-0.3, -0.4, -0.2, -0.45};
+    CHECK(sporf_interval_levels(atoms, 4, 0.5, levels, &err) == SPORF_OK && levels[0] < 0.5 && levels[1] > 0.5 &&
+              levels[1] - levels[0] < 1e-8, "negative scores: levels %g, %g", levels[0], levels[1]);
 
     enum { N = 600, NC = 301, P = 3 };
     double *X = malloc(sizeof(double) * (N + NC) * P), *y = malloc(sizeof(double) * (N + NC));

@@ -328,3 +328,18 @@ def test_min_events_split_defaults_and_refusals(data):
         SPORFSurvival(min_events_split=-1).fit(X, y)
     with pytest.raises(TypeError, match="min_events_split"):
         sporf.SPORFRegressor(min_events_split=3)
+
+
+def test_trees_whose_draws_all_weigh_zero_save_load_and_predict(tmp_path):
+    """A tree that drew only rows of weight 0 is a root without rows: it
+    answers the risk of all the training rows, so the forest saves, loads
+    and predicts finite risks (its leaf value was NaN, which no file takes)."""
+    X = np.arange(12, dtype=float).reshape(6, 2)
+    y = np.array([(True, 1.0), (True, 2.0), (False, 3.0), (True, 4.0), (True, 5.0), (False, 6.0)], dtype=DTYPE)
+    w = np.array([0.0, 0.0, 0.0, 1.0, 2.0, 0.0])
+    est = SPORFSurvival(n_estimators=20, bootstrap=False, max_samples=1, oob_score=True, min_samples_leaf=1,
+                        random_state=0).fit(X, y, sample_weight=w)
+    est.save(tmp_path / "m.sporf")
+    again = sporf.load(tmp_path / "m.sporf")
+    assert np.all(np.isfinite(again.predict(X)))
+    np.testing.assert_array_equal(again.predict(X), est.predict(X))
