@@ -250,11 +250,12 @@ static void hist_prepare(sporf_task_state *t, const sporf_rows *r, int64_t start
     memcpy(t->hist.total, t->node_counts, (size_t)t->n_classes * sizeof(double));
 }
 
-/* Class weights per bin: stats[bin * K + class]. */
-static void hist_fill(sporf_task_state *t, const double *v, int64_t n, double lo, double scale, int32_t B)
+/* Class weights per bin: stats[bin * K + class]; inlined with K a constant
+ * for two classes (hist_fill_two). */
+static SPORF_ALWAYS_INLINE void fill_classes(sporf_task_state *t, const double *v, int64_t n, double lo, double scale,
+                                             int32_t B, int64_t K)
 {
     sporf_histogram *h = &t->hist;
-    const int64_t K = t->n_classes;
     const double *nw = h->node_w, *nr = h->node_r;
     int64_t *count = h->count;
     double *wsum = h->wsum, *stats = h->stats;
@@ -264,6 +265,11 @@ static void hist_fill(sporf_task_state *t, const double *v, int64_t n, double lo
         wsum[k] += nw[i];
         stats[k * K + (int64_t)nr[i]] += nw[i];
     }
+}
+
+static void hist_fill(sporf_task_state *t, const double *v, int64_t n, double lo, double scale, int32_t B)
+{
+    fill_classes(t, v, n, lo, scale, B, t->n_classes);
 }
 
 /* The random splitter's left side (hist_scan.h), without a branch: a row's
@@ -283,23 +289,14 @@ static void hist_left(sporf_task_state *t, const double *v, int64_t n, double lo
         double l0[4] = {0.0, 0.0, 0.0, 0.0}, l1[4] = {0.0, 0.0, 0.0, 0.0}, ws[4] = {0.0, 0.0, 0.0, 0.0};
         int64_t i = 0;
 #if defined(__GNUC__)
-        /* Chains 0-1 and 2-3 as pairs in vector registers: each chain does
-         * the scalar loop's arithmetic on its rows, so the sums are its bits. */
-        typedef double pair __attribute__((vector_size(16)));
-        typedef int64_t pair_mask __attribute__((vector_size(16)));
-        const pair one = {1.0, 1.0}, lo2 = {lo, lo}, scale2 = {scale, scale};
-        pair c_a = {0.0, 0.0}, c_b = c_a, w_a = c_a, w_b = c_a, z_a = c_a, z_b = c_a, o_a = c_a, o_b = c_a;
+        /* chains 0-1 and 2-3 as pairs (hist_scan.h) */
+        const sporf_pair lo2 = {lo, lo}, scale2 = {scale, scale};
+        sporf_pair c_a = {0.0, 0.0}, c_b = c_a, w_a = c_a, w_b = c_a, z_a = c_a, z_b = c_a, o_a = c_a, o_b = c_a;
         for (; i + 4 <= n; i += 4) {
-            pair va, vb, nwa, nwb, nra, nrb;
-            memcpy(&va, v + i, sizeof va);
-            memcpy(&vb, v + i + 2, sizeof vb);
-            memcpy(&nwa, nw + i, sizeof nwa);
-            memcpy(&nwb, nw + i + 2, sizeof nwb);
-            memcpy(&nra, nr + i, sizeof nra);
-            memcpy(&nrb, nr + i + 2, sizeof nrb);
-            const pair in_a = (pair)((pair_mask)((va - lo2) * scale2 < one) & (pair_mask)one);
-            const pair in_b = (pair)((pair_mask)((vb - lo2) * scale2 < one) & (pair_mask)one);
-            const pair wa = nwa * in_a, wb = nwb * in_b, wya = wa * nra, wyb = wb * nrb;
+            const sporf_pair in_a = sporf_pair_left(sporf_pair_load(v + i), lo2, scale2);
+            const sporf_pair in_b = sporf_pair_left(sporf_pair_load(v + i + 2), lo2, scale2);
+            const sporf_pair wa = sporf_pair_load(nw + i) * in_a, wb = sporf_pair_load(nw + i + 2) * in_b;
+            const sporf_pair wya = wa * sporf_pair_load(nr + i), wyb = wb * sporf_pair_load(nr + i + 2);
             c_a += in_a;
             c_b += in_b;
             w_a += wa;
@@ -368,16 +365,7 @@ static const sporf_hist_ops hist_ops = {hist_fill, hist_proxy, hist_left, 0};
  * the square), so the cuts are the same bits. */
 static void hist_fill_two(sporf_task_state *t, const double *v, int64_t n, double lo, double scale, int32_t B)
 {
-    sporf_histogram *h = &t->hist;
-    const double *nw = h->node_w, *nr = h->node_r;
-    int64_t *count = h->count;
-    double *wsum = h->wsum, *stats = h->stats;
-    for (int64_t i = 0; i < n; i++) {
-        const int32_t k = sporf_bin_of(v[i], lo, scale, B);
-        count[k]++;
-        wsum[k] += nw[i];
-        stats[2 * k + (int32_t)nr[i]] += nw[i];
-    }
+    fill_classes(t, v, n, lo, scale, B, 2);
 }
 
 static double hist_proxy_gini_two(const sporf_task_state *t, const double *left, double wl, const double *right,

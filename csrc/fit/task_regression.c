@@ -184,28 +184,18 @@ static void hist_left(sporf_task_state *t, const double *v, int64_t n, double lo
     int64_t nl = 0, i = 0;
     double ws[4] = {0.0, 0.0, 0.0, 0.0}, s[4] = {0.0, 0.0, 0.0, 0.0};
 #if defined(__GNUC__)
-    /* Chains 0-1 and 2-3 as pairs in vector registers, each doing the
-     * scalar loop's arithmetic on its rows: the same sums, bit for bit. */
-    typedef double pair __attribute__((vector_size(16)));
-    typedef int64_t pair_mask __attribute__((vector_size(16)));
-    const pair one = {1.0, 1.0}, lo2 = {lo, lo}, scale2 = {scale, scale};
-    pair c_a = {0.0, 0.0}, c_b = c_a, w_a = c_a, w_b = c_a, s_a = c_a, s_b = c_a;
+    /* chains 0-1 and 2-3 as pairs (hist_scan.h) */
+    const sporf_pair lo2 = {lo, lo}, scale2 = {scale, scale};
+    sporf_pair c_a = {0.0, 0.0}, c_b = c_a, w_a = c_a, w_b = c_a, s_a = c_a, s_b = c_a;
     for (; i + 4 <= n; i += 4) {
-        pair va, vb, nwa, nwb, nra, nrb;
-        memcpy(&va, v + i, sizeof va);
-        memcpy(&vb, v + i + 2, sizeof vb);
-        memcpy(&nwa, nw + i, sizeof nwa);
-        memcpy(&nwb, nw + i + 2, sizeof nwb);
-        memcpy(&nra, nr + i, sizeof nra);
-        memcpy(&nrb, nr + i + 2, sizeof nrb);
-        const pair in_a = (pair)((pair_mask)((va - lo2) * scale2 < one) & (pair_mask)one);
-        const pair in_b = (pair)((pair_mask)((vb - lo2) * scale2 < one) & (pair_mask)one);
+        const sporf_pair in_a = sporf_pair_left(sporf_pair_load(v + i), lo2, scale2);
+        const sporf_pair in_b = sporf_pair_left(sporf_pair_load(v + i + 2), lo2, scale2);
         c_a += in_a;
         c_b += in_b;
-        w_a += nwa * in_a;
-        w_b += nwb * in_b;
-        s_a += nra * in_a;
-        s_b += nrb * in_b;
+        w_a += sporf_pair_load(nw + i) * in_a;
+        w_b += sporf_pair_load(nw + i + 2) * in_b;
+        s_a += sporf_pair_load(nr + i) * in_a;
+        s_b += sporf_pair_load(nr + i + 2) * in_b;
     }
     nl = (int64_t)(c_a[0] + c_a[1] + c_b[0] + c_b[1]); /* whole numbers below 2^53: exact */
     ws[0] = w_a[0], ws[1] = w_a[1], ws[2] = w_b[0], ws[3] = w_b[1];
