@@ -57,6 +57,10 @@ typedef struct fit_sample {
     const int64_t *rows;
     int64_t n_total;
     const double *impute;
+    /* a quantile or survival forest's: every row's response (n_total), else NULL */
+    const double *all_values;
+    const int32_t *all_events;
+    const double *all_sample_weight;
 } fit_sample;
 
 /* The position of global row g among rows[0..n) (ascending), or -1. */
@@ -112,13 +116,13 @@ static int64_t honest_split(const sporf_params *params, sporf_rng *rng, int32_t 
 }
 
 /* A quantile or survival tree's leaf rows: rows[0..m) routed to its leaves,
- * each count[row] times (leaf_by_rank: the caller's n of scratch); a
+ * each count[row] times (leaf_by_row: the caller's n of scratch); a
  * survival tree's leaves then take their risks from them. */
 static int collect_leaf_rows(const fit_ctx *c, sporf_builder *b, sporf_tree *tree, const int32_t *rows, int64_t m,
-                             const int32_t *count, int32_t *leaf_by_rank, int32_t worker, sporf_error *err)
+                             const int32_t *count, int32_t *leaf_by_row, int32_t worker, sporf_error *err)
 {
     const int rc = sporf_qrf_collect(tree, &b->rows.X, b->rows.xrow, b->rows.impute, rows, m, count, c->qrf_order,
-                                     c->qrf_rank, leaf_by_rank, err);
+                                     c->qrf_rank, leaf_by_row, err);
     if (rc == SPORF_OK && c->event_times)
         sporf_surv_tree_values(tree, c->forest, c->event_times, c->n_event_times, c->all_risk, c->surv_scratch[worker]);
     return rc;
@@ -233,9 +237,10 @@ static int check_forest_fits_memory(const sporf_params *params, const sporf_fit_
 static int is_unsupervised_criterion(int32_t c) { return c == SPORF_CRIT_FASTBIC || c == SPORF_CRIT_TWOMEANS; }
 
 /* A survival forest's response: n >= 2 rows, times finite and >= 0, event
- * flags 0 or 1 with at least one event; and what the task does not take. */
-static int check_survival(const sporf_params *params, const sporf_matrix *X, const int32_t *event,
-                          const double *time, sporf_error *err)
+ * flags 0 or 1 with at least one event (every training row's, for a fit on
+ * a sample of them); and what the task does not take. */
+static int check_survival(const sporf_params *params, int64_t n, const int32_t *event, const double *time,
+                          sporf_error *err)
 {
     if (!sporf_criterion_survival(params->criterion))
         return sporf_set_error(err, SPORF_E_ARG, "a survival forest needs criterion 'logrank' or 'logrankscore'");
@@ -247,11 +252,10 @@ static int check_survival(const sporf_params *params, const sporf_matrix *X, con
     if (sporf_params_honest(params) && !sporf_params_abstain(params))
         return sporf_set_error(err, SPORF_E_ARG, "honest survival trees take honest_prior 'ignore': a leaf "
                                                  "that received no estimation row abstains");
-    if (X->nrow < 2)
-        return sporf_set_error(err, SPORF_E_ARG, "a survival forest needs at least 2 rows, got %lld",
-                               (long long)X->nrow);
+    if (n < 2)
+        return sporf_set_error(err, SPORF_E_ARG, "a survival forest needs at least 2 rows, got %lld", (long long)n);
     int64_t events = 0;
-    for (int64_t i = 0; i < X->nrow; i++) {
+    for (int64_t i = 0; i < n; i++) {
         if (!(time[i] >= 0.0 && time[i] <= SPORF_MAX_ABS_VALUE))
             return sporf_set_error(err, SPORF_E_ARG, "time[%lld] = %g: survival times must be finite numbers "
                                                      ">= 0 (and at most 1e100)", (long long)i, time[i]);
@@ -267,7 +271,8 @@ static int check_survival(const sporf_params *params, const sporf_matrix *X, con
 }
 
 static int check_fit_args(const sporf_params *params, const sporf_matrix *X, const int32_t *y, const double *yr,
-                          int32_t n_classes, int survival, const double *sw, const double *cw, sporf_error *err)
+                          int32_t n_classes, int survival, const fit_sample *sample, const double *sw, const double *cw,
+                          sporf_error *err)
 {
     int rc;
     if (!params)
@@ -293,7 +298,13 @@ static int check_fit_args(const sporf_params *params, const sporf_matrix *X, con
     } else if (is_unsupervised_criterion(params->criterion)) {
         return sporf_set_error(err, SPORF_E_ARG, "criteria 'fastbic' and 'twomeans' are for unsupervised forests");
     } else if (survival) {
-        if ((rc = check_survival(params, X, y, yr, err)) != SPORF_OK)
+        /* a sample's rows are checked against every row's (check_sample) */
+        if (sample && (!sample->all_values || !sample->all_events))
+            return sporf_set_error(err, SPORF_E_ARG, "fit_sample: a survival forest needs every row's times and "
+                                                     "event flags (all_values, all_events)");
+        rc = sample ? check_survival(params, sample->n_total, sample->all_events, sample->all_values, err)
+                    : check_survival(params, X->nrow, y, yr, err);
+        if (rc != SPORF_OK)
             return rc;
     } else if (sporf_criterion_survival(params->criterion)) {
         return sporf_set_error(err, SPORF_E_ARG, "criteria 'logrank' and 'logrankscore' are for survival forests");
@@ -377,13 +388,58 @@ static int impute_values(sporf_forest *f, const sporf_columns *X, sporf_error *e
     return SPORF_OK;
 }
 
+/* A quantile or survival forest's sample fit: every row's response, its
+ * values within bounds (the survival times and flags: check_survival) and
+ * weights, and X's rows' equal to theirs. Other forests take none. */
+static int check_all_response(const sporf_params *params, const sporf_matrix *X, const fit_sample *s,
+                              const int32_t *y, const double *yr, const double *sw, sporf_error *err)
+{
+    const int survival = sporf_criterion_survival(params->criterion);
+    if (!params->quantiles && !survival) {
+        if (s->all_values || s->all_events || s->all_sample_weight)
+            return sporf_set_error(err, SPORF_E_ARG, "fit_sample: every row's response (all_values, all_events, "
+                                                     "all_sample_weight) is for quantile and survival forests");
+        return SPORF_OK;
+    }
+    if (!s->all_values)
+        return sporf_set_error(err, SPORF_E_ARG, "fit_sample: a %s forest ranks every row's response: give it "
+                                                 "(all_values)", survival ? "survival" : "quantile");
+    if ((sw != NULL) != (s->all_sample_weight != NULL))
+        return sporf_set_error(err, SPORF_E_ARG, "fit_sample: give sample_weight and all_sample_weight together");
+    if (!survival && s->all_events)
+        return sporf_set_error(err, SPORF_E_ARG, "fit_sample: event flags are for a survival response");
+    const double *av = s->all_values, *aw = s->all_sample_weight;
+    double total = 0.0;
+    for (int64_t g = 0; g < s->n_total; g++) {
+        if (!survival && !(fabs(av[g]) <= SPORF_MAX_ABS_VALUE))
+            return sporf_set_error(err, SPORF_E_ARG, "all_values[%lld] = %g: responses must be finite and at most "
+                                                     "1e100 in magnitude", (long long)g, av[g]);
+        if (aw && !(aw[g] >= 0.0 && aw[g] <= SPORF_MAX_ABS_VALUE))
+            return sporf_set_error(err, SPORF_E_ARG, "all_sample_weight[%lld] = %g; weights must be finite, "
+                                                     "non-negative and at most 1e100", (long long)g, aw[g]);
+        total += aw ? aw[g] : 1.0;
+    }
+    if (!(total > 0.0))
+        return sporf_set_error(err, SPORF_E_ARG, "all_sample_weight sums to zero; at least one weight must be positive");
+    for (int64_t i = 0; i < X->nrow; i++) {
+        const int64_t g = s->rows[i];
+        if (yr[i] != av[g] || (survival && y[i] != s->all_events[g]) || (sw && sw[i] != aw[g]))
+            return sporf_set_error(err, SPORF_E_ARG, "fit_sample: X's row %lld (row %lld of all) has a response, "
+                                                     "event flag or weight other than every row's at %lld",
+                                   (long long)i, (long long)g, (long long)g);
+    }
+    return SPORF_OK;
+}
+
 /* A sample fit's own conditions: ascending rows within n_total, and what
- * needs every row (out-of-bag results, the class balance, quantile ranks,
- * all rows in every tree) refused; a missing value needs the means. */
-static int check_sample(const sporf_params *params, const sporf_matrix *X, const fit_sample *s, int want_oob,
-                        sporf_error *err)
+ * needs every row (out-of-bag results, the class balance, all rows in every
+ * tree) refused; a missing value needs the means, a quantile or survival
+ * forest every row's response (check_all_response). */
+static int check_sample(const sporf_params *params, const sporf_matrix *X, const fit_sample *s, const int32_t *y,
+                        const double *yr, const double *sw, int want_oob, sporf_error *err)
 {
     const int64_t n = X->nrow;
+    int rc;
     if (!s->rows || s->n_total < n)
         return sporf_set_error(err, SPORF_E_ARG, "fit_sample: rows are required, and n_total (%lld) must be at "
                                                  "least X's %lld rows", (long long)s->n_total, (long long)n);
@@ -397,8 +453,8 @@ static int check_sample(const sporf_params *params, const sporf_matrix *X, const
     if (params->class_weight == SPORF_CW_BALANCED)
         return sporf_set_error(err, SPORF_E_ARG, "fit_sample: class_weight \"balanced\" needs the class counts "
                                                  "of every row; give them as custom weights");
-    if (params->quantiles)
-        return sporf_set_error(err, SPORF_E_ARG, "fit_sample: quantiles rank every row's response");
+    if ((rc = check_all_response(params, X, s, y, yr, sw, err)) != SPORF_OK)
+        return rc;
     if (!sporf_params_samples_rows(params) && n != s->n_total)
         return sporf_set_error(err, SPORF_E_ARG, "fit_sample: without bootstrap or max_samples every tree grows "
                                                  "on all %lld rows", (long long)s->n_total);
@@ -620,11 +676,13 @@ static int prepare_class_weights(fit_ctx *c, sporf_forest *f, const double *clas
 }
 
 /* A survival forest's event flags by rank (its times are the quantile
- * forests' sorted responses), its distinct event times, the risk of all its
- * training rows together, and each worker's scratch for a leaf's steps. */
-static int prepare_survival(fit_ctx *c, sporf_forest *f, sporf_error *err)
+ * forests' sorted responses, every training row's: order, events), its
+ * distinct event times, the risk of all its training rows together, and
+ * each worker's scratch for a leaf's steps. */
+static int prepare_survival(fit_ctx *c, sporf_forest *f, const int32_t *order, const int32_t *events,
+                            sporf_error *err)
 {
-    const int64_t n = c->n;
+    const int64_t n = f->qrf_n;
     f->qrf_event = malloc((size_t)n);
     c->event_times = malloc((size_t)n * sizeof *c->event_times);
     c->surv_scratch = calloc((size_t)c->n_threads, sizeof *c->surv_scratch);
@@ -637,7 +695,7 @@ static int prepare_survival(fit_ctx *c, sporf_forest *f, sporf_error *err)
         ok = (c->surv_scratch[t] = malloc((size_t)(2 * room) * sizeof(double))) != NULL;
     if (ok) {
         for (int64_t r = 0; r < n; r++) {
-            f->qrf_event[r] = (uint8_t)(c->y[c->qrf_order[r]] != 0);
+            f->qrf_event[r] = (uint8_t)(events[order[r]] != 0);
             all[r] = (int32_t)r;
         }
         c->n_event_times = sporf_surv_event_times(f, c->event_times);
@@ -647,6 +705,57 @@ static int prepare_survival(fit_ctx *c, sporf_forest *f, sporf_error *err)
     free(all);
     free(steps);
     return ok ? SPORF_OK : sporf_set_error(err, SPORF_E_NOMEM, "out of memory keeping the survival times");
+}
+
+/* The rows of a fit on a sample (rows[0..n) of n_total), by their ranks
+ * among every row's (order, rank: n_total entries, replaced by the sample's
+ * n: its rows by rank, and each one's rank among every row's). */
+static int sample_ranks(const int64_t *rows, int64_t n, int64_t n_total, int32_t **order, int32_t **rank,
+                        sporf_error *err)
+{
+    int32_t *at = malloc((size_t)n_total * sizeof *at); /* each row's place in the sample, or -1 */
+    int32_t *o = malloc((size_t)(n > 0 ? n : 1) * sizeof *o), *k = malloc((size_t)(n > 0 ? n : 1) * sizeof *k);
+    if (!at || !o || !k) {
+        free(at);
+        free(o);
+        free(k);
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    }
+    for (int64_t g = 0; g < n_total; g++) at[g] = -1;
+    for (int64_t i = 0; i < n; i++) at[rows[i]] = (int32_t)i;
+    int64_t m = 0;
+    for (int64_t r = 0; r < n_total; r++) {
+        const int32_t i = at[(*order)[r]];
+        if (i >= 0) {
+            o[m++] = i;
+            k[i] = (int32_t)r;
+        }
+    }
+    free(at);
+    free(*order);
+    free(*rank);
+    *order = o;
+    *rank = k;
+    return SPORF_OK;
+}
+
+/* A quantile or survival forest's responses by rank (sporf_qrf_prepare),
+ * every training row's even when X holds a sample of them, so each tree's
+ * leaves rank their rows as a fit on all the rows does; the builder's rows
+ * by rank (c->qrf_order, c->qrf_rank); a survival forest's event times. */
+static int prepare_ranks(fit_ctx *c, sporf_forest *f, const fit_sample *sample, sporf_error *err)
+{
+    const int64_t n_all = sample ? sample->n_total : c->n;
+    int32_t *order = NULL, *rank = NULL;
+    int rc = sporf_qrf_prepare(f, sample ? sample->all_values : c->yr,
+                               sample ? sample->all_sample_weight : c->sample_weight, n_all, &order, &rank, err);
+    if (rc == SPORF_OK && sporf_forest_is_survival(f))
+        rc = prepare_survival(c, f, order, sample ? sample->all_events : c->y, err);
+    if (rc == SPORF_OK && sample)
+        rc = sample_ranks(sample->rows, c->n, n_all, &order, &rank, err);
+    c->qrf_order = order;
+    c->qrf_rank = rank;
+    return rc;
 }
 
 /* One tree builder per worker, with its scratch for balanced_subsample's
@@ -672,18 +781,12 @@ static int prepare_workers(fit_ctx *c, sporf_forest *f, const sporf_columns *col
     }
     if (!sporf_forest_keeps_rows(f))
         return SPORF_OK;
-    int32_t *order = NULL, *rank = NULL;
-    int rc = sporf_qrf_prepare(f, c->yr, c->sample_weight, c->n, &order, &rank, err);
-    c->qrf_order = order;
-    c->qrf_rank = rank;
-    if (rc != SPORF_OK)
-        return rc;
     if (!(c->qrf_scratch = calloc((size_t)n_threads, sizeof *c->qrf_scratch)))
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
     for (int32_t t = 0; t < n_threads; t++)
         if (!(c->qrf_scratch[t] = malloc((size_t)(2 * c->n) * sizeof(int32_t))))
             return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
-    return sporf_forest_is_survival(f) ? prepare_survival(c, f, err) : SPORF_OK;
+    return prepare_ranks(c, f, sample, err);
 }
 
 /* The out-of-bag pass of a fit that asked for it, on the rows of X as given
@@ -739,7 +842,7 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     if (!out)
         return sporf_set_error(err, SPORF_E_ARG, "fit: out must not be NULL");
     *out = NULL;
-    int rc = check_fit_args(params, X, y, yr, n_classes, survival, sample_weight, class_weight, err);
+    int rc = check_fit_args(params, X, y, yr, n_classes, survival, sample, sample_weight, class_weight, err);
     if (rc != SPORF_OK)
         return rc;
     if (X->data32 && (oob_decision || oob_count))
@@ -757,7 +860,7 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     c.n = n;
     c.n_threads = c.sizes.n_threads;
     if (sample) {
-        if ((rc = check_sample(params, X, sample, oob_decision || oob_count, err)) != SPORF_OK)
+        if ((rc = check_sample(params, X, sample, y, yr, sample_weight, oob_decision || oob_count, err)) != SPORF_OK)
             return rc;
         c.rows = sample->rows;
         c.n_total = sample->n_total;
@@ -780,8 +883,11 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     if (!f)
         return SPORF_E_NOMEM;
     sporf_columns cols;
+    const int all_survival = survival && sample; /* the tree counts every row's event times */
     const sporf_response response = {f->task, y, yr, n_classes, f->n_outputs > 1 ? f->n_outputs : 1,
-                                      f->output_classes, outputs ? outputs->weight : NULL};
+                                      f->output_classes, outputs ? outputs->weight : NULL,
+                                      all_survival ? sample->all_values : NULL,
+                                      all_survival ? sample->all_events : NULL, all_survival ? sample->n_total : 0};
     rc = copy_columns(&c, X, &cols, err);
     if (rc == SPORF_OK) rc = prepare_imputation(f, sample, &cols, err);
     if (rc == SPORF_OK) rc = prepare_class_weights(&c, f, class_weight, err);
@@ -926,9 +1032,9 @@ int sporf_forest_fit(const sporf_params *params, const sporf_matrix *X, const sp
     const int values = kind == SPORF_RESPONSE_VALUES || survival;
     if (!classes && !values && kind != SPORF_RESPONSE_NONE)
         return sporf_set_error(err, SPORF_E_ARG, "fit: unknown response kind %d", (int)kind);
-    if (survival && (!data->events || m > 1 || data->rows))
-        return sporf_set_error(err, SPORF_E_ARG, "fit: a survival response needs its times and event flags, one "
-                                                 "output and every training row");
+    if (survival && (!data->events || m > 1))
+        return sporf_set_error(err, SPORF_E_ARG, "fit: a survival response needs its times and event flags, and "
+                                                 "has one output");
     if (!survival && data->events)
         return sporf_set_error(err, SPORF_E_ARG, "fit: event flags are for a survival response");
     if (!survival && params && params->min_events_split > 0)
@@ -944,7 +1050,11 @@ int sporf_forest_fit(const sporf_params *params, const sporf_matrix *X, const sp
         return sporf_set_error(err, SPORF_E_ARG, "fit: class weights are for one output of class codes");
     if (kind == SPORF_RESPONSE_NONE && (oob_decision || oob_count))
         return sporf_set_error(err, SPORF_E_ARG, "fit: an unsupervised forest has no out-of-bag predictions");
-    const fit_sample sample = {data->rows, data->n_total, data->impute};
+    if ((data->all_values || data->all_events || data->all_sample_weight) && !data->rows)
+        return sporf_set_error(err, SPORF_E_ARG, "fit: every row's response (all_values, all_events, "
+                                                 "all_sample_weight) is for a fit on a sample of the rows");
+    const fit_sample sample = {data->rows, data->n_total, data->impute, data->all_values, data->all_events,
+                               data->all_sample_weight};
     if (m > 1) {
         if (kind == SPORF_RESPONSE_NONE || data->rows)
             return sporf_set_error(err, SPORF_E_ARG, "fit: several outputs need a response and every training row");

@@ -211,18 +211,16 @@ int sporf_forest_oob_quantiles(const sporf_forest *f, const sporf_matrix *X, con
     return rc;
 }
 
-int sporf_forest_oob_interval_scores(const sporf_forest *f, const sporf_matrix *X, const double *y, int32_t n_jobs,
-                                     double *scores, sporf_error *err)
+/* The out-of-bag interval scores of X, the training rows first_row .. of
+ * the forest's; `what` names the caller in errors. */
+static int oob_interval_scores(const sporf_forest *f, const sporf_matrix *X, int64_t first_row, const double *y,
+                               int32_t n_jobs, double *scores, const char *what, sporf_error *err)
 {
     sporf_clear_error(err);
     if (!f || !X || !y || !scores)
-        return sporf_set_error(err, SPORF_E_ARG, "oob_interval_scores: forest, X, y and scores are required");
+        return sporf_set_error(err, SPORF_E_ARG, "%s: forest, X, y and scores are required", what);
     if (!f->qrf_y || f->task != SPORF_TASK_REGRESSION)
         return sporf_forest_quantile_scores(f, X, NULL, y, n_jobs, scores, err); /* its error */
-    if (X->nrow != f->qrf_n)
-        return sporf_set_error(err, SPORF_E_ARG, "X has %lld rows but the forest was grown on %lld: out-of-bag "
-                                                 "interval scores are for the training data", (long long)X->nrow,
-                               (long long)f->qrf_n);
     if (!sporf_params_samples_rows(&f->params)) {
         /* every tree drew every row: each row is in every bag */
         int rc = sporf_check_query(f, X, err);
@@ -231,12 +229,28 @@ int sporf_forest_oob_interval_scores(const sporf_forest *f, const sporf_matrix *
         return rc;
     }
     uint8_t *inbag;
-    int rc = regenerate_inbag(f, X, "out-of-bag interval scores", &inbag, err);
+    int rc = regenerate_inbag_rows(f, X, first_row, f->qrf_n, "out-of-bag interval scores", &inbag, err);
     if (rc != SPORF_OK)
         return rc;
     rc = sporf_forest_quantile_scores(f, X, inbag, y, n_jobs, scores, err);
     free(inbag);
     return rc;
+}
+
+int sporf_forest_oob_interval_scores(const sporf_forest *f, const sporf_matrix *X, const double *y, int32_t n_jobs,
+                                     double *scores, sporf_error *err)
+{
+    if (f && X && f->qrf_y && f->task == SPORF_TASK_REGRESSION && X->nrow != f->qrf_n)
+        return sporf_set_error(err, SPORF_E_ARG, "X has %lld rows but the forest was grown on %lld: out-of-bag "
+                                                 "interval scores are for the training data", (long long)X->nrow,
+                               (long long)f->qrf_n);
+    return oob_interval_scores(f, X, 0, y, n_jobs, scores, "oob_interval_scores", err);
+}
+
+int sporf_forest_oob_interval_scores_rows(const sporf_forest *f, const sporf_matrix *X, int64_t first_row,
+                                          const double *y, int32_t n_jobs, double *scores, sporf_error *err)
+{
+    return oob_interval_scores(f, X, first_row, y, n_jobs, scores, "oob_interval_scores_rows", err);
 }
 
 int sporf_forest_oob_survival(const sporf_forest *f, const sporf_matrix *X, const double *times, int64_t n_times,

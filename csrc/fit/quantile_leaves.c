@@ -44,7 +44,7 @@ int sporf_qrf_prepare(sporf_forest *f, const double *yr, const double *sw, int64
 
 int sporf_qrf_collect(sporf_tree *tree, const sporf_columns *X, double *xrow, const double *impute, const int32_t *rows,
                       int64_t m, const int32_t *count, const int32_t *order, const int32_t *rank,
-                      int32_t *leaf_by_rank, sporf_error *err)
+                      int32_t *leaf_by_row, sporf_error *err)
 {
     const int32_t L = tree->n_leaves;
     tree->leaf_start = calloc((size_t)L + 1, sizeof *tree->leaf_start);
@@ -52,13 +52,13 @@ int sporf_qrf_collect(sporf_tree *tree, const sporf_columns *X, double *xrow, co
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory keeping the leaves' rows for quantiles");
     const int64_t n = X->n;
     for (int64_t r = 0; r < n; r++)
-        leaf_by_rank[r] = -1;
+        leaf_by_row[r] = -1;
     /* Route each row as the fit did and count its draws in its leaf. */
     int64_t total = 0;
     for (int64_t k = 0; k < m; k++) {
         const int32_t id = rows[k];
         const int32_t slot = tree->nodes[sporf_columns_stored_leaf(tree, impute, X, id, xrow)].right;
-        leaf_by_rank[rank[id]] = slot;
+        leaf_by_row[id] = slot;
         tree->leaf_start[slot + 1] += count[id];
         total += count[id];
     }
@@ -73,13 +73,13 @@ int sporf_qrf_collect(sporf_tree *tree, const sporf_columns *X, double *xrow, co
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory keeping the leaves' rows for quantiles");
     }
     memcpy(fill, tree->leaf_start, (size_t)L * sizeof *fill);
-    /* Visiting the ranks in order leaves each leaf's list ascending. */
+    /* Visiting the rows by rank leaves each leaf's list ascending. */
     for (int64_t r = 0; r < n; r++) {
-        const int32_t slot = leaf_by_rank[r];
+        const int32_t row = order[r], slot = leaf_by_row[row];
         if (slot < 0)
             continue;
-        for (int32_t c = count[order[r]]; c > 0; c--)
-            tree->leaf_rank[fill[slot]++] = (int32_t)r;
+        for (int32_t c = count[row]; c > 0; c--)
+            tree->leaf_rank[fill[slot]++] = rank[row];
     }
     free(fill);
     return SPORF_OK;

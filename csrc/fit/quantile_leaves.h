@@ -21,10 +21,13 @@ int sporf_qrf_prepare(sporf_forest *f, const double *yr, const double *sw, int64
 /* Set tree->leaf_start and tree->leaf_rank from the rows rows[0..m) that
  * give the grown tree its leaf values, each count[row] times (its bootstrap
  * multiplicity). Each row of X is routed down the stored tree (impute as
- * the builder's) as the fit sent it. leaf_by_rank is X->n entries of the
+ * the builder's) as the fit sent it. order is X's rows by ascending rank,
+ * rank each row's rank among the forest's responses (sporf_qrf_prepare's;
+ * for a fit on a sample of the rows, the sample's rows in that order with
+ * their ranks among every row's). leaf_by_row is X->n entries of the
  * caller's scratch, xrow X->p doubles of scratch. */
 int sporf_qrf_collect(sporf_tree *tree, const sporf_columns *X, double *xrow, const double *impute, const int32_t *rows,
                       int64_t m, const int32_t *count, const int32_t *order, const int32_t *rank,
-                      int32_t *leaf_by_rank, sporf_error *err);
+                      int32_t *leaf_by_row, sporf_error *err);
 
 #endif

@@ -54,6 +54,13 @@ typedef struct sporf_response {
     const int32_t *output_classes; /* multi-output classification: each output's classes */
     const double *output_weight;   /* multi-output regression: each output's weight in the
                                       summed squared error (task_multioutput.c) */
+    /* survival, fit on a sample of the training rows: every row's times and
+     * event flags (n_all), for what a tree counts over all of them (the
+     * event times of its nodes' risks, the leaf-size choice's times);
+     * NULL when y and yr hold every row */
+    const double *all_yr;
+    const int32_t *all_y;
+    int64_t n_all;
 } sporf_response;
 
 /* A task's own state: its response, the limits a cut must respect, and

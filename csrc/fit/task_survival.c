@@ -65,32 +65,53 @@ typedef struct sporf_surv_state {
     double grid[SPORF_SURV_GRID], curve[SPORF_SURV_GRID];
 } sporf_surv_state;
 
-/* Each row's distinct time and, per distinct time, the event times from it on. */
-static int rank_times(sporf_surv_state *s, const int32_t *event, int64_t n)
+/* The distinct event times of n rows (time, event), ascending, into out (n
+ * entries); how many, or -1 when out of memory. */
+static int64_t distinct_event_times(const double *time, const int32_t *event, int64_t n, double *out)
 {
     int64_t *rows = malloc((size_t)(n > 0 ? n : 1) * sizeof *rows);
-    int *has_event = calloc((size_t)(n > 0 ? n : 1), sizeof *has_event);
     if (rows)
         for (int64_t i = 0; i < n; i++) rows[i] = i;
-    if (!rows || !has_event || !sporf_order_rows_by_key(s->time, rows, n)) {
+    if (!rows || !sporf_order_rows_by_key(time, rows, n)) {
         free(rows);
-        free(has_event);
+        return -1;
+    }
+    int64_t E = 0;
+    for (int64_t i = 0; i < n; i++)
+        if (event[rows[i]] && (E == 0 || time[rows[i]] != out[E - 1]))
+            out[E++] = time[rows[i]];
+    free(rows);
+    return E;
+}
+
+/* Each row's distinct time and, per distinct time, the event times from it
+ * on among every training row's (all_time, all_event: n_all rows; the
+ * builder's own rows unless it grows on a sample of them). */
+static int rank_times(sporf_surv_state *s, int64_t n, const double *all_time, const int32_t *all_event, int64_t n_all)
+{
+    int64_t *rows = malloc((size_t)(n > 0 ? n : 1) * sizeof *rows);
+    double *events = malloc((size_t)(n_all > 0 ? n_all : 1) * sizeof *events);
+    const int64_t E = events ? distinct_event_times(all_time, all_event, n_all, events) : -1;
+    if (rows)
+        for (int64_t i = 0; i < n; i++) rows[i] = i;
+    if (!rows || E < 0 || !sporf_order_rows_by_key(s->time, rows, n)) {
+        free(rows);
+        free(events);
         return 0;
     }
-    int64_t k = -1;
+    int64_t k = -1, before = 0; /* before: the event times earlier than the current distinct time */
     for (int64_t i = 0; i < n; i++) {
-        if (i == 0 || s->time[rows[i]] != s->time[rows[i - 1]]) k++;
+        const double t = s->time[rows[i]];
+        if (i == 0 || t != s->time[rows[i - 1]]) {
+            k++;
+            while (before < E && events[before] < t) before++;
+            s->after[k] = (double)(E - before);
+        }
         s->time_rank[rows[i]] = (int32_t)k;
-        has_event[k] |= event[rows[i]] != 0;
     }
     s->n_times = k + 1;
-    double later = 0.0;
-    for (int64_t j = s->n_times - 1; j >= 0; j--) {
-        later += has_event[j] ? 1.0 : 0.0;
-        s->after[j] = later;
-    }
     free(rows);
-    free(has_event);
+    free(events);
     return 1;
 }
 
@@ -117,9 +138,13 @@ int sporf_surv_state_init(sporf_task_state *t, const sporf_response *response, i
         if (!s->node_rank || !s->prefix_c || !s->prefix_b || !s->fen)
             return 0;
     }
-    if (!rank_times(s, response->y, n))
+    /* what counts every training row: its event times and their quantiles */
+    const double *all_time = response->all_yr ? response->all_yr : response->yr;
+    const int32_t *all_event = response->all_yr ? response->all_y : response->y;
+    const int64_t n_all = response->all_yr ? response->n_all : n;
+    if (!rank_times(s, n, all_time, all_event, n_all))
         return 0;
-    s->n_grid = sporf_surv_grid(response->yr, response->y, n, s->grid);
+    s->n_grid = sporf_surv_grid(all_time, all_event, n_all, s->grid);
     if (s->n_grid < 0)
         return 0;
     t->yr = s->score; /* the regression scans read the residuals */

@@ -463,10 +463,21 @@ enum {
  *                 in row order), or NULL when no row misses a value;
  *                 class_weights custom weights (class_weight "balanced" is
  *                 refused). Needs sampled rows (bootstrap or max_samples) or
- *                 all rows, no out-of-bag results (compute them later) and no
- *                 quantiles, not for survival (both keep every row's
- *                 response). Such a fit grows exactly the trees a fit on all
- *                 n_total rows grows, byte for byte.
+ *                 all rows, and no out-of-bag results (compute them later).
+ *                 Such a fit grows exactly the trees a fit on all n_total
+ *                 rows grows, byte for byte.
+ *  all_values, all_events, all_sample_weight   a fit on a sample of a
+ *                 quantile forest (params->quantiles) or a survival forest,
+ *                 else NULL: every training row's response (n_total values
+ *                 or times, in row order), event flags (survival) and
+ *                 weights (NULL when sample_weight is NULL). Those forests'
+ *                 leaves rank their rows among every row's responses, and a
+ *                 survival tree's node risks count every row's event times;
+ *                 the response is small beside X. X's rows' values, events
+ *                 and weights must equal these at rows[] (else SPORF_E_ARG).
+ *                 The forest keeps every row's response, as a fit on all
+ *                 rows does, so the sample fits' trees merge
+ *                 (sporf_forest_merge) into that fit's forest.
  * A survival forest has one output and no class weights; quantiles and
  * multi-output y are refused. */
 typedef struct sporf_fit_data {
@@ -481,6 +492,9 @@ typedef struct sporf_fit_data {
     int64_t n_total;
     const double *impute;
     const int32_t *events;
+    const double *all_values;
+    const int32_t *all_events;
+    const double *all_sample_weight;
 } sporf_fit_data;
 
 /* Grow a forest: the one entry point for every kind of response.
@@ -833,6 +847,13 @@ int sporf_forest_interval_scores(const sporf_forest *forest, const sporf_matrix 
  * sporf_forest_oob_predict (the draws are regenerated). */
 int sporf_forest_oob_interval_scores(const sporf_forest *forest, const sporf_matrix *X, const double *y,
                                      int32_t n_jobs, double *scores, sporf_error *err);
+
+/* The same for X, the training rows first_row .. first_row + nrow - 1 of
+ * the forest's (a partition of data larger than memory, y their responses);
+ * each row's score is the one sporf_forest_oob_interval_scores gives it on
+ * all the rows. */
+int sporf_forest_oob_interval_scores_rows(const sporf_forest *forest, const sporf_matrix *X, int64_t first_row,
+                                          const double *y, int32_t n_jobs, double *scores, sporf_error *err);
 
 /* The quantile levels of the interval at coverage (in (0, 1)) into
  * levels[0] < levels[1]: calibrated by n_scores scores (NaN ones skipped),

@@ -195,7 +195,7 @@ class _BaseForest(BaseEstimator):
     def _refuse_partitioned(self):
         """What a fit from partitions (sporf.distributed, X a Dask collection)
         cannot do, since it needs every row in one place: refused by name."""
-        for option, off, why in [("tune_oob", False, "tune_oob"), ("quantiles", False, "quantiles"),
+        for option, off, why in [("tune_oob", False, "tune_oob"),
                                  ("importance", "impurity", "permutation importance"),
                                  ("categorical_features", None, "categorical features")]:
             if getattr(self, option, off) != off:

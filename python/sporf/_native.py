@@ -373,6 +373,19 @@ class NativeForest:
         check(rc, err)
         return out
 
+    def oob_interval_scores_rows(self, X, y, first_row, n_threads):
+        """interval_scores(oob=True) for X, the training rows first_row ..
+        (a partition of data larger than memory), y their responses."""
+        y = np.ascontiguousarray(y, dtype=np.float64)
+        out = np.empty(X.shape[0], dtype=np.float64)
+        view, keep = matrix_view(X)
+        err = new_error()
+        rc = lib.sporf_forest_oob_interval_scores_rows(self.ptr, view, first_row, _doubles(y), n_threads,
+                                                       _doubles(out), err)
+        del keep
+        check(rc, err)
+        return out
+
     def predict_interval(self, X, coverage, scores, n_threads):
         """(n, 2) interval of each row of X at coverage, calibrated by
         scores (None: uncalibrated)."""
@@ -597,17 +610,28 @@ def tree_draws(params, n_total, tree):
 
 
 def fit_sample(params, X, rows, n_total, *, codes=None, n_classes=0, y=None, sample_weight=None,
-               weight_per_class=None, impute=None):
+               weight_per_class=None, impute=None, events=None, all_y=None, all_events=None,
+               all_sample_weight=None):
     """Grow params' trees from X, the rows `rows` (ascending) of n_total
-    training rows holding every row the trees draw (sporf_fit_data.rows)."""
+    training rows holding every row the trees draw (sporf_fit_data.rows).
+    A quantile or survival forest also takes every row's response (all_y,
+    all_events, all_sample_weight: n_total each)."""
     # contiguous and aligned: arrays unpickled on a worker may sit at any address
     rows = np.require(rows, dtype=np.int64, requirements=["C", "A"])
     impute = None if impute is None else np.require(impute, dtype=np.float64, requirements=["C", "A"])
     data, keep_data = fit_data(codes=codes, n_classes=n_classes, y=y, sample_weight=sample_weight,
-                               weight_per_class=weight_per_class)
+                               weight_per_class=weight_per_class, events=events)
     data.rows = _int64s(rows)
     data.n_total = n_total
     data.impute = _maybe(_doubles, impute)
+    all_y = None if all_y is None else np.require(all_y, dtype=np.float64, requirements=["C", "A"])
+    all_events = None if all_events is None else np.require(all_events, dtype=np.int32, requirements=["C", "A"])
+    all_sw = None if all_sample_weight is None else np.require(all_sample_weight, dtype=np.float64,
+                                                               requirements=["C", "A"])
+    data.all_values = _maybe(_doubles, all_y)
+    if all_events is not None:
+        data.all_events = ffi.from_buffer("int32_t[]", all_events)
+    data.all_sample_weight = _maybe(_doubles, all_sw)
     view, keep = matrix_view(X)
     out = ffi.new("sporf_forest **")
     err = new_error()

@@ -36,14 +36,14 @@ def survival_target(y):
     bad = np.flatnonzero((event != 0) & (event != 1))
     if bad.size:
         raise ValueError("event[%d] = %r: an event flag is True/1 (the event was observed) or False/0 (censored)"
-                         % (bad[0], event[bad[0]]))
+                         % (bad[0], event[bad[0]].item()))
     try:
         time = time.astype(np.float64)
     except (TypeError, ValueError) as exc:
         raise ValueError("the times must be numbers: %s" % exc) from exc
     bad = np.flatnonzero(~(np.isfinite(time) & (time >= 0)))
     if bad.size:
-        raise ValueError("time[%d] = %r: survival times must be finite numbers >= 0" % (bad[0], time[bad[0]]))
+        raise ValueError("time[%d] = %r: survival times must be finite numbers >= 0" % (bad[0], time[bad[0]].item()))
     return np.ascontiguousarray(event, dtype=np.int32), np.ascontiguousarray(time)
 
 

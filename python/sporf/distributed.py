@@ -22,7 +22,7 @@ from . import _dask, _native, _params
 from ._native import NativeForest, Progress, merge
 from ._exclusive import fitting
 from ._forest import _BaseForest, _warn_missing_oob, chooses_leaf_size, with_leaf_size
-from ._survival import SPORFSurvival
+from ._survival import _ForestSurvival, survival_target
 from ._urerf import URerF
 
 __all__ = ["fit"]
@@ -101,12 +101,19 @@ def fit(estimator, X, y=None, *, sample_weight=None, client=None, n_shards=None,
         score and values; not the error curve ``oob_error_curve_``). A URerF
         keeps the Dask collection as its reference rows: its neighbour queries
         (kneighbors, transform, proximity) run partition by partition and
-        merge into the in-memory answer. Tuning, quantiles, permutation
-        importance, categorical features, balanced class weights and
-        multi-output y need every row in one place and are refused.
-    y : array-like of shape (n_samples,) or None
+        merge into the in-memory answer. A quantile or survival forest's
+        leaves rank their rows among every row's responses: the response
+        and weights of every row are gathered to the client (a few bytes a
+        row) and sent to each worker once, and a quantile forest's
+        out-of-bag interval calibration (``interval_scores_``) is computed
+        partition by partition. Tuning, permutation importance, categorical
+        features, balanced class weights and multi-output y need every row
+        in one place and are refused.
+    y : array-like of shape (n_samples,), survival y, or None
         Labels or responses (a Dask array or Series with a partitioned X);
-        None for :class:`URerF`.
+        for a survival forest a structured array of (event, time), a pair
+        (event, time) of arrays or Dask arrays, or a Dask DataFrame of those
+        two columns (by position); None for :class:`URerF`.
     sample_weight : array-like of shape (n_samples,) or None
         As in ``fit`` (not for URerF).
     client : distributed.Client or None
@@ -162,10 +169,6 @@ def fit(estimator, X, y=None, *, sample_weight=None, client=None, n_shards=None,
     if not unsupervised and y is None:
         raise ValueError("%s needs y" % type(estimator).__name__)
     if _dask.is_collection(X):
-        if isinstance(estimator, SPORFSurvival):
-            raise ValueError("a survival forest keeps every training row's time and event in its leaves, which a "
-                             "fit from a Dask collection does not have in one place: fit from arrays in memory "
-                             "(sporf.distributed.fit grows its trees on the cluster all the same)")
         if client is None:
             client = distributed.get_client()
         with fitting(estimator):
@@ -412,15 +415,23 @@ def _take_many(block, y, sw, wanted):
     return [(block[local], None if y is None else y[local], None if sw is None else sw[local]) for local in wanted]
 
 
-def _grow_tree(cls, params, n_total, rows, pieces, classes, impute):
-    """Runs on a worker: one tree from its gathered sample; its model bytes."""
+def _grow_tree(cls, params, n_total, rows, pieces, classes, impute, every_row=None):
+    """Runs on a worker: one tree from its gathered sample; its model bytes.
+    every_row: a quantile or survival forest's response of every row
+    (_every_row_response), which its leaves rank their rows among."""
     X = np.concatenate([p[0] for p in pieces])
     y = None if pieces[0][1] is None else np.concatenate([p[1] for p in pieces])
     sw = None if pieces[0][2] is None else np.concatenate([p[2] for p in pieces])
     est = cls(**params)
     native = est._native_params(X.shape[1])
     task = {}
-    if classes is not None:
+    if every_row is not None:
+        all_y, all_sw = every_row["y"], every_row["sample_weight"]
+        task = dict(y=all_y[rows], all_y=all_y, all_sample_weight=all_sw)
+        if every_row["events"] is not None:
+            task.update(events=every_row["events"][rows], all_events=every_row["events"])
+        sw = None if all_sw is None else all_sw[rows]
+    elif classes is not None:
         task = dict(codes=np.searchsorted(classes, y).astype(np.int32), n_classes=len(classes),
                     weight_per_class=est._weight_per_class(classes))
     elif y is not None:
@@ -428,6 +439,39 @@ def _grow_tree(cls, params, n_total, rows, pieces, classes, impute):
     X = np.require(X, dtype=np.float64, requirements=["F", "A"])  # the core's column-major layout, aligned
     forest = _native.fit_sample(native, X, rows, n_total, sample_weight=sw, impute=impute, **task)
     return forest.to_bytes()
+
+
+def _survival_response(client, y, n_total):
+    """(event, time) of every row on the client, from y in memory or on the
+    cluster: a structured array, a DataFrame of the two columns (by
+    position) or a pair (event, time) -- 12 bytes a row, small beside X."""
+    if isinstance(y, (tuple, list)) and len(y) == 2:
+        y = tuple(client.compute(v, sync=True) if _dask.is_collection(v) else v for v in y)
+    elif _dask.is_collection(y):
+        y = client.compute(y, sync=True)
+    if hasattr(y, "columns"):  # a DataFrame: its two columns by position
+        if y.shape[1] != 2:
+            raise ValueError("y as a DataFrame must have two columns (event, time), got %d" % y.shape[1])
+        y = (y.iloc[:, 0].to_numpy(), y.iloc[:, 1].to_numpy())
+    event, time = survival_target(y)
+    if time.shape[0] != n_total:
+        raise ValueError("y has %d rows but X has %d" % (time.shape[0], n_total))
+    return event, time
+
+
+def _every_row_response(client, estimator, y, sample_weight, n_total):
+    """A quantile or survival forest's response of every row -- its leaves
+    rank their rows among every row's responses, and a survival tree counts
+    every row's event times -- on the client (a few bytes a row, small beside
+    X), or None for other forests."""
+    survival = isinstance(estimator, _ForestSurvival)
+    if not survival and not getattr(estimator, "quantiles", False):
+        return None
+    sw = None if sample_weight is None else np.asarray(client.compute(sample_weight, sync=True), dtype=np.float64)
+    if survival:
+        event, time = _survival_response(client, y, n_total)
+        return dict(y=time, events=event, sample_weight=sw)
+    return dict(y=np.asarray(client.compute(y, sync=True), dtype=np.float64), events=None, sample_weight=sw)
 
 
 def _sample_bytes(native, n_total, p):
@@ -465,13 +509,16 @@ def _fit_partitioned(client, estimator, X, y, sample_weight, progress):
     if y is None and not unsupervised:
         raise ValueError("%s needs y" % name)
     estimator._refuse_partitioned()
-    X, y, sample_weight, names = _as_partitioned(X, y, sample_weight)
+    survival = isinstance(estimator, _ForestSurvival)
+    # a survival response (event, time) is gathered whole (_every_row_response), not partitioned
+    X, y_parted, sample_weight, names = _as_partitioned(X, None if survival else y, sample_weight)
+    y = y if survival else y_parted
     n_total, p = int(X.shape[0]), int(X.shape[1])
     if unsupervised and n_total < 2:
         raise ValueError("URerF needs at least 2 rows, got %d" % n_total)
     offsets = np.concatenate([[0], np.cumsum(X.chunks[0])]).astype(np.int64)
     x_parts = list(X.to_delayed().ravel())
-    y_parts = list(y.to_delayed().ravel()) if y is not None else [None] * len(x_parts)
+    y_parts = list(y_parted.to_delayed().ravel()) if y_parted is not None else [None] * len(x_parts)
     sw_parts = list(sample_weight.to_delayed().ravel()) if sample_weight is not None else [None] * len(x_parts)
     classification = hasattr(cls, "predict_proba")
 
@@ -494,6 +541,7 @@ def _fit_partitioned(client, estimator, X, y, sample_weight, progress):
     facts = client.compute([dask.delayed(_partition_facts)(xp, yp, swp, k, int(offsets[k]), classification)
                             for k, (xp, yp, swp) in enumerate(zip(x_parts, y_parts, sw_parts))], sync=True)
     classes = np.unique(np.concatenate([f[1] for f in facts])) if classification else None
+    every_row = _every_row_response(client, estimator, y, sample_weight, n_total)
     impute = None
     if any(f[0] for f in facts):
         carry = (np.zeros(p), np.zeros(p, dtype=np.int64))
@@ -503,8 +551,74 @@ def _fit_partitioned(client, estimator, X, y, sample_weight, progress):
         impute = np.where(counts > 0, sums / np.maximum(counts, 1), 0.0)
 
     n_trees, first = int(estimator.n_estimators), int(estimator.first_tree)
-    printer = Progress(verbose=estimator.verbose, what="trees")
+    # sent to every worker once, for all the trees
+    every_row_f = None if every_row is None else client.scatter([every_row], broadcast=True, hash=False)[0]
+    try:
+        trees = _grow_trees(client, cls, params, native, n_trees, first, n_total, p, offsets,
+                            (x_parts, y_parts, sw_parts), classes, impute, every_row_f,
+                            Progress(verbose=estimator.verbose, what="trees"), progress)
+    finally:
+        if every_row_f is not None:
+            client.cancel([every_row_f])
+    if sorted(trees) != list(range(n_trees)):  # never merge a partial forest
+        raise RuntimeError("sporf.distributed.fit: trees are missing; no forest was returned")
+    forest = merge([trees[t] for t in range(n_trees)])
+    if classes is not None:
+        forest.set_strings(_native.STR_CLASSES, classes)
+    if names is not None:
+        forest.set_strings(_native.STR_FEATURE_NAMES, np.array(names, dtype=object))
+    fitted = cls._from_native(forest)
+    oob = scores = None
+    model = dask.delayed(forest.to_bytes(), pure=True)  # sent once to the workers that need it
+    if getattr(estimator, "oob_score", False):
+        # each partition's out-of-bag values on the workers
+        n_out = len(classes) if classification else 1
+        oob = client.compute([dask.delayed(_partition_oob)(model, xp, int(offsets[k]), n_total, n_out)
+                              for k, xp in enumerate(x_parts)], sync=True)
+    if every_row is not None and not survival:
+        # a quantile forest's out-of-bag interval calibration, partition by partition
+        scores = np.concatenate(client.compute(
+            [dask.delayed(_partition_interval_scores)(model, xp, int(offsets[k]), every_row["y"][a:b])
+             for k, (xp, a, b) in enumerate(zip(x_parts, offsets[:-1], offsets[1:]))], sync=True))
+    for attr in [k for k in vars(estimator) if k.endswith("_") and not k.startswith("__")]:
+        delattr(estimator, attr)
+    for attr, value in vars(fitted).items():
+        if attr == "_forest" or (attr.endswith("_") and not attr.startswith("__")):
+            setattr(estimator, attr, value)
+    if unsupervised:
+        # the reference rows of neighbour queries stay where they are: the
+        # queries run partition by partition (_proximity.partitioned_neighbors)
+        estimator._fit_X = X
+        estimator._n_features_out = n_total
+    if oob is not None:
+        values = np.concatenate([v for v, _ in oob])
+        counts = np.concatenate([c for _, c in oob])
+        _warn_missing_oob(counts)
+        labels = (every_row["events"], every_row["y"]) if survival else np.concatenate(client.compute(y_parts,
+                                                                                                     sync=True))
+        estimator._set_oob(values, labels)  # the score and values a local fit sets (not its error curve)
+    if scores is not None and not np.isnan(scores).all():  # as _set_interval_scores sets them
+        estimator.interval_scores_ = scores
+        estimator.interval_calibration_ = "out-of-bag"
+    return estimator
+
+
+def _partition_interval_scores(model, block, first_row, y):
+    """Runs on a worker: the out-of-bag interval scores of one partition's
+    rows (y their responses), each over the trees it was out of bag for."""
+    forest = NativeForest.from_bytes(model)
+    block = np.require(block, dtype=np.float64, requirements=["C", "A"])  # unpickled: any address
+    return forest.oob_interval_scores_rows(block, y, first_row, 1)
+
+
+def _grow_trees(client, cls, params, native, n_trees, first, n_total, p, offsets, parts, classes, impute, every_row,
+                printer, progress):
+    """Each tree grown on a worker from the rows it draws, gathered from the
+    partitions (x, y and weight parts); the native trees by index."""
+    import dask
+
     distributed = _import_distributed()
+    x_parts, y_parts, sw_parts = parts
     trees, done = {}, 0
     # Trees in batches whose samples take at most a quarter of the cluster's
     # memory: each partition is read once per batch, for all its trees.
@@ -522,7 +636,7 @@ def _fit_partitioned(client, estimator, X, y, sample_weight, progress):
         for j, t in enumerate(ts):
             pieces = [taken[k][j] for k in sorted(taken) if bounds[t][k + 1] > bounds[t][k]]
             task = dask.delayed(_grow_tree)(cls, dict(params, first_tree=first + t, n_estimators=1), n_total,
-                                             rows[t], pieces, classes, impute)
+                                             rows[t], pieces, classes, impute, every_row)
             futures[client.compute(task)] = t
         try:
             for future in distributed.as_completed(list(futures)):
@@ -541,38 +655,7 @@ def _fit_partitioned(client, estimator, X, y, sample_weight, progress):
         finally:
             for future in futures:
                 future.cancel()
-    if sorted(trees) != list(range(n_trees)):  # never merge a partial forest
-        raise RuntimeError("sporf.distributed.fit: trees are missing; no forest was returned")
-    forest = merge([trees[t] for t in range(n_trees)])
-    if classes is not None:
-        forest.set_strings(_native.STR_CLASSES, classes)
-    if names is not None:
-        forest.set_strings(_native.STR_FEATURE_NAMES, np.array(names, dtype=object))
-    fitted = cls._from_native(forest)
-    oob = None
-    if getattr(estimator, "oob_score", False):
-        # each partition's out-of-bag values on the workers, the model sent once
-        model = dask.delayed(forest.to_bytes(), pure=True)
-        n_out = len(classes) if classification else 1
-        oob = client.compute([dask.delayed(_partition_oob)(model, xp, int(offsets[k]), n_total, n_out)
-                              for k, xp in enumerate(x_parts)], sync=True)
-    for attr in [k for k in vars(estimator) if k.endswith("_") and not k.startswith("__")]:
-        delattr(estimator, attr)
-    for attr, value in vars(fitted).items():
-        if attr == "_forest" or (attr.endswith("_") and not attr.startswith("__")):
-            setattr(estimator, attr, value)
-    if unsupervised:
-        # the reference rows of neighbour queries stay where they are: the
-        # queries run partition by partition (_proximity.partitioned_neighbors)
-        estimator._fit_X = X
-        estimator._n_features_out = n_total
-    if oob is not None:
-        values = np.concatenate([v for v, _ in oob])
-        counts = np.concatenate([c for _, c in oob])
-        _warn_missing_oob(counts)
-        labels = np.concatenate(client.compute(y_parts, sync=True))
-        estimator._set_oob(values, labels)  # the score and values a local fit sets (not its error curve)
-    return estimator
+    return trees
 
 
 def _partition_oob(model, block, first_row, n_total, n_out):

@@ -319,6 +319,140 @@ static void test_oob_regenerated(void)
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) sporf_forest_free(all[i]);
 }
 
+/* A tree of a quantile or survival forest grown from its sample with every
+ * row's response (sporf_fit_data.all_*): the leaves rank their rows among
+ * every row's responses and a survival tree's node risks count every row's
+ * event times, so the merged trees are the single fit byte for byte, with
+ * missing values and weights; the out-of-bag interval scores by partitions
+ * are the single fit's; a sample fit without every row's response, or with
+ * a row that disagrees with it, is refused. */
+static void test_quantile_and_survival_trees_from_samples(void)
+{
+    static double Xm[N * P], w[N], impute[P], xs[N * P], ws[N], ts[N], times[N], want[N], got[N];
+    static int32_t ev[N], es[N];
+    static int64_t rows[N];
+    memcpy(Xm, X, sizeof Xm);
+    for (int i = 0; i < N; i += 9) Xm[i * P + (i % P)] = NAN;
+    for (int j = 0; j < P; j++) {
+        double sum = 0.0;
+        int64_t m = 0;
+        for (int i = 0; i < N; i++)
+            if (!isnan(Xm[i * P + j])) { sum += Xm[i * P + j]; m++; }
+        impute[j] = sum / (double)m;
+    }
+    for (int i = 0; i < N; i++) {
+        w[i] = 0.5 + (i % 3);
+        times[i] = floor(10.0 * exp(0.5 * yr[i])) / 10.0 + 0.1; /* ties, as real times have */
+        ev[i] = (i % 5) != 0;
+    }
+    for (int survival = 0; survival <= 1; survival++) {
+        sporf_params p;
+        sporf_params_init(&p);
+        p.random_state = 91;
+        p.n_estimators = 5;
+        p.max_samples.form = SPORF_FORM_FRACTION;
+        p.max_samples.value = 0.5;
+        p.min_samples_leaf.form = SPORF_FORM_COUNT;
+        p.min_samples_leaf.value = 3;
+        p.criterion = survival ? SPORF_CRIT_LOGRANK : SPORF_CRIT_SQUARED_ERROR;
+        p.quantiles = !survival;
+        if (survival) p.min_events_split = 6;
+        const double *resp = survival ? times : yr;
+        const sporf_matrix m = {Xm, N, P, P, 1, NULL};
+        sporf_fit_data d = {survival ? SPORF_RESPONSE_SURVIVAL : SPORF_RESPONSE_VALUES, 1, NULL, NULL, resp, w,
+                            NULL, NULL, 0, NULL, survival ? ev : NULL, NULL, NULL, NULL};
+        sporf_error err;
+        sporf_forest *whole = NULL, *trees[5] = {NULL};
+        CHECK(sporf_forest_fit(&p, &m, &d, NULL, NULL, NULL, NULL, &whole, &err) == SPORF_OK, "whole fit: %s",
+              err.message);
+        int64_t n_rows = 0;
+        for (int t = 0; t < 5; t++) {
+            sporf_params pt = p;
+            pt.first_tree = t;
+            pt.n_estimators = 1;
+            sporf_tree_draws(&pt, N, 0, rows, NULL, &n_rows, &err);
+            for (int64_t r = 0; r < n_rows; r++) {
+                memcpy(xs + r * P, Xm + rows[r] * P, P * sizeof *xs);
+                ws[r] = w[rows[r]];
+                ts[r] = resp[rows[r]];
+                es[r] = ev[rows[r]];
+            }
+            const sporf_matrix ms = {xs, n_rows, P, P, 1, NULL};
+            sporf_fit_data ds = {d.response, 1, NULL, NULL, ts, ws, NULL, rows, N, impute, survival ? es : NULL,
+                                 resp, survival ? ev : NULL, w};
+            CHECK(sporf_forest_fit(&pt, &ms, &ds, NULL, NULL, NULL, NULL, &trees[t], &err) == SPORF_OK,
+                  "survival %d tree %d from its sample: %s", survival, t, err.message);
+        }
+        sporf_forest *merged = NULL;
+        if (whole && sporf_forest_merge((const sporf_forest *const *)trees, 5, &merged, &err) == SPORF_OK)
+            CHECK(same_bytes(merged, whole), "survival %d: trees grown from their samples are the single fit",
+                  survival);
+        else
+            CHECK(0, "survival %d: merge: %s", survival, err.message);
+
+        if (!survival && whole) { /* the out-of-bag interval scores, by partitions */
+            CHECK(sporf_forest_oob_interval_scores(whole, &m, yr, 1, want, &err) == SPORF_OK, "scores: %s",
+                  err.message);
+            const int64_t cuts[4] = {0, 61, 62, N};
+            int ok = 1;
+            for (int k = 0; k < 3; k++) {
+                const sporf_matrix mk = {Xm + cuts[k] * P, cuts[k + 1] - cuts[k], P, P, 1, NULL};
+                ok &= sporf_forest_oob_interval_scores_rows(whole, &mk, cuts[k], yr + cuts[k], 1, got + cuts[k],
+                                                            &err) == SPORF_OK;
+            }
+            CHECK(ok && memcmp(want, got, sizeof want) == 0, "interval scores by partitions: %s", err.message);
+            const sporf_matrix past = {Xm, 10, P, P, 1, NULL};
+            CHECK(sporf_forest_oob_interval_scores_rows(whole, &past, N - 5, yr, 1, got, &err) == SPORF_E_ARG,
+                  "interval scores past the training rows are refused");
+        }
+
+        /* refusals, on the last tree's sample */
+        sporf_params pt = p;
+        pt.first_tree = 4;
+        pt.n_estimators = 1;
+        const sporf_matrix ms = {xs, n_rows, P, P, 1, NULL};
+        sporf_forest *bad = NULL;
+        sporf_fit_data none = {d.response, 1, NULL, NULL, ts, ws, NULL, rows, N, impute, survival ? es : NULL,
+                               NULL, NULL, NULL};
+        CHECK(sporf_forest_fit(&pt, &ms, &none, NULL, NULL, NULL, NULL, &bad, &err) == SPORF_E_ARG && !bad &&
+                  strstr(err.message, survival ? "every row's times" : "all_values"),
+              "survival %d: a sample fit without every row's response is refused: %s", survival, err.message);
+        sporf_fit_data no_w = {d.response, 1, NULL, NULL, ts, ws, NULL, rows, N, impute, survival ? es : NULL,
+                               resp, survival ? ev : NULL, NULL};
+        CHECK(sporf_forest_fit(&pt, &ms, &no_w, NULL, NULL, NULL, NULL, &bad, &err) == SPORF_E_ARG && !bad &&
+                  strstr(err.message, "all_sample_weight"),
+              "survival %d: weights without every row's are refused: %s", survival, err.message);
+        ts[3] += 1.0;
+        sporf_fit_data differs = {d.response, 1, NULL, NULL, ts, ws, NULL, rows, N, impute, survival ? es : NULL,
+                                  resp, survival ? ev : NULL, w};
+        CHECK(sporf_forest_fit(&pt, &ms, &differs, NULL, NULL, NULL, NULL, &bad, &err) == SPORF_E_ARG && !bad &&
+                  strstr(err.message, "X's row 3"),
+              "survival %d: a row whose response differs from every row's is refused: %s", survival, err.message);
+        ts[3] -= 1.0;
+        sporf_forest_free(merged);
+        sporf_forest_free(whole);
+        for (int t = 0; t < 5; t++) sporf_forest_free(trees[t]);
+    }
+    /* every row's response is for quantile and survival forests, and for sample fits */
+    sporf_params c = kind_params(KIND_CLASS);
+    c.n_estimators = 1;
+    const sporf_matrix m = {X, N, P, P, 1, NULL};
+    int32_t k = K;
+    sporf_fit_data d = {SPORF_RESPONSE_CLASSES, 1, y, &k, NULL, NULL, NULL, NULL, 0, NULL, NULL, yr, NULL, NULL};
+    sporf_forest *bad = NULL;
+    sporf_error err;
+    CHECK(sporf_forest_fit(&c, &m, &d, NULL, NULL, NULL, NULL, &bad, &err) == SPORF_E_ARG && !bad &&
+              strstr(err.message, "a fit on a sample"),
+          "every row's response without a sample is refused: %s", err.message);
+    static int64_t all_rows[N];
+    for (int i = 0; i < N; i++) all_rows[i] = i;
+    d.rows = all_rows;
+    d.n_total = N;
+    CHECK(sporf_forest_fit(&c, &m, &d, NULL, NULL, NULL, NULL, &bad, &err) == SPORF_E_ARG && !bad &&
+              strstr(err.message, "quantile and survival"),
+          "every row's response for a classifier is refused: %s", err.message);
+}
+
 int main(void)
 {
     test_data(X, y, yr, N, P, 12345);
@@ -326,6 +460,7 @@ int main(void)
     test_merge_refuses_incompatible_forests();
     test_oob_regenerated();
     test_trees_from_samples_are_the_single_fit();
+    test_quantile_and_survival_trees_from_samples();
     printf("%d passed, %d failed\n", n_pass, n_fail);
     return n_fail == 0 ? 0 : 1;
 }

@@ -36,6 +36,53 @@ static double value(bytes *b)
     }
 }
 
+/* A quantile or survival forest's first tree grown from just the rows it
+ * draws, with every row's response (sporf_fit_data.all_*): it succeeds, or
+ * fails cleanly (a leaf size chosen out of bag is refused, for one). */
+static void sample_fit(const sporf_params *params, const double *X, int64_t n, int64_t d, int fortran,
+                       const double *yr, const int32_t *ev, const double *w)
+{
+    sporf_params p = *params;
+    p.n_estimators = 1;
+    int64_t m = 0;
+    if (sporf_tree_draws(&p, n, 0, NULL, NULL, &m, NULL) != SPORF_OK || m < 1)
+        return;
+    int64_t *rows = malloc((size_t)m * sizeof *rows);
+    double *xs = malloc((size_t)(m * d) * sizeof *xs), *ys = malloc((size_t)m * sizeof *ys);
+    double *ws = malloc((size_t)m * sizeof *ws), *impute = malloc((size_t)d * sizeof *impute);
+    int32_t *es = malloc((size_t)m * sizeof *es);
+    if (rows && xs && ys && ws && es && impute && sporf_tree_draws(&p, n, 0, rows, NULL, &m, NULL) == SPORF_OK) {
+        for (int64_t j = 0; j < d; j++) impute[j] = 0.0;
+        for (int64_t r = 0; r < m; r++) {
+            for (int64_t j = 0; j < d; j++)
+                xs[r * d + j] = fortran ? X[j * n + rows[r]] : X[rows[r] * d + j];
+            ys[r] = yr[rows[r]];
+            ws[r] = w ? w[rows[r]] : 1.0;
+            es[r] = ev ? ev[rows[r]] : 0;
+        }
+        const sporf_matrix ms = {xs, m, d, d, 1, NULL};
+        sporf_fit_data sd;
+        memset(&sd, 0, sizeof sd);
+        sd.response = ev ? SPORF_RESPONSE_SURVIVAL : SPORF_RESPONSE_VALUES;
+        sd.values = ys;
+        sd.events = ev ? es : NULL;
+        sd.sample_weight = w ? ws : NULL;
+        sd.rows = rows;
+        sd.n_total = n;
+        sd.impute = impute;
+        sd.all_values = yr;
+        sd.all_events = ev;
+        sd.all_sample_weight = w;
+        sporf_forest *f = (sporf_forest *)&f;
+        sporf_error err;
+        if (sporf_forest_fit(&p, &ms, &sd, NULL, NULL, NULL, NULL, &f, &err) == SPORF_OK)
+            sporf_forest_free(f);
+        else
+            REQUIRE(f == NULL && err.message[0] != '\0');
+    }
+    free(rows), free(xs), free(ys), free(ws), free(es), free(impute);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     bytes b = {data, size, 0};
@@ -182,6 +229,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         rc = fit_values(&p, &mfit, yr, use_w ? w : NULL, oob_out, cnt_out, NULL, NULL, &f, &err);
     else
         rc = fit_no_response(&p, &mfit, use_w ? w : NULL, NULL, NULL, &f, &err);
+    if (rc == SPORF_OK && (survival || (task == 1 && p.quantiles)) && !two && !floats)
+        sample_fit(&p, X, n, d, fortran, yr, survival ? ev : NULL, use_w ? w : NULL);
     if (rc != SPORF_OK) {
         REQUIRE(f == NULL && err.message[0] != '\0');
     } else {
@@ -220,6 +269,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     for (int64_t i = 0; i < n; i++) REQUIRE(isnan(s[i]) || (s[i] >= -0.5 && s[i] <= 0.5));
                     if (sporf_forest_predict_interval(f, &m, 0.8, s, n, 2, q, NULL) == SPORF_OK)
                         for (int64_t i = 0; i < n; i++) REQUIRE(isnan(q[2 * i]) || q[2 * i] <= q[2 * i + 1]);
+                    /* the last rows as a partition: their scores are the whole data's */
+                    const int64_t first = n / 2;
+                    const sporf_matrix part = fortran ? (sporf_matrix){X + first, n - first, d, 1, n, NULL}
+                                                      : (sporf_matrix){X + first * d, n - first, d, d, 1, NULL};
+                    double *sp = malloc((size_t)n * sizeof *sp);
+                    if (sp && sporf_forest_oob_interval_scores_rows(f, &part, first, yr + first, 1, sp, NULL) == SPORF_OK)
+                        REQUIRE(memcmp(sp, s + first, (size_t)(n - first) * sizeof *sp) == 0);
+                    free(sp);
                 }
                 free(s);
                 free(q);

@@ -105,8 +105,10 @@ def test_bad_partitions_are_named_and_leave_the_estimator_unfitted(client, data)
     with pytest.raises(TypeError, match="URerF is unsupervised"):
         sd.fit(sporf.URerF(n_estimators=2), da.from_array(X, chunks=400), y, client=client)
     surv = sporf.SPORFSurvival(n_estimators=2)
-    with pytest.raises(ValueError, match="survival forest keeps every training row"):
-        sd.fit(surv, da.from_array(X, chunks=400), (y, 1.0 + np.abs(X[:, 0])), client=client)
+    with pytest.raises(ValueError, match=r"time\[5\] = -1.0: survival times must be finite numbers >= 0"):
+        sd.fit(surv, da.from_array(X, chunks=400), (y, np.where(np.arange(len(y)) == 5, -1.0, 1.0)), client=client)
+    with pytest.raises(ValueError, match="y has 1199 rows but X has 1200"):
+        sd.fit(surv, da.from_array(X, chunks=400), (y[1:], 1.0 + np.abs(X[1:, 0])), client=client)
     assert not hasattr(surv, "_forest")
     urf = sporf.URerF(n_estimators=2, bootstrap=False)
     with pytest.raises(ValueError, match="bootstrap=True"):
@@ -214,3 +216,61 @@ def test_a_leaf_size_out_of_bag_cannot_be_chosen_from_partitions(client, data):
     local = sporf.SPORFClassifier(n_estimators=4, max_samples=0.4, random_state=5,
                                   min_samples_leaf=_params.ChosenLeafSize(sd.PARTITIONED_LEAF_SIZE)).fit(X, y)
     assert est.to_bytes() == local.to_bytes() and est.min_samples_leaf_ == sd.PARTITIONED_LEAF_SIZE
+
+
+def _survival_data(X):
+    rng = np.random.default_rng(3)
+    time = np.round(np.exp(np.nan_to_num(X[:, 0]) + rng.normal(size=len(X))), 1)  # ties, as real times have
+    event = rng.random(len(X)) < 0.6
+    y = np.zeros(len(X), dtype=[("event", "?"), ("time", "f8")])
+    y["event"], y["time"] = event, time
+    return y
+
+
+@pytest.mark.parametrize("weights", [False, True], ids=["unweighted", "weighted"])
+@pytest.mark.parametrize("given", ["structured", "dask pair", "dataframe"])
+def test_a_survival_forest_from_partitions_is_the_local_fit(client, data, given, weights):
+    # its leaves rank their rows among every row's times and its node risks
+    # count every row's event times: those come from the whole response,
+    # gathered to the client (small beside X), and the trees are the local fit's
+    X, _ = data
+    y = _survival_data(X)
+    w = 0.5 + (np.arange(len(X)) % 4) if weights else None
+    kw = dict(n_estimators=6, max_samples=0.5, oob_score=True, random_state=4)
+    local = sporf.SPORFSurvival(**kw).fit(X, y, sample_weight=w)
+    if given == "structured":
+        target = y
+    elif given == "dask pair":
+        target = (da.from_array(y["event"], chunks=500), da.from_array(y["time"], chunks=300))
+    else:
+        pd = pytest.importorskip("pandas")
+        dd = pytest.importorskip("dask.dataframe")
+        target = dd.from_pandas(pd.DataFrame({"status": y["event"].astype(int), "years": y["time"]}), npartitions=3)
+    est = sd.fit(sporf.SPORFSurvival(**kw), da.from_array(X, chunks=((150, 700, 1, 349), (5, 3))), target,
+                 sample_weight=None if w is None else da.from_array(w, chunks=400), client=client)
+    assert est.to_bytes() == local.to_bytes()
+    assert est.oob_score_ == local.oob_score_
+    np.testing.assert_array_equal(est.oob_prediction_, local.oob_prediction_)
+    np.testing.assert_array_equal(est.unique_times_, local.unique_times_)
+    np.testing.assert_array_equal(est.predict_survival_function(X[:50], return_array=True),
+                                  local.predict_survival_function(X[:50], return_array=True))
+
+
+def test_a_quantile_forest_from_partitions_is_the_local_fit_with_its_calibration(client, data):
+    # the leaves rank their rows among every row's responses; the out-of-bag
+    # interval calibration is computed partition by partition on the workers
+    X, _ = data
+    target = np.round(np.nan_to_num(X[:, 0]) + np.nan_to_num(X[:, 2]), 2)
+    kw = dict(n_estimators=8, max_samples=0.5, quantiles=True, oob_score=True, random_state=6)
+    with pytest.warns(UserWarning, match="cannot be chosen from a Dask collection"):
+        est = sd.fit(sporf.SPORFRegressor(**kw), da.from_array(X, chunks=(350, 8)), da.from_array(target, chunks=350),
+                     client=client)
+    local = sporf.SPORFRegressor(**dict(kw, min_samples_leaf=_params.ChosenLeafSize(sd.PARTITIONED_LEAF_SIZE)))
+    local.fit(X, target)
+    assert est.to_bytes() == local.to_bytes()
+    np.testing.assert_array_equal(est.interval_scores_, local.interval_scores_)
+    assert est.interval_calibration_ == "out-of-bag"
+    np.testing.assert_array_equal(est.predict_interval(X[:40], coverage=0.8),
+                                  local.predict_interval(X[:40], coverage=0.8))
+    np.testing.assert_array_equal(est.predict(X[:40], quantiles=[0.1, 0.5]),
+                                  local.predict(X[:40], quantiles=[0.1, 0.5]))
