@@ -297,7 +297,7 @@ SEXP sporf_r_fit(SEXP x, SEXP y, SEXP n_outputs, SEXP n_classes, SEXP params, SE
     sporf_tune_result tuned;
     const sporf_fit_data data = {regression ? SPORF_RESPONSE_VALUES : SPORF_RESPONSE_CLASSES, n_out,
                                  regression ? NULL : INTEGER(y), regression ? NULL : INTEGER(n_classes),
-                                 regression ? REAL(y) : NULL, sw, cw, NULL, 0, NULL, NULL};
+                                 regression ? REAL(y) : NULL, sw, cw, NULL, 0, NULL, NULL, NULL, NULL, NULL};
     const int rc = want_tune ? sporf_forest_tune_oob(&p, tune_code == 2 ? SPORF_TUNE_STRUCTURE : SPORF_TUNE_DENSITY,
                                                      &m, &data, &tuned, progress_cb, &st, &f, &err)
                              : sporf_forest_fit(&p, &m, &data, oob_dec, oob_cnt, progress_cb, &st, &f, &err);
@@ -1006,7 +1006,8 @@ SEXP sporf_r_fit_unsupervised(SEXP x, SEXP params, SEXP verbose)
     progress_state st = {Rf_asInteger(verbose) > 0, 0, 0, -1};
     sporf_forest *f = NULL;
     sporf_error err;
-    const sporf_fit_data data = {SPORF_RESPONSE_NONE, 1, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
+    const sporf_fit_data data = {SPORF_RESPONSE_NONE, 1, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL,
+                                 NULL, NULL, NULL};
     int rc = sporf_forest_fit(&p, &m, &data, NULL, NULL, progress_cb, &st, &f, &err);
     if (st.drawn)
         REprintf("\n");

@@ -253,6 +253,29 @@ int sporf_forest_oob_interval_scores_rows(const sporf_forest *f, const sporf_mat
     return oob_interval_scores(f, X, first_row, y, n_jobs, scores, "oob_interval_scores_rows", err);
 }
 
+int sporf_forest_oob_survival_interval_scores(const sporf_forest *f, const sporf_matrix *X, const double *times,
+                                              const int32_t *events, int32_t n_jobs, double *scores, double *weights,
+                                              sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !X || !times || !events || !scores || !weights)
+        return sporf_set_error(err, SPORF_E_ARG, "oob_survival_interval_scores: forest, X, times, events, scores "
+                                                 "and weights are required");
+    if (f->task != SPORF_TASK_SURVIVAL)
+        return sporf_set_error(err, SPORF_E_ARG, "survival interval scores are for survival forests");
+    if (X->nrow != f->qrf_n)
+        return sporf_set_error(err, SPORF_E_ARG, "X has %lld rows but the forest was grown on %lld: out-of-bag "
+                                                 "interval scores are for the training data", (long long)X->nrow,
+                               (long long)f->qrf_n);
+    uint8_t *inbag;
+    int rc = regenerate_inbag(f, X, "out-of-bag interval scores", &inbag, err);
+    if (rc != SPORF_OK)
+        return rc;
+    rc = sporf_forest_survival_scores(f, X, inbag, times, events, n_jobs, scores, weights, err);
+    free(inbag);
+    return rc;
+}
+
 int sporf_forest_oob_survival(const sporf_forest *f, const sporf_matrix *X, const double *times, int64_t n_times,
                               int32_t what, int32_t n_jobs, double *out, sporf_error *err)
 {

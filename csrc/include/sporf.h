@@ -861,6 +861,15 @@ int sporf_forest_oob_interval_scores_rows(const sporf_forest *forest, const spor
 int sporf_interval_levels(const double *scores, int64_t n_scores, double coverage, double *levels,
                           sporf_error *err);
 
+/* The same with a weight per score (sporf_forest_survival_interval_scores'):
+ * q is the smallest score whose cumulative weight, the scores ascending,
+ * reaches coverage x (W + W / n) -- W the scores' total weight and W / n
+ * their mean standing in for the new row's -- the rule above when the
+ * weights are equal. Scores of weight 0 (censored rows) and NaN scores are
+ * skipped. weights NULL: sporf_interval_levels. Pure: thread-safe. */
+int sporf_interval_levels_weighted(const double *scores, const double *weights, int64_t n_scores, double coverage,
+                                   double *levels, sporf_error *err);
+
 /* The interval at coverage of each row of X: out is n x 2 (lower, upper),
  * row-major, caller-allocated; the forest's quantiles at
  * sporf_interval_levels(scores, n_scores, coverage). scores NULL: the
@@ -905,6 +914,48 @@ int sporf_forest_predict_survival(const sporf_forest *forest, const sporf_matrix
  * for sporf_forest_oob_predict. */
 int sporf_forest_oob_survival(const sporf_forest *forest, const sporf_matrix *X, const double *times,
                               int64_t n_times, int32_t what, int32_t n_jobs, double *out, sporf_error *err);
+
+/* ---- survival intervals ----
+ * Prediction intervals for a new row's event time, calibrated by weighted
+ * conformal prediction on the levels of each row's own survival curve S
+ * (F = 1 - S). A calibration row whose event was observed at T scores
+ * max(1/2 - F(T), F(T-) - 1/2) under its curve (in [-1/2, 1/2]); a censored
+ * row gives no score (NaN, weight 0), and each event row weighs 1 / G(T-),
+ * G the Kaplan-Meier curve of the calibration rows' censoring times
+ * (inverse probability of censoring weighting). The interval at coverage
+ * c runs from the time the row's curve reaches F = 1/2 - q to the time it
+ * reaches 1/2 + q, q from sporf_interval_levels_weighted; the upper end is
+ * infinity when the curve stays above 1/2 - q over the training times.
+ * Coverage is marginal over rows and approximate: it rests on censoring
+ * independent of the event time and of the features (G is one curve for
+ * all rows), on its estimate, and, out of bag, on each row's forest of the
+ * trees that left it out. Sample weights do not enter the scores. */
+
+/* Each row's score and weight (X's nrow each, caller-allocated) from its
+ * time and event flag, under every tree: rows the forest was not grown on
+ * (split conformal calibration). Threads as sporf_forest_predict_survival;
+ * the same result for any n_jobs. SPORF_E_ARG for a forest that is not a
+ * survival forest, bad times or flags, or no event among the rows. */
+int sporf_forest_survival_interval_scores(const sporf_forest *forest, const sporf_matrix *X, const double *times,
+                                          const int32_t *events, int32_t n_jobs, double *scores, double *weights,
+                                          sporf_error *err);
+
+/* The same for the training rows (X, times and events the training data),
+ * each under the trees it was out of bag for (NaN and weight 0 for a row
+ * in every tree's bag); the censoring curve is all the training rows'. */
+int sporf_forest_oob_survival_interval_scores(const sporf_forest *forest, const sporf_matrix *X,
+                                              const double *times, const int32_t *events, int32_t n_jobs,
+                                              double *scores, double *weights, sporf_error *err);
+
+/* The interval at coverage (in (0, 1)) of each row of X: out is n x 2
+ * (lower, upper) times, row-major, caller-allocated; upper may be
+ * INFINITY, lower is 0 when the level is 0 and the last training event time
+ * when the curve never reaches it. scores and weights (n_scores each) from
+ * the functions above; scores NULL: the uncalibrated interval, between the
+ * times the curve reaches F = 1/2 -+ coverage / 2. */
+int sporf_forest_predict_survival_interval(const sporf_forest *forest, const sporf_matrix *X, double coverage,
+                                           const double *scores, const double *weights, int64_t n_scores,
+                                           int32_t n_jobs, double *out, sporf_error *err);
 
 /* A survival forest's distinct training times, ascending: with times NULL,
  * only their count into *n_out; else up to cap of them into times and, when

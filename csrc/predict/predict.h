@@ -52,4 +52,21 @@ int sporf_forest_quantile_scores(const sporf_forest *f, const sporf_matrix *X, c
 int sporf_forest_survival(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const double *times,
                           int64_t n_times, int32_t what, int32_t n_jobs, double *out, sporf_error *err);
 
+/* Each row's survival just before and at its own time row_times[i] (out:
+ * X's rows x 2), with inbag as above: what its conformity score reads. */
+int sporf_forest_survival_own_times(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag,
+                                    const double *row_times, int32_t n_jobs, double *out, sporf_error *err);
+
+/* Each row's times at which its survival curve reaches F = 1 - S >= levels[0]
+ * and >= levels[1] (out: X's rows x 2): 0 for a level of 0; past the last
+ * event time, the last event time for the first and infinity for the second. */
+int sporf_forest_survival_crossings(const sporf_forest *f, const sporf_matrix *X, const double *levels,
+                                    int32_t n_jobs, double *out, sporf_error *err);
+
+/* The conformity scores and weights of survival intervals (sporf.h,
+ * sporf_forest_survival_interval_scores) of X's rows, with inbag as above. */
+int sporf_forest_survival_scores(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag,
+                                 const double *times, const int32_t *events, int32_t n_jobs, double *scores,
+                                 double *weights, sporf_error *err);
+
 #endif

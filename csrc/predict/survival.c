@@ -22,6 +22,10 @@
 /* Rows per unit of the threads' work. */
 #define UNIT_ROWS 16
 
+/* What a pass computes for each row: its curve at the asked times; its
+ * survival just before and at its own time (row_times: conformity scores);
+ * or the times at which its survival curve crosses two levels (levels:
+ * interval ends, from the curve at the forest's event times). */
 typedef struct surv_ctx {
     const sporf_forest *f;
     const int64_t *leaves;     /* rows x n_trees stored node indices of this pass */
@@ -31,42 +35,87 @@ typedef struct surv_ctx {
     const double *times;       /* the asked times, in the caller's order */
     const int64_t *by_time;    /* their indices, ascending by time */
     int64_t n_times;
-    int32_t what;              /* SPORF_SURVIVAL_FUNCTION or SPORF_CUMULATIVE_HAZARD */
-    const double *all_curve;   /* n_times: every training row's curve */
-    double *out;               /* X's rows x n_times */
+    int32_t what;              /* SPORF_SURVIVAL_FUNCTION, SPORF_CUMULATIVE_HAZARD or SPORF_RESTRICTED_MEAN */
+    const double *all_steps;   /* every training row's hazard steps: times, then h (2 x qrf_n) */
+    int64_t n_all_steps;
+    const double *row_times;   /* X's rows' own times, or NULL */
+    const double *levels;      /* two levels in [0, 1], or NULL */
+    double *out;               /* X's rows x n_times (x 2 with row_times or levels) */
     double **scratch;          /* per worker: n_times sums, then 2 x the largest leaf's steps */
 } surv_ctx;
 
-/* Add the curve of the hazard steps (time[], h[], k of them) at the asked
- * times to acc (by the times' order): S, H, or the area under S from 0 to
- * each time (the restricted mean), taken segment by segment. */
-static void add_curve(const surv_ctx *c, const double *time, const double *h, int64_t k, double *acc)
+/* Add the curve of the hazard steps (time[], h[], k of them) at the n asked
+ * times (their indices ascending by time: by_time) to acc: S, H, or the
+ * area under S from 0 to each time (the restricted mean), taken segment by
+ * segment. */
+static void add_curve(int32_t what, const double *times, const int64_t *by_time, int64_t n, const double *time,
+                      const double *h, int64_t k, double *acc)
 {
-    if (c->what == SPORF_RESTRICTED_MEAN) {
+    if (what == SPORF_RESTRICTED_MEAN) {
         double S = 1.0, area = 0.0, last = 0.0;
         int64_t s = 0;
-        for (int64_t j = 0; j < c->n_times; j++) {
-            const int64_t at = c->by_time[j];
-            while (s < k && time[s] < c->times[at]) {
+        for (int64_t j = 0; j < n; j++) {
+            const int64_t at = by_time[j];
+            while (s < k && time[s] < times[at]) {
                 area += S * (time[s] - last);
                 last = time[s];
                 S *= 1.0 - h[s];
                 s++;
             }
-            acc[at] += area + S * (c->times[at] - last);
+            acc[at] += area + S * (times[at] - last);
         }
         return;
     }
     double H = 0.0, S = 1.0;
     int64_t s = 0;
-    for (int64_t j = 0; j < c->n_times; j++) {
-        const int64_t at = c->by_time[j];
-        while (s < k && time[s] <= c->times[at]) {
+    for (int64_t j = 0; j < n; j++) {
+        const int64_t at = by_time[j];
+        while (s < k && time[s] <= times[at]) {
             H += h[s];
             S *= 1.0 - h[s];
             s++;
         }
-        acc[at] += c->what == SPORF_SURVIVAL_FUNCTION ? S : H;
+        acc[at] += what == SPORF_SURVIVAL_FUNCTION ? S : H;
+    }
+}
+
+/* The time at which the survival curve S (at the ascending event times
+ * e[0..E)) first reaches F = 1 - S >= level: 0 for a level of 0, the last
+ * event time when the curve stays above 1 - level for the lower end (the
+ * time lies past it) and infinity for the upper end. */
+static double crossing(const double *S, const double *e, int64_t E, double level, int upper)
+{
+    if (level <= 0.0)
+        return 0.0;
+    for (int64_t j = 0; j < E; j++)
+        if (1.0 - S[j] >= level)
+            return e[j];
+    return upper || E == 0 ? INFINITY : e[E - 1];
+}
+
+static const int64_t two_by_time[2] = {0, 1};
+
+/* One row's answer from its trees' summed curves acc (answered of seen
+ * trees): the mean curve, or the crossings of the levels, or its survival
+ * before and at its own time. */
+static void row_answer(const surv_ctx *c, double *acc, int64_t seen, int64_t answered, const double *own, double *out)
+{
+    if (seen == 0) { /* out of bag and in every tree's bag */
+        for (int64_t j = 0; j < (c->levels || c->row_times ? 2 : c->n_times); j++) out[j] = NAN;
+        return;
+    }
+    const int64_t n = c->row_times ? 2 : c->n_times;
+    if (answered == 0) { /* every tree abstained: the training rows' curve */
+        add_curve(c->what, own ? own : c->times, own ? two_by_time : c->by_time, n, c->all_steps,
+                  c->all_steps + c->f->qrf_n, c->n_all_steps, acc);
+        answered = 1;
+    }
+    for (int64_t j = 0; j < n; j++) acc[j] /= (double)answered;
+    if (c->levels) {
+        out[0] = crossing(acc, c->times, c->n_times, c->levels[0], 0);
+        out[1] = crossing(acc, c->times, c->n_times, c->levels[1], 1);
+    } else {
+        memcpy(out, acc, (size_t)n * sizeof *out);
     }
 }
 
@@ -79,10 +128,14 @@ static int survival_unit(void *vctx, int64_t unit, int32_t worker, sporf_pool_ct
     double *acc = c->scratch[worker], *steps = acc + c->n_times;
     const int64_t first = unit * UNIT_ROWS;
     const int64_t last = first + UNIT_ROWS < c->nrow ? first + UNIT_ROWS : c->nrow;
+    const int64_t n = c->row_times ? 2 : c->n_times, width = c->levels || c->row_times ? 2 : c->n_times;
     for (int64_t q = first; q < last; q++) {
         const int64_t row = c->r0 + q;
-        double *out = c->out + row * c->n_times;
-        memset(acc, 0, (size_t)c->n_times * sizeof *acc);
+        double *out = c->out + row * width;
+        /* a row's own time: its curve just before it and at it */
+        const double own[2] = {c->row_times ? nextafter(c->row_times[row], -INFINITY) : 0.0,
+                               c->row_times ? c->row_times[row] : 0.0};
+        memset(acc, 0, (size_t)n * sizeof *acc);
         int64_t seen = 0, answered = 0;
         for (int64_t t = 0; t < T; t++) {
             if (c->inbag && (c->inbag[t * c->bitmap_bytes + (row >> 3)] & (1u << (row & 7))))
@@ -94,11 +147,13 @@ static int survival_unit(void *vctx, int64_t unit, int32_t worker, sporf_pool_ct
             if (m == 0)
                 continue; /* an honest leaf without rows abstains */
             const int64_t k = sporf_surv_leaf_steps(f, tr->leaf_rank + lo, m, steps, steps + m);
-            add_curve(c, steps, steps + m, k, acc);
+            if (c->row_times)
+                add_curve(c->what, own, two_by_time, 2, steps, steps + m, k, acc);
+            else
+                add_curve(c->what, c->times, c->by_time, c->n_times, steps, steps + m, k, acc);
             answered++;
         }
-        for (int64_t j = 0; j < c->n_times; j++)
-            out[j] = seen == 0 ? NAN : answered == 0 ? c->all_curve[j] : acc[j] / (double)answered;
+        row_answer(c, acc, seen, answered, c->row_times ? own : NULL, out);
     }
     return SPORF_OK;
 }
@@ -158,21 +213,64 @@ static int64_t largest_leaf(const sporf_forest *f)
     return most;
 }
 
-/* Every training row's curve: the steps of all the ranks at once. */
-static int training_curve(const surv_ctx *c, double *curve)
+/* Every training row's hazard steps (the ranks all at once): 2 x qrf_n
+ * doubles, times then h, malloc'ed; NULL when out of memory. */
+static double *training_steps(const sporf_forest *f, int64_t *k)
 {
-    const sporf_forest *f = c->f;
     const int64_t n = f->qrf_n;
     int32_t *all = malloc((size_t)n * sizeof *all);
     double *steps = malloc((size_t)(2 * n) * sizeof *steps);
     if (all && steps) {
         for (int64_t r = 0; r < n; r++) all[r] = (int32_t)r;
-        memset(curve, 0, (size_t)c->n_times * sizeof *curve);
-        add_curve(c, steps, steps + n, sporf_surv_leaf_steps(f, all, n, steps, steps + n), curve);
+        *k = sporf_surv_leaf_steps(f, all, n, steps, steps + n);
     }
     free(all);
-    free(steps);
-    return all && steps;
+    if (!all) {
+        free(steps);
+        return NULL;
+    }
+    return steps;
+}
+
+/* The passes over X's rows (blocks whose leaf indices stay small): each
+ * block's leaves, then its rows in units on the threads. c holds what to
+ * compute (surv_ctx); its leaves, scratch and steps are set here. */
+static int survival_passes(surv_ctx *c, const sporf_matrix *X, int32_t n_jobs, sporf_error *err)
+{
+    const sporf_forest *f = c->f;
+    const int64_t T = f->n_trees;
+    int64_t pass = LEAF_BYTES / (T * (int64_t)sizeof(int64_t));
+    if (pass < UNIT_ROWS) pass = UNIT_ROWS;
+    if (pass > X->nrow) pass = X->nrow;
+    const int32_t threads = sporf_pool_threads(n_jobs, (pass + UNIT_ROWS - 1) / UNIT_ROWS);
+    const int64_t room = (c->row_times ? 2 : c->n_times) + 2 * largest_leaf(f);
+    int64_t *leaves = malloc((size_t)(pass * T) * sizeof *leaves);
+    double **scratch = calloc((size_t)threads, sizeof *scratch);
+    double *all_steps = training_steps(f, &c->n_all_steps);
+    int ok = leaves && scratch && all_steps;
+    for (int32_t w = 0; ok && w < threads; w++)
+        ok = (scratch[w] = malloc((size_t)room * sizeof **scratch)) != NULL;
+    int rc = ok ? SPORF_OK : sporf_set_error(err, SPORF_E_NOMEM, "out of memory for survival curves");
+    c->leaves = leaves;
+    c->scratch = scratch;
+    c->all_steps = all_steps;
+    c->bitmap_bytes = (X->nrow + 7) / 8;
+    for (int64_t r0 = 0; r0 < X->nrow && rc == SPORF_OK; r0 += pass) {
+        const int64_t nrow = r0 + pass < X->nrow ? pass : X->nrow - r0;
+        const int64_t off = r0 * X->row_stride;
+        const sporf_matrix part = {X->data ? X->data + off : NULL, nrow, X->ncol, X->row_stride, X->col_stride,
+                                   X->data32 ? X->data32 + off : NULL};
+        if ((rc = sporf_forest_apply(f, &part, n_jobs, leaves, NULL, NULL, err)) != SPORF_OK)
+            break;
+        c->r0 = r0;
+        c->nrow = nrow;
+        rc = sporf_pool_run(threads, (nrow + UNIT_ROWS - 1) / UNIT_ROWS, survival_unit, c, NULL, NULL, err);
+    }
+    for (int32_t w = 0; scratch && w < threads; w++) free(scratch[w]);
+    free(scratch);
+    free(all_steps);
+    free(leaves);
+    return rc;
 }
 
 int sporf_forest_survival(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const double *times,
@@ -181,40 +279,51 @@ int sporf_forest_survival(const sporf_forest *f, const sporf_matrix *X, const ui
     int rc = check_request(f, X, times, n_times, what, err);
     if (rc != SPORF_OK || X->nrow == 0)
         return rc;
-    const int64_t T = f->n_trees;
-    int64_t pass = LEAF_BYTES / (T * (int64_t)sizeof(int64_t));
-    if (pass < UNIT_ROWS) pass = UNIT_ROWS;
-    if (pass > X->nrow) pass = X->nrow;
-    const int32_t threads = sporf_pool_threads(n_jobs, (pass + UNIT_ROWS - 1) / UNIT_ROWS);
-    const int64_t room = n_times + 2 * largest_leaf(f);
     int64_t *by_time = malloc((size_t)n_times * sizeof *by_time);
-    int64_t *leaves = malloc((size_t)(pass * T) * sizeof *leaves);
-    double *all_curve = malloc((size_t)n_times * sizeof *all_curve);
-    double **scratch = calloc((size_t)threads, sizeof *scratch);
-    int ok = by_time && leaves && all_curve && scratch;
-    for (int32_t w = 0; ok && w < threads; w++)
-        ok = (scratch[w] = malloc((size_t)room * sizeof **scratch)) != NULL;
-    surv_ctx c = {f, leaves, 0, 0, inbag, (X->nrow + 7) / 8, times, by_time, n_times, what, all_curve, out, scratch};
-    if (ok) {
-        ok = sort_times(times, n_times, by_time) && training_curve(&c, all_curve);
+    if (!by_time || !sort_times(times, n_times, by_time)) {
+        free(by_time);
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory for survival curves");
     }
-    if (!ok)
-        rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory for survival curves");
-    for (int64_t r0 = 0; r0 < X->nrow && rc == SPORF_OK; r0 += pass) {
-        const int64_t nrow = r0 + pass < X->nrow ? pass : X->nrow - r0;
-        const int64_t off = r0 * X->row_stride;
-        const sporf_matrix part = {X->data ? X->data + off : NULL, nrow, X->ncol, X->row_stride, X->col_stride,
-                                   X->data32 ? X->data32 + off : NULL};
-        if ((rc = sporf_forest_apply(f, &part, n_jobs, leaves, NULL, NULL, err)) != SPORF_OK)
-            break;
-        c.r0 = r0;
-        c.nrow = nrow;
-        rc = sporf_pool_run(threads, (nrow + UNIT_ROWS - 1) / UNIT_ROWS, survival_unit, &c, NULL, NULL, err);
+    surv_ctx c = {.f = f, .inbag = inbag, .times = times, .by_time = by_time, .n_times = n_times, .what = what,
+                  .out = out};
+    rc = survival_passes(&c, X, n_jobs, err);
+    free(by_time);
+    return rc;
+}
+
+int sporf_forest_survival_own_times(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag,
+                                    const double *row_times, int32_t n_jobs, double *out, sporf_error *err)
+{
+    const double one = 0.0;
+    int rc = check_request(f, X, &one, 1, SPORF_SURVIVAL_FUNCTION, err);
+    if (rc != SPORF_OK || X->nrow == 0)
+        return rc;
+    surv_ctx c = {.f = f, .inbag = inbag, .n_times = 2, .what = SPORF_SURVIVAL_FUNCTION, .row_times = row_times,
+                  .out = out};
+    return survival_passes(&c, X, n_jobs, err);
+}
+
+int sporf_forest_survival_crossings(const sporf_forest *f, const sporf_matrix *X, const double *levels,
+                                    int32_t n_jobs, double *out, sporf_error *err)
+{
+    const double one = 0.0;
+    int rc = check_request(f, X, &one, 1, SPORF_SURVIVAL_FUNCTION, err);
+    if (rc != SPORF_OK || X->nrow == 0)
+        return rc;
+    /* the curve at the forest's event times, where it steps */
+    double *e = malloc((size_t)(f->qrf_n > 0 ? f->qrf_n : 1) * sizeof *e);
+    int64_t *by_time = malloc((size_t)(f->qrf_n > 0 ? f->qrf_n : 1) * sizeof *by_time);
+    if (!e || !by_time) {
+        free(e);
+        free(by_time);
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory for survival intervals");
     }
-    for (int32_t w = 0; scratch && w < threads; w++) free(scratch[w]);
-    free(scratch);
-    free(all_curve);
-    free(leaves);
+    const int64_t E = sporf_surv_event_times(f, e);
+    for (int64_t j = 0; j < E; j++) by_time[j] = j;
+    surv_ctx c = {.f = f, .times = e, .by_time = by_time, .n_times = E, .what = SPORF_SURVIVAL_FUNCTION,
+                  .levels = levels, .out = out};
+    rc = survival_passes(&c, X, n_jobs, err);
+    free(e);
     free(by_time);
     return rc;
 }

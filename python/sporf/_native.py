@@ -373,6 +373,42 @@ class NativeForest:
         check(rc, err)
         return out
 
+    def survival_interval_scores(self, X, times, events, n_threads, oob=False):
+        """(scores, weights) of the rows of X with their times and event
+        flags for calibrated survival intervals; oob: X is the training data,
+        each row over the trees it was out of bag for."""
+        times = np.ascontiguousarray(times, dtype=np.float64)
+        events = np.ascontiguousarray(events, dtype=np.int32)
+        scores = np.empty(X.shape[0], dtype=np.float64)
+        weights = np.empty(X.shape[0], dtype=np.float64)
+        view, keep = matrix_view(X)
+        err = new_error()
+        call = lib.sporf_forest_oob_survival_interval_scores if oob else lib.sporf_forest_survival_interval_scores
+        rc = call(self.ptr, view, _doubles(times), ffi.from_buffer("int32_t[]", events), n_threads, _doubles(scores),
+                  _doubles(weights), err)
+        del keep
+        check(rc, err)
+        return scores, weights
+
+    def predict_survival_interval(self, X, coverage, scores, weights, n_threads):
+        """(n, 2) interval of the event time of each row of X at coverage,
+        calibrated by scores and weights (None: uncalibrated)."""
+        out = np.empty((X.shape[0], 2), dtype=np.float64)
+        view, keep = matrix_view(X)
+        err = new_error()
+        if scores is None:
+            rc = lib.sporf_forest_predict_survival_interval(self.ptr, view, coverage, ffi.NULL, ffi.NULL, 0, n_threads,
+                                                            _doubles(out), err)
+        else:
+            scores = np.ascontiguousarray(scores, dtype=np.float64)
+            weights = np.ascontiguousarray(weights, dtype=np.float64)
+            rc = lib.sporf_forest_predict_survival_interval(self.ptr, view, coverage, _doubles(scores),
+                                                            _doubles(weights), scores.shape[0], n_threads,
+                                                            _doubles(out), err)
+        del keep
+        check(rc, err)
+        return out
+
     def oob_interval_scores_rows(self, X, y, first_row, n_threads):
         """interval_scores(oob=True) for X, the training rows first_row ..
         (a partition of data larger than memory), y their responses."""

@@ -13,7 +13,7 @@ static inline int fit_classes(const sporf_params *params, const sporf_matrix *X,
                               sporf_error *err)
 {
     const sporf_fit_data d = {SPORF_RESPONSE_CLASSES, 1, y, &n_classes, NULL, sample_weight, class_weight,
-                              NULL, 0, NULL, NULL};
+                              NULL, 0, NULL, NULL, NULL, NULL, NULL};
     return sporf_forest_fit(params, X, y ? &d : NULL, oob_decision, oob_count, progress, user_data, out, err);
 }
 
@@ -22,7 +22,7 @@ static inline int fit_values(const sporf_params *params, const sporf_matrix *X, 
                              const double *sample_weight, double *oob_prediction, int64_t *oob_count,
                              sporf_progress_fn progress, void *user_data, sporf_forest **out, sporf_error *err)
 {
-    const sporf_fit_data d = {SPORF_RESPONSE_VALUES, 1, NULL, NULL, y, sample_weight, NULL, NULL, 0, NULL, NULL};
+    const sporf_fit_data d = {SPORF_RESPONSE_VALUES, 1, NULL, NULL, y, sample_weight, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL};
     return sporf_forest_fit(params, X, y ? &d : NULL, oob_prediction, oob_count, progress, user_data, out, err);
 }
 
@@ -34,7 +34,7 @@ static inline int fit_outputs(const sporf_params *params, const sporf_matrix *X,
                               void *user_data, sporf_forest **out, sporf_error *err)
 {
     const sporf_fit_data d = {y ? SPORF_RESPONSE_CLASSES : SPORF_RESPONSE_VALUES, n_outputs, y, n_classes,
-                              y_regression, sample_weight, NULL, NULL, 0, NULL, NULL};
+                              y_regression, sample_weight, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL};
     return sporf_forest_fit(params, X, &d, oob_decision, oob_count, progress, user_data, out, err);
 }
 
@@ -42,7 +42,7 @@ static inline int fit_outputs(const sporf_params *params, const sporf_matrix *X,
 static inline int fit_no_response(const sporf_params *params, const sporf_matrix *X, const double *sample_weight,
                                   sporf_progress_fn progress, void *user_data, sporf_forest **out, sporf_error *err)
 {
-    const sporf_fit_data d = {SPORF_RESPONSE_NONE, 1, NULL, NULL, NULL, sample_weight, NULL, NULL, 0, NULL, NULL};
+    const sporf_fit_data d = {SPORF_RESPONSE_NONE, 1, NULL, NULL, NULL, sample_weight, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL};
     return sporf_forest_fit(params, X, &d, NULL, NULL, progress, user_data, out, err);
 }
 
@@ -55,7 +55,7 @@ static inline int fit_from_rows(const sporf_params *params, const sporf_matrix *
 {
     const int32_t kind = y ? SPORF_RESPONSE_CLASSES : y_regression ? SPORF_RESPONSE_VALUES : SPORF_RESPONSE_NONE;
     const sporf_fit_data d = {kind, 1, y, y ? &n_classes : NULL, y_regression, sample_weight, class_weight,
-                              rows, n_total, impute, NULL};
+                              rows, n_total, impute, NULL, NULL, NULL, NULL};
     return sporf_forest_fit(params, X, &d, NULL, NULL, progress, user_data, out, err);
 }
 
@@ -66,7 +66,7 @@ static inline int tune_response(const sporf_params *params, int32_t grid, const 
                                 void *user_data, sporf_forest **out, sporf_error *err)
 {
     const sporf_fit_data d = {y ? SPORF_RESPONSE_CLASSES : y_regression ? SPORF_RESPONSE_VALUES : SPORF_RESPONSE_NONE,
-                              1, y, &n_classes, y_regression, sample_weight, class_weight, NULL, 0, NULL, NULL};
+                              1, y, &n_classes, y_regression, sample_weight, class_weight, NULL, 0, NULL, NULL, NULL, NULL, NULL};
     return sporf_forest_tune_oob(params, grid, X, &d, result, progress, user_data, out, err);
 }
 
@@ -77,7 +77,7 @@ static inline int tune_outputs(const sporf_params *params, int32_t grid, const s
                                void *user_data, sporf_forest **out, sporf_error *err)
 {
     const sporf_fit_data d = {y ? SPORF_RESPONSE_CLASSES : SPORF_RESPONSE_VALUES, n_outputs, y, n_classes,
-                              y_regression, sample_weight, NULL, NULL, 0, NULL, NULL};
+                              y_regression, sample_weight, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL};
     return sporf_forest_tune_oob(params, grid, X, &d, result, progress, user_data, out, err);
 }
 

@@ -128,6 +128,19 @@ static int do_fit(void *vctx)
         d.values = times;
         d.events = events;
         rc = sporf_forest_fit(&c->p, &m, &d, oob_risk, cnt, NULL, NULL, &f, NULL);
+    } else if (c->task == 6 || c->task == 7) {
+        /* a fit on a "sample" of every row (the sample fits' path), with
+         * every row's response: survival (6) or quantiles (7) */
+        static int64_t rows[N];
+        for (int64_t i = 0; i < N; i++) rows[i] = i;
+        sporf_fit_data d;
+        memset(&d, 0, sizeof d);
+        d.response = c->task == 6 ? SPORF_RESPONSE_SURVIVAL : SPORF_RESPONSE_VALUES;
+        d.values = d.all_values = c->task == 6 ? times : yr;
+        d.events = d.all_events = c->task == 6 ? events : NULL;
+        d.rows = rows;
+        d.n_total = N;
+        rc = sporf_forest_fit(&c->p, &m, &d, NULL, NULL, NULL, NULL, &f, NULL);
     } else {
         sporf_tune_result res;
         rc = tune_outputs(&c->p, SPORF_TUNE_DENSITY, &m, 2, NULL, NULL, yr2, NULL, &res, NULL, NULL,
@@ -289,6 +302,18 @@ int main(void)
     fc.p.criterion = SPORF_CRIT_LOGRANKSCORE;
     fc.p.max_bins = 16;
     every_failure("honest survival fit, histograms", do_fit, &fc);
+    sporf_params_init(&fc.p);
+    fc.p.n_estimators = 3;
+    fc.p.n_jobs = 2;
+    fc.p.criterion = SPORF_CRIT_LOGRANK;
+    fc.p.min_events_split = 4;
+    fc.task = 6;
+    every_failure("survival fit on a sample, every row's response", do_fit, &fc);
+    fc.p.criterion = SPORF_CRIT_SQUARED_ERROR;
+    fc.p.min_events_split = 0;
+    fc.p.quantiles = 1;
+    fc.task = 7;
+    every_failure("quantile fit on a sample, every row's response", do_fit, &fc);
 
     /* A forest and its bytes, made without failures. */
     sporf_params p;

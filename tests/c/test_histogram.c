@@ -440,7 +440,8 @@ static void test_node_ordered_copy_grows_the_same_tree(void)
             params.max_features.form = SPORF_FORM_ALL;
         }
         const sporf_response resp = {task == 0 ? SPORF_TASK_CLASSIFICATION : SPORF_TASK_REGRESSION,
-                                     task == 0 ? y : NULL, task == 1 ? yr : NULL, task == 0 ? 2 : 1, 1, NULL, NULL};
+                                     task == 0 ? y : NULL, task == 1 ? yr : NULL, task == 0 ? 2 : 1, 1, NULL, NULL,
+                                     NULL, NULL, 0};
         sporf_tree with, without, floats, responses;
         int compacted = 0, ignored = 0, float_compacted = 0, responses_compacted = 0;
         int ok = grow_tree(&params, Xc, NULL, n, p, &resp, 1, &compacted, &with);

@@ -326,6 +326,122 @@ static void test_min_events_split(void)
     }
 }
 
+/* Survival intervals: scores in [-1/2, 1/2] for event rows and NaN with
+ * weight 0 for censored ones, weights 1 / G(T-) >= 1 (all 1 without
+ * censoring, where the weighted levels are the unweighted ones); a held-out
+ * row's interval holds its time exactly when its score is at most the
+ * calibrated q; out of bag the same for any n_jobs; calibrated intervals
+ * cover about the coverage of new rows' true event times (the simulation's,
+ * before censoring); refusals. */
+static void test_intervals(void)
+{
+    enum { M = 600 };
+    static double xt[M * P], true_t[M], eta[M], sc[N], w[N], sc2[N], w2[N], ivl[M * 2], hs[N_TEST], hw[N_TEST];
+    sporf_rng rng;
+    sporf_rng_seed(&rng, 77, 0);
+    for (int i = 0; i < M; i++) { /* the simulation's model, the event times before censoring */
+        double *xi = xt + i * P;
+        for (int j = 0; j < P; j++) xi[j] = normal(&rng);
+        eta[i] = xi[0] + xi[1] - 0.5 * xi[2];
+        double u = sporf_rng_uniform(&rng);
+        true_t[i] = -log(u > 0.0 ? u : 1e-12) / exp(eta[i]);
+    }
+    sporf_params p = params();
+    p.n_estimators = 100;
+    sporf_forest *f = NULL;
+    sporf_error err;
+    CHECK(fit_surv(&p, times, events, NULL, &f, &err) == SPORF_OK, "fit: %s", err.message);
+    const sporf_matrix m = rowmajor(X, N, P), mt = rowmajor(XT, N_TEST, P), mx = rowmajor(xt, M, P);
+    CHECK(sporf_forest_oob_survival_interval_scores(f, &m, times, events, 1, sc, w, &err) == SPORF_OK, "oob scores: %s",
+          err.message);
+    CHECK(sporf_forest_oob_survival_interval_scores(f, &m, times, events, 2, sc2, w2, &err) == SPORF_OK &&
+              memcmp(sc, sc2, sizeof sc) == 0 && memcmp(w, w2, sizeof w) == 0,
+          "out-of-bag scores and weights are the same for any n_jobs");
+    int ok = 1, n_scored = 0;
+    for (int i = 0; i < N; i++) {
+        if (!events[i])
+            ok &= isnan(sc[i]) && w[i] == 0.0;
+        else if (!isnan(sc[i]))
+            ok &= sc[i] >= -0.5 && sc[i] <= 0.5 && w[i] >= 1.0, n_scored++;
+    }
+    CHECK(ok && n_scored > N / 3, "event rows score in [-1/2, 1/2] with weights >= 1, censored ones NaN and 0 (%d)",
+          n_scored);
+
+    /* coverage of new rows' true event times, calibrated out of bag */
+    for (int k = 0; k < 2; k++) {
+        const double c = k == 0 ? 0.8 : 0.9;
+        int covered = 0, raw_covered = 0;
+        CHECK(sporf_forest_predict_survival_interval(f, &mx, c, sc, w, N, 2, ivl, &err) == SPORF_OK, "interval: %s",
+              err.message);
+        for (int i = 0; i < M; i++) covered += ivl[2 * i] <= true_t[i] && true_t[i] <= ivl[2 * i + 1];
+        CHECK(sporf_forest_predict_survival_interval(f, &mx, c, NULL, NULL, 0, 2, ivl, &err) == SPORF_OK, "raw: %s",
+              err.message);
+        for (int i = 0; i < M; i++) raw_covered += ivl[2 * i] <= true_t[i] && true_t[i] <= ivl[2 * i + 1];
+        const double cov = (double)covered / M, raw = (double)raw_covered / M;
+        printf("  survival intervals at %.1f: calibrated cover %.3f of new rows, uncalibrated %.3f\n", c, cov, raw);
+        CHECK(fabs(cov - c) < 0.06, "calibrated out of bag, the intervals cover about %.1f of new rows' times: %.3f",
+              c, cov);
+    }
+
+    /* held out: a row's interval holds its time exactly when its score is at most q */
+    CHECK(sporf_forest_survival_interval_scores(f, &mt, times_t, events_t, 2, hs, hw, &err) == SPORF_OK,
+          "held-out scores: %s", err.message);
+    double levels[2];
+    CHECK(sporf_interval_levels_weighted(hs, hw, N_TEST, 0.8, levels, &err) == SPORF_OK, "levels: %s", err.message);
+    const double q = 0.5 - levels[0] - 1e-9;
+    CHECK(sporf_forest_predict_survival_interval(f, &mt, 0.8, hs, hw, N_TEST, 1, ivl, &err) == SPORF_OK, "ivl");
+    int agree = 1, n_ev = 0;
+    for (int i = 0; i < N_TEST; i++) {
+        if (!events_t[i])
+            continue;
+        n_ev++;
+        const int inside = ivl[2 * i] <= times_t[i] && times_t[i] <= ivl[2 * i + 1];
+        if (fabs(hs[i] - q) > 1e-7)
+            agree &= inside == (hs[i] <= q);
+        agree &= ivl[2 * i] <= ivl[2 * i + 1];
+    }
+    CHECK(agree && n_ev > 0, "a held-out event row is inside its interval exactly when its score is at most q");
+
+    /* without censoring the weights are 1 and the levels the unweighted ones */
+    static int32_t all_events[N_TEST];
+    for (int i = 0; i < N_TEST; i++) all_events[i] = 1;
+    double lw[2], lu[2];
+    CHECK(sporf_forest_survival_interval_scores(f, &mt, times_t, all_events, 1, hs, hw, &err) == SPORF_OK, "scores");
+    int ones = 1;
+    for (int i = 0; i < N_TEST; i++) ones &= hw[i] == 1.0;
+    sporf_interval_levels_weighted(hs, hw, N_TEST, 0.9, lw, NULL);
+    sporf_interval_levels(hs, N_TEST, 0.9, lu, NULL);
+    CHECK(ones && lw[0] == lu[0] && lw[1] == lu[1], "no censoring: weights 1, the unweighted levels");
+
+    /* refusals */
+    CHECK(sporf_forest_predict_survival_interval(f, &mt, 0.8, hs, NULL, N_TEST, 1, ivl, &err) == SPORF_E_ARG &&
+              strstr(err.message, "weights"), "scores without weights are refused: %s", err.message);
+    CHECK(sporf_forest_predict_survival_interval(f, &mt, 1.0, NULL, NULL, 0, 1, ivl, &err) == SPORF_E_ARG &&
+              strstr(err.message, "coverage"), "coverage 1 is refused: %s", err.message);
+    static int32_t none[N_TEST];
+    CHECK(sporf_forest_survival_interval_scores(f, &mt, times_t, none, 1, hs, hw, &err) == SPORF_E_ARG &&
+              strstr(err.message, "no calibration row has an event"), "no event is refused: %s", err.message);
+    const double neg = times_t[0];
+    times_t[0] = -1.0;
+    CHECK(sporf_forest_survival_interval_scores(f, &mt, times_t, events_t, 1, hs, hw, &err) == SPORF_E_ARG &&
+              strstr(err.message, "time[0]"), "a negative time is refused: %s", err.message);
+    times_t[0] = neg;
+    CHECK(sporf_forest_oob_survival_interval_scores(f, &mt, times_t, events_t, 1, hs, hw, &err) == SPORF_E_ARG &&
+              strstr(err.message, "training data"), "out of bag on other rows is refused: %s", err.message);
+    sporf_params r;
+    sporf_params_init(&r);
+    r.criterion = SPORF_CRIT_SQUARED_ERROR;
+    r.n_estimators = 2;
+    sporf_forest *reg = NULL;
+    fit_values(&r, &m, times, NULL, NULL, NULL, NULL, NULL, &reg, NULL);
+    CHECK(reg && sporf_forest_survival_interval_scores(reg, &m, times, events, 1, sc, w, &err) == SPORF_E_ARG &&
+              strstr(err.message, "survival forests"), "a regression forest is refused: %s", err.message);
+    CHECK(sporf_forest_predict_survival_interval(reg, &m, 0.8, NULL, NULL, 0, 1, ivl, &err) == SPORF_E_ARG,
+          "a regression forest has no survival intervals");
+    sporf_forest_free(reg);
+    sporf_forest_free(f);
+}
+
 int main(void)
 {
     sporf_rng rng;
@@ -337,5 +453,6 @@ int main(void)
     test_shards_and_honest();
     test_refusals();
     test_min_events_split();
+    test_intervals();
     return check_summary();
 }
