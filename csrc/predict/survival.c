@@ -1,12 +1,18 @@
 /* survival.c -- survival and cumulative hazard curves of a survival forest
  * (sporf.h, sporf_forest_predict_survival; what a leaf holds:
- * model/survival.h).
+ * model/survival.h), and what its intervals read of them.
  *
  * Each tree's leaf gives its Kaplan-Meier S(t) or Nelson-Aalen H(t) at the
  * asked times, from its own rows' hazard steps; the forest's curve is the
  * mean over the trees that answer (an honest leaf without rows abstains). A
  * row on which every tree abstains gets the curve of all the training rows.
- * Sums run in tree order, whatever the thread count. */
+ * Sums run in tree order, whatever the thread count.
+ *
+ * The leaves' steps are computed once per call, for a group of trees at a
+ * time (a leaf may hold hundreds of censored rows but has a step only at
+ * each of its event times), and the rows then add their leaves' curves,
+ * tree by tree: a row's sums keep the tree order, so the result is the
+ * same for any thread count and group size. */
 #include "predict/predict.h"
 #include "model/survival.h"
 #include "util/matrix.h"
@@ -16,32 +22,50 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Rows per apply pass: their leaf indices (rows x trees int64) stay below
- * about 32 MB. */
-#define LEAF_BYTES ((int64_t)32 << 20)
+/* Rows per pass: their leaf indices (rows x trees int64) and their sums
+ * stay below about 32 MB each. */
+#define PASS_BYTES ((int64_t)32 << 20)
+/* The leaves' steps of a group of trees stay below about 64 MB. */
+#define CACHE_BYTES ((int64_t)64 << 20)
 /* Rows per unit of the threads' work. */
 #define UNIT_ROWS 16
+
+/* The hazard steps of every leaf of trees t0 .. t1 - 1: tree t's leaf l has
+ * steps off[t - t0][l] .. off[t - t0][l + 1] - 1 of time, h and (its index
+ * among the forest's event times) pos, within the tree's stretch. */
+typedef struct leaf_steps {
+    int64_t t0, t1;
+    int64_t **off;   /* per tree: n_leaves + 1 offsets (into offsets) */
+    int64_t *offsets;
+    double *time, *h;
+    int32_t *pos;
+    int64_t *base;   /* per tree: where its stretch starts */
+} leaf_steps;
 
 /* What a pass computes for each row: its curve at the asked times; its
  * survival just before and at its own time (row_times: conformity scores);
  * or the times at which its survival curve crosses two levels (levels:
- * interval ends, from the curve at the forest's event times). */
+ * interval ends, from the curve at the forest's event times, summed as
+ * its steps' changes at their event times). */
 typedef struct surv_ctx {
     const sporf_forest *f;
     const int64_t *leaves;     /* rows x n_trees stored node indices of this pass */
     int64_t r0, nrow;          /* the pass's rows within X */
     const uint8_t *inbag;      /* out of bag: the trees' in-bag bitmaps; else NULL */
     int64_t bitmap_bytes;
-    const double *times;       /* the asked times, in the caller's order */
+    const double *times;       /* the asked times, in the caller's order (levels: the event times) */
     const int64_t *by_time;    /* their indices, ascending by time */
     int64_t n_times;
     int32_t what;              /* SPORF_SURVIVAL_FUNCTION, SPORF_CUMULATIVE_HAZARD or SPORF_RESTRICTED_MEAN */
-    const double *all_steps;   /* every training row's hazard steps: times, then h (2 x qrf_n) */
-    int64_t n_all_steps;
     const double *row_times;   /* X's rows' own times, or NULL */
     const double *levels;      /* two levels in [0, 1], or NULL */
+    int64_t width;             /* sums per row: n_times, or 2 for own times */
     double *out;               /* X's rows x n_times (x 2 with row_times or levels) */
-    double **scratch;          /* per worker: n_times sums, then 2 x the largest leaf's steps */
+    leaf_steps steps;          /* the current group of trees' */
+    const double *all_steps;   /* every training row's hazard steps: times, then h (2 x qrf_n) */
+    int64_t n_all_steps;
+    double *acc;               /* the pass's rows x width sums */
+    int64_t *seen, *answered;  /* the pass's rows: trees met (out of bag) and trees that answered */
 } surv_ctx;
 
 /* Add the curve of the hazard steps (time[], h[], k of them) at the n asked
@@ -79,6 +103,40 @@ static void add_curve(int32_t what, const double *times, const int64_t *by_time,
     }
 }
 
+/* The index of event time t among the ascending e[0..E) (t is one of them). */
+static int32_t event_index(const double *e, int64_t E, double t)
+{
+    int64_t lo = 0, hi = E;
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if (e[mid] < t) lo = mid + 1;
+        else hi = mid;
+    }
+    return (int32_t)lo;
+}
+
+static const int64_t two_by_time[2] = {0, 1};
+
+/* Add one curve (k steps; pos their event indices, or NULL to look them up)
+ * to a row's sums: at the asked times, at the row's own two times, or as
+ * the survival's change at each event time (levels). */
+static void add_leaf(const surv_ctx *c, const double *time, const double *h, const int32_t *pos, int64_t k,
+                     const double *own, double *acc)
+{
+    if (c->levels) {
+        double S = 1.0;
+        for (int64_t s = 0; s < k; s++) {
+            const double next = S * (1.0 - h[s]);
+            acc[pos ? pos[s] : event_index(c->times, c->n_times, time[s])] += next - S;
+            S = next;
+        }
+    } else if (own) {
+        add_curve(c->what, own, two_by_time, 2, time, h, k, acc);
+    } else {
+        add_curve(c->what, c->times, c->by_time, c->n_times, time, h, k, acc);
+    }
+}
+
 /* The time at which the survival curve S (at the ascending event times
  * e[0..E)) first reaches F = 1 - S >= level: 0 for a level of 0, the last
  * event time when the curve stays above 1 - level for the lower end (the
@@ -93,67 +151,92 @@ static double crossing(const double *S, const double *e, int64_t E, double level
     return upper || E == 0 ? INFINITY : e[E - 1];
 }
 
-static const int64_t two_by_time[2] = {0, 1};
-
-/* One row's answer from its trees' summed curves acc (answered of seen
- * trees): the mean curve, or the crossings of the levels, or its survival
- * before and at its own time. */
-static void row_answer(const surv_ctx *c, double *acc, int64_t seen, int64_t answered, const double *own, double *out)
+/* A row's own two times: just before its time, and its time. */
+static void own_times(const surv_ctx *c, int64_t row, double *own)
 {
-    if (seen == 0) { /* out of bag and in every tree's bag */
-        for (int64_t j = 0; j < (c->levels || c->row_times ? 2 : c->n_times); j++) out[j] = NAN;
-        return;
-    }
-    const int64_t n = c->row_times ? 2 : c->n_times;
-    if (answered == 0) { /* every tree abstained: the training rows' curve */
-        add_curve(c->what, own ? own : c->times, own ? two_by_time : c->by_time, n, c->all_steps,
-                  c->all_steps + c->f->qrf_n, c->n_all_steps, acc);
-        answered = 1;
-    }
-    for (int64_t j = 0; j < n; j++) acc[j] /= (double)answered;
-    if (c->levels) {
-        out[0] = crossing(acc, c->times, c->n_times, c->levels[0], 0);
-        out[1] = crossing(acc, c->times, c->n_times, c->levels[1], 1);
-    } else {
-        memcpy(out, acc, (size_t)n * sizeof *out);
-    }
+    own[0] = nextafter(c->row_times[row], -INFINITY);
+    own[1] = c->row_times[row];
 }
 
-static int survival_unit(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
+/* One row's answer from its trees' summed curves acc: the mean curve, the
+ * crossings of the levels, or its survival before and at its own time. */
+static void row_answer(const surv_ctx *c, int64_t q, double *out)
 {
-    (void)ctl, (void)err;
+    double *acc = c->acc + q * c->width;
+    int64_t answered = c->answered[q];
+    const int64_t n_out = c->levels ? 2 : c->width;
+    if (c->seen[q] == 0) { /* out of bag and in every tree's bag */
+        for (int64_t j = 0; j < n_out; j++) out[j] = NAN;
+        return;
+    }
+    if (answered == 0) { /* every tree abstained: the training rows' curve */
+        double own[2];
+        if (c->row_times) own_times(c, c->r0 + q, own);
+        add_leaf(c, c->all_steps, c->all_steps + c->f->qrf_n, NULL, c->n_all_steps, c->row_times ? own : NULL, acc);
+        answered = 1;
+    }
+    if (c->levels) { /* the mean survival at each event time, from the summed changes */
+        double cum = 0.0;
+        for (int64_t j = 0; j < c->width; j++) {
+            cum += acc[j];
+            acc[j] = ((double)answered + cum) / (double)answered;
+        }
+        out[0] = crossing(acc, c->times, c->n_times, c->levels[0], 0);
+        out[1] = crossing(acc, c->times, c->n_times, c->levels[1], 1);
+        return;
+    }
+    for (int64_t j = 0; j < c->width; j++) out[j] = acc[j] / (double)answered;
+}
+
+/* The rows of one unit add the leaves of the group's trees they reach. */
+static int rows_unit(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
+{
+    (void)worker, (void)ctl, (void)err;
     const surv_ctx *c = vctx;
     const sporf_forest *f = c->f;
-    const int64_t T = f->n_trees;
-    double *acc = c->scratch[worker], *steps = acc + c->n_times;
-    const int64_t first = unit * UNIT_ROWS;
+    const leaf_steps *ls = &c->steps;
+    const int64_t T = f->n_trees, first = unit * UNIT_ROWS;
     const int64_t last = first + UNIT_ROWS < c->nrow ? first + UNIT_ROWS : c->nrow;
-    const int64_t n = c->row_times ? 2 : c->n_times, width = c->levels || c->row_times ? 2 : c->n_times;
     for (int64_t q = first; q < last; q++) {
         const int64_t row = c->r0 + q;
-        double *out = c->out + row * width;
-        /* a row's own time: its curve just before it and at it */
-        const double own[2] = {c->row_times ? nextafter(c->row_times[row], -INFINITY) : 0.0,
-                               c->row_times ? c->row_times[row] : 0.0};
-        memset(acc, 0, (size_t)n * sizeof *acc);
-        int64_t seen = 0, answered = 0;
-        for (int64_t t = 0; t < T; t++) {
+        double *acc = c->acc + q * c->width, own[2];
+        if (c->row_times) own_times(c, row, own);
+        for (int64_t t = ls->t0; t < ls->t1; t++) {
             if (c->inbag && (c->inbag[t * c->bitmap_bytes + (row >> 3)] & (1u << (row & 7))))
                 continue;
-            seen++;
+            c->seen[q]++;
             const sporf_tree *tr = &f->trees[t];
             const int32_t slot = tr->nodes[c->leaves[q * T + t]].right;
-            const int32_t lo = tr->leaf_start[slot], m = tr->leaf_start[slot + 1] - lo;
-            if (m == 0)
+            if (tr->leaf_start[slot + 1] == tr->leaf_start[slot])
                 continue; /* an honest leaf without rows abstains */
-            const int64_t k = sporf_surv_leaf_steps(f, tr->leaf_rank + lo, m, steps, steps + m);
-            if (c->row_times)
-                add_curve(c->what, own, two_by_time, 2, steps, steps + m, k, acc);
-            else
-                add_curve(c->what, c->times, c->by_time, c->n_times, steps, steps + m, k, acc);
-            answered++;
+            const int64_t *off = ls->off[t - ls->t0], at = ls->base[t - ls->t0] + off[slot];
+            add_leaf(c, ls->time + at, ls->h + at, ls->pos + at, off[slot + 1] - off[slot],
+                     c->row_times ? own : NULL, acc);
+            c->answered[q]++;
         }
-        row_answer(c, acc, seen, answered, c->row_times ? own : NULL, out);
+        if (ls->t1 == T)
+            row_answer(c, q, c->out + row * (c->levels ? 2 : c->width));
+    }
+    return SPORF_OK;
+}
+
+/* One tree of the group: its leaves' steps, each leaf's at the offsets. */
+static int steps_unit(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
+{
+    (void)worker, (void)ctl, (void)err;
+    const surv_ctx *c = vctx;
+    const leaf_steps *ls = &c->steps;
+    const sporf_tree *tr = &c->f->trees[ls->t0 + unit];
+    int64_t *off = ls->off[unit];
+    double *time = ls->time + ls->base[unit], *h = ls->h + ls->base[unit];
+    int32_t *pos = ls->pos + ls->base[unit];
+    off[0] = 0;
+    for (int32_t l = 0; l < tr->n_leaves; l++) {
+        const int32_t lo = tr->leaf_start[l], m = tr->leaf_start[l + 1] - lo;
+        const int64_t k = sporf_surv_leaf_steps(c->f, tr->leaf_rank + lo, m, time + off[l], h + off[l]);
+        for (int64_t s = 0; c->levels && s < k; s++)
+            pos[off[l] + s] = event_index(c->times, c->n_times, time[off[l] + s]);
+        off[l + 1] = off[l] + k;
     }
     return SPORF_OK;
 }
@@ -200,26 +283,13 @@ static int check_request(const sporf_forest *f, const sporf_matrix *X, const dou
     return sporf_check_query(f, X, err);
 }
 
-/* The most rows a leaf of f holds. */
-static int64_t largest_leaf(const sporf_forest *f)
-{
-    int64_t most = 1;
-    for (int64_t t = 0; t < f->n_trees; t++) {
-        const sporf_tree *tr = &f->trees[t];
-        for (int32_t l = 0; l < tr->n_leaves; l++)
-            if (tr->leaf_start[l + 1] - tr->leaf_start[l] > most)
-                most = tr->leaf_start[l + 1] - tr->leaf_start[l];
-    }
-    return most;
-}
-
 /* Every training row's hazard steps (the ranks all at once): 2 x qrf_n
  * doubles, times then h, malloc'ed; NULL when out of memory. */
 static double *training_steps(const sporf_forest *f, int64_t *k)
 {
     const int64_t n = f->qrf_n;
-    int32_t *all = malloc((size_t)n * sizeof *all);
-    double *steps = malloc((size_t)(2 * n) * sizeof *steps);
+    int32_t *all = malloc((size_t)(n > 0 ? n : 1) * sizeof *all);
+    double *steps = malloc((size_t)(2 * (n > 0 ? n : 1)) * sizeof *steps);
     if (all && steps) {
         for (int64_t r = 0; r < n; r++) all[r] = (int32_t)r;
         *k = sporf_surv_leaf_steps(f, all, n, steps, steps + n);
@@ -232,29 +302,85 @@ static double *training_steps(const sporf_forest *f, int64_t *k)
     return steps;
 }
 
-/* The passes over X's rows (blocks whose leaf indices stay small): each
- * block's leaves, then its rows in units on the threads. c holds what to
- * compute (surv_ctx); its leaves, scratch and steps are set here. */
+/* The end of the group of trees from t0 whose leaves' steps (at most a
+ * step per leaf row: 20 bytes) fit CACHE_BYTES; at least one tree. */
+static int64_t group_end(const sporf_forest *f, int64_t t0)
+{
+    int64_t bytes = 0, t = t0;
+    do {
+        const sporf_tree *tr = &f->trees[t];
+        bytes += 20 * (int64_t)tr->leaf_start[tr->n_leaves] + 8 * ((int64_t)tr->n_leaves + 1);
+        t++;
+    } while (t < f->n_trees && bytes < CACHE_BYTES);
+    return t;
+}
+
+/* The leaves' steps of trees t0 .. t1 - 1 into c->steps (allocated here,
+ * freed by free_steps), on the threads. */
+static int build_steps(surv_ctx *c, int64_t t0, int64_t t1, int32_t n_jobs, sporf_error *err)
+{
+    leaf_steps *ls = &c->steps;
+    const int64_t n = t1 - t0;
+    int64_t ranks = 0, leaves = 0;
+    for (int64_t t = t0; t < t1; t++) {
+        ranks += c->f->trees[t].leaf_start[c->f->trees[t].n_leaves];
+        leaves += c->f->trees[t].n_leaves + 1;
+    }
+    *ls = (leaf_steps){t0, t1, malloc((size_t)n * sizeof *ls->off), malloc((size_t)leaves * sizeof *ls->offsets),
+                       malloc((size_t)(ranks + 1) * sizeof *ls->time), malloc((size_t)(ranks + 1) * sizeof *ls->h),
+                       malloc((size_t)(ranks + 1) * sizeof *ls->pos), malloc((size_t)n * sizeof *ls->base)};
+    if (!ls->off || !ls->offsets || !ls->time || !ls->h || !ls->pos || !ls->base)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory for survival curves");
+    for (int64_t t = t0, r = 0, l = 0; t < t1; t++) {
+        ls->off[t - t0] = ls->offsets + l;
+        ls->base[t - t0] = r;
+        r += c->f->trees[t].leaf_start[c->f->trees[t].n_leaves];
+        l += c->f->trees[t].n_leaves + 1;
+    }
+    return sporf_pool_run(sporf_pool_threads(n_jobs, n), n, steps_unit, c, NULL, NULL, err);
+}
+
+static void free_steps(leaf_steps *ls)
+{
+    free(ls->off);
+    free(ls->offsets);
+    free(ls->time);
+    free(ls->h);
+    free(ls->pos);
+    free(ls->base);
+    memset(ls, 0, sizeof *ls);
+}
+
+/* The passes over X's rows: each pass's leaves, then for each group of
+ * trees their leaves' steps (once, when one group holds every tree) and
+ * the rows adding them, on the threads. c holds what to compute
+ * (surv_ctx); the rest is set here. */
 static int survival_passes(surv_ctx *c, const sporf_matrix *X, int32_t n_jobs, sporf_error *err)
 {
     const sporf_forest *f = c->f;
     const int64_t T = f->n_trees;
-    int64_t pass = LEAF_BYTES / (T * (int64_t)sizeof(int64_t));
+    int64_t pass = PASS_BYTES / (T * (int64_t)sizeof(int64_t));
+    const int64_t by_sums = PASS_BYTES / ((c->width + 2) * (int64_t)sizeof(double));
+    if (by_sums < pass) pass = by_sums;
     if (pass < UNIT_ROWS) pass = UNIT_ROWS;
     if (pass > X->nrow) pass = X->nrow;
     const int32_t threads = sporf_pool_threads(n_jobs, (pass + UNIT_ROWS - 1) / UNIT_ROWS);
-    const int64_t room = (c->row_times ? 2 : c->n_times) + 2 * largest_leaf(f);
     int64_t *leaves = malloc((size_t)(pass * T) * sizeof *leaves);
-    double **scratch = calloc((size_t)threads, sizeof *scratch);
+    double *acc = malloc((size_t)(pass * c->width) * sizeof *acc);
+    int64_t *counts = malloc((size_t)(2 * pass) * sizeof *counts);
     double *all_steps = training_steps(f, &c->n_all_steps);
-    int ok = leaves && scratch && all_steps;
-    for (int32_t w = 0; ok && w < threads; w++)
-        ok = (scratch[w] = malloc((size_t)room * sizeof **scratch)) != NULL;
-    int rc = ok ? SPORF_OK : sporf_set_error(err, SPORF_E_NOMEM, "out of memory for survival curves");
+    int rc = leaves && acc && counts && all_steps ? SPORF_OK
+                                                 : sporf_set_error(err, SPORF_E_NOMEM, "out of memory for survival "
+                                                                                         "curves");
     c->leaves = leaves;
-    c->scratch = scratch;
+    c->acc = acc;
+    c->seen = counts;
+    c->answered = counts ? counts + pass : NULL;
     c->all_steps = all_steps;
     c->bitmap_bytes = (X->nrow + 7) / 8;
+    const int one_group = group_end(f, 0) == T;
+    if (rc == SPORF_OK && one_group)
+        rc = build_steps(c, 0, T, n_jobs, err);
     for (int64_t r0 = 0; r0 < X->nrow && rc == SPORF_OK; r0 += pass) {
         const int64_t nrow = r0 + pass < X->nrow ? pass : X->nrow - r0;
         const int64_t off = r0 * X->row_stride;
@@ -264,11 +390,23 @@ static int survival_passes(surv_ctx *c, const sporf_matrix *X, int32_t n_jobs, s
             break;
         c->r0 = r0;
         c->nrow = nrow;
-        rc = sporf_pool_run(threads, (nrow + UNIT_ROWS - 1) / UNIT_ROWS, survival_unit, c, NULL, NULL, err);
+        memset(acc, 0, (size_t)(nrow * c->width) * sizeof *acc);
+        memset(counts, 0, (size_t)(2 * pass) * sizeof *counts);
+        for (int64_t t0 = 0; t0 < T && rc == SPORF_OK;) {
+            const int64_t t1 = one_group ? T : group_end(f, t0);
+            if (!one_group) {
+                free_steps(&c->steps);
+                rc = build_steps(c, t0, t1, n_jobs, err);
+            }
+            if (rc == SPORF_OK)
+                rc = sporf_pool_run(threads, (nrow + UNIT_ROWS - 1) / UNIT_ROWS, rows_unit, c, NULL, NULL, err);
+            t0 = t1;
+        }
     }
-    for (int32_t w = 0; scratch && w < threads; w++) free(scratch[w]);
-    free(scratch);
+    free_steps(&c->steps);
     free(all_steps);
+    free(counts);
+    free(acc);
     free(leaves);
     return rc;
 }
@@ -285,7 +423,7 @@ int sporf_forest_survival(const sporf_forest *f, const sporf_matrix *X, const ui
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory for survival curves");
     }
     surv_ctx c = {.f = f, .inbag = inbag, .times = times, .by_time = by_time, .n_times = n_times, .what = what,
-                  .out = out};
+                  .width = n_times, .out = out};
     rc = survival_passes(&c, X, n_jobs, err);
     free(by_time);
     return rc;
@@ -298,7 +436,7 @@ int sporf_forest_survival_own_times(const sporf_forest *f, const sporf_matrix *X
     int rc = check_request(f, X, &one, 1, SPORF_SURVIVAL_FUNCTION, err);
     if (rc != SPORF_OK || X->nrow == 0)
         return rc;
-    surv_ctx c = {.f = f, .inbag = inbag, .n_times = 2, .what = SPORF_SURVIVAL_FUNCTION, .row_times = row_times,
+    surv_ctx c = {.f = f, .inbag = inbag, .what = SPORF_SURVIVAL_FUNCTION, .row_times = row_times, .width = 2,
                   .out = out};
     return survival_passes(&c, X, n_jobs, err);
 }
@@ -312,19 +450,13 @@ int sporf_forest_survival_crossings(const sporf_forest *f, const sporf_matrix *X
         return rc;
     /* the curve at the forest's event times, where it steps */
     double *e = malloc((size_t)(f->qrf_n > 0 ? f->qrf_n : 1) * sizeof *e);
-    int64_t *by_time = malloc((size_t)(f->qrf_n > 0 ? f->qrf_n : 1) * sizeof *by_time);
-    if (!e || !by_time) {
-        free(e);
-        free(by_time);
+    if (!e)
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory for survival intervals");
-    }
     const int64_t E = sporf_surv_event_times(f, e);
-    for (int64_t j = 0; j < E; j++) by_time[j] = j;
-    surv_ctx c = {.f = f, .times = e, .by_time = by_time, .n_times = E, .what = SPORF_SURVIVAL_FUNCTION,
-                  .levels = levels, .out = out};
+    surv_ctx c = {.f = f, .times = e, .n_times = E, .what = SPORF_SURVIVAL_FUNCTION, .levels = levels,
+                  .width = E > 0 ? E : 1, .out = out};
     rc = survival_passes(&c, X, n_jobs, err);
     free(e);
-    free(by_time);
     return rc;
 }
 
