@@ -131,6 +131,7 @@ class _ForestSurvival(_BaseForest):
 
     def _after_fit(self, X):
         self._set_times(self._forest)
+        self._set_interval_scores(X)
         if getattr(self, "importance", "impurity") == "permutation":
             self._set_survival_permutation(X)
         else:
@@ -149,6 +150,130 @@ class _ForestSurvival(_BaseForest):
     def _set_times(self, forest):
         self.unique_times_, self.is_event_time_ = forest.unique_times()
         self.event_times_ = self.unique_times_[self.is_event_time_]
+
+    def _set_interval_scores(self, X):
+        """interval_scores_ and interval_weights_: the training rows'
+        out-of-bag conformity scores and censoring weights, which calibrate
+        predict_interval (none when the trees drew every row)."""
+        for name in ("interval_scores_", "interval_weights_", "interval_calibration_"):
+            self.__dict__.pop(name, None)
+        if not self.bootstrap and self.max_samples is None:
+            return
+        event, time = self._survival_y
+        X = np.ascontiguousarray(X, dtype=np.float64) if not hasattr(X, "toarray") else X.toarray()
+        scores, weights = self._forest.survival_interval_scores(X, time, event, self._n_threads(), oob=True)
+        if np.isnan(scores).all():
+            return
+        self.interval_scores_, self.interval_weights_ = scores, weights
+        self.interval_calibration_ = "out-of-bag"
+
+    def calibrate_intervals(self, X, y):
+        """Calibrate ``predict_interval`` on held-out rows (split conformal
+        prediction, weighted for censoring).
+
+        Replaces the out-of-bag calibration of the fit by the conformity
+        scores of rows the forest was not grown on: each row whose event was
+        observed scores how far into a tail of its survival curve its time
+        lies, weighted by the inverse of the probability of remaining
+        uncensored that long (the Kaplan-Meier curve of these rows' censoring
+        times). Also calibrates a forest without out-of-bag rows or read from
+        a file.
+
+        Parameters
+        ----------
+        X : {array-like, scipy sparse matrix} of shape (n_samples, n_features)
+            Rows the forest was not grown on.
+        y : structured array of (event, time), or a pair (event, time)
+            Their event flags and times; at least one event.
+
+        Returns
+        -------
+        self
+        """
+        check_is_fitted(self, "_forest")
+        event, time = survival_target(y)
+        X = self._dense_X(X)
+        if X.shape[0] == 0:
+            raise ValueError("calibrate_intervals: X has no rows")
+        if time.shape[0] != X.shape[0]:
+            raise ValueError("calibrate_intervals: y has %d rows but X has %d" % (time.shape[0], X.shape[0]))
+        self.interval_scores_, self.interval_weights_ = self._forest.survival_interval_scores(
+            X, time, event, self._n_threads())
+        self.interval_calibration_ = "held-out"
+        return self
+
+    def predict_interval(self, X, coverage=0.9, calibrated=True):
+        """Prediction interval of each row's event time at a coverage.
+
+        The times at which the row's survival curve S falls to ``1/2 + q``
+        and to ``1/2 - q``: the quantiles of its event-time distribution at
+        the levels ``1/2 - q`` and ``1/2 + q``. Uncalibrated, ``q = coverage /
+        2``. Calibrated, ``q`` comes from weighted conformal prediction on
+        those levels, from ``interval_scores_`` and ``interval_weights_``:
+        the training rows' out-of-bag scores (rows whose event was observed,
+        weighted by the inverse of the probability of remaining uncensored
+        that long, so that long times count for the censored rows that would
+        have had them), or held-out rows' after :meth:`calibrate_intervals`.
+        The interval covers about ``coverage`` of new rows' event times, on
+        average over rows (marginal coverage); it rests on censoring
+        independent of the event time and of the features, and is
+        approximate (see the user guide). The upper end is ``inf`` when the
+        row's curve stays above ``1/2 - q`` over the training times: the
+        data do not bound the time from above.
+
+        Parameters
+        ----------
+        X : {array-like, scipy sparse matrix} of shape (n_samples, n_features)
+        coverage : float in (0, 1), default=0.9
+            The share of new rows' event times the interval should hold.
+        calibrated : bool, default=True
+            Calibrate by weighted conformal prediction (needs
+            ``interval_scores_``); False gives the raw interval of the
+            forest's curves.
+
+        Returns
+        -------
+        interval : ndarray of shape (n_samples, 2)
+            Lower and upper ends (times; the upper may be ``inf``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sporf import SPORFSurvival
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.normal(size=(1500, 3))
+        >>> t = rng.exponential(np.exp(-X[:, 0]))
+        >>> c = rng.exponential(3.0, size=1500)
+        >>> y = np.array(list(zip(t[:1000] <= c[:1000], np.minimum(t, c)[:1000])),
+        ...              dtype=[("event", "?"), ("time", "<f8")])
+        >>> est = SPORFSurvival(n_estimators=100, random_state=0).fit(X[:1000], y)
+        >>> iv = est.predict_interval(X[1000:], coverage=0.8)
+        >>> iv.shape, est.interval_calibration_
+        ((500, 2), 'out-of-bag')
+        >>> bool(abs(np.mean((iv[:, 0] <= t[1000:]) & (t[1000:] <= iv[:, 1])) - 0.8) < 0.05)
+        True
+        """
+        check_is_fitted(self, "_forest")
+        if isinstance(coverage, (bool, np.bool_)) or not isinstance(coverage, (numbers.Real, np.floating)) \
+                or not 0.0 < float(coverage) < 1.0:
+            raise ValueError("coverage must be a number in (0, 1), got %r" % (coverage,))
+        if not isinstance(calibrated, (bool, np.bool_)):
+            raise ValueError("calibrated must be True or False, got %r" % (calibrated,))
+        scores = weights = None
+        if calibrated:
+            scores, weights = self.__dict__.get("interval_scores_"), self.__dict__.get("interval_weights_")
+            if scores is None or weights is None:
+                raise ValueError("this forest has no interval calibration: its trees drew every row (none was out "
+                                 "of bag), or it was read from a file (files keep no out-of-bag results). Call "
+                                 "calibrate_intervals(X_held_out, y_held_out), or pass calibrated=False for the "
+                                 "uncalibrated interval")
+        if _dask.is_collection(X):  # a lazy Dask array, one task per row partition
+            return self._lazy(X, "predict_interval", (2,), np.float64, coverage=float(coverage),
+                              calibrated=bool(calibrated))
+        X = self._check_X(X)
+        if hasattr(X, "toarray"):
+            X = X.toarray()
+        return self._forest.predict_survival_interval(X, float(coverage), scores, weights, self._n_threads())
 
     def _set_oob(self, oob, y):
         event, time = survival_target(y)
