@@ -276,6 +276,29 @@ int sporf_forest_oob_survival_interval_scores(const sporf_forest *f, const sporf
     return rc;
 }
 
+int sporf_forest_oob_survival_interval_scores_rows(const sporf_forest *f, const sporf_matrix *X, int64_t first_row,
+                                                   const double *times, const int32_t *events, int32_t n_jobs,
+                                                   double *scores, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !X || !times || !events || !scores)
+        return sporf_set_error(err, SPORF_E_ARG, "oob_survival_interval_scores_rows: forest, X, times, events and "
+                                                 "scores are required");
+    if (f->task != SPORF_TASK_SURVIVAL)
+        return sporf_set_error(err, SPORF_E_ARG, "survival interval scores are for survival forests");
+    uint8_t *inbag;
+    int rc = regenerate_inbag_rows(f, X, first_row, f->qrf_n, "out-of-bag interval scores", &inbag, err);
+    if (rc != SPORF_OK)
+        return rc;
+    /* the scores only: a partition's own censoring weights are not every row's */
+    double *weights = malloc((size_t)(X->nrow > 0 ? X->nrow : 1) * sizeof *weights);
+    rc = weights ? sporf_forest_survival_scores(f, X, inbag, times, events, n_jobs, scores, weights, err)
+                 : sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    free(weights);
+    free(inbag);
+    return rc;
+}
+
 int sporf_forest_oob_survival(const sporf_forest *f, const sporf_matrix *X, const double *times, int64_t n_times,
                               int32_t what, int32_t n_jobs, double *out, sporf_error *err)
 {

@@ -947,6 +947,25 @@ int sporf_forest_oob_survival_interval_scores(const sporf_forest *forest, const 
                                               const double *times, const int32_t *events, int32_t n_jobs,
                                               double *scores, double *weights, sporf_error *err);
 
+/* The scores alone of X, the training rows first_row .. first_row + nrow - 1
+ * of the forest's (a partition of data larger than memory, with their
+ * times and events): each row's score is the one
+ * sporf_forest_oob_survival_interval_scores gives it on all the rows. The
+ * weights come from every row's times and events
+ * (sporf_survival_censoring_weights), with weight 0 where the score is NaN.
+ * A partition without an event is refused, as a calibration set without
+ * one: give such a partition's scores as NaN. */
+int sporf_forest_oob_survival_interval_scores_rows(const sporf_forest *forest, const sporf_matrix *X,
+                                                   int64_t first_row, const double *times, const int32_t *events,
+                                                   int32_t n_jobs, double *scores, sporf_error *err);
+
+/* The censoring weights of n rows (times, event flags): 1 / G(T-) for a row
+ * whose event was observed at T, G the Kaplan-Meier curve of the rows'
+ * censoring times (a censoring at the time of an event comes after it); 0
+ * for a censored row. Pure: thread-safe. */
+int sporf_survival_censoring_weights(const double *times, const int32_t *events, int64_t n, double *weights,
+                                     sporf_error *err);
+
 /* The interval at coverage (in (0, 1)) of each row of X: out is n x 2
  * (lower, upper) times, row-major, caller-allocated; upper may be
  * INFINITY, lower is 0 when the level is 0 and the last training event time

@@ -93,6 +93,24 @@ int sporf_forest_survival_scores(const sporf_forest *f, const sporf_matrix *X, c
     return rc;
 }
 
+int sporf_survival_censoring_weights(const double *times, const int32_t *events, int64_t n, double *weights,
+                                     sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (n < 0 || (n > 0 && (!times || !events || !weights)))
+        return sporf_set_error(err, SPORF_E_ARG, "censoring_weights: times, events and weights are required");
+    for (int64_t i = 0; i < n; i++) {
+        if (!(times[i] >= 0.0 && times[i] <= SPORF_MAX_ABS_VALUE))
+            return sporf_set_error(err, SPORF_E_ARG, "time[%lld] = %g: survival times must be finite numbers >= 0",
+                                   (long long)i, times[i]);
+        if (events[i] != 0 && events[i] != 1)
+            return sporf_set_error(err, SPORF_E_ARG, "event[%lld] = %d: an event flag is 1 or 0", (long long)i,
+                                   events[i]);
+    }
+    return censoring_weights(times, events, n, weights) ? SPORF_OK
+                                                        : sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+}
+
 int sporf_forest_survival_interval_scores(const sporf_forest *f, const sporf_matrix *X, const double *times,
                                           const int32_t *events, int32_t n_jobs, double *scores, double *weights,
                                           sporf_error *err)

@@ -390,6 +390,21 @@ class NativeForest:
         check(rc, err)
         return scores, weights
 
+    def oob_survival_interval_scores_rows(self, X, times, events, first_row, n_threads):
+        """The out-of-bag survival interval scores (not the weights) of X, the
+        training rows first_row .. (a partition of data larger than memory)."""
+        times = np.ascontiguousarray(times, dtype=np.float64)
+        events = np.ascontiguousarray(events, dtype=np.int32)
+        scores = np.empty(X.shape[0], dtype=np.float64)
+        view, keep = matrix_view(X)
+        err = new_error()
+        rc = lib.sporf_forest_oob_survival_interval_scores_rows(self.ptr, view, first_row, _doubles(times),
+                                                                ffi.from_buffer("int32_t[]", events), n_threads,
+                                                                _doubles(scores), err)
+        del keep
+        check(rc, err)
+        return scores
+
     def predict_survival_interval(self, X, coverage, scores, weights, n_threads):
         """(n, 2) interval of the event time of each row of X at coverage,
         calibrated by scores and weights (None: uncalibrated)."""
@@ -675,6 +690,18 @@ def fit_sample(params, X, rows, n_total, *, codes=None, n_classes=0, y=None, sam
     del keep, keep_data
     check(rc, err)
     return NativeForest(out[0])
+
+
+def censoring_weights(times, events):
+    """1 / G(T-) for each row with an event, 0 for censored rows
+    (sporf_survival_censoring_weights)."""
+    times = np.ascontiguousarray(times, dtype=np.float64)
+    events = np.ascontiguousarray(events, dtype=np.int32)
+    out = np.empty(times.shape[0], dtype=np.float64)
+    err = new_error()
+    check(lib.sporf_survival_censoring_weights(_doubles(times), ffi.from_buffer("int32_t[]", events), times.shape[0],
+                                               _doubles(out), err), err)
+    return out
 
 
 def order_levels(codes, n_levels, *, codes_y=None, n_classes=0, y=None, sample_weight=None):

@@ -265,8 +265,23 @@ def _fit_on_cluster(distributed, client, estimator, params, ranges, X, y, sample
         else:
             # the forest's values per row: every output's classes, or one per output
             n_out = int(np.sum(estimator.n_classes_)) if hasattr(estimator, "classes_") else estimator.n_outputs_
-            estimator._set_oob(estimator._oob_from_forest(Xv, n_out), np.asarray(y))
+            estimator._set_oob(estimator._oob_from_forest(Xv, n_out),
+                               y if isinstance(estimator, _ForestSurvival) else np.asarray(y))
+    _set_interval_calibration(estimator, X, y)
     return estimator
+
+
+def _set_interval_calibration(estimator, X, y):
+    """The out-of-bag interval calibration a local fit sets (quantile and
+    survival forests), computed on the client for the merged forest."""
+    if isinstance(estimator, _ForestSurvival):
+        estimator._survival_y = survival_target(y)
+        try:
+            estimator._set_interval_scores(estimator._check_X(X))
+        finally:
+            estimator.__dict__.pop("_survival_y", None)
+    elif getattr(estimator, "quantiles", False):
+        estimator._set_interval_scores(estimator._check_X(X), np.asarray(y, dtype=np.float64))
 
 
 def _grow_shards(distributed, client, cls, params, pending, data, unsupervised, sample_weight, n_trees, printer,
@@ -575,10 +590,12 @@ def _fit_partitioned(client, estimator, X, y, sample_weight, progress):
         n_out = len(classes) if classification else 1
         oob = client.compute([dask.delayed(_partition_oob)(model, xp, int(offsets[k]), n_total, n_out)
                               for k, xp in enumerate(x_parts)], sync=True)
-    if every_row is not None and not survival:
-        # a quantile forest's out-of-bag interval calibration, partition by partition
+    if every_row is not None:
+        # the out-of-bag interval calibration, partition by partition
+        events = every_row["events"]
         scores = np.concatenate(client.compute(
-            [dask.delayed(_partition_interval_scores)(model, xp, int(offsets[k]), every_row["y"][a:b])
+            [dask.delayed(_partition_interval_scores)(model, xp, int(offsets[k]), every_row["y"][a:b],
+                                                      None if events is None else events[a:b])
              for k, (xp, a, b) in enumerate(zip(x_parts, offsets[:-1], offsets[1:]))], sync=True))
     for attr in [k for k in vars(estimator) if k.endswith("_") and not k.startswith("__")]:
         delattr(estimator, attr)
@@ -599,16 +616,24 @@ def _fit_partitioned(client, estimator, X, y, sample_weight, progress):
         estimator._set_oob(values, labels)  # the score and values a local fit sets (not its error curve)
     if scores is not None and not np.isnan(scores).all():  # as _set_interval_scores sets them
         estimator.interval_scores_ = scores
+        if survival:  # the censoring weights of every row
+            weights = _native.censoring_weights(every_row["y"], every_row["events"])
+            estimator.interval_weights_ = np.where(np.isnan(scores), 0.0, weights)
         estimator.interval_calibration_ = "out-of-bag"
     return estimator
 
 
-def _partition_interval_scores(model, block, first_row, y):
+def _partition_interval_scores(model, block, first_row, y, events):
     """Runs on a worker: the out-of-bag interval scores of one partition's
-    rows (y their responses), each over the trees it was out of bag for."""
+    rows (y their responses, or times with their event flags), each over
+    the trees it was out of bag for."""
     forest = NativeForest.from_bytes(model)
     block = np.require(block, dtype=np.float64, requirements=["C", "A"])  # unpickled: any address
-    return forest.oob_interval_scores_rows(block, y, first_row, 1)
+    if events is None:
+        return forest.oob_interval_scores_rows(block, y, first_row, 1)
+    if not np.any(events):  # no event: no score (the core refuses a calibration set without one)
+        return np.full(block.shape[0], np.nan)
+    return forest.oob_survival_interval_scores_rows(block, y, events, first_row, 1)
 
 
 def _grow_trees(client, cls, params, native, n_trees, first, n_total, p, offsets, parts, classes, impute, every_row,

@@ -45,6 +45,16 @@ def test_quantiles_and_regression_on_dask(trunk):
         reg.predict(dX, quantiles=[0.5], oob=True)
 
 
+def test_survival_intervals_on_dask(trunk):
+    X, y, _ = trunk
+    surv = np.array(list(zip(y == 1, 1.0 + np.abs(X[:, 0]))), dtype=[("event", "?"), ("time", "<f8")])
+    est = sporf.SPORFSurvival(n_estimators=10, random_state=0).fit(X, surv)
+    dX = da.from_array(X, chunks=(128, 6))
+    iv = est.predict_interval(dX, coverage=0.8)
+    assert isinstance(iv, da.Array) and iv.shape == (600, 2)
+    np.testing.assert_array_equal(iv.compute(), est.predict_interval(X, coverage=0.8))
+
+
 def test_dask_dataframes_keep_names_and_categories(trunk):
     pd = pytest.importorskip("pandas")
     dd = pytest.importorskip("dask.dataframe")

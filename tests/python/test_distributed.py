@@ -62,6 +62,8 @@ def _cases():
                                first_tree=100), X, y),
         (sporf.SPORFSurvival(n_estimators=16, oob_score=True, random_state=3), X,
          np.array(list(zip(y == 1, 1.0 + np.abs(X[:, 0]))), dtype=[("event", "?"), ("time", "<f8")])),
+        (sporf.SPORFRegressor(min_samples_leaf=3, n_estimators=12, quantiles=True, random_state=4), X,
+         X[:, 0] + X[:, 1] ** 2),
     ]
 
 
@@ -77,6 +79,10 @@ def test_dask_fit_is_the_single_machine_fit(client, est, X, y):
         name = "oob_decision_function_" if hasattr(est, "classes_") else "oob_prediction_"  # survival: the risks
         np.testing.assert_array_equal(getattr(est, name), getattr(local, name))
         assert est.oob_score_ == local.oob_score_
+    for name in ("interval_scores_", "interval_weights_", "interval_calibration_"):  # quantiles, survival
+        assert hasattr(est, name) == hasattr(local, name)
+        if hasattr(local, name):
+            np.testing.assert_array_equal(getattr(est, name), getattr(local, name))
     if y is None:
         np.testing.assert_array_equal(est.kneighbors(n_neighbors=4)[1], local.kneighbors(n_neighbors=4)[1])
     else:

@@ -252,6 +252,10 @@ def test_a_survival_forest_from_partitions_is_the_local_fit(client, data, given,
     assert est.oob_score_ == local.oob_score_
     np.testing.assert_array_equal(est.oob_prediction_, local.oob_prediction_)
     np.testing.assert_array_equal(est.unique_times_, local.unique_times_)
+    # the interval calibration: scores partition by partition, weights from every row
+    np.testing.assert_array_equal(est.interval_scores_, local.interval_scores_)
+    np.testing.assert_array_equal(est.interval_weights_, local.interval_weights_)
+    np.testing.assert_array_equal(est.predict_interval(X[:50], 0.8), local.predict_interval(X[:50], 0.8))
     np.testing.assert_array_equal(est.predict_survival_function(X[:50], return_array=True),
                                   local.predict_survival_function(X[:50], return_array=True))
 
