@@ -37,7 +37,7 @@ grow <- function(object, n_more, ...) {
   # its scores and, for a quantile forest, the interval calibration (as a fit
   # computes them; Python's warm start does the same)
   wants_oob <- !is.null(object[["oob_score"]]) && !inherits(object, "urerf")
-  wants_scores <- isTRUE(merged[["params"]][["quantiles"]])
+  wants_scores <- isTRUE(merged[["params"]][["quantiles"]]) || identical(merged[["task"]], "survival")
   if (wants_oob || wants_scores) {
     data <- .grow_training_data(merged, call, extra, parent.frame())
     if (!is.null(data) && wants_oob) merged <- .grown_oob(merged, data$X, data$y)

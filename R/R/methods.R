@@ -143,7 +143,7 @@ plot.sporf <- function(x, ...) {
                    "permutation_importance", "permutation_importance_sd", "predicted", "votes", "confusion",
                    "err.rate", "mse", "rsq", "oob.times", "data_dims", "x", "n_neighbors", "terms", "call", "xlevels",
                    "contrasts", "formula", "formula_unstored", "feature_levels", "n_outputs", "outputs",
-                   "unique_times", "is_event_time", "event_times", "interval_scores", "interval_calibration",
+                   "unique_times", "is_event_time", "event_times", "interval_scores", "interval_weights", "interval_calibration",
                    .LEAF_CHOICE_FIELDS)
 # randomForest's fields where sporf keeps them (its parameters' names, such as
 # ntree and mtry, map through the spec's peer names)

@@ -5,9 +5,15 @@ predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, predict.a
                           quantiles = c(0.1, 0.5, 0.9), oob = FALSE, times = NULL, coverage = 0.9,
                           calibrated = TRUE, ...) {
   if (identical(object[["task"]], "survival")) {
-    if (length(list(...)) || isTRUE(predict.all) || !missing(quantiles) || !missing(coverage) || !missing(calibrated))
-      stop("a survival forest's predict() takes newdata, type, times, oob and n_jobs", call. = FALSE)
-    return(.predict_survival(object, newdata, type, times, n_jobs, oob))
+    if (length(list(...)) || isTRUE(predict.all) || !missing(quantiles))
+      stop("a survival forest's predict() takes newdata, type, times, oob, coverage, calibrated and n_jobs",
+           call. = FALSE)
+    # coverage or calibrated given without a type asks for the interval, as for quantile forests
+    interval_given <- !missing(coverage) || !missing(calibrated)
+    if (is.null(type) && interval_given) type <- "interval"
+    if (interval_given && !identical(type, "interval"))
+      stop(sprintf("coverage and calibrated are for type = \"interval\", not type = \"%s\"", type), call. = FALSE)
+    return(.predict_survival(object, newdata, type, times, n_jobs, oob, coverage = coverage, calibrated = calibrated))
   }
   if (!is.null(times)) stop("times are for survival forests", call. = FALSE)
   regression <- identical(object[["task"]], "regression")

@@ -69,7 +69,7 @@
     obj$permutation_importance <- stats::setNames(pim[[1L]], nm)
     obj$permutation_importance_sd <- stats::setNames(pim[[2L]], nm)
   }
-  obj
+  .attach_interval_scores(obj, X, resp)
 }
 
 # The training times a survival forest keeps: unique_times (ascending),
@@ -84,7 +84,8 @@
 
 # predict() of a survival forest: type "risk" (the default), "survival",
 # "chf" (n x times matrices) or "leaf"; oob = TRUE on the training data.
-.predict_survival <- function(object, newdata, type, times, n_jobs, oob, types = c("risk", "survival", "chf", "leaf")) {
+.predict_survival <- function(object, newdata, type, times, n_jobs, oob, types = c("risk", "survival", "chf", "leaf", "interval"),
+                              coverage = 0.9, calibrated = TRUE) {
   if (is.null(type)) type <- "risk"
   if (identical(type, "response")) type <- "risk"
   if (!is.character(type) || length(type) != 1L || !(type %in% types))
@@ -105,6 +106,10 @@
   if (oob && !is.null(object[["n_samples"]]) && nrow(X) != object[["n_samples"]])
     stop(sprintf("oob = TRUE is for the training data: the forest was grown on %d rows, newdata has %d",
                  as.integer(object[["n_samples"]]), nrow(X)), call. = FALSE)
+  if (type == "interval") {
+    if (oob) stop("oob = TRUE is for types \"risk\", \"survival\" and \"chf\"", call. = FALSE)
+    return(.predict_interval(object, X, coverage, calibrated, threads))
+  }
   if (type == "leaf") {
     if (oob) stop("oob = TRUE is for types \"risk\", \"survival\" and \"chf\"", call. = FALSE)
     leaves <- .Call(C_sporf_r_apply, handle, X, threads)

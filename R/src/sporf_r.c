@@ -669,6 +669,61 @@ SEXP sporf_r_predict_interval(SEXP handle, SEXP x, SEXP coverage, SEXP scores, S
     return out;
 }
 
+/* survival_interval_scores(handle, x, time, status, n_jobs, oob) ->
+ * list(scores, weights) of a survival forest's calibration rows (oob: the
+ * training data, each row over the trees it was out of bag for). */
+SEXP sporf_r_survival_interval_scores(SEXP handle, SEXP x, SEXP time, SEXP status, SEXP n_jobs, SEXP oob)
+{
+    sporf_forest *f = get_forest(handle);
+    sporf_matrix m = matrix_view(x);
+    if (TYPEOF(time) != REALSXP || TYPEOF(status) != INTSXP || XLENGTH(time) != (R_xlen_t)m.nrow ||
+        XLENGTH(status) != (R_xlen_t)m.nrow)
+        Rf_error("internal: time (double) and status (integer) must have one value per row");
+    SEXP scores = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)m.nrow));
+    SEXP weights = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)m.nrow));
+    sporf_error err;
+    const int rc = Rf_asLogical(oob) == TRUE
+                       ? sporf_forest_oob_survival_interval_scores(f, &m, REAL(time), INTEGER(status),
+                                                                   Rf_asInteger(n_jobs), REAL(scores), REAL(weights),
+                                                                   &err)
+                       : sporf_forest_survival_interval_scores(f, &m, REAL(time), INTEGER(status),
+                                                               Rf_asInteger(n_jobs), REAL(scores), REAL(weights),
+                                                               &err);
+    if (rc != SPORF_OK)
+        raise_core_error(&err);
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
+    SET_VECTOR_ELT(out, 0, scores);
+    SET_VECTOR_ELT(out, 1, weights);
+    UNPROTECT(3);
+    return out;
+}
+
+/* predict_survival_interval(handle, x, coverage, scores, weights, n_jobs) ->
+ * n x 2 matrix of times (lower, upper; upper may be Inf); scores NULL: the
+ * uncalibrated interval. */
+SEXP sporf_r_predict_survival_interval(SEXP handle, SEXP x, SEXP coverage, SEXP scores, SEXP weights, SEXP n_jobs)
+{
+    sporf_forest *f = get_forest(handle);
+    sporf_matrix m = matrix_view(x);
+    if (scores != R_NilValue && (TYPEOF(scores) != REALSXP || TYPEOF(weights) != REALSXP ||
+                                 XLENGTH(scores) != XLENGTH(weights)))
+        Rf_error("internal: scores and weights must be double vectors of one length, or NULL");
+    const R_xlen_t n = (R_xlen_t)m.nrow;
+    SEXP scratch = PROTECT(Rf_allocVector(REALSXP, n * 2));
+    SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int)n, 2));
+    sporf_error err;
+    const int given = scores != R_NilValue;
+    const int rc = sporf_forest_predict_survival_interval(f, &m, Rf_asReal(coverage), given ? REAL(scores) : NULL,
+                                                          given ? REAL(weights) : NULL,
+                                                          given ? (int64_t)XLENGTH(scores) : 0,
+                                                          Rf_asInteger(n_jobs), REAL(scratch), &err);
+    if (rc != SPORF_OK)
+        raise_core_error(&err);
+    copy_row_major(REAL(out), REAL(scratch), n, 2);
+    UNPROTECT(2);
+    return out;
+}
+
 /* survival(handle, x, times, what, n_jobs, oob) -> n x length(times)
  * matrix of survival S(t) (what 0), cumulative hazard H(t) (1) or the
  * restricted mean to each time (2);
@@ -1098,6 +1153,8 @@ static const R_CallMethodDef call_methods[] = {
     {"sporf_r_interval_scores", (DL_FUNC)&sporf_r_interval_scores, 5},
     {"sporf_r_predict_interval", (DL_FUNC)&sporf_r_predict_interval, 5},
     {"sporf_r_survival", (DL_FUNC)&sporf_r_survival, 6},
+    {"sporf_r_survival_interval_scores", (DL_FUNC)&sporf_r_survival_interval_scores, 6},
+    {"sporf_r_predict_survival_interval", (DL_FUNC)&sporf_r_predict_survival_interval, 6},
     {"sporf_r_unique_times", (DL_FUNC)&sporf_r_unique_times, 1},
     {"sporf_r_concordance", (DL_FUNC)&sporf_r_concordance, 3},
     {"sporf_r_order_levels", (DL_FUNC)&sporf_r_order_levels, 5},

@@ -1171,6 +1171,18 @@ def test_survival_same_model_and_curves_in_both_languages(r, name, params, n_job
         np.testing.assert_array_equal(np.array(rm.rx2("permutation_importance")), py.permutation_importances_)
     np.testing.assert_array_equal(np.array(r["restricted_mean"](rm, r_matrix(Xt), 1.5)),
                                   py.predict_restricted_mean(Xt, 1.5))
+    # the event-time intervals: the same out-of-bag scores and weights, the same intervals, then
+    # calibrated on held-out rows
+    np.testing.assert_array_equal(np.array(rm.rx2("interval_scores")), py.interval_scores_)
+    np.testing.assert_array_equal(np.array(rm.rx2("interval_weights")), py.interval_weights_)
+    for coverage, calibrated in [(0.8, True), (0.9, False)]:
+        got = np.array(r["predict"](rm, r_matrix(Xt), type="interval", coverage=coverage, calibrated=calibrated))
+        np.testing.assert_array_equal(got, py.predict_interval(Xt, coverage, calibrated=calibrated))
+    Xc, event_c, time_c = survival_data(80, 6)
+    rm = r["calibrate_intervals"](rm, r_matrix(Xc), r_surv(r, event_c, time_c))
+    py.calibrate_intervals(Xc, (event_c, time_c))
+    np.testing.assert_array_equal(np.array(r["predict"](rm, r_matrix(Xt), coverage=0.8)),
+                                  py.predict_interval(Xt, 0.8))
 
 
 def test_survival_defaults_and_concordance_match(r):
