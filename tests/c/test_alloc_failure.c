@@ -214,6 +214,9 @@ static int do_survival(void *vctx)
     if (rc == SPORF_OK) rc = sporf_forest_oob_survival(c->forest, &m, at, 3, SPORF_RESTRICTED_MEAN, 2, out, NULL);
     if (rc == SPORF_OK) rc = sporf_forest_permutation_importance(c->forest, &m, events, times, 2, NULL, NULL, imp,
                                                                  NULL, NULL);
+    static double sc[N], w[N], iv[N * 2];
+    if (rc == SPORF_OK) rc = sporf_forest_oob_survival_interval_scores(c->forest, &m, times, events, 2, sc, w, NULL);
+    if (rc == SPORF_OK) rc = sporf_forest_predict_survival_interval(c->forest, &m, 0.8, sc, w, N, 2, iv, NULL);
     double conc;
     if (rc == SPORF_OK) rc = sporf_concordance_index(times, events, yr, N, &conc, NULL);
     return rc;

@@ -252,6 +252,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                         REQUIRE(sc[3 * i + 1] >= sc[3 * i] && sc[3 * i] >= sc[3 * i + 2] && sc[3 * i + 2] >= 0.0);
                 if (sc && p.bootstrap)
                     sporf_forest_oob_survival(f, &m, at, 3, SPORF_RESTRICTED_MEAN, 1, sc, NULL);
+                /* event-time intervals: scores in [-1/2, 1/2] or NaN, weights >= 0, ordered ends */
+                double *ws = malloc((size_t)(2 * n) * sizeof *ws);
+                if (ws && sc && p.bootstrap &&
+                    sporf_forest_oob_survival_interval_scores(f, &m, yr, ev, 1, ws, ws + n, NULL) == SPORF_OK) {
+                    for (int64_t i = 0; i < n; i++)
+                        REQUIRE((isnan(ws[i]) || (ws[i] >= -0.5 && ws[i] <= 0.5)) && ws[n + i] >= 0.0);
+                    if (sporf_forest_predict_survival_interval(f, &m, 0.8, ws, ws + n, n, 2, sc, NULL) == SPORF_OK)
+                        for (int64_t i = 0; i < n; i++) REQUIRE(isnan(sc[2 * i]) || sc[2 * i] <= sc[2 * i + 1]);
+                }
+                free(ws);
                 int64_t n_times = 0;
                 REQUIRE(sporf_forest_unique_times(f, NULL, NULL, 0, &n_times, NULL) == SPORF_OK && n_times >= 1);
                 free(sc);
