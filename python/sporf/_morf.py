@@ -189,7 +189,8 @@ class MORFSurvival(_MORFMixin, _spec_gen._MORFSurvivalParams, _ForestSurvival):
     data_dims_ : tuple of int
         The grid the forest was fitted on.
     n_features_in_, unique_times_, is_event_time_, event_times_, feature_importances_,
-    oob_score_, oob_prediction_, permutation_importances_, permutation_importances_std_ :
+    oob_score_, oob_prediction_, permutation_importances_, permutation_importances_std_,
+    interval_scores_, interval_weights_, interval_calibration_ :
         As in :class:`SPORFSurvival`.
 
     Examples

@@ -470,6 +470,17 @@ class SPORFSurvival(_spec_gen._SPORFSurvivalParams, _ForestSurvival):
     leaf_scores_ : dict
         With ``min_samples_leaf="auto"``: each leaf size tried and its
         out-of-bag score (1 - Harrell's C; lower is better).
+    interval_scores_ : ndarray of shape (n_calibration_rows,)
+        The conformity scores that calibrate :meth:`predict_interval`: the
+        training rows' out-of-bag scores (NaN for censored rows and rows in
+        every tree's bag), or held-out rows' after
+        :meth:`calibrate_intervals`. Absent when the trees drew every row.
+    interval_weights_ : ndarray of shape (n_calibration_rows,)
+        Their censoring weights: 1 / G(T-) for rows whose event was
+        observed (G the Kaplan-Meier curve of the rows' censoring times), 0
+        for censored rows.
+    interval_calibration_ : str
+        ``"out-of-bag"`` or ``"held-out"``.
 
     Examples
     --------
