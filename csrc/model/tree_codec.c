@@ -163,7 +163,8 @@ int sporf_tree_decode(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, in
     memset(&walk, 0, sizeof walk);
     const int32_t n_nodes = sporf_get_varint(r), n_proj = sporf_get_varint(r);
     if (r->bad) CORRUPT("model is truncated in tree %lld", (long long)t);
-    const int32_t n_leaves = (n_nodes + 1) / 2, n_splits = n_nodes - n_leaves;
+    /* in 64 bits: a corrupt count may be INT32_MAX */
+    const int32_t n_leaves = (int32_t)(((int64_t)n_nodes + 1) / 2), n_splits = n_nodes - n_leaves;
     /* A full binary tree has an odd node count; each split has a non-zero. */
     if (n_nodes < 1 || n_nodes % 2 == 0 || n_proj < n_splits)
         CORRUPT("tree %lld has impossible sizes (%d nodes, %d non-zeros)", (long long)t, n_nodes, n_proj);
