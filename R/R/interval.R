@@ -22,10 +22,9 @@
 }
 
 # A survival forest's: each event row's score with its censoring weight,
-# out of bag (y: the Surv response, or its list(time, status)).
+# out of bag (y: the Surv response, or its list(time, status)); none when
+# the trees drew every row (the core scores them all NA).
 .attach_survival_interval_scores <- function(obj, X, y) {
-  p <- obj[["params"]]
-  if (!isTRUE(p[["bootstrap"]]) && is.null(p[["max_samples"]])) return(obj)
   resp <- if (.is_survival(y)) .survival_response(y, nrow(X)) else y
   sw <- .Call(C_sporf_r_survival_interval_scores, .native(obj), X, as.double(resp$time), as.integer(resp$status),
               .resolve_n_jobs(obj[["n_jobs"]]), TRUE)

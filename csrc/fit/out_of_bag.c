@@ -267,6 +267,15 @@ int sporf_forest_oob_survival_interval_scores(const sporf_forest *f, const sporf
         return sporf_set_error(err, SPORF_E_ARG, "X has %lld rows but the forest was grown on %lld: out-of-bag "
                                                  "interval scores are for the training data", (long long)X->nrow,
                                (long long)f->qrf_n);
+    if (!sporf_params_samples_rows(&f->params)) {
+        /* every tree drew every row: each row is in every bag */
+        int rc = sporf_check_query(f, X, err);
+        for (int64_t i = 0; rc == SPORF_OK && i < X->nrow; i++) {
+            scores[i] = NAN;
+            weights[i] = 0.0;
+        }
+        return rc;
+    }
     uint8_t *inbag;
     int rc = regenerate_inbag(f, X, "out-of-bag interval scores", &inbag, err);
     if (rc != SPORF_OK)

@@ -942,7 +942,8 @@ int sporf_forest_survival_interval_scores(const sporf_forest *forest, const spor
 
 /* The same for the training rows (X, times and events the training data),
  * each under the trees it was out of bag for (NaN and weight 0 for a row
- * in every tree's bag); the censoring curve is all the training rows'. */
+ * in every tree's bag: every row when the trees draw every row); the
+ * censoring curve is all the training rows'. */
 int sporf_forest_oob_survival_interval_scores(const sporf_forest *forest, const sporf_matrix *X,
                                               const double *times, const int32_t *events, int32_t n_jobs,
                                               double *scores, double *weights, sporf_error *err);

@@ -157,8 +157,6 @@ class _ForestSurvival(_BaseForest):
         predict_interval (none when the trees drew every row)."""
         for name in ("interval_scores_", "interval_weights_", "interval_calibration_"):
             self.__dict__.pop(name, None)
-        if not self.bootstrap and self.max_samples is None:
-            return
         event, time = self._survival_y
         X = np.ascontiguousarray(X, dtype=np.float64) if not hasattr(X, "toarray") else X.toarray()
         scores, weights = self._forest.survival_interval_scores(X, time, event, self._n_threads(), oob=True)

@@ -428,6 +428,15 @@ static void test_intervals(void)
     times_t[0] = neg;
     CHECK(sporf_forest_oob_survival_interval_scores(f, &mt, times_t, events_t, 1, hs, hw, &err) == SPORF_E_ARG &&
               strstr(err.message, "training data"), "out of bag on other rows is refused: %s", err.message);
+    sporf_params whole = params();
+    whole.n_estimators = 3;
+    whole.bootstrap = 0;
+    sporf_forest *fw = NULL;
+    CHECK(fit_surv(&whole, times, events, NULL, &fw, &err) == SPORF_OK &&
+              sporf_forest_oob_survival_interval_scores(fw, &m, times, events, 1, sc, w, &err) == SPORF_OK &&
+              isnan(sc[0]) && isnan(sc[N - 1]) && w[0] == 0.0 && w[N - 1] == 0.0,
+          "trees that draw every row score no row out of bag: %s", err.message);
+    sporf_forest_free(fw);
     sporf_params r;
     sporf_params_init(&r);
     r.criterion = SPORF_CRIT_SQUARED_ERROR;
