@@ -377,8 +377,8 @@ class NativeForest:
         """(scores, weights) of the rows of X with their times and event
         flags for calibrated survival intervals; oob: X is the training data,
         each row over the trees it was out of bag for."""
-        times = np.ascontiguousarray(times, dtype=np.float64)
-        events = np.ascontiguousarray(events, dtype=np.int32)
+        times = np.require(times, dtype=np.float64, requirements=["C", "A"])
+        events = np.require(events, dtype=np.int32, requirements=["C", "A"])
         scores = np.empty(X.shape[0], dtype=np.float64)
         weights = np.empty(X.shape[0], dtype=np.float64)
         view, keep = matrix_view(X)
@@ -393,8 +393,8 @@ class NativeForest:
     def oob_survival_interval_scores_rows(self, X, times, events, first_row, n_threads):
         """The out-of-bag survival interval scores (not the weights) of X, the
         training rows first_row .. (a partition of data larger than memory)."""
-        times = np.ascontiguousarray(times, dtype=np.float64)
-        events = np.ascontiguousarray(events, dtype=np.int32)
+        times = np.require(times, dtype=np.float64, requirements=["C", "A"])
+        events = np.require(events, dtype=np.int32, requirements=["C", "A"])
         scores = np.empty(X.shape[0], dtype=np.float64)
         view, keep = matrix_view(X)
         err = new_error()
@@ -415,8 +415,8 @@ class NativeForest:
             rc = lib.sporf_forest_predict_survival_interval(self.ptr, view, coverage, ffi.NULL, ffi.NULL, 0, n_threads,
                                                             _doubles(out), err)
         else:
-            scores = np.ascontiguousarray(scores, dtype=np.float64)
-            weights = np.ascontiguousarray(weights, dtype=np.float64)
+            scores = np.require(scores, dtype=np.float64, requirements=["C", "A"])
+            weights = np.require(weights, dtype=np.float64, requirements=["C", "A"])
             rc = lib.sporf_forest_predict_survival_interval(self.ptr, view, coverage, _doubles(scores),
                                                             _doubles(weights), scores.shape[0], n_threads,
                                                             _doubles(out), err)
@@ -427,7 +427,7 @@ class NativeForest:
     def oob_interval_scores_rows(self, X, y, first_row, n_threads):
         """interval_scores(oob=True) for X, the training rows first_row ..
         (a partition of data larger than memory), y their responses."""
-        y = np.ascontiguousarray(y, dtype=np.float64)
+        y = np.require(y, dtype=np.float64, requirements=["C", "A"])  # a slice unpickled on a worker: any address
         out = np.empty(X.shape[0], dtype=np.float64)
         view, keep = matrix_view(X)
         err = new_error()
@@ -695,8 +695,8 @@ def fit_sample(params, X, rows, n_total, *, codes=None, n_classes=0, y=None, sam
 def censoring_weights(times, events):
     """1 / G(T-) for each row with an event, 0 for censored rows
     (sporf_survival_censoring_weights)."""
-    times = np.ascontiguousarray(times, dtype=np.float64)
-    events = np.ascontiguousarray(events, dtype=np.int32)
+    times = np.require(times, dtype=np.float64, requirements=["C", "A"])
+    events = np.require(events, dtype=np.int32, requirements=["C", "A"])
     out = np.empty(times.shape[0], dtype=np.float64)
     err = new_error()
     check(lib.sporf_survival_censoring_weights(_doubles(times), ffi.from_buffer("int32_t[]", events), times.shape[0],
