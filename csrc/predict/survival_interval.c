@@ -59,25 +59,19 @@ int sporf_forest_survival_scores(const sporf_forest *f, const sporf_matrix *X, c
     if (f->task != SPORF_TASK_SURVIVAL)
         return sporf_set_error(err, SPORF_E_ARG, "survival interval scores are for survival forests");
     const int64_t n = X->nrow;
+    /* the times and flags checked, and the weights, in one go */
+    int rc = sporf_survival_censoring_weights(times, events, n, weights, err);
+    if (rc != SPORF_OK)
+        return rc;
     int64_t n_events = 0;
-    for (int64_t i = 0; i < n; i++) {
-        if (!(times[i] >= 0.0 && times[i] <= SPORF_MAX_ABS_VALUE))
-            return sporf_set_error(err, SPORF_E_ARG, "time[%lld] = %g: survival times must be finite numbers >= 0",
-                                   (long long)i, times[i]);
-        if (events[i] != 0 && events[i] != 1)
-            return sporf_set_error(err, SPORF_E_ARG, "event[%lld] = %d: an event flag is 1 or 0", (long long)i,
-                                   events[i]);
-        n_events += events[i];
-    }
+    for (int64_t i = 0; i < n; i++) n_events += events[i];
     if (n > 0 && n_events == 0)
         return sporf_set_error(err, SPORF_E_ARG, "no calibration row has an event: the scores need observed "
                                                  "event times");
     double *own = malloc((size_t)(2 * (n > 0 ? n : 1)) * sizeof *own);
-    if (!own || !censoring_weights(times, events, n, weights)) {
-        free(own);
+    if (!own)
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory for survival interval scores");
-    }
-    int rc = sporf_forest_survival_own_times(f, X, inbag, times, n_jobs, own, err);
+    rc = sporf_forest_survival_own_times(f, X, inbag, times, n_jobs, own, err);
     for (int64_t i = 0; rc == SPORF_OK && i < n; i++) {
         const double F_before = 1.0 - own[2 * i], F_at = 1.0 - own[2 * i + 1];
         if (!events[i] || isnan(F_at)) { /* censored, or in every tree's bag */
