@@ -32,7 +32,7 @@ sporf.default <- function(x, y,
     sample_weight = NULL,
     n_jobs = NULL,
     random_state = NULL,
-    first_tree = 0,
+    first_tree = NULL,
     verbose = 0,
     ...) {
   .fit_sporf(environment(), match.call())
@@ -70,7 +70,7 @@ morf.default <- function(x, y,
     sample_weight = NULL,
     n_jobs = NULL,
     random_state = NULL,
-    first_tree = 0,
+    first_tree = NULL,
     verbose = 0,
     ...) {
   .fit_morf(environment(), match.call())
@@ -100,7 +100,7 @@ urerf.default <- function(x,
     max_samples = NULL,
     n_jobs = NULL,
     random_state = NULL,
-    first_tree = 0,
+    first_tree = NULL,
     verbose = 0,
     ...) {
   .fit_urerf(environment(), match.call())

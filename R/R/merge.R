@@ -17,6 +17,9 @@ merge_forests <- function(...) {
                  which(kinds != kinds[1L])[1L], kinds[which(kinds != kinds[1L])[1L]], kinds[1L]), call. = FALSE)
   handle <- .Call(C_sporf_r_merge, lapply(forests, .native))
   merged <- .sporf_from_bytes(.Call(C_sporf_r_save, handle))
+  # shards that left the leaf size to the merge: the size it chose, every size's score
+  leaf <- .Call(C_sporf_r_leaf_choice, handle)
+  if (!is.null(leaf) && !any(is.nan(leaf[[2L]]))) merged[.LEAF_CHOICE_FIELDS] <- leaf
   # the outputs' names, which the model file does not hold
   if (isTRUE(merged[["n_outputs"]] > 1L) && !is.null(forests[[1L]][["outputs"]]))
     merged <- .with_outputs(merged, forests[[1L]][["outputs"]],

@@ -202,6 +202,8 @@ print.sporf_fraction <- function(x, ...) {
   # The core checks everything again (and what relates parameters to each
   # other and to the data), and resolves max_features to a count.
   attr(out, "max_features_resolved") <- .Call(C_sporf_r_check_params, out, as.numeric(p))
+  # a shard (first_tree given) leaves the "auto" leaf size to merge_forests()
+  attr(out, "shard") <- !is.null(given[["first_tree"]])
   out
 }
 
@@ -265,7 +267,7 @@ print.sporf_fraction <- function(x, ...) {
 .next_trees_call <- function(call, params, first, count) {
   call$n_estimators <- count
   if (is.null(params)) return(call)
-  call$first_tree <- params$first_tree + first
+  call$first_tree <- (if (is.null(params$first_tree)) 0 else params$first_tree) + first
   call$random_state <- params$random_state
   call$oob_score <- FALSE
   call$verbose <- 0

@@ -212,9 +212,18 @@ static void finish_fit(SEXP out, int rc, sporf_forest *f, sporf_error *err, cons
     }
 }
 
+/* Does the parameter list grow a shard (first_tree given, not NULL: its
+ * attribute "shard", set by .build_params)? A
+ * shard whose leaf size is "auto" leaves the choice to merge_forests
+ * (sporf_fit_data.shard). */
+static int is_shard(SEXP params)
+{
+    return Rf_asLogical(Rf_getAttrib(params, Rf_install("shard"))) == TRUE;
+}
+
 /* A survival forest: y is list(times (double), event flags (integer 0/1)). */
 static SEXP fit_survival(const sporf_params *p, const sporf_matrix *m, SEXP y, SEXP sample_weight, SEXP oob,
-                         SEXP verbose)
+                         SEXP verbose, int shard)
 {
     if (XLENGTH(y) != 2 || TYPEOF(VECTOR_ELT(y, 0)) != REALSXP || TYPEOF(VECTOR_ELT(y, 1)) != INTSXP ||
         XLENGTH(VECTOR_ELT(y, 0)) != m->nrow || XLENGTH(VECTOR_ELT(y, 1)) != m->nrow)
@@ -238,6 +247,7 @@ static SEXP fit_survival(const sporf_params *p, const sporf_matrix *m, SEXP y, S
     data.values = REAL(VECTOR_ELT(y, 0));
     data.events = INTEGER(VECTOR_ELT(y, 1));
     data.sample_weight = sw;
+    data.shard = shard;
     const int rc = sporf_forest_fit(p, m, &data, oob_dec, oob_cnt, progress_cb, &st, &f, &err);
     finish_fit(out, rc, f, &err, &st, NULL, m, p->n_jobs, oob_dec, oob_cnt);
     UNPROTECT(1);
@@ -261,7 +271,7 @@ SEXP sporf_r_fit(SEXP x, SEXP y, SEXP n_outputs, SEXP n_classes, SEXP params, SE
     sporf_r_params_from_list(params, &p);
     sporf_matrix m = matrix_view(x);
     if (TYPEOF(y) == VECSXP)
-        return fit_survival(&p, &m, y, sample_weight, oob, verbose);
+        return fit_survival(&p, &m, y, sample_weight, oob, verbose, is_shard(params));
     const int regression = TYPEOF(y) == REALSXP;
     const int n_out = Rf_asInteger(n_outputs);
     if ((TYPEOF(y) != INTSXP && !regression) || n_out < 1 || XLENGTH(y) != (R_xlen_t)m.nrow * n_out)
@@ -297,7 +307,8 @@ SEXP sporf_r_fit(SEXP x, SEXP y, SEXP n_outputs, SEXP n_classes, SEXP params, SE
     sporf_tune_result tuned;
     const sporf_fit_data data = {regression ? SPORF_RESPONSE_VALUES : SPORF_RESPONSE_CLASSES, n_out,
                                  regression ? NULL : INTEGER(y), regression ? NULL : INTEGER(n_classes),
-                                 regression ? REAL(y) : NULL, sw, cw, NULL, 0, NULL, NULL, NULL, NULL, NULL};
+                                 regression ? REAL(y) : NULL, sw, cw, NULL, 0, NULL, NULL, NULL, NULL, NULL,
+                                 is_shard(params)};
     const int rc = want_tune ? sporf_forest_tune_oob(&p, tune_code == 2 ? SPORF_TUNE_STRUCTURE : SPORF_TUNE_DENSITY,
                                                      &m, &data, &tuned, progress_cb, &st, &f, &err)
                              : sporf_forest_fit(&p, &m, &data, oob_dec, oob_cnt, progress_cb, &st, &f, &err);
@@ -1062,7 +1073,7 @@ SEXP sporf_r_fit_unsupervised(SEXP x, SEXP params, SEXP verbose)
     sporf_forest *f = NULL;
     sporf_error err;
     const sporf_fit_data data = {SPORF_RESPONSE_NONE, 1, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL,
-                                 NULL, NULL, NULL};
+                                 NULL, NULL, NULL, 0};
     int rc = sporf_forest_fit(&p, &m, &data, NULL, NULL, progress_cb, &st, &f, &err);
     if (st.drawn)
         REprintf("\n");

@@ -284,7 +284,37 @@ int sporf_forest_load(const uint8_t *buf, int64_t len, sporf_forest **out, sporf
     return with_layout(sporf_model_read(buf, len, out, err), out, err);
 }
 
+/* Shards that left the leaf size to the merge (leaf_choice.h): their sums,
+ * added by the model layer, choose for the whole forest and its trees are
+ * pruned to the choice. */
+static int choose_merged(int rc, sporf_forest **out, int32_t n_threads, sporf_error *err)
+{
+    sporf_forest *f = rc == SPORF_OK ? *out : NULL;
+    if (!f || !f->pending || f->pending->n == 0)
+        return rc;
+    double scores[SPORF_LEAF_SIZES];
+    rc = sporf_leaf_scores(f, f->pending, NULL, NULL, n_threads, scores, err);
+    if (rc == SPORF_OK)
+        rc = sporf_leaf_choose(f, scores, err);
+    if (rc != SPORF_OK) {
+        sporf_forest_free(f);
+        *out = NULL;
+    }
+    return rc;
+}
+
 int sporf_forest_merge(const sporf_forest *const *forests, int64_t n_forests, sporf_forest **out, sporf_error *err)
 {
-    return with_layout(sporf_model_merge(forests, n_forests, out, err), out, err);
+    return with_layout(choose_merged(sporf_model_merge(forests, n_forests, out, err), out, 1, err), out, err);
+}
+
+int sporf_forest_leaf_state(const sporf_forest *f, int32_t *state, int64_t *words_per_row, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !state)
+        return sporf_set_error(err, SPORF_E_ARG, "leaf_state: forest and state are required");
+    *state = !f->pending ? SPORF_LEAF_CHOSEN : f->pending->n > 0 ? SPORF_LEAF_PENDING_SUMS : SPORF_LEAF_PENDING;
+    if (words_per_row)
+        *words_per_row = f->pending ? 2 * (int64_t)(f->pending->end - f->pending->first) * f->pending->width : 0;
+    return SPORF_OK;
 }

@@ -95,7 +95,7 @@ static int grow_on(const sporf_params *params, int64_t from, int64_t to, const s
     span->units = to - from;
     sporf_progress_fn fn = span->fn ? span_progress : NULL;
     const sporf_fit_data data = {tg->y ? SPORF_RESPONSE_CLASSES : SPORF_RESPONSE_VALUES, tg->m, tg->y, tg->n_classes,
-                                 tg->yr, sample_weight, tg->class_weights, NULL, 0, NULL, NULL, NULL, NULL, NULL};
+                                 tg->yr, sample_weight, tg->class_weights, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0};
     int rc = sporf_forest_fit(&q, X, &data, NULL, NULL, fn, span, &shard, err);
     span->offset += to - from;
     if (rc != SPORF_OK)

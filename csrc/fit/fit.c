@@ -178,9 +178,9 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
     sporf_tree *tree = &c->forest->trees[t];
     if (!sporf_params_honest(c->params)) {
         int rc = sporf_builder_grow(b, m, &rng, ctl, tree, err);
-        /* a leaf size chosen out of bag collects the leaves' rows after the
-         * trees are pruned (collect_quantile_leaves) */
-        if (rc != SPORF_OK || !qcount || b->draft.keep_nodes)
+        /* a tree pruned later (leaf_choice.h) gives a new leaf the rows of
+         * the leaves it joins */
+        if (rc != SPORF_OK || !qcount)
             return rc;
         return collect_leaf_rows(c, b, tree, b->rows.idx, m, qcount, qcount + n, worker, err);
     }
@@ -191,7 +191,7 @@ static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *
     int rc = sporf_builder_grow(b, n_struct, &rng, ctl, tree, err);
     if (rc == SPORF_OK)
         rc = sporf_builder_estimate_leaves(b, b->rows.idx + n_struct, n_est, n_struct, tree, err);
-    if (rc != SPORF_OK || !qcount || b->draft.keep_nodes)
+    if (rc != SPORF_OK || !qcount)
         return rc;
     /* an honest leaf's quantiles come from the rows that estimated it */
     return collect_leaf_rows(c, b, tree, b->rows.idx + n_struct, n_est, qcount, qcount + n, worker, err);
@@ -484,9 +484,7 @@ static int check_leaf_auto(const sporf_params *params, const int32_t *y, const d
                "give a count";
     else if (*chosen == 0 && !sporf_params_samples_rows(params))
         *chosen = sporf_params_leaf_auto_grown(n);
-    else if (*chosen == 0 && sample)
-        what = "it needs every row's out-of-bag predictions, which a fit on a sample of the rows does not have: "
-               "give a count, or the size a fit of the whole data chose";
+    (void)sample; /* a fit on a sample keeps its trees' nodes for the choice after the merge */
     return what ? sporf_params_leaf_auto_error(err, what) : SPORF_OK;
 }
 
@@ -499,67 +497,75 @@ typedef struct fit_outputs {
     const double *weight;   /* regression: n weights of the outputs' squared errors */
 } fit_outputs;
 
-/* Every tree of f (grown with its node values) pruned to leaves of k rows,
- * and k recorded as the size "auto" chose: trees added to the forest later
- * are pruned alike, and merge with it. */
-static int prune_forest(sporf_forest *f, int64_t k, sporf_error *err)
+/* The response every row is scored against (leaf_choice.h), pointing at
+ * the fit's arrays: class codes (offset into the K values), responses or
+ * times, event flags, weights. */
+static sporf_leaf_pending fit_response(const sporf_forest *f, int64_t n, const int32_t *y, const double *yr,
+                                       const double *sample_weight)
 {
-    for (int64_t t = 0; t < f->n_trees; t++) {
-        /* no node values: grown to the size chosen, nothing to prune */
-        const int rc = f->trees[t].node_values ? sporf_tree_prune(&f->trees[t], f->n_classes, k, err) : SPORF_OK;
-        if (rc != SPORF_OK)
-            return rc;
-    }
-    sporf_params_set_leaf_chosen(&f->params, k);
-    return SPORF_OK;
+    sporf_leaf_pending p;
+    memset(&p, 0, sizeof p);
+    const int survival = f->task == SPORF_TASK_SURVIVAL;
+    p.n = n;
+    p.m = f->n_outputs > 1 ? f->n_outputs : 1;
+    p.codes = survival ? NULL : (int32_t *)y;
+    p.values = (double *)yr;
+    p.events = survival ? (int32_t *)y : NULL;
+    p.sample_weight = (double *)sample_weight;
+    p.first = sporf_leaf_sizes_first(f);
+    p.end = sporf_leaf_sizes_end(f);
+    p.width = sporf_leaf_sums_width(f);
+    p.scale = sporf_leaf_sums_scale(f, f->task == SPORF_TASK_REGRESSION ? sporf_leaf_response_max(yr, n * p.m) : 0.0);
+    return p;
 }
 
 /* min_samples_leaf "auto": score the leaf sizes out of bag, prune every
  * tree to the best (leaf_choice.h) and keep the choice with the forest. */
 static int choose_leaf_size(sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const int32_t *y,
-                            const double *yr, const double *output_weight, const double *sample_weight,
-                            int32_t n_jobs, sporf_error *err)
+                            const double *yr, const double *sample_weight, int32_t n_jobs, sporf_error *err)
 {
+    const sporf_leaf_pending p = fit_response(f, X->nrow, y, yr, sample_weight);
     double scores[SPORF_LEAF_SIZES];
-    f->leaf_grown = sporf_params_leaf_auto_grown(X->nrow); /* the sizes to score follow from it */
-    int rc = sporf_leaf_choice_score(f, X, inbag, y, yr, output_weight, sample_weight,
-                                     sporf_pool_threads(n_jobs, X->nrow), scores, err);
-    if (rc != SPORF_OK)
-        return rc;
-    memcpy(f->leaf_scores, scores, sizeof scores);
-    f->leaf_scored = 1;
-    const int32_t best = sporf_leaf_choice_best(scores, sporf_leaf_sizes_first(f), sporf_leaf_sizes_end(f));
-    return prune_forest(f, sporf_leaf_sizes[best], err);
+    int rc = sporf_leaf_scores(f, &p, X, inbag, sporf_pool_threads(n_jobs, X->nrow), scores, err);
+    return rc == SPORF_OK ? sporf_leaf_choose(f, scores, err) : rc;
 }
 
-/* The quantile leaves of f's trees, pruned after the fit (min_samples_leaf
- * "auto"): each tree's rows drawn again, with their multiplicities (and an
- * honest tree's shuffled again into its estimation rows), and routed to its
- * leaves as grow_one_tree collects them. */
-static int collect_quantile_leaves(fit_ctx *c, sporf_forest *f, sporf_error *err)
+/* A shard's "auto" (sporf_fit_data.shard), or a fit on a sample: the choice
+ * is left for later. The forest keeps its trees' nodes and, for a shard,
+ * every row's out-of-bag sums over its trees and the response they are
+ * scored against (model.h sporf_leaf_pending), copied. */
+static int keep_leaf_pending(sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const int32_t *y,
+                             const double *yr, const double *sample_weight, int with_sums, int32_t n_jobs,
+                             sporf_error *err)
 {
-    sporf_builder *b = &c->builders[0];
-    const int64_t n = c->n;
-    int32_t *scratch = c->qrf_scratch[0], *count = scratch, *rows = b->rows.idx;
-    for (int64_t t = 0; t < f->n_trees; t++) {
-        sporf_rng rng;
-        sporf_seed_tree(&rng, c->params, t);
-        int rc = draw_rows(c, t, &rng, b->rows.w, err);
-        if (rc != SPORF_OK)
-            return rc;
-        int64_t m = 0;
-        for (int64_t i = 0; i < n; i++) {
-            const double wi = b->rows.w[i] * (c->sample_weight ? c->sample_weight[i] : 1.0);
-            count[i] = (int32_t)b->rows.w[i];
-            if (wi > 0.0) rows[m++] = (int32_t)i;
-        }
-        /* an honest tree's estimation rows: grow_one_tree's shuffle, from the same place in the stream */
-        const int64_t first = sporf_params_honest(c->params) ? honest_split(c->params, &rng, rows, m) : 0;
-        rc = collect_leaf_rows(c, b, &f->trees[t], rows + first, m - first, count, scratch + n, 0, err);
-        if (rc != SPORF_OK)
-            return rc;
-    }
-    return SPORF_OK;
+    sporf_leaf_pending *p = calloc(1, sizeof *p);
+    if (!p)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    f->pending = p;
+    const sporf_leaf_pending r = fit_response(f, X->nrow, y, yr, sample_weight);
+    p->first = r.first;
+    p->end = r.end;
+    p->width = r.width;
+    p->m = r.m;
+    if (!with_sums)
+        return SPORF_OK;
+    const int64_t n = X->nrow, W = (int64_t)(p->end - p->first) * p->width;
+    p->n = n;
+    p->scale = r.scale;
+    p->sums = malloc((size_t)(n * W > 0 ? n * W : 1) * 2 * sizeof *p->sums);
+    p->count = malloc((size_t)(n > 0 ? n : 1) * sizeof *p->count);
+    if (r.codes && (p->codes = malloc((size_t)(n * p->m > 0 ? n * p->m : 1) * sizeof *p->codes)))
+        memcpy(p->codes, r.codes, (size_t)(n * p->m) * sizeof *p->codes);
+    if (r.values && (p->values = malloc((size_t)(n * p->m > 0 ? n * p->m : 1) * sizeof *p->values)))
+        memcpy(p->values, r.values, (size_t)(n * p->m) * sizeof *p->values);
+    if (r.events && (p->events = malloc((size_t)(n > 0 ? n : 1) * sizeof *p->events)))
+        memcpy(p->events, r.events, (size_t)n * sizeof *p->events);
+    if (r.sample_weight && (p->sample_weight = malloc((size_t)(n > 0 ? n : 1) * sizeof *p->sample_weight)))
+        memcpy(p->sample_weight, r.sample_weight, (size_t)n * sizeof *p->sample_weight);
+    if (!p->sums || !p->count || (r.codes && !p->codes) || (r.values && !p->values) || (r.events && !p->events) ||
+        (r.sample_weight && !p->sample_weight))
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory keeping the out-of-bag sums");
+    return sporf_leaf_sums(f, X, inbag, p->scale, sporf_pool_threads(n_jobs, n), p->sums, p->count, err);
 }
 
 /* A new forest of T trees for p features and the response's shape, its
@@ -834,7 +840,7 @@ static void end_fit(fit_ctx *c)
 static int fit_forest(const sporf_params *params, const sporf_matrix *X,
                       const int32_t *y, const double *yr, int32_t n_classes, int survival, const fit_outputs *outputs,
                       const double *sample_weight, const double *class_weight,
-                      double *oob_decision, int64_t *oob_count, const fit_sample *sample,
+                      double *oob_decision, int64_t *oob_count, const fit_sample *sample, int shard,
                       sporf_progress_fn progress, void *user_data,
                       sporf_forest **out, sporf_error *err)
 {
@@ -892,17 +898,19 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     if (rc == SPORF_OK) rc = prepare_imputation(f, sample, &cols, err);
     if (rc == SPORF_OK) rc = prepare_class_weights(&c, f, class_weight, err);
     if (rc == SPORF_OK) rc = prepare_workers(&c, f, &cols, &response, sample, keep_nodes, err);
-    if (rc == SPORF_OK && (oob_decision || oob_count || (leaf_auto && leaf_size == 0))) {
+    f->leaf_grown = leaf_auto ? c.sizes.leaf_grown : 0; /* the sizes to score follow from it */
+    if (rc == SPORF_OK && (oob_decision || oob_count || (leaf_auto && leaf_size == 0 && !sample))) {
         c.bitmap_bytes = (n + 7) / 8;
         if (!(c.inbag = calloc((size_t)T, (size_t)c.bitmap_bytes)))
             rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory for the out-of-bag bookkeeping");
     }
     if (rc == SPORF_OK) rc = sporf_pool_run(c.n_threads, T, grow_one_tree, &c, progress, user_data, err);
-    if (rc == SPORF_OK && leaf_auto)
-        rc = leaf_size == 0 ? choose_leaf_size(f, X, c.inbag, y, yr, outputs ? outputs->weight : NULL, sample_weight,
-                                               params->n_jobs, err)
-                            : prune_forest(f, leaf_size, err);
-    if (rc == SPORF_OK && keep_nodes && sporf_forest_keeps_rows(f)) rc = collect_quantile_leaves(&c, f, err);
+    if (rc == SPORF_OK && leaf_auto && leaf_size != 0)
+        rc = sporf_leaf_prune_forest(f, leaf_size, err);
+    else if (rc == SPORF_OK && leaf_auto && (sample || shard))
+        rc = keep_leaf_pending(f, X, c.inbag, y, yr, sample_weight, !sample, params->n_jobs, err);
+    else if (rc == SPORF_OK && leaf_auto)
+        rc = choose_leaf_size(f, X, c.inbag, y, yr, sample_weight, params->n_jobs, err);
     if (rc == SPORF_OK) rc = sporf_forest_pack(f, err);
     if (rc == SPORF_OK && c.inbag && (oob_decision || oob_count)) rc = oob_pass(&c, X, oob_decision, oob_count, err);
     end_fit(&c);
@@ -914,45 +922,11 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     return SPORF_OK;
 }
 
-/* Each regression output's weight in the squared error a split lowers: the
- * inverse of its (sample-weighted) variance over the training rows, scaled so
- * the smallest weight is 1 -- so every output counts in units of its own
- * spread, and outputs of one variance keep weight 1 exactly (their scores are
- * then the plain summed ones, to the bit). Without it a response of large
- * scale decides nearly every cut (benchmarks/notes/multioutput.md).
- * malloc'ed; NULL when out of memory. */
-static double *output_weights(const double *y, const double *sw, int64_t n, int32_t m)
-{
-    double *v = malloc((size_t)m * sizeof *v);
-    if (!v)
-        return NULL;
-    double W = 0.0;
-    for (int64_t i = 0; i < n; i++) W += sw ? sw[i] : 1.0;
-    for (int32_t j = 0; j < m; j++) {
-        double mean = 0.0, ss = 0.0;
-        for (int64_t i = 0; i < n; i++) mean += (sw ? sw[i] : 1.0) * y[i * m + j];
-        mean = W > 0.0 ? mean / W : 0.0;
-        for (int64_t i = 0; i < n; i++) {
-            const double d = y[i * m + j] - mean;
-            ss += (sw ? sw[i] : 1.0) * d * d;
-        }
-        v[j] = ss; /* W times the variance: the factor W cancels in the ratios below */
-    }
-    double largest = 0.0;
-    for (int32_t j = 0; j < m; j++) largest = v[j] > largest ? v[j] : largest;
-    for (int32_t j = 0; j < m; j++) {
-        v[j] = v[j] > 0.0 && largest > 0.0 ? largest / v[j] : 1.0; /* a constant output adds nothing anyway */
-        if (!(v[j] <= 1e12))
-            v[j] = 1e12; /* a nearly constant output: bounded, so the weighted sums cannot overflow */
-    }
-    return v;
-}
-
 /* Several responses per row (n_outputs >= 2): class codes y with their
  * counts, or responses y_regression. */
 static int fit_several_outputs(const sporf_params *params, const sporf_matrix *X, int32_t n_outputs,
                                const int32_t *y, const int32_t *n_classes, const double *y_regression,
-                               const double *sample_weight, double *oob_decision, int64_t *oob_count,
+                               const double *sample_weight, double *oob_decision, int64_t *oob_count, int shard,
                                sporf_progress_fn progress, void *user_data,
                                sporf_forest **out, sporf_error *err)
 {
@@ -975,12 +949,12 @@ static int fit_several_outputs(const sporf_params *params, const sporf_matrix *X
                 return sporf_set_error(err, SPORF_E_ARG, "y[%lld, %lld] = %g: responses must be finite and at most "
                                                          "1e100 in magnitude", (long long)(i / m), (long long)(i % m),
                                        y_regression[i]);
-        double *weight = output_weights(y_regression, sample_weight, n, n_outputs);
+        double *weight = sporf_output_weights(y_regression, sample_weight, n, n_outputs);
         if (!weight)
             return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
         const fit_outputs outs = {n_outputs, NULL, weight};
         rc = fit_forest(params, X, NULL, y_regression, n_outputs, 0, &outs, sample_weight, NULL, oob_decision,
-                        oob_count, NULL, progress, user_data, out, err);
+                        oob_count, NULL, shard, progress, user_data, out, err);
         free(weight);
         return rc;
     }
@@ -1011,7 +985,7 @@ static int fit_several_outputs(const sporf_params *params, const sporf_matrix *X
         }
     const fit_outputs outs = {n_outputs, n_classes, NULL};
     rc = fit_forest(params, X, codes, NULL, (int32_t)K, 0, &outs, sample_weight, NULL, oob_decision, oob_count, NULL,
-                    progress, user_data, out, err);
+                    shard, progress, user_data, out, err);
     free(codes);
     return rc;
 }
@@ -1058,11 +1032,11 @@ int sporf_forest_fit(const sporf_params *params, const sporf_matrix *X, const sp
     if (m > 1) {
         if (kind == SPORF_RESPONSE_NONE || data->rows)
             return sporf_set_error(err, SPORF_E_ARG, "fit: several outputs need a response and every training row");
-        return fit_several_outputs(params, X, m, data->codes, data->n_classes, data->values, data->sample_weight, oob_decision,
-                           oob_count, progress, user_data, out, err);
+        return fit_several_outputs(params, X, m, data->codes, data->n_classes, data->values, data->sample_weight,
+                                   oob_decision, oob_count, data->shard != 0, progress, user_data, out, err);
     }
     return fit_forest(params, X, survival ? data->events : data->codes, data->values, classes ? data->n_classes[0] : 1,
                       survival, NULL,
                       data->sample_weight, data->class_weights, oob_decision, oob_count, data->rows ? &sample : NULL,
-                      progress, user_data, out, err);
+                      data->shard != 0, progress, user_data, out, err);
 }

@@ -1,8 +1,11 @@
 /* leaf_choice.c -- see leaf_choice.h. */
 #include "fit/leaf_choice.h"
 
+#include "fit/task.h"
+#include "model/params.h"
 #include "model/survival.h"
 #include "predict/traverse.h"
+#include "util/exact.h"
 #include "util/pool.h"
 #include "util/sort.h"
 
@@ -12,36 +15,77 @@
 
 const int64_t sporf_leaf_sizes[SPORF_LEAF_SIZES] = {1, 2, 3, 5, 8, 13, 21};
 
-/* Rows per unit of work: the sums of a block join in block order. */
+/* Rows per unit of work: the losses of a block join in block order. */
 #define LEAF_CHOICE_BLOCK 256
 
-typedef struct score_ctx {
+/* The sums' headroom: 2^scale times any value stays below 2^SUMS_BITS, so
+ * 2^30 trees' sums stay below 2^126. */
+#define SUMS_BITS 96
+
+int32_t sporf_leaf_sizes_first(const sporf_forest *f)
+{
+    int32_t j = 0;
+    while (j + 1 < SPORF_LEAF_SIZES && sporf_leaf_sizes[j] < f->leaf_grown) j++;
+    return j;
+}
+
+int32_t sporf_leaf_sizes_end(const sporf_forest *f)
+{
+    return f->task == SPORF_TASK_CLASSIFICATION ? SPORF_LEAF_SIZES - 2 : SPORF_LEAF_SIZES;
+}
+
+int32_t sporf_leaf_sums_width(const sporf_forest *f)
+{
+    if (f->task != SPORF_TASK_SURVIVAL)
+        return f->n_classes;
+    /* a node's risk, then its curve at the grid's times (fewer than
+     * SPORF_SURV_GRID when the rows have fewer distinct event times) */
+    return f->n_trees > 0 && f->trees[0].node_width > 1 ? f->trees[0].node_width - 1 : 0;
+}
+
+double sporf_leaf_response_max(const double *values, int64_t n)
+{
+    double m = 0.0;
+    for (int64_t i = 0; values && i < n; i++)
+        if (fabs(values[i]) > m) m = fabs(values[i]);
+    return m;
+}
+
+int32_t sporf_leaf_sums_scale(const sporf_forest *f, double response_max)
+{
+    if (f->task != SPORF_TASK_REGRESSION || !(response_max > 0.0) || !isfinite(response_max))
+        return SUMS_BITS;
+    int e;
+    frexp(response_max, &e); /* response_max < 2^e */
+    return SUMS_BITS - e;
+}
+
+/* ---- the passes over blocks of rows ---- */
+
+typedef struct leaf_ctx {
     const sporf_forest *f;
-    const sporf_matrix *X;
+    const sporf_matrix *X;     /* the rows the sums are computed for (NULL: they are given) */
     const uint8_t *inbag;
     int64_t bitmap_bytes;
-    const int32_t *y;          /* n x m class codes, offset into the K values (several outputs) */
-    const double *yr;          /* n x m responses */
-    const double *sw;
-    int32_t m;                 /* outputs */
-    int32_t j0, j1;            /* the sizes scored: sporf_leaf_sizes[j0..j1) */
+    int32_t j0, j1, V, off;    /* the sizes summed [j0, j1), values per size, first value summed */
+    int32_t scale;
+    uint64_t *sums;            /* nrow x (j1 - j0) x V exact sums, 2 words each (given or written) */
+    int64_t *count;
+    int score;                 /* 1: each block's losses too, against p's response */
+    const sporf_leaf_pending *p;
     const int32_t *out_classes; /* classification: each output's classes (K for one output) */
-    const double *out_weight;  /* regression: each output's weight in the summed squared error, or NULL */
-    double *class_w; /* classification: each output's classes' weights, 1 / their rows' weight
-                             (the K values' order), so every class counts alike */
-    /* survival (y the event flags, yr the times): the grid of times the
-     * curves are scored at, the censoring distribution's survival G there
-     * and each event row's G just before its time (the Brier score's
-     * inverse-probability-of-censoring weights) */
+    double *out_weight;        /* regression with several outputs: each one's weight, or NULL */
+    double *class_w;           /* classification: each class's weight, 1 / its rows' weight */
+    /* survival: the grid of times the curves are scored at, the censoring
+     * distribution's survival G there and each event row's G just before
+     * its time (the Brier score's inverse-probability-of-censoring weights) */
     int32_t n_grid;
     double grid[SPORF_SURV_GRID], g_grid[SPORF_SURV_GRID];
     double *g_row;
-    double *block_loss;   /* n_blocks x SPORF_LEAF_SIZES */
-    double *block_weight; /* n_blocks */
-    double **scratch;     /* per worker: sums, node per size, a row as doubles */
-} score_ctx;
-
-static double survival_brier(const struct score_ctx *c, int64_t r, const double *sum, double trees);
+    double *block_loss;        /* n_blocks x SPORF_LEAF_SIZES */
+    double *block_weight;      /* n_blocks */
+    void **scratch;            /* per worker: a block's sums and counts, a block of float rows as doubles */
+} leaf_ctx;
 
 /* The rows of a block as doubles: pointers into X, or the block's rows
  * copied into buf (float data); *cs their column stride. */
@@ -61,35 +105,25 @@ static void block_rows(const sporf_matrix *X, int64_t r0, int64_t r1, double *bu
     *cs = X->data32 ? 1 : X->col_stride;
 }
 
-/* One block of rows: every tree in turn walks the block's rows out of its
- * bag (so a tree's nodes stay in the cache while it walks them), adding to
- * each row's sums the values of its deepest node of each size; then each
- * row's loss at each size. A row's sums are added in tree order, the block's
- * losses in row order: the same for any number of threads. */
-static int score_block(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
+/* A block's sums (rows r0..r1): every tree in turn walks the block's rows
+ * out of its bag (so a tree's nodes stay in the cache while it walks them),
+ * adding to each row's sums the values of its deepest node of each size. */
+static void block_sums(const leaf_ctx *c, int64_t r0, int64_t r1, double *buf, sporf_exact *sums, int64_t *count)
 {
-    score_ctx *c = vctx;
     const sporf_forest *f = c->f;
-    const int32_t K = f->trees[0].node_width, S = SPORF_LEAF_SIZES; /* K: the values a node keeps */
-    const int64_t n = c->X->nrow, r0 = unit * LEAF_CHOICE_BLOCK;
-    const int64_t r1 = r0 + LEAF_CHOICE_BLOCK < n ? r0 + LEAF_CHOICE_BLOCK : n, m = r1 - r0;
-    double *sums = c->scratch[worker];                                  /* m x S x K */
-    double *buf = sums + (size_t)LEAF_CHOICE_BLOCK * S * (size_t)K;      /* m x p (float data) */
+    const int32_t S = SPORF_LEAF_SIZES, W = (c->j1 - c->j0) * c->V;
     const double *rows[LEAF_CHOICE_BLOCK];
-    int64_t trees[LEAF_CHOICE_BLOCK], cs;
-    double *loss = c->block_loss + unit * S, weight = 0.0;
-    if (ctl && sporf_pool_cancelled(ctl))
-        return sporf_set_error(err, SPORF_E_INTERRUPTED, "interrupted");
+    int64_t cs;
     block_rows(c->X, r0, r1, buf, rows, &cs);
-    memset(sums, 0, (size_t)m * S * (size_t)K * sizeof *sums);
-    memset(trees, 0, sizeof trees);
+    memset(sums, 0, (size_t)(r1 - r0) * (size_t)W * sizeof *sums);
+    memset(count, 0, (size_t)(r1 - r0) * sizeof *count);
     for (int64_t t = 0; t < f->n_trees; t++) {
         const sporf_tree *tr = &f->trees[t];
         const uint8_t *bits = c->inbag + t * c->bitmap_bytes;
         for (int64_t r = r0; r < r1; r++) {
             if (bits[r >> 3] & (1u << (r & 7)))
                 continue;
-            trees[r - r0]++;
+            count[r - r0]++;
             /* Down the row's path: the node of each size is the deepest with
              * at least that many rows. A node holds no more rows than its
              * parent, so the sizes a node holds (the first `held`) only
@@ -109,52 +143,80 @@ static int score_block(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl 
                 i = sporf_tree_stored_child(tr, nd, f->impute, rows[r - r0], cs);
             }
             for (int32_t j = 0; j < held; j++) deep[j] = i;
-            double *s = sums + (r - r0) * S * K;
+            sporf_exact *s = sums + (r - r0) * W;
             for (int32_t j = c->j0; j < c->j1; j++) {
-                const double *v = tr->node_values + (int64_t)deep[j] * K;
-                for (int32_t k = 0; k < K; k++) s[j * K + k] += v[k];
+                const double *v = tr->node_values + (int64_t)deep[j] * tr->node_width + c->off;
+                sporf_exact *sj = s + (j - c->j0) * c->V;
+                for (int32_t k = 0; k < c->V; k++) sporf_exact_add(&sj[k], sporf_exact_from(v[k], c->scale));
             }
         }
     }
-    for (int32_t j = 0; j < S; j++) loss[j] = 0.0;
-    if (c->g_row) { /* survival: the Brier scores of the curves */
-        for (int64_t r = r0; r < r1; r++) {
-            if (trees[r - r0] == 0)
-                continue;
-            const double w = c->sw ? c->sw[r] : 1.0;
-            weight += w;
-            for (int32_t j = c->j0; j < c->j1; j++)
-                loss[j] += w * survival_brier(c, r, sums + (r - r0) * S * K + j * K + 1, (double)trees[r - r0]);
-        }
-        c->block_weight[unit] = weight;
-        return SPORF_OK;
+}
+
+/* Row r's Brier score of the survival curve S[0..n_grid), over the grid's
+ * times (their mean), weighted by the inverse probability of censoring: an
+ * event before a time counts (S - 0)^2 / G(its time-), a row alive after it
+ * (1 - S)^2 / G(the time), a row censored before it nothing. */
+static double survival_brier(const leaf_ctx *c, int64_t r, const double *S)
+{
+    const double t = c->p->values[r];
+    const int event = c->p->events[r] != 0;
+    double b = 0.0;
+    for (int32_t g = 0; g < c->n_grid; g++) {
+        const double tau = c->grid[g];
+        if (t <= tau && event && c->g_row[r] > 0.0)
+            b += S[g] * S[g] / c->g_row[r];
+        else if (t > tau && c->g_grid[g] > 0.0)
+            b += (1.0 - S[g]) * (1.0 - S[g]) / c->g_grid[g];
     }
+    return c->n_grid > 0 ? b / (double)c->n_grid : 0.0;
+}
+
+/* A block's losses at each size (loss[j], weight) from its rows' sums: each
+ * row's loss at the averaged answer of its out-of-bag trees, added in row
+ * order. */
+static void block_loss(const leaf_ctx *c, int64_t r0, int64_t r1, const sporf_exact *sums, const int64_t *count,
+                       double *loss, double *weight_out)
+{
+    const sporf_leaf_pending *p = c->p;
+    const int32_t W = (c->j1 - c->j0) * c->V, m = p->m;
+    double mean[SPORF_SURV_GRID > 1 ? SPORF_SURV_GRID : 1], weight = 0.0;
+    for (int32_t j = 0; j < SPORF_LEAF_SIZES; j++) loss[j] = 0.0;
     for (int64_t r = r0; r < r1; r++) {
-        const int64_t nt = trees[r - r0];
+        const int64_t nt = count[r - r0];
         if (nt == 0)
             continue;
-        const double w = c->sw ? c->sw[r] : 1.0;
-        const double *s = sums + (r - r0) * S * K;
-        if (c->y) /* the mean over rows weighted as their classes are */
-            for (int32_t o = 0; o < c->m; o++) weight += w * c->class_w[c->y[r * c->m + o]];
+        const double w = p->sample_weight ? p->sample_weight[r] : 1.0;
+        const sporf_exact *s = sums + (r - r0) * W;
+        if (c->f->task == SPORF_TASK_SURVIVAL) { /* the Brier scores of the curves */
+            weight += w;
+            for (int32_t j = c->j0; j < c->j1; j++) {
+                for (int32_t g = 0; g < c->V; g++)
+                    mean[g] = sporf_exact_to_double(s[(j - c->j0) * c->V + g], c->scale) / (double)nt;
+                loss[j] += w * survival_brier(c, r, mean);
+            }
+            continue;
+        }
+        if (p->codes) /* the mean over rows weighted as their classes are */
+            for (int32_t o = 0; o < m; o++) weight += w * c->class_w[p->codes[r * m + o]];
         else
             weight += w;
         for (int32_t j = c->j0; j < c->j1; j++) {
-            const double *v = s + j * K;
+            const sporf_exact *v = s + (j - c->j0) * c->V;
             double e = 0.0;
-            if (c->yr) {
-                for (int32_t o = 0; o < c->m; o++) {
-                    const double d = v[o] / (double)nt - c->yr[r * c->m + o];
+            if (!p->codes) {
+                for (int32_t o = 0; o < m; o++) {
+                    const double d = sporf_exact_to_double(v[o], c->scale) / (double)nt - p->values[r * m + o];
                     e += (c->out_weight ? c->out_weight[o] : 1.0) * (d * d);
                 }
             } else {
                 /* each output's Brier score, sum_k (p_k - [k = class])^2 over its
                  * classes, times its class's weight */
-                for (int32_t o = 0, at = 0; o < c->m; at += c->out_classes[o], o++) {
-                    const int32_t yk = c->y[r * c->m + o];
+                for (int32_t o = 0, at = 0; o < m; at += c->out_classes[o], o++) {
+                    const int32_t yk = p->codes[r * m + o];
                     double b = 0.0;
                     for (int32_t k = at; k < at + c->out_classes[o]; k++) {
-                        const double d = v[k] / (double)nt - (k == yk ? 1.0 : 0.0);
+                        const double d = sporf_exact_to_double(v[k], c->scale) / (double)nt - (k == yk ? 1.0 : 0.0);
                         b += d * d;
                     }
                     e += c->class_w[yk] * b;
@@ -163,14 +225,39 @@ static int score_block(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl 
             loss[j] += w * e;
         }
     }
-    c->block_weight[unit] = weight;
+    *weight_out = weight;
+}
+
+/* One block: its sums (into c->sums, or the worker's scratch), and its
+ * losses when scoring. */
+static int leaf_block(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
+{
+    leaf_ctx *c = vctx;
+    const int64_t n = c->X ? c->X->nrow : c->p->n, r0 = unit * LEAF_CHOICE_BLOCK;
+    const int64_t r1 = r0 + LEAF_CHOICE_BLOCK < n ? r0 + LEAF_CHOICE_BLOCK : n;
+    const int64_t W = (int64_t)(c->j1 - c->j0) * c->V;
+    if (ctl && sporf_pool_cancelled(ctl))
+        return sporf_set_error(err, SPORF_E_INTERRUPTED, "interrupted");
+    sporf_exact *sums = (sporf_exact *)c->sums;
+    int64_t *count = c->count;
+    if (c->X) {
+        sporf_exact *s = sums ? sums + r0 * W : (sporf_exact *)c->scratch[worker];
+        int64_t *k = count ? count + r0 : (int64_t *)(s + LEAF_CHOICE_BLOCK * W);
+        double *buf = (double *)((int64_t *)((sporf_exact *)c->scratch[worker] + LEAF_CHOICE_BLOCK * W) +
+                                 LEAF_CHOICE_BLOCK);
+        block_sums(c, r0, r1, buf, s, k);
+        if (c->score)
+            block_loss(c, r0, r1, s, k, c->block_loss + unit * SPORF_LEAF_SIZES, &c->block_weight[unit]);
+        return SPORF_OK;
+    }
+    block_loss(c, r0, r1, sums + r0 * W, count + r0, c->block_loss + unit * SPORF_LEAF_SIZES, &c->block_weight[unit]);
     return SPORF_OK;
 }
 
 /* The censoring distribution's Kaplan-Meier survival G (censored rows are
  * its events; at a tie, events come first): each event row's G just before
  * its time, and G at the grid's times, into the context. */
-static int censoring_weights(score_ctx *c, int64_t n, const int32_t *event, const double *time)
+static int censoring_weights(leaf_ctx *c, int64_t n, const int32_t *event, const double *time, const double *sw)
 {
     int64_t *order = malloc((size_t)(n > 0 ? n : 1) * sizeof *order);
     if (!order)
@@ -181,7 +268,7 @@ static int censoring_weights(score_ctx *c, int64_t n, const int32_t *event, cons
         return 0;
     }
     double at_risk = 0.0, G = 1.0;
-    for (int64_t i = 0; i < n; i++) at_risk += c->sw ? c->sw[i] : 1.0;
+    for (int64_t i = 0; i < n; i++) at_risk += sw ? sw[i] : 1.0;
     int32_t g = 0;
     for (int64_t k = 0; k < n;) {
         const double t = time[order[k]];
@@ -189,7 +276,7 @@ static int censoring_weights(score_ctx *c, int64_t n, const int32_t *event, cons
         double censored = 0.0, tied = 0.0;
         int64_t k1 = k;
         for (; k1 < n && time[order[k1]] == t; k1++) {
-            const double w = c->sw ? c->sw[order[k1]] : 1.0;
+            const double w = sw ? sw[order[k1]] : 1.0;
             tied += w;
             if (!event[order[k1]]) censored += w;
             c->g_row[order[k1]] = G; /* just before t */
@@ -203,121 +290,124 @@ static int censoring_weights(score_ctx *c, int64_t n, const int32_t *event, cons
     return 1;
 }
 
-/* Row r's Brier score of the survival curve sum[0..n_grid) / trees, over the
- * grid's times (their mean), weighted by the inverse probability of
- * censoring: an event before a time counts (S - 0)^2 / G(its time-), a row
- * alive after it (1 - S)^2 / G(the time), a row censored before it nothing. */
-static double survival_brier(const score_ctx *c, int64_t r, const double *sum, double trees)
+static void leaf_ctx_free(leaf_ctx *c, int32_t n_threads)
 {
-    const double t = c->yr[r];
-    const int event = c->y[r] != 0;
-    double b = 0.0;
-    for (int32_t g = 0; g < c->n_grid; g++) {
-        const double S = sum[g] / trees, tau = c->grid[g];
-        if (t <= tau && event && c->g_row[r] > 0.0)
-            b += S * S / c->g_row[r];
-        else if (t > tau && c->g_grid[g] > 0.0)
-            b += (1.0 - S) * (1.0 - S) / c->g_grid[g];
-    }
-    return c->n_grid > 0 ? b / (double)c->n_grid : 0.0;
+    if (c->scratch)
+        for (int32_t w = 0; w < n_threads; w++) free(c->scratch[w]);
+    free(c->scratch);
+    free(c->block_loss);
+    free(c->block_weight);
+    free(c->class_w);
+    free(c->g_row);
+    free(c->out_weight);
 }
 
-int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const int32_t *y,
-                            const double *yr, const double *output_weight, const double *sample_weight,
-                            int32_t n_threads, double *scores, sporf_error *err)
+/* The context of a pass over X's rows (X NULL: over p's given sums), and
+ * with score the losses' setup from p's response. */
+static int leaf_ctx_init(leaf_ctx *c, const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag,
+                         const sporf_leaf_pending *p, int score, int32_t n_threads, sporf_error *err)
 {
-    const int64_t n = X->nrow, n_blocks = (n + LEAF_CHOICE_BLOCK - 1) / LEAF_CHOICE_BLOCK;
-    const int32_t S = SPORF_LEAF_SIZES;
-    for (int64_t t = 0; t < f->n_trees; t++)
-        if (!f->trees[t].node_rows || !f->trees[t].node_values)
-            return sporf_set_error(err, SPORF_E_ARG, "leaf choice: tree %lld keeps no node values", (long long)t);
+    memset(c, 0, sizeof *c);
+    c->f = f;
+    c->X = X;
+    c->inbag = inbag;
+    c->p = p;
+    c->score = score;
+    c->j0 = sporf_leaf_sizes_first(f);
+    c->j1 = sporf_leaf_sizes_end(f);
+    c->V = sporf_leaf_sums_width(f);
+    c->off = f->task == SPORF_TASK_SURVIVAL ? 1 : 0;
+    c->out_classes = f->n_outputs > 1 ? f->output_classes : &f->n_classes;
+    const int64_t n = X ? X->nrow : p->n, n_blocks = (n + LEAF_CHOICE_BLOCK - 1) / LEAF_CHOICE_BLOCK;
+    const int64_t W = (int64_t)(c->j1 - c->j0) * c->V;
+    if (X) {
+        c->bitmap_bytes = (n + 7) / 8;
+        for (int64_t t = 0; t < f->n_trees; t++)
+            if (!f->trees[t].node_rows || !f->trees[t].node_values ||
+                f->trees[t].node_width < c->off + c->V)
+                return sporf_set_error(err, SPORF_E_ARG, "leaf choice: tree %lld keeps no node values",
+                                       (long long)t);
+        if (!(c->scratch = calloc((size_t)n_threads, sizeof *c->scratch)))
+            return sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
+        const size_t room = (size_t)LEAF_CHOICE_BLOCK * ((size_t)W * sizeof(sporf_exact) + sizeof(int64_t) +
+                                                         (X->data32 ? (size_t)X->ncol * sizeof(double) : 0));
+        for (int32_t w = 0; w < n_threads; w++)
+            if (!(c->scratch[w] = malloc(room)))
+                return sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
+    }
+    if (!score)
+        return SPORF_OK;
+    c->block_loss = malloc((size_t)(n_blocks > 0 ? n_blocks : 1) * SPORF_LEAF_SIZES * sizeof *c->block_loss);
+    c->block_weight = malloc((size_t)(n_blocks > 0 ? n_blocks : 1) * sizeof *c->block_weight);
+    if (!c->block_loss || !c->block_weight)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
+    const int32_t m = p->m;
+    if (f->task == SPORF_TASK_SURVIVAL) {
+        c->n_grid = sporf_surv_grid(p->values, p->events, n, c->grid);
+        if (c->n_grid < 0 || !(c->g_row = malloc((size_t)(n > 0 ? n : 1) * sizeof *c->g_row)) ||
+            !censoring_weights(c, n, p->events, p->values, p->sample_weight))
+            return sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
+    } else if (p->codes) { /* the classes' weights: a rare class counts as much as a common one */
+        if (!(c->class_w = calloc((size_t)f->n_classes, sizeof *c->class_w)))
+            return sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
+        for (int64_t i = 0; i < n; i++)
+            for (int32_t o = 0; o < m; o++)
+                c->class_w[p->codes[i * m + o]] += p->sample_weight ? p->sample_weight[i] : 1.0;
+        for (int32_t k = 0; k < f->n_classes; k++)
+            c->class_w[k] = c->class_w[k] > 0.0 ? 1.0 / c->class_w[k] : 0.0;
+    } else if (m > 1 && !(c->out_weight = sporf_output_weights(p->values, p->sample_weight, n, m))) {
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
+    }
+    return SPORF_OK;
+}
+
+int sporf_leaf_sums(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, int32_t scale,
+                    int32_t n_threads, uint64_t *sums, int64_t *count, sporf_error *err)
+{
     if (n_threads < 1)
         n_threads = 1;
-    score_ctx c;
-    memset(&c, 0, sizeof c);
-    c.f = f;
-    c.X = X;
-    c.inbag = inbag;
-    c.bitmap_bytes = (n + 7) / 8;
-    c.y = f->task == SPORF_TASK_SURVIVAL ? NULL : y;
-    c.yr = yr;
-    c.sw = sample_weight;
-    c.m = f->n_outputs > 1 ? f->n_outputs : 1;
-    c.j0 = sporf_leaf_sizes_first(f);
-    c.j1 = sporf_leaf_sizes_end(f);
-    c.out_weight = output_weight;
-    const int32_t K = f->n_classes;
-    c.out_classes = f->n_outputs > 1 ? f->output_classes : &f->n_classes;
-    c.block_loss = malloc((size_t)(n_blocks > 0 ? n_blocks : 1) * (size_t)S * sizeof *c.block_loss);
-    c.block_weight = malloc((size_t)(n_blocks > 0 ? n_blocks : 1) * sizeof *c.block_weight);
-    c.scratch = calloc((size_t)n_threads, sizeof *c.scratch);
-    const int survival = f->task == SPORF_TASK_SURVIVAL; /* y: the event flags, yr: the times */
-    const int32_t *codes = survival ? NULL : y;
-    c.class_w = codes ? calloc((size_t)K, sizeof *c.class_w) : NULL;
-    int rc = SPORF_OK;
-    if (!c.block_loss || !c.block_weight || !c.scratch || (codes && !c.class_w)) {
-        rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
-        goto done;
-    }
-    for (int32_t w = 0; w < n_threads; w++)
-        if (!(c.scratch[w] = malloc((size_t)LEAF_CHOICE_BLOCK *
-                                    ((size_t)S * (size_t)f->trees[0].node_width + (X->data32 ? (size_t)X->ncol : 0)) *
-                                    sizeof(double)))) {
-            rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
-            goto done;
-        }
-    if (codes) { /* the classes' weights: a rare class counts as much as a common one */
-        for (int64_t i = 0; i < n; i++)
-            for (int32_t o = 0; o < c.m; o++)
-                c.class_w[y[i * c.m + o]] += sample_weight ? sample_weight[i] : 1.0;
-        for (int32_t k = 0; k < K; k++)
-            c.class_w[k] = c.class_w[k] > 0.0 ? 1.0 / c.class_w[k] : 0.0;
-    }
-    if (survival) {
-        c.y = y; /* the event flags */
-        c.n_grid = sporf_surv_grid(yr, y, n, c.grid);
-        if (c.n_grid >= 0 && f->trees[0].node_width != 1 + c.n_grid) {
-            rc = sporf_set_error(err, SPORF_E_ARG, "leaf choice: the trees keep %d values a node, not %d",
-                                 (int)f->trees[0].node_width, 1 + c.n_grid);
-            goto done;
-        }
-        if (c.n_grid < 0 || !(c.g_row = malloc((size_t)(n > 0 ? n : 1) * sizeof *c.g_row)) ||
-            !censoring_weights(&c, n, y, yr)) {
-            rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
-            goto done;
-        }
-    }
-    rc = sporf_pool_run(n_threads, n_blocks, score_block, &c, NULL, NULL, err);
-    if (rc != SPORF_OK)
-        goto done;
-    double W = 0.0;
-    for (int32_t j = 0; j < S; j++) scores[j] = 0.0;
-    for (int64_t u = 0; u < n_blocks; u++) {
-        W += c.block_weight[u];
-        for (int32_t j = 0; j < S; j++) scores[j] += c.block_loss[u * S + j];
-    }
-    for (int32_t j = 0; j < S; j++) scores[j] = W > 0.0 && j >= c.j0 && j < c.j1 ? scores[j] / W : NAN;
-done:
-    if (c.scratch)
-        for (int32_t w = 0; w < n_threads; w++) free(c.scratch[w]);
-    free(c.scratch);
-    free(c.block_loss);
-    free(c.block_weight);
-    free(c.class_w);
-    free(c.g_row);
+    leaf_ctx c;
+    int rc = leaf_ctx_init(&c, f, X, inbag, NULL, 0, n_threads, err);
+    c.scale = scale;
+    c.sums = sums;
+    c.count = count;
+    const int64_t n_blocks = (X->nrow + LEAF_CHOICE_BLOCK - 1) / LEAF_CHOICE_BLOCK;
+    if (rc == SPORF_OK)
+        rc = sporf_pool_run(n_threads, n_blocks, leaf_block, &c, NULL, NULL, err);
+    leaf_ctx_free(&c, n_threads);
     return rc;
 }
 
-int32_t sporf_leaf_sizes_first(const sporf_forest *f)
+int sporf_leaf_scores(const sporf_forest *f, const sporf_leaf_pending *p, const sporf_matrix *X,
+                      const uint8_t *inbag, int32_t n_threads, double *scores, sporf_error *err)
 {
-    int32_t j = 0;
-    while (j + 1 < SPORF_LEAF_SIZES && sporf_leaf_sizes[j] < f->leaf_grown) j++;
-    return j;
-}
-
-int32_t sporf_leaf_sizes_end(const sporf_forest *f)
-{
-    return f->task == SPORF_TASK_CLASSIFICATION ? SPORF_LEAF_SIZES - 2 : SPORF_LEAF_SIZES;
+    if (n_threads < 1)
+        n_threads = 1;
+    const int64_t n = p->n, n_blocks = (n + LEAF_CHOICE_BLOCK - 1) / LEAF_CHOICE_BLOCK;
+    if (!p->sums && (!X || !inbag || X->nrow != n))
+        return sporf_set_error(err, SPORF_E_ARG, "leaf choice: the rows' sums, or the rows to compute them from");
+    leaf_ctx c;
+    int rc = leaf_ctx_init(&c, f, p->sums ? NULL : X, inbag, p, 1, n_threads, err);
+    c.scale = p->scale;
+    c.sums = p->sums;
+    c.count = p->count;
+    if (rc == SPORF_OK && f->task == SPORF_TASK_SURVIVAL && c.V != c.n_grid)
+        rc = sporf_set_error(err, SPORF_E_ARG, "leaf choice: the trees keep curves at %d times, the rows' event "
+                                               "times give %d", (int)c.V, (int)c.n_grid);
+    if (rc == SPORF_OK)
+        rc = sporf_pool_run(n_threads, n_blocks, leaf_block, &c, NULL, NULL, err);
+    if (rc == SPORF_OK) {
+        double total = 0.0;
+        for (int32_t j = 0; j < SPORF_LEAF_SIZES; j++) scores[j] = 0.0;
+        for (int64_t u = 0; u < n_blocks; u++) {
+            total += c.block_weight[u];
+            for (int32_t j = 0; j < SPORF_LEAF_SIZES; j++) scores[j] += c.block_loss[u * SPORF_LEAF_SIZES + j];
+        }
+        for (int32_t j = 0; j < SPORF_LEAF_SIZES; j++)
+            scores[j] = total > 0.0 && j >= c.j0 && j < c.j1 ? scores[j] / total : NAN;
+    }
+    leaf_ctx_free(&c, n_threads);
+    return rc;
 }
 
 int32_t sporf_leaf_choice_best(const double *scores, int32_t first, int32_t end)
@@ -329,31 +419,90 @@ int32_t sporf_leaf_choice_best(const double *scores, int32_t first, int32_t end)
     return best;
 }
 
+/* ---- pruning ---- */
+
 /* A node of the pruned tree to write: original node o, its parent's index
  * in the new tree, and whose values it takes if it is a leaf. */
 typedef struct prune_item {
     int32_t orig, parent, is_left, depth, value_of;
 } prune_item;
 
-int sporf_tree_prune(sporf_tree *t, int32_t K, int64_t k, sporf_error *err)
+static int ascending_int32(const void *a, const void *b)
+{
+    const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The leaf slots under each node of a tree (preorder: a subtree's leaves
+ * are consecutive slots), [lo[i], hi[i]). */
+static void leaf_ranges(const sporf_tree *t, int32_t *lo, int32_t *hi)
+{
+    for (int32_t i = t->n_nodes - 1; i >= 0; i--) {
+        const sporf_node *nd = &t->nodes[i];
+        if (nd->left < 0) {
+            lo[i] = nd->right;
+            hi[i] = nd->right + 1;
+        } else {
+            lo[i] = lo[nd->left];
+            hi[i] = hi[nd->right];
+        }
+    }
+}
+
+/* *old replaced by *new (a pointer to any array), the old array freed and
+ * *new cleared. */
+#define swap_free(old, new) do { free(*(old)); *(old) = *(new); *(new) = NULL; } while (0)
+
+/* The rows of new leaf `leaf` (ls, lr: the pruned tree's leaf_start and
+ * leaf_rank, filled up to it): those of the original leaves under node o,
+ * ascending, as routing the rows to it would list them. */
+static void join_leaf_rows(const sporf_tree *t, const int32_t *lo, const int32_t *hi, int32_t o, int32_t leaf,
+                           int32_t *ls, int32_t *lr)
+{
+    const int32_t a = t->leaf_start[lo[o]], b = t->leaf_start[hi[o]];
+    memcpy(lr + ls[leaf], t->leaf_rank + a, (size_t)(b - a) * sizeof *lr);
+    qsort(lr + ls[leaf], (size_t)(b - a), sizeof *lr, ascending_int32);
+    ls[leaf + 1] = ls[leaf] + (b - a);
+}
+
+/* Prune tree (grown with its node values, K values a node) to leaves of at
+ * least k rows: a node of fewer rows becomes a leaf with its parent's values,
+ * a split whose children both have fewer becomes a leaf with its own, and
+ * the rest is kept as it was. A tree that keeps its leaves' rows (quantile
+ * and survival forests) gives each new leaf the rows of the leaves under it,
+ * ascending, as routing the rows to it would. Frees the node values either
+ * way. */
+static int prune_tree(sporf_tree *t, int32_t K, int64_t k, sporf_error *err)
 {
     int rc = SPORF_OK;
     const int32_t *rows = t->node_rows;
     sporf_node *nodes = NULL;
-    int32_t *pf = NULL;
+    int32_t *pf = NULL, *lo = NULL, *hi = NULL, *ls = NULL, *lr = NULL;
     double *pw = NULL, *lv = NULL;
     prune_item *stack = NULL;
     if (k <= 1 || !rows || !t->node_values)
         goto release; /* every node holds a row: nothing to prune */
     const int32_t N = t->n_nodes;
+    const int keeps_rows = t->leaf_start != NULL;
     nodes = malloc((size_t)N * sizeof *nodes);
     pf = malloc((size_t)(t->n_proj > 0 ? t->n_proj : 1) * sizeof *pf);
     pw = malloc((size_t)(t->n_proj > 0 ? t->n_proj : 1) * sizeof *pw);
     lv = malloc((size_t)N * (size_t)K * sizeof *lv);
     stack = malloc((size_t)N * sizeof *stack);
-    if (!nodes || !pf || !pw || !lv || !stack) {
+    if (keeps_rows) {
+        const int32_t total = t->leaf_start[t->n_leaves];
+        lo = malloc((size_t)N * sizeof *lo);
+        hi = malloc((size_t)N * sizeof *hi);
+        ls = malloc((size_t)(N + 1) * sizeof *ls);
+        lr = malloc((size_t)(total > 0 ? total : 1) * sizeof *lr);
+    }
+    if (!nodes || !pf || !pw || !lv || !stack || (keeps_rows && (!lo || !hi || !ls || !lr))) {
         rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory pruning a tree");
         goto release;
+    }
+    if (keeps_rows) {
+        leaf_ranges(t, lo, hi);
+        ls[0] = 0;
     }
     int32_t n_nodes = 0, n_leaves = 0, n_proj = 0, depth = 0, top = 0;
     stack[top++] = (prune_item){0, -1, 0, 0, 0};
@@ -375,6 +524,8 @@ int sporf_tree_prune(sporf_tree *t, int32_t K, int64_t k, sporf_error *err)
             nd->right = n_leaves;
             memcpy(lv + (int64_t)n_leaves * K, t->node_values + (int64_t)it.value_of * t->node_width,
                    (size_t)K * sizeof *lv);
+            if (keeps_rows)
+                join_leaf_rows(t, lo, hi, it.orig, n_leaves, ls, lr);
             n_leaves++;
             if (it.depth > depth) depth = it.depth;
             continue;
@@ -388,18 +539,14 @@ int sporf_tree_prune(sporf_tree *t, int32_t K, int64_t k, sporf_error *err)
         stack[top++] = (prune_item){r, id, 0, it.depth + 1, rows[r] >= k ? r : it.orig};
         stack[top++] = (prune_item){l, id, 1, it.depth + 1, rows[l] >= k ? l : it.orig};
     }
-    free(t->nodes);
-    free(t->proj_feature);
-    free(t->proj_weight);
-    free(t->leaf_values);
-    t->nodes = nodes;
-    t->proj_feature = pf;
-    t->proj_weight = pw;
-    t->leaf_values = lv;
-    nodes = NULL;
-    pf = NULL;
-    pw = NULL;
-    lv = NULL;
+    swap_free(&t->nodes, &nodes);
+    swap_free(&t->proj_feature, &pf);
+    swap_free(&t->proj_weight, &pw);
+    swap_free(&t->leaf_values, &lv);
+    if (keeps_rows) {
+        swap_free(&t->leaf_start, &ls);
+        swap_free(&t->leaf_rank, &lr);
+    }
     t->n_nodes = n_nodes;
     t->n_leaves = n_leaves;
     t->n_proj = n_proj;
@@ -410,9 +557,76 @@ release:
     free(pw);
     free(lv);
     free(stack);
+    free(lo);
+    free(hi);
+    free(ls);
+    free(lr);
     free(t->node_rows);
     free(t->node_values);
     t->node_rows = NULL;
     t->node_values = NULL;
+    t->node_width = 0;
     return rc;
+}
+
+/* A survival forest's leaf risks from its leaves' rows, after pruning: the
+ * forest's event times and the risk of all its rows, as the fit computes
+ * them (fit.c prepare_survival). */
+static int survival_leaf_values(sporf_forest *f, sporf_error *err)
+{
+    const int64_t n = f->qrf_n;
+    int64_t room = n;
+    for (int64_t t = 0; t < f->n_trees; t++)
+        for (int32_t l = 0; l < f->trees[t].n_leaves; l++) {
+            const int64_t m = f->trees[t].leaf_start[l + 1] - f->trees[t].leaf_start[l];
+            if (m > room) room = m;
+        }
+    double *times = malloc((size_t)(n > 0 ? n : 1) * sizeof *times);
+    double *scratch = malloc((size_t)(2 * (room > 0 ? room : 1)) * sizeof *scratch);
+    int32_t *all = malloc((size_t)(n > 0 ? n : 1) * sizeof *all);
+    if (!times || !scratch || !all) {
+        free(times);
+        free(scratch);
+        free(all);
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory for the survival leaves");
+    }
+    for (int64_t r = 0; r < n; r++) all[r] = (int32_t)r;
+    const int64_t E = sporf_surv_event_times(f, times);
+    const int64_t k = sporf_surv_leaf_steps(f, all, n, scratch, scratch + n);
+    const double all_risk = sporf_surv_steps_risk(scratch, scratch + n, k, times, E);
+    for (int64_t t = 0; t < f->n_trees; t++) sporf_surv_tree_values(&f->trees[t], f, times, E, all_risk, scratch);
+    free(times);
+    free(scratch);
+    free(all);
+    return SPORF_OK;
+}
+
+int sporf_leaf_prune_forest(sporf_forest *f, int64_t k, sporf_error *err)
+{
+    int pruned = 0;
+    for (int64_t t = 0; t < f->n_trees; t++) {
+        if (!f->trees[t].node_values)
+            continue; /* grown to the size chosen: nothing to prune */
+        pruned = 1;
+        const int rc = prune_tree(&f->trees[t], f->n_classes, k, err);
+        if (rc != SPORF_OK)
+            return rc;
+    }
+    if (pruned && k > 1 && f->task == SPORF_TASK_SURVIVAL) {
+        const int rc = survival_leaf_values(f, err);
+        if (rc != SPORF_OK)
+            return rc;
+    }
+    sporf_params_set_leaf_chosen(&f->params, k);
+    sporf_leaf_pending_free(f->pending);
+    f->pending = NULL;
+    return SPORF_OK;
+}
+
+int sporf_leaf_choose(sporf_forest *f, const double *scores, sporf_error *err)
+{
+    memcpy(f->leaf_scores, scores, sizeof f->leaf_scores);
+    f->leaf_scored = 1;
+    const int32_t best = sporf_leaf_choice_best(scores, sporf_leaf_sizes_first(f), sporf_leaf_sizes_end(f));
+    return sporf_leaf_prune_forest(f, sporf_leaf_sizes[best], err);
 }

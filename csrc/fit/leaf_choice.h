@@ -30,8 +30,17 @@
  * stored is the forest of that size, smaller and faster to walk than the one
  * grown.
  *
- * Deterministic: the rows are scored in fixed blocks whose sums join in
- * block order, so the choice is the same for any number of threads.
+ * The choice is a step of its own, on sums that add up from anywhere: a
+ * row's answer at each size is the sum of its out-of-bag trees' node values,
+ * kept as exact integers (util/exact.h), so the sums of any set of trees (a
+ * shard, a cluster task) add up to the whole forest's to the bit, and any
+ * set of rows (a partition) gives its rows' sums. A shard (sporf_fit_data
+ * .shard) keeps its sums and its trees' nodes (model.h sporf_leaf_pending)
+ * instead of choosing; sporf_forest_merge adds the shards' sums and chooses;
+ * trees grown from a sample of the rows keep only their nodes, and each
+ * partition then gives its rows' sums (sporf_forest_leaf_sums_rows). The
+ * rows' losses are summed in blocks of a fixed number of rows, in row order,
+ * so the scores are the same bits for any thread count and any path.
  */
 #ifndef SPORF_LEAF_CHOICE_H
 #define SPORF_LEAF_CHOICE_H
@@ -41,41 +50,59 @@
 /* The leaf sizes "auto" chooses among, ascending (SPORF_LEAF_SIZES of them). */
 extern const int64_t sporf_leaf_sizes[SPORF_LEAF_SIZES];
 
-/* The out-of-bag score of each leaf size of f's trees, which keep their
- * node values (tree node_rows / node_values): scores[j] is the mean over
- * the rows out of bag for at least one tree (weighted by sample_weight,
- * NULL for ones) of the Brier score of the averaged class distribution
- * against class y[i] (times 1 / the class's weight over all rows), or of
- * the squared error of the averaged value against
- * yr[i], or (a survival forest: y the event flags, yr the times) the
- * averaged curve's integrated Brier score -- the trees answering from their
- * nodes of at least
- * sporf_leaf_sizes[j] rows. Several outputs (f->n_outputs): y holds each
- * row's codes offset into the K values and the Brier scores of the outputs
- * add up, or yr each row's responses and their squared errors add up, each
- * times output_weight[o] (NULL for ones). X is the training data (doubles or floats),
- * inbag the trees' in-bag bitmaps (n_trees x ceil(n / 8) bytes); NaN
- * scores when no row is out of bag, and for the sizes f does not choose
- * among (sporf_leaf_sizes_first, _end: set f->leaf_grown first). Threads as
- * sporf_pool_run. */
-int sporf_leaf_choice_score(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, const int32_t *y,
-                            const double *yr, const double *output_weight, const double *sample_weight,
-                            int32_t n_threads, double *scores, sporf_error *err);
-
 /* The sizes of sporf_leaf_sizes f chooses among, [first, end): from the
  * leaves its trees grew to (f->leaf_grown, sporf_params_leaf_auto_grown) up
  * to 8 rows for a classification forest, 21 for a regression forest. */
 int32_t sporf_leaf_sizes_first(const sporf_forest *f);
 int32_t sporf_leaf_sizes_end(const sporf_forest *f);
 
+/* The values a row's sums hold per size: the K leaf values (classification,
+ * regression), or a survival node's curve at the grid's times. */
+int32_t sporf_leaf_sums_width(const sporf_forest *f);
+
+/* The sums' fixed point for f's task: 2^scale times a value stays below
+ * 2^96 -- values in [0, 1] for classes and curves; for regression, up to
+ * response_max, the largest |response| of the training rows. */
+int32_t sporf_leaf_sums_scale(const sporf_forest *f, double response_max);
+
+/* The largest |value| of n x m responses (0 for NULL). */
+double sporf_leaf_response_max(const double *values, int64_t n);
+
+/* The out-of-bag sums of X's rows (rows of the training data, in their
+ * order) over f's trees, which keep their node values: inbag the trees'
+ * in-bag bitmaps of these rows (n_trees x ceil(nrow / 8) bytes); sums
+ * (nrow x (end - first) x width 128-bit integers, 2 words each) and count
+ * (nrow) are written. f->leaf_grown must be set. Threads as sporf_pool_run. */
+int sporf_leaf_sums(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, int32_t scale,
+                    int32_t n_threads, uint64_t *sums, int64_t *count, sporf_error *err);
+
+/* The out-of-bag score of each leaf size (scores: SPORF_LEAF_SIZES, NaN for
+ * the sizes not chosen among): the mean over the rows out of bag for at
+ * least one tree (weighted by the sample weights) of the Brier score of the
+ * averaged class distribution against the row's class (times 1 / the
+ * class's weight over all rows), of the squared error of the averaged values
+ * (each output's times its weight, sporf_output_weights), or of the averaged
+ * survival curve's integrated Brier score (inverse-probability-of-censoring
+ * weights) -- the trees answering from their nodes of at least that many
+ * rows. p holds every row's response and, when p->sums is set, its sums;
+ * otherwise they are computed here from X (the training rows) and inbag, a
+ * block of rows at a time, with the same bits. Threads as sporf_pool_run. */
+int sporf_leaf_scores(const sporf_forest *f, const sporf_leaf_pending *p, const sporf_matrix *X,
+                      const uint8_t *inbag, int32_t n_threads, double *scores, sporf_error *err);
+
 /* The index of the lowest of scores[first..end) (the first on a tie; the
  * smallest size when every score is NaN). */
 int32_t sporf_leaf_choice_best(const double *scores, int32_t first, int32_t end);
 
-/* Prune tree (grown with its node values, K values a node) to leaves of at
- * least k rows: a node of fewer rows becomes a leaf with its parent's values,
- * a split whose children both have fewer becomes a leaf with its own, and
- * the rest is kept as it was. Frees the node values either way. */
-int sporf_tree_prune(sporf_tree *tree, int32_t K, int64_t k, sporf_error *err);
+/* The choice made: the best of scores, every tree of f (grown with its node
+ * values) pruned to it (a quantile or survival forest's leaves keep the rows
+ * of the leaves they join), the size kept in f's parameters and the scores
+ * with the forest; f->pending is released. */
+int sporf_leaf_choose(sporf_forest *f, const double *scores, sporf_error *err);
+
+/* Every tree of f pruned to leaves of k rows (trees without node values are
+ * left as they are, grown to k already), and k recorded as the size "auto"
+ * chose: trees added to the forest later are pruned alike. */
+int sporf_leaf_prune_forest(sporf_forest *f, int64_t k, sporf_error *err);
 
 #endif

@@ -4,9 +4,12 @@
  * partition's), out-of-bag quantiles, the out-of-bag error curve and
  * permutation importance. Each tree's in-bag rows are regenerated from the
  * seed (the draws come first in its stream, draws.h), so a forest loaded from
- * a file or merged from shards answers as the fit would have.
+ * a file or merged from shards answers as the fit would have; and the leaf
+ * size chosen from rows' out-of-bag sums (a partition's rows at a time).
  */
 #include "fit/draws.h"
+#include "fit/leaf_choice.h"
+#include "predict/packed.h"
 #include "model/model.h"
 #include "model/params.h"
 #include "predict/predict.h"
@@ -358,5 +361,117 @@ int sporf_forest_oob_curve(const sporf_forest *f, const sporf_matrix *X, const i
     rc = sporf_forest_oob_error_curve(f, X, inbag, y, y_regression, curve_out, regression ? NULL : class_curve_out,
                                       err);
     free(inbag);
+    return rc;
+}
+
+/* ---- the leaf size "auto" chooses, from the rows' out-of-bag sums ---- */
+
+int sporf_forest_leaf_sums_rows(const sporf_forest *f, const sporf_matrix *X, int64_t first_row, int64_t n_total,
+                                double response_max, int32_t n_jobs, int64_t *sums, int64_t *count, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !X || !sums || !count)
+        return sporf_set_error(err, SPORF_E_ARG, "leaf_sums_rows: forest, X, sums and count are required");
+    if (!f->pending)
+        return sporf_set_error(err, SPORF_E_ARG, "leaf_sums_rows: the forest has no leaf size left to choose "
+                                                 "(min_samples_leaf is a count, or it chose already)");
+    if (!(response_max >= 0.0 && response_max <= SPORF_MAX_ABS_VALUE))
+        return sporf_set_error(err, SPORF_E_ARG, "leaf_sums_rows: response_max = %g must be the largest |response| "
+                                                 "of the training rows", response_max);
+    uint8_t *inbag;
+    int rc = regenerate_inbag_rows(f, X, first_row, n_total, "the leaf size's out-of-bag sums", &inbag, err);
+    if (rc != SPORF_OK)
+        return rc;
+    rc = sporf_leaf_sums(f, X, inbag, sporf_leaf_sums_scale(f, response_max), sporf_pool_threads(n_jobs, X->nrow),
+                         (uint64_t *)sums, count, err);
+    free(inbag);
+    return rc;
+}
+
+/* data's response as the leaf choice reads it (sporf_leaf_pending): class
+ * codes offset into the K values output by output (into *codes_out, the
+ * caller's to free), after checking every value. */
+static int choice_response(const sporf_forest *f, const sporf_fit_data *data, int64_t n, sporf_leaf_pending *p,
+                           int32_t **codes_out, sporf_error *err)
+{
+    const int32_t m = f->n_outputs > 1 ? f->n_outputs : 1;
+    const int classes = f->task == SPORF_TASK_CLASSIFICATION, survival = f->task == SPORF_TASK_SURVIVAL;
+    *codes_out = NULL;
+    if ((data->n_outputs > 0 ? data->n_outputs : 1) != m)
+        return sporf_set_error(err, SPORF_E_ARG, "choose_leaf_size: the forest has %d outputs, data %d", m,
+                               data->n_outputs);
+    if (classes ? !data->codes : !data->values || (survival && !data->events))
+        return sporf_set_error(err, SPORF_E_ARG, "choose_leaf_size: data must hold the forest's kind of response");
+    const double *sw = data->sample_weight;
+    for (int64_t i = 0; sw && i < n; i++)
+        if (!(sw[i] >= 0.0 && sw[i] <= SPORF_MAX_ABS_VALUE))
+            return sporf_set_error(err, SPORF_E_ARG, "sample_weight[%lld] = %g: weights must be finite and >= 0",
+                                   (long long)i, sw[i]);
+    for (int64_t i = 0; !classes && i < n * (survival ? 1 : m); i++)
+        if (!isfinite(data->values[i]) || fabs(data->values[i]) > SPORF_MAX_ABS_VALUE ||
+            (survival && (data->events[i] < 0 || data->events[i] > 1)))
+            return sporf_set_error(err, SPORF_E_ARG, "choose_leaf_size: row %lld's response is not finite (or its "
+                                                     "event flag not 0 or 1)", (long long)(i / (survival ? 1 : m)));
+    memset(p, 0, sizeof *p);
+    p->n = n;
+    p->m = m;
+    p->values = classes ? NULL : (double *)data->values;
+    p->events = survival ? (int32_t *)data->events : NULL;
+    p->sample_weight = (double *)sw;
+    if (!classes)
+        return SPORF_OK;
+    int32_t *codes = malloc((size_t)(n * m > 0 ? n * m : 1) * sizeof *codes);
+    if (!codes)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    for (int64_t i = 0; i < n; i++)
+        for (int32_t o = 0, at = 0; o < m; at += m > 1 ? f->output_classes[o] : 0, o++) {
+            const int32_t width = m > 1 ? f->output_classes[o] : f->n_classes, c = data->codes[i * m + o];
+            if (c < 0 || c >= width) {
+                free(codes);
+                return sporf_set_error(err, SPORF_E_ARG, "choose_leaf_size: y[%lld] = %d is not a class code in "
+                                                         "[0, %d)", (long long)i, c, width);
+            }
+            codes[i * m + o] = at + c;
+        }
+    p->codes = codes;
+    *codes_out = codes;
+    return SPORF_OK;
+}
+
+int sporf_forest_choose_leaf_size(sporf_forest *f, const sporf_fit_data *data, int64_t n_rows, const int64_t *sums,
+                                  const int64_t *count, int32_t n_jobs, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !data || !sums || !count)
+        return sporf_set_error(err, SPORF_E_ARG, "choose_leaf_size: forest, data, sums and count are required");
+    if (!f->pending)
+        return sporf_set_error(err, SPORF_E_ARG, "choose_leaf_size: the forest has no leaf size left to choose "
+                                                 "(min_samples_leaf is a count, or it chose already)");
+    if (n_rows < 1 || n_rows > INT32_MAX)
+        return sporf_set_error(err, SPORF_E_ARG, "choose_leaf_size: n_rows = %lld", (long long)n_rows);
+    for (int64_t i = 0; i < n_rows; i++)
+        if (count[i] < 0 || count[i] > f->n_trees)
+            return sporf_set_error(err, SPORF_E_ARG, "choose_leaf_size: count[%lld] = %lld is not a number of the "
+                                                     "forest's %lld trees", (long long)i, (long long)count[i],
+                                   (long long)f->n_trees);
+    sporf_leaf_pending p;
+    int32_t *codes = NULL;
+    int rc = choice_response(f, data, n_rows, &p, &codes, err);
+    if (rc != SPORF_OK)
+        return rc;
+    p.first = f->pending->first;
+    p.end = f->pending->end;
+    p.width = f->pending->width;
+    p.scale = sporf_leaf_sums_scale(f, f->task == SPORF_TASK_REGRESSION
+                                           ? sporf_leaf_response_max(p.values, n_rows * p.m) : 0.0);
+    p.sums = (uint64_t *)sums;
+    p.count = (int64_t *)count;
+    double scores[SPORF_LEAF_SIZES];
+    rc = sporf_leaf_scores(f, &p, NULL, NULL, sporf_pool_threads(n_jobs, n_rows), scores, err);
+    free(codes);
+    if (rc == SPORF_OK)
+        rc = sporf_leaf_choose(f, scores, err);
+    if (rc == SPORF_OK)
+        rc = sporf_forest_pack(f, err);
     return rc;
 }

@@ -170,4 +170,10 @@ int sporf_task_state_init(sporf_task_state *t, const sporf_task *task, const spo
                           int random);
 void sporf_task_state_free(sporf_task_state *t);
 
+/* Each regression output's weight in the squared error: the inverse of its
+ * (sample-weighted) variance over the n rows of y (n x m, row-major),
+ * scaled so the smallest is 1 (task_multioutput.c says why). malloc'ed;
+ * NULL when out of memory. */
+double *sporf_output_weights(const double *y, const double *sw, int64_t n, int32_t m);
+
 #endif

@@ -12,7 +12,7 @@
  * Regression: the per-output sums of responses centred on the node's means,
  * scored by sum_j a_j (S_lj^2 / W_l + S_rj^2 / W_r), where a_j weighs output
  * j's squared error by the inverse of its variance over the training rows
- * (fit.c, output_weights): scikit-learn sums the raw squared errors, which
+ * (sporf_output_weights, below): scikit-learn sums the raw squared errors, which
  * lets a response of large scale decide nearly every cut.
  *
  * Reported impurities and gains are averaged over the outputs, as
@@ -27,6 +27,7 @@
 #include "fit/scan.h"
 #include "fit/hist_scan.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- classification ---- */
@@ -466,3 +467,38 @@ static int mr_hist_scan(sporf_task_state *t, const sporf_rows *r, int64_t start,
 const sporf_task sporf_task_multi_regression = {mr_node_stats, mr_scan,    mr_gain,         mr_leaf,
                                                 mr_add_row,    mr_empty,   mr_guide_target, hist_width,
                                                 mr_hist_prepare, mr_hist_scan, NULL, NULL};
+
+/* Each regression output's weight in the squared error a split lowers: the
+ * inverse of its (sample-weighted) variance over the training rows, scaled so
+ * the smallest weight is 1 -- so every output counts in units of its own
+ * spread, and outputs of one variance keep weight 1 exactly (their scores are
+ * then the plain summed ones, to the bit). Without it a response of large
+ * scale decides nearly every cut (benchmarks/notes/multioutput.md).
+ * malloc'ed; NULL when out of memory. The leaf-size choice weighs the
+ * outputs' squared errors alike (leaf_choice.c). */
+double *sporf_output_weights(const double *y, const double *sw, int64_t n, int32_t m)
+{
+    double *v = malloc((size_t)m * sizeof *v);
+    if (!v)
+        return NULL;
+    double W = 0.0;
+    for (int64_t i = 0; i < n; i++) W += sw ? sw[i] : 1.0;
+    for (int32_t j = 0; j < m; j++) {
+        double mean = 0.0, ss = 0.0;
+        for (int64_t i = 0; i < n; i++) mean += (sw ? sw[i] : 1.0) * y[i * m + j];
+        mean = W > 0.0 ? mean / W : 0.0;
+        for (int64_t i = 0; i < n; i++) {
+            const double d = y[i * m + j] - mean;
+            ss += (sw ? sw[i] : 1.0) * d * d;
+        }
+        v[j] = ss; /* W times the variance: the factor W cancels in the ratios below */
+    }
+    double largest = 0.0;
+    for (int32_t j = 0; j < m; j++) largest = v[j] > largest ? v[j] : largest;
+    for (int32_t j = 0; j < m; j++) {
+        v[j] = v[j] > 0.0 && largest > 0.0 ? largest / v[j] : 1.0; /* a constant output adds nothing anyway */
+        if (!(v[j] <= 1e12))
+            v[j] = 1e12; /* a nearly constant output: bounded, so the weighted sums cannot overflow */
+    }
+    return v;
+}

@@ -355,10 +355,15 @@ typedef struct sporf_params {
      * The model grows by 4 bytes per tree and training row in memory (1.5 to 3 in the model
      * file) and 16 bytes per training row. Default: false. */
     int32_t quantiles;
-    /* Grow trees first_tree to first_tree + n_estimators - 1 of the forest that random_state
-     * seeds (tree t always draws from the stream (seed, t)). Shards grown with disjoint
-     * ranges -- on other machines, or in the other language -- join with merge_forests into
-     * exactly the forest one fit of the whole range grows. Default: 0. */
+    /* None/NULL grows a whole forest, trees 0 to n_estimators - 1. A number grows a shard of
+     * a larger one: trees first_tree to first_tree + n_estimators - 1 of the forest that
+     * random_state seeds (tree t always draws from the stream (seed, t)). Shards grown with
+     * disjoint ranges -- on other machines, or in the other language -- join with
+     * merge_forests into exactly the forest one fit of the whole range grows. With
+     * min_samples_leaf "auto" a shard does not choose its leaf size from its own trees: it
+     * keeps what the choice needs (its trees' nodes and every training row's out-of-bag sums
+     * over them), predicts with its trees as grown, and merge_forests chooses for the whole
+     * forest. 0 = unset (None/NULL). Default: None/NULL. */
     int64_t first_tree;
     /* Threads for fitting and prediction: None/NULL is 1, -1 all cores, -2 all but one. The
      * fitted forest does not depend on it. Not stored in the model. Default: None/NULL. */
@@ -478,6 +483,19 @@ enum {
  *                 The forest keeps every row's response, as a fit on all
  *                 rows does, so the sample fits' trees merge
  *                 (sporf_forest_merge) into that fit's forest.
+ *  shard          1 when this fit grows a shard of a larger forest (the
+ *                 binding's first_tree was given), else 0. A shard whose
+ *                 min_samples_leaf is "auto" does not choose its leaf size
+ *                 from its own trees: it keeps its trees as grown, with their
+ *                 nodes' rows and values, and the out-of-bag sums of every
+ *                 training row over them (model format 14);
+ *                 sporf_forest_merge adds the shards' sums and chooses for
+ *                 the whole forest, so the merged forest is the one a single
+ *                 fit grows, byte for byte. A fit on a sample of the rows
+ *                 (rows above) with "auto" keeps its trees' nodes without
+ *                 sums, whatever shard says: sporf_forest_leaf_sums_rows and
+ *                 sporf_forest_choose_leaf_size choose once the trees are
+ *                 merged. Other fits ignore it.
  * A survival forest has one output and no class weights; quantiles and
  * multi-output y are refused. */
 typedef struct sporf_fit_data {
@@ -495,6 +513,7 @@ typedef struct sporf_fit_data {
     const double *all_values;
     const int32_t *all_events;
     const double *all_sample_weight;
+    int32_t shard;
 } sporf_fit_data;
 
 /* Grow a forest: the one entry point for every kind of response.
@@ -704,6 +723,54 @@ enum { SPORF_LEAF_SIZES = 7 };
  * a forest loaded from a file: the choice is not saved). Thread-safe. */
 int sporf_forest_leaf_choice(const sporf_forest *forest, int64_t *chosen, int32_t *n_sizes, int64_t *sizes,
                              double *scores, sporf_error *err);
+
+/* ---- the leaf size chosen wherever the trees grew ----
+ * min_samples_leaf "auto" chooses from out-of-bag sums that add up: each
+ * training row's sums, at each candidate size, of the answers of the trees
+ * that left it out, kept as exact integers, so the sums of any set of trees
+ * add up to the whole forest's to the bit, and any set of rows gives those
+ * rows' sums. A fit chooses from its own trees; a shard (sporf_fit_data
+ * .shard) keeps its sums and its trees' nodes, and sporf_forest_merge adds
+ * the shards' sums and chooses; trees grown from samples of the rows
+ * (sporf_fit_data.rows) keep their nodes, and once merged, each partition of
+ * the rows gives its sums (sporf_forest_leaf_sums_rows) and
+ * sporf_forest_choose_leaf_size chooses from all of them. Every path gives
+ * the forest one fit grows, byte for byte. A forest that has not chosen
+ * predicts with its trees as grown (leaves of 1 or 2 rows) and is saved in
+ * model format 14, with its nodes and sums. */
+enum {
+    SPORF_LEAF_CHOSEN = 0,        /* chosen, or a fixed leaf size: nothing left to choose */
+    SPORF_LEAF_PENDING_SUMS = 1,  /* a shard holding its rows' sums: sporf_forest_merge chooses */
+    SPORF_LEAF_PENDING = 2        /* trees from samples: the rows' sums are needed to choose */
+};
+
+/* The forest's leaf choice: *state one of SPORF_LEAF_*; *words_per_row (may
+ * be NULL) the int64 words one row's sums take (0 when chosen).
+ * Thread-safe. */
+int sporf_forest_leaf_state(const sporf_forest *forest, int32_t *state, int64_t *words_per_row, sporf_error *err);
+
+/* The out-of-bag sums of X's rows, rows first_row .. first_row + nrow - 1 of
+ * the n_total training rows (a partition), over the trees of a forest that
+ * has not chosen its leaf size (the trees' draws are regenerated from the
+ * seed): sums receives nrow x words_per_row int64 words (opaque: rows may
+ * be concatenated in row order, nothing else), count the nrow numbers of
+ * trees that left each row out. response_max is the largest |response| over
+ * every training row (regression; 0 for other forests): it fixes the sums'
+ * scale, so every partition must be given the same. The caller owns every
+ * buffer. Thread-safe for distinct outputs. */
+int sporf_forest_leaf_sums_rows(const sporf_forest *forest, const sporf_matrix *X, int64_t first_row,
+                                int64_t n_total, double response_max, int32_t n_jobs, int64_t *sums,
+                                int64_t *count, sporf_error *err);
+
+/* Choose the leaf size of a forest that has not chosen, from every training
+ * row's sums (n_rows x words_per_row words and n_rows counts, the
+ * partitions' concatenated in row order) and every row's response (data's
+ * codes, values, events and sample_weight, as sporf_forest_fit takes them;
+ * its other fields unused): the sizes are scored, the trees pruned to the
+ * best, and the forest is then the one a single fit grows. Modifies forest:
+ * no other call may use it meanwhile. */
+int sporf_forest_choose_leaf_size(sporf_forest *forest, const sporf_fit_data *data, int64_t n_rows,
+                                  const int64_t *sums, const int64_t *count, int32_t n_jobs, sporf_error *err);
 
 /* One tree's nodes, read-only, as arrays the caller allocates. Nodes are in
  * preorder (node 0 the root; the numbering sporf_forest_apply reports). For

@@ -66,6 +66,7 @@
 #include "model/model.h"
 #include "model/io.h"
 #include "model/params.h"
+#include "model/survival.h"
 #include "model/tree_codec.h"
 
 #include <math.h>
@@ -93,6 +94,36 @@ static void write_leaf_rows(const sporf_tree *tr, sporf_writer *w)
         }
     }
 }
+/* A tree of a forest whose leaf size is not chosen yet (format 14): what
+ * each node would predict as a leaf, and its rows. */
+static void write_node_values(const sporf_tree *tr, sporf_writer *w)
+{
+    sporf_put_i32(w, tr->node_width);
+    for (int32_t i = 0; i < tr->n_nodes; i++) sporf_put_varint(w, (uint32_t)tr->node_rows[i]);
+    for (int64_t i = 0; i < (int64_t)tr->n_nodes * tr->node_width; i++) sporf_put_f64(w, tr->node_values[i]);
+}
+
+/* The pending leaf choice's record (model.h sporf_leaf_pending, format 14). */
+static void write_pending(const sporf_leaf_pending *p, sporf_writer *w)
+{
+    sporf_put_i32(w, p->first);
+    sporf_put_i32(w, p->end);
+    sporf_put_i32(w, p->width);
+    sporf_put_i32(w, p->scale);
+    sporf_put_i32(w, p->m);
+    sporf_put_i64(w, p->n);
+    if (p->n == 0)
+        return;
+    const int64_t words = p->n * (int64_t)(p->end - p->first) * p->width * 2, nm = p->n * p->m;
+    for (int64_t i = 0; i < words; i++) sporf_put_u64(w, p->sums[i]);
+    for (int64_t i = 0; i < p->n; i++) sporf_put_i64(w, p->count[i]);
+    for (int64_t i = 0; p->codes && i < nm; i++) sporf_put_i32(w, p->codes[i]);
+    for (int64_t i = 0; p->values && i < (p->events ? p->n : nm); i++) sporf_put_f64(w, p->values[i]);
+    for (int64_t i = 0; p->events && i < p->n; i++) sporf_put_u8(w, (uint8_t)p->events[i]);
+    sporf_put_i64(w, p->sample_weight ? p->n : 0);
+    for (int64_t i = 0; p->sample_weight && i < p->n; i++) sporf_put_f64(w, p->sample_weight[i]);
+}
+
 static void write_model(const sporf_forest *f, sporf_writer *w)
 {
     const int32_t version = sporf_forest_format(f);
@@ -107,9 +138,11 @@ static void write_model(const sporf_forest *f, sporf_writer *w)
     sporf_put_i32(w, f->n_classes);
     sporf_put_i64(w, f->n_trees);
     sporf_put_i32(w, f->task);
-    if (version == SPORF_MODEL_FORMAT_MULTI_OUTPUT) {
+    if (version == SPORF_MODEL_FORMAT_MULTI_OUTPUT || (version == SPORF_MODEL_FORMAT_PENDING && f->n_outputs > 1)) {
         sporf_put_i32(w, f->n_outputs);
         for (int32_t j = 0; j < f->n_outputs; j++) sporf_put_i32(w, f->output_classes[j]);
+    } else if (version == SPORF_MODEL_FORMAT_PENDING) {
+        sporf_put_i32(w, 1);
     }
     for (int s = 0; s < 2; s++) {
         sporf_put_i32(w, f->strings[s].kind);
@@ -144,7 +177,11 @@ static void write_model(const sporf_forest *f, sporf_writer *w)
         sporf_tree_encode(&f->trees[t], f, w);
         if (sporf_forest_keeps_rows(f))
             write_leaf_rows(&f->trees[t], w);
+        if (f->pending)
+            write_node_values(&f->trees[t], w);
     }
+    if (f->pending)
+        write_pending(f->pending, w);
     int64_t payload_len = w->pos - payload_start;
     if (w->buf) {
         sporf_writer patch = {w->buf, len_pos};
@@ -483,6 +520,108 @@ fail:
     return rc;
 }
 
+/* A tree's node rows and values (format 14, write_node_values): a width of
+ * the forest's leaf values (survival: a node's risk and its curve at up to
+ * SPORF_SURV_GRID times), sizes checked against the bytes left. */
+static int read_node_values(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, int64_t t, sporf_error *err)
+{
+    int rc = SPORF_OK;
+    const int32_t width = sporf_get_i32(r), N = tr->n_nodes;
+    const int survival = f->task == SPORF_TASK_SURVIVAL;
+    if (r->bad || (survival ? width < 2 || width > 1 + SPORF_SURV_GRID : width != f->n_classes) ||
+        (t > 0 && width != f->trees[0].node_width))
+        CORRUPT("tree %lld: its nodes' values are of a bad width (%d)", (long long)t, width);
+    if ((int64_t)N * (1 + 8 * (int64_t)width) > r->len - r->pos)
+        CORRUPT("model is truncated in tree %lld's node values", (long long)t);
+    tr->node_width = width;
+    tr->node_rows = malloc((size_t)N * sizeof *tr->node_rows);
+    tr->node_values = malloc((size_t)N * (size_t)width * sizeof *tr->node_values);
+    if (!tr->node_rows || !tr->node_values)
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    for (int32_t i = 0; i < N; i++) {
+        tr->node_rows[i] = sporf_get_varint(r);
+        if (r->bad || tr->node_rows[i] < 0)
+            CORRUPT("model is truncated or corrupt in tree %lld's node rows", (long long)t);
+    }
+    for (int64_t i = 0; i < (int64_t)N * width; i++) tr->node_values[i] = sporf_get_f64(r);
+    if (r->bad)
+        CORRUPT("model is truncated in tree %lld's node values", (long long)t);
+    return SPORF_OK;
+fail:
+    return rc;
+}
+
+/* The pending leaf choice's record (format 14, write_pending): its sizes
+ * those the task chooses among, its width the trees' values, every count a
+ * number of the forest's trees, the response valid for the task. */
+static int read_pending(sporf_reader *r, sporf_forest *f, sporf_error *err)
+{
+    int rc = SPORF_OK;
+    sporf_leaf_pending *p = calloc(1, sizeof *p);
+    if (!(f->pending = p))
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    p->first = sporf_get_i32(r);
+    p->end = sporf_get_i32(r);
+    p->width = sporf_get_i32(r);
+    p->scale = sporf_get_i32(r);
+    p->m = sporf_get_i32(r);
+    p->n = sporf_get_i64(r);
+    const int classes = f->task == SPORF_TASK_CLASSIFICATION, survival = f->task == SPORF_TASK_SURVIVAL;
+    const int32_t width = survival ? f->trees[0].node_width - 1 : f->n_classes;
+    if (r->bad || (p->first != 0 && p->first != 1) || p->end != (classes ? SPORF_LEAF_SIZES - 2 : SPORF_LEAF_SIZES) ||
+        p->width != width || p->scale < -2000 || p->scale > 96 || p->m != (f->n_outputs > 1 ? f->n_outputs : 1) ||
+        f->task == SPORF_TASK_UNSUPERVISED || !sporf_params_leaf_auto(&f->params) ||
+        sporf_params_leaf_chosen(&f->params) != 0)
+        CORRUPT("model's pending leaf choice is corrupt");
+    f->leaf_grown = p->first + 1; /* the size the trees grew to: 1 or 2 rows */
+    const int64_t n = p->n, W = (int64_t)(p->end - p->first) * p->width, nm = n * p->m;
+    if (n < 0 || n > INT32_MAX ||
+        (n > 0 && n * (16 * W + 8 + (classes ? 4 * p->m : survival ? 9 : 8 * p->m)) + 8 > r->len - r->pos))
+        CORRUPT("model is truncated in its pending leaf choice (%lld rows)", (long long)n);
+    if (n == 0)
+        return SPORF_OK;
+    p->sums = malloc((size_t)(n * W) * 2 * sizeof *p->sums);
+    p->count = malloc((size_t)n * sizeof *p->count);
+    if (classes) p->codes = malloc((size_t)nm * sizeof *p->codes);
+    else p->values = malloc((size_t)(survival ? n : nm) * sizeof *p->values);
+    if (survival) p->events = malloc((size_t)n * sizeof *p->events);
+    if (!p->sums || !p->count || (classes && !p->codes) || (!classes && !p->values) || (survival && !p->events))
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    for (int64_t i = 0; i < n * W * 2; i++) p->sums[i] = sporf_get_u64(r);
+    for (int64_t i = 0; i < n; i++)
+        if ((p->count[i] = sporf_get_i64(r)) < 0 || p->count[i] > f->n_trees)
+            CORRUPT("model's pending leaf choice has a bad count of trees");
+    for (int64_t i = 0; classes && i < nm; i++) {
+        const int32_t o = (int32_t)(i % p->m), c = sporf_get_i32(r);
+        int32_t at = 0;
+        for (int32_t j = 0; j < o; j++) at += f->output_classes[j];
+        if (c < at || c >= at + (p->m > 1 ? f->output_classes[o] : f->n_classes))
+            CORRUPT("model's pending leaf choice has a bad class code");
+        p->codes[i] = c;
+    }
+    for (int64_t i = 0; !classes && i < (survival ? n : nm); i++)
+        if (!(fabs(p->values[i] = sporf_get_f64(r)) <= SPORF_MAX_ABS_VALUE))
+            CORRUPT("model's pending leaf choice has a bad response");
+    for (int64_t i = 0; survival && i < n; i++)
+        if ((p->events[i] = sporf_get_u8(r)) > 1)
+            CORRUPT("model's pending leaf choice has a bad event flag");
+    const int64_t n_sw = sporf_get_i64(r);
+    if (r->bad || (n_sw != 0 && n_sw != n) || n_sw * 8 > r->len - r->pos)
+        CORRUPT("model is truncated or corrupt in its pending leaf choice's weights");
+    if (n_sw > 0 && !(p->sample_weight = malloc((size_t)n * sizeof *p->sample_weight)))
+        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
+    for (int64_t i = 0; i < n_sw; i++) {
+        p->sample_weight[i] = sporf_get_f64(r);
+        if (!(p->sample_weight[i] >= 0.0 && p->sample_weight[i] <= SPORF_MAX_ABS_VALUE))
+            CORRUPT("model's pending leaf choice has a bad sample weight");
+    }
+    if (r->bad)
+        CORRUPT("model is truncated in its pending leaf choice");
+    return SPORF_OK;
+fail:
+    return rc;
+}
+
 /* A multi-output forest's outputs (format 11): at least two, each with at
  * least one value (one for regression), summing to n_classes. */
 static int read_outputs(sporf_reader *r, sporf_forest *f, sporf_error *err)
@@ -550,12 +689,21 @@ int sporf_model_read(const uint8_t *buf, int64_t len, sporf_forest **out, sporf_
     f->task = version >= 3 ? sporf_get_i32(&r) : SPORF_TASK_CLASSIFICATION;
     if (r.bad)
         CORRUPT("model is truncated in its parameters");
+    if (version == SPORF_MODEL_FORMAT_PENDING) { /* 1, or the outputs of format 11 */
+        const int32_t m = sporf_get_i32(&r);
+        if (m != 1) {
+            r.pos -= 4;
+            if ((rc = read_outputs(&r, f, err)) != SPORF_OK)
+                goto fail;
+        }
+    }
     if (version == SPORF_MODEL_FORMAT_MULTI_OUTPUT && (rc = read_outputs(&r, f, err)) != SPORF_OK)
         goto fail;
     if (f->task != SPORF_TASK_CLASSIFICATION && f->task != SPORF_TASK_REGRESSION &&
         f->task != SPORF_TASK_UNSUPERVISED && f->task != SPORF_TASK_SURVIVAL)
         CORRUPT("model has an unknown task code %d", f->task);
-    if ((f->task == SPORF_TASK_SURVIVAL) != (version >= SPORF_MODEL_FORMAT_SURVIVAL_FIRST) ||
+    if ((version != SPORF_MODEL_FORMAT_PENDING &&
+         (f->task == SPORF_TASK_SURVIVAL) != (version >= SPORF_MODEL_FORMAT_SURVIVAL_FIRST)) ||
         (f->task == SPORF_TASK_SURVIVAL) != sporf_criterion_survival(P->criterion) ||
         (f->task == SPORF_TASK_SURVIVAL && (P->quantiles || (sporf_params_honest(P) && !sporf_params_abstain(P)))))
         CORRUPT("model's format, task and criterion disagree");
@@ -627,7 +775,11 @@ int sporf_model_read(const uint8_t *buf, int64_t len, sporf_forest **out, sporf_
             goto fail;
         if (sporf_forest_keeps_rows(f) && (rc = read_leaf_rows(&r, &f->trees[t], f, t, err)) != SPORF_OK)
             goto fail;
+        if (version == SPORF_MODEL_FORMAT_PENDING && (rc = read_node_values(&r, &f->trees[t], f, t, err)) != SPORF_OK)
+            goto fail;
     }
+    if (version == SPORF_MODEL_FORMAT_PENDING && (rc = read_pending(&r, f, err)) != SPORF_OK)
+        goto fail;
     if (r.pos != r.len)
         CORRUPT("model has %lld unexpected bytes after the last tree", (long long)(r.len - r.pos));
     *out = f;

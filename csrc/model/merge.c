@@ -5,6 +5,7 @@
 #include "model/model.h"
 #include "model/merge.h"
 #include "model/params.h"
+#include "util/exact.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,34 @@ static int same_strings(const sporf_strings *a, const sporf_strings *b)
 {
     return a->kind == b->kind && a->count == b->count && a->len == b->len &&
            (a->len == 0 || memcmp(a->blob, b->blob, (size_t)a->len) == 0);
+}
+
+static int same_array(const void *a, const void *b, int64_t count, size_t size)
+{
+    return (!a) == (!b) && (!a || count <= 0 || memcmp(a, b, (size_t)count * size) == 0);
+}
+
+/* Two shards' pending leaf choices (model.h sporf_leaf_pending) join: both
+ * hold sums or neither, of the same shape, against the same response. */
+static int check_pending(const sporf_leaf_pending *a, const sporf_leaf_pending *b, sporf_error *err)
+{
+    if (!a || !b)
+        return SPORF_OK;
+    if ((a->n > 0) != (b->n > 0))
+        return sporf_set_error(err, SPORF_E_ARG, "cannot merge: a shard holds its out-of-bag sums and another "
+                                                 "(grown from a sample of the rows) does not");
+    if (a->n != b->n || a->first != b->first || a->end != b->end || a->width != b->width || a->scale != b->scale ||
+        a->m != b->m)
+        return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the shards were grown on different training data "
+                                                 "(%lld and %lld rows)", (long long)a->n, (long long)b->n);
+    const int64_t nm = a->n * a->m;
+    if (!same_array(a->codes, b->codes, nm, sizeof *a->codes) ||
+        !same_array(a->values, b->values, nm, sizeof *a->values) ||
+        !same_array(a->events, b->events, a->n, sizeof *a->events) ||
+        !same_array(a->sample_weight, b->sample_weight, a->n, sizeof *a->sample_weight))
+        return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the shards were grown on different training data "
+                                                 "(their responses or sample weights differ)");
+    return SPORF_OK;
 }
 
 static int check_compatible(const sporf_forest *a, const sporf_forest *b, sporf_error *err)
@@ -31,12 +60,19 @@ static int check_compatible(const sporf_forest *a, const sporf_forest *b, sporf_
         return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests have different outputs");
     if (!same_strings(&a->strings[SPORF_STR_FEATURE_NAMES], &b->strings[SPORF_STR_FEATURE_NAMES]))
         return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests have different feature names");
+    if ((!a->pending) != (!b->pending))
+        return sporf_set_error(err, SPORF_E_ARG, "cannot merge: one forest chose its leaf size out of bag from its "
+                                                 "own trees and another has not (a shard: grown with first_tree "
+                                                 "given); grow every part of the forest with first_tree, so the "
+                                                 "merge chooses for all of them");
+    int rc = check_pending(a->pending, b->pending, err);
+    if (rc != SPORF_OK)
+        return rc;
     const int64_t ka = sporf_params_leaf_chosen(&a->params), kb = sporf_params_leaf_chosen(&b->params);
     if (sporf_params_leaf_auto(&a->params) && sporf_params_leaf_auto(&b->params) && ka != kb)
         return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests chose different leaf sizes out of bag "
-                                                 "(%lld and %lld rows), each from its own trees; grow the later "
-                                                 "shards with the first one's size (warm_start and "
-                                                 "sporf.distributed.fit do), or every shard with a count",
+                                                 "(%lld and %lld rows), each from its own trees; grow every part "
+                                                 "with first_tree given, so the merge chooses for all of them",
                                (long long)ka, (long long)kb);
     const char *p = sporf_params_differing(&a->params, &b->params);
     if (!p && (!a->class_weights) != (!b->class_weights))
@@ -97,7 +133,48 @@ static int copy_tree(sporf_tree *dst, const sporf_tree *src, int32_t K)
                       sizeof *src->leaf_start) &&
            copy_array((void **)&dst->leaf_rank, src->leaf_rank,
                       src->leaf_start ? (src->leaf_start[src->n_leaves] > 0 ? src->leaf_start[src->n_leaves] : 1) : 0,
-                      sizeof *src->leaf_rank);
+                      sizeof *src->leaf_rank) &&
+           copy_array((void **)&dst->node_rows, src->node_rows, src->node_rows ? src->n_nodes : 0,
+                      sizeof *src->node_rows) &&
+           copy_array((void **)&dst->node_values, src->node_values,
+                      src->node_values ? (int64_t)src->n_nodes * src->node_width : 0, sizeof *src->node_values) &&
+           ((dst->node_width = src->node_width), 1);
+}
+
+/* The merged forest's pending leaf choice: the shards' sums and counts
+ * added (exactly: util/exact.h), their common response copied. */
+static int merge_pending(sporf_forest *m, const sporf_forest *const *forests, int64_t n_forests)
+{
+    const sporf_leaf_pending *a = forests[0]->pending;
+    sporf_leaf_pending *p = calloc(1, sizeof *p);
+    if (!(m->pending = p))
+        return 0;
+    *p = *a;
+    p->sums = NULL;
+    p->count = NULL;
+    p->codes = NULL;
+    p->values = NULL;
+    p->events = NULL;
+    p->sample_weight = NULL;
+    if (a->n == 0)
+        return 1;
+    const int64_t n = a->n, words = n * (int64_t)(a->end - a->first) * a->width * 2;
+    if (!copy_array((void **)&p->sums, a->sums, words, sizeof *p->sums) ||
+        !copy_array((void **)&p->count, a->count, n, sizeof *p->count) ||
+        !copy_array((void **)&p->codes, a->codes, a->codes ? n * a->m : 0, sizeof *p->codes) ||
+        !copy_array((void **)&p->values, a->values, a->values ? n * a->m : 0, sizeof *p->values) ||
+        !copy_array((void **)&p->events, a->events, a->events ? n : 0, sizeof *p->events) ||
+        !copy_array((void **)&p->sample_weight, a->sample_weight, a->sample_weight ? n : 0,
+                    sizeof *p->sample_weight))
+        return 0;
+    for (int64_t k = 1; k < n_forests; k++) {
+        const sporf_leaf_pending *b = forests[k]->pending;
+        sporf_exact *sum = (sporf_exact *)p->sums;
+        const sporf_exact *add = (const sporf_exact *)b->sums;
+        for (int64_t i = 0; i < words / 2; i++) sporf_exact_add(&sum[i], add[i]);
+        for (int64_t i = 0; i < n; i++) p->count[i] += b->count[i];
+    }
+    return 1;
 }
 
 static int copy_strings(sporf_strings *dst, const sporf_strings *src)
@@ -190,6 +267,8 @@ int sporf_model_merge(const sporf_forest *const *forests, int64_t n_forests, spo
         m->n_trees = total; /* sporf_forest_free then releases what was copied */
     for (int s = 0; s < 2 && ok; s++)
         ok = copy_strings(&m->strings[s], &first->strings[s]);
+    if (ok && first->pending)
+        ok = merge_pending(m, forests, n_forests);
     if (ok)
         ok = copy_array((void **)&m->class_weights, first->class_weights, first->class_weights ? first->n_classes : 0,
                         sizeof *first->class_weights);

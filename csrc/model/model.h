@@ -106,6 +106,30 @@ typedef struct sporf_tree {
     int32_t node_width;
 } sporf_tree;
 
+/* A forest whose leaf size is "auto" and not yet chosen (fit/leaf_choice.h):
+ * a shard's (sporf_fit_data.shard) or trees grown from a sample of the rows.
+ * Its trees are grown to the smallest size and keep their nodes' rows and
+ * values; with n > 0 it also holds, for every training row, the exact sums
+ * (util/exact.h) of its trees' answers at each candidate size over the trees
+ * that left the row out, and the response the sizes are scored against. The
+ * sums of shards add up (sporf_forest_merge) to the whole forest's, to the
+ * bit; the choice and the pruning then follow. */
+typedef struct sporf_leaf_pending {
+    int64_t n;             /* training rows; 0 when the sums are not here (trees grown from
+                              a sample: sporf_forest_leaf_sums_rows computes them) */
+    int32_t first, end;    /* the sizes scored: sporf_leaf_sizes[first .. end) */
+    int32_t width;         /* values summed per row and size */
+    int32_t scale;         /* the sums' fixed point: value x 2^scale */
+    uint64_t *sums;        /* n x (end - first) x width 128-bit integers (lo, hi words) */
+    int64_t *count;        /* n: the trees that left each row out */
+    /* the response of every row (n of them): */
+    int32_t m;             /* responses per row */
+    int32_t *codes;        /* classification: n x m class codes, offset into the K values */
+    double *values;        /* regression: n x m responses; survival: n times */
+    int32_t *events;       /* survival: n event flags (1 = event, 0 = censored) */
+    double *sample_weight; /* n weights, or NULL */
+} sporf_leaf_pending;
+
 typedef struct sporf_strings {
     char *blob;
     int64_t len;
@@ -151,6 +175,8 @@ struct sporf_forest {
                               it chose is in params; the scores are not saved) */
     double leaf_scores[SPORF_LEAF_SIZES]; /* the out-of-bag score of each size */
     int64_t leaf_grown;    /* the leaves the trees grew to before the choice (0 or 1: one row) */
+    sporf_leaf_pending *pending; /* min_samples_leaf "auto" not chosen yet (its trees keep their
+                                    node_rows and node_values), or NULL */
 };
 
 /* The most levels a categorical feature may have. */
@@ -159,18 +185,24 @@ struct sporf_forest {
 /* The longest binding note a forest keeps (sporf_forest_set_note). */
 #define SPORF_MAX_NOTE_BYTES ((int64_t)16 << 20)
 
-/* The model format version sporf_forest_save writes (io.c): 13 for a
- * survival forest (12 before min_events_split), 11 for a multi-output
- * forest; the others keep format 10, so their bytes are those of the
- * versions before multi-output y. */
-#define SPORF_MODEL_FORMAT_VERSION 13
+/* The model format version sporf_forest_save writes (io.c): 14 for a
+ * forest whose leaf size is "auto" and not yet chosen (a shard's: its trees'
+ * nodes and its out-of-bag sums, sporf_leaf_pending), 13 for a survival
+ * forest (12 before min_events_split), 11 for a multi-output forest; the
+ * others keep format 10, so their bytes are those of the versions before
+ * multi-output y. */
+#define SPORF_MODEL_FORMAT_VERSION 14
+#define SPORF_MODEL_FORMAT_PENDING 14
+#define SPORF_MODEL_FORMAT_SURVIVAL 13
 #define SPORF_MODEL_FORMAT_SURVIVAL_FIRST 12
 #define SPORF_MODEL_FORMAT_MULTI_OUTPUT 11
 #define SPORF_MODEL_FORMAT_SINGLE_OUTPUT 10
 static inline int32_t sporf_forest_format(const sporf_forest *f)
 {
+    if (f->pending)
+        return SPORF_MODEL_FORMAT_PENDING;
     if (f->task == SPORF_TASK_SURVIVAL)
-        return SPORF_MODEL_FORMAT_VERSION;
+        return SPORF_MODEL_FORMAT_SURVIVAL;
     return f->n_outputs > 1 ? SPORF_MODEL_FORMAT_MULTI_OUTPUT : SPORF_MODEL_FORMAT_SINGLE_OUTPUT;
 }
 
@@ -229,6 +261,8 @@ void sporf_tree_release(sporf_tree *tree);
  * readers fill them. Returns 1, or 0 when out of memory (what was allocated
  * stays in the tree for sporf_tree_release). */
 int sporf_tree_alloc(sporf_tree *tree, int32_t n_nodes, int32_t n_leaves, int32_t n_proj, int32_t K);
+/* Free a pending leaf choice's record; NULL is a no-op. */
+void sporf_leaf_pending_free(sporf_leaf_pending *p);
 /* A zeroed forest, or NULL when out of memory; sporf_forest_free releases it. */
 sporf_forest *sporf_forest_alloc(void);
 /* Free a prediction layout; NULL is a no-op. */

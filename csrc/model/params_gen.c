@@ -120,8 +120,8 @@ int sporf_params_check_fields(const sporf_params *p, sporf_error *err)
         return sporf_param_error(err, "honest_prior", "one of \"empirical\", \"uniform\", \"ignore\"", "code %d", (int)p->honest_prior);
     if (p->quantiles != 0 && p->quantiles != 1)
         return sporf_param_error(err, "quantiles", "true or false", "%d", (int)p->quantiles);
-    if (p->first_tree < 0LL || p->first_tree > 9007199254740992LL)
-        return sporf_param_error(err, "first_tree", "a whole number >= 0", "%lld", (long long)p->first_tree);
+    if (p->first_tree != 0 && (p->first_tree < 0LL || p->first_tree > 9007199254740992LL))
+        return sporf_param_error(err, "first_tree", "None/NULL or a whole number >= 0", "%lld", (long long)p->first_tree);
     return SPORF_OK;
 }
 
@@ -265,4 +265,4 @@ const char *sporf_params_differing(const sporf_params *a, const sporf_params *b)
 }
 
 /* The model format version this spec describes. */
-const uint32_t sporf_params_format_version = 13;
+const uint32_t sporf_params_format_version = 14;

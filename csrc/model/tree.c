@@ -57,7 +57,20 @@ void sporf_forest_free(sporf_forest *f)
     free(f->qrf_w);
     free(f->qrf_event);
     free(f->output_classes);
+    sporf_leaf_pending_free(f->pending);
     free(f);
+}
+
+void sporf_leaf_pending_free(sporf_leaf_pending *p)
+{
+    if (!p) return;
+    free(p->sums);
+    free(p->count);
+    free(p->codes);
+    free(p->values);
+    free(p->events);
+    free(p->sample_weight);
+    free(p);
 }
 
 void sporf_packed_free(sporf_packed *p)

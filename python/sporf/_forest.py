@@ -252,7 +252,7 @@ class _BaseForest(BaseEstimator):
         forest, oob, oob_count, tuning = _native.fit(
             params, X, sample_weight=sw, oob_n_out=n_out if want_oob else 0,
             tune_grid=self._tune_grid() if tune else None, progress=Progress(verbose=self.verbose, what="trees"),
-            **task)
+            shard=getattr(self, "first_tree", None) is not None, **task)
         if hasattr(self, "feature_names_in_"):
             forest.set_strings(_native.STR_FEATURE_NAMES, self.feature_names_in_)
         self._set_leaf_choice(forest)
@@ -270,7 +270,7 @@ class _BaseForest(BaseEstimator):
         (min_samples_leaf_) and each size's out-of-bag score (leaf_scores_);
         neither after any other fit."""
         chosen, sizes, scores = forest.leaf_choice()
-        if chosen:
+        if chosen and forest.leaf_state()[0] == _native.LEAF_CHOSEN:
             self.min_samples_leaf_ = chosen
             self.leaf_scores_ = {int(k): float(s) for k, s in zip(sizes, scores)}
         else:

@@ -27,6 +27,9 @@ PROJ_PATCH = lib.SPORF_PROJ_PATCH
 MAX_DIMS = lib.SPORF_MAX_DIMS
 TUNE_DENSITY = lib.SPORF_TUNE_DENSITY
 TUNE_STRUCTURE = lib.SPORF_TUNE_STRUCTURE
+LEAF_CHOSEN = lib.SPORF_LEAF_CHOSEN
+LEAF_PENDING_SUMS = lib.SPORF_LEAF_PENDING_SUMS
+LEAF_PENDING = lib.SPORF_LEAF_PENDING
 FORMS = {"sqrt": lib.SPORF_FORM_SQRT, "log2": lib.SPORF_FORM_LOG2, "count": lib.SPORF_FORM_COUNT,
          "fraction": lib.SPORF_FORM_FRACTION, "all": lib.SPORF_FORM_ALL, "auto": lib.SPORF_FORM_AUTO}
 
@@ -219,6 +222,42 @@ class NativeForest:
         err = new_error()
         check(lib.sporf_forest_leaf_choice(self.ptr, chosen, n_sizes, _int64s(sizes), _doubles(scores), err), err)
         return int(chosen[0]), sizes[:n_sizes[0]], scores[:n_sizes[0]]
+
+    def leaf_state(self):
+        """(state, words per row) of the forest's leaf choice
+        (sporf_forest_leaf_state): LEAF_CHOSEN, LEAF_PENDING_SUMS (a shard
+        holding its out-of-bag sums) or LEAF_PENDING (trees from samples)."""
+        state, words = ffi.new("int32_t *"), ffi.new("int64_t *")
+        err = new_error()
+        check(lib.sporf_forest_leaf_state(self.ptr, state, words, err), err)
+        return int(state[0]), int(words[0])
+
+    def leaf_sums_rows(self, X, first_row, n_total, response_max, n_jobs):
+        """(sums, counts) of the training rows first_row .. of X over the
+        trees of a forest that has not chosen its leaf size
+        (sporf_forest_leaf_sums_rows)."""
+        _, words = self.leaf_state()
+        view, keep = matrix_view(X)
+        sums = np.empty((X.shape[0], words), dtype=np.int64)
+        count = np.empty(X.shape[0], dtype=np.int64)
+        err = new_error()
+        rc = lib.sporf_forest_leaf_sums_rows(self.ptr, view, first_row, n_total, float(response_max), n_jobs,
+                                             _int64s(sums), _int64s(count), err)
+        del keep
+        check(rc, err)
+        return sums, count
+
+    def choose_leaf_size(self, sums, count, n_jobs=1, **response):
+        """Choose the leaf size from every training row's sums and
+        response (sporf_forest_choose_leaf_size); prunes in place."""
+        data, keep_data = fit_data(**response)
+        sums = np.require(sums, dtype=np.int64, requirements=["C", "A"])
+        count = np.require(count, dtype=np.int64, requirements=["C", "A"])
+        err = new_error()
+        rc = lib.sporf_forest_choose_leaf_size(self.ptr, data, count.shape[0], _int64s(sums), _int64s(count),
+                                               n_jobs, err)
+        del keep_data
+        check(rc, err)
 
     def params(self):
         p = ffi.new("sporf_params *")
@@ -784,14 +823,16 @@ def fit_data(*, codes=None, n_classes=0, y=None, sample_weight=None, weight_per_
 
 
 def fit(params, X, *, codes=None, n_classes=0, y=None, sample_weight=None, weight_per_class=None, events=None,
-        oob_n_out=0, tune_grid=None, progress=None):
+        oob_n_out=0, tune_grid=None, progress=None, shard=False):
     """Grow a forest on X (2-D float64, or float32 read as it is): a classifier on class codes (int32,
     n_classes), a regressor on y (float64), or an unsupervised forest
     (neither). Multi-output y: codes (n, n_outputs) with n_classes a list
     of each output's class count, or y (n, n_outputs). oob_n_out > 0 also
     fills the out-of-bag values; tune_grid (a TUNE_* constant) runs the
-    out-of-bag tuning instead of one fit. Returns (NativeForest, oob values
-    or None, oob counts or None, the tuning report or None)."""
+    out-of-bag tuning instead of one fit. shard: the fit grows a shard of
+    a larger forest (first_tree given: sporf_fit_data.shard). Returns
+    (NativeForest, oob values or None, oob counts or None, the tuning report
+    or None)."""
     n = X.shape[0]
     if X.dtype == np.float32 and tune_grid is not None:
         X = np.asfortranarray(X, dtype=np.float64)  # the tuning's out-of-bag passes read float64
@@ -800,6 +841,7 @@ def fit(params, X, *, codes=None, n_classes=0, y=None, sample_weight=None, weigh
     oob_n_out = 0 if X.dtype == np.float32 else oob_n_out
     data, keep_data = fit_data(codes=codes, n_classes=max(n_classes, 1) if np.ndim(n_classes) == 0 else n_classes,
                                y=y, sample_weight=sample_weight, weight_per_class=weight_per_class, events=events)
+    data.shard = 1 if shard else 0
     oob = np.zeros((n, oob_n_out), dtype=np.float64) if oob_n_out and tune_grid is None else None
     oob_count = np.zeros(n, dtype=np.int64) if oob is not None else None
     view, keep = matrix_view(X, floats=True)

@@ -12,7 +12,6 @@ the rows it draws, gathered from the partitions.
 
 Dask is optional: ``pip install sporf[dask]``.
 """
-import warnings
 from concurrent.futures import CancelledError
 
 import numpy as np
@@ -21,15 +20,11 @@ from sklearn.utils import check_array, check_consistent_length
 from . import _dask, _native, _params
 from ._native import NativeForest, Progress, merge
 from ._exclusive import fitting
-from ._forest import _BaseForest, _warn_missing_oob, chooses_leaf_size, with_leaf_size
+from ._forest import _BaseForest, _warn_missing_oob, chooses_leaf_size
 from ._survival import _ForestSurvival, survival_target
 from ._urerf import URerF
 
 __all__ = ["fit"]
-
-# min_samples_leaf="auto" from a Dask collection: the leaf size it prunes to,
-# the one the suite's development half ranked best as a fixed size
-PARTITIONED_LEAF_SIZE = 3
 
 
 def _import_distributed():
@@ -42,25 +37,15 @@ def _import_distributed():
 
 
 def _grow_shard(cls, params, first, count, X, y, sample_weight):
-    """Runs on a worker: trees first .. first+count-1; returns the model bytes
-    and the leaf sizes' out-of-bag scores (None unless it chose one), which
-    the bytes do not hold."""
+    """Runs on a worker: trees first .. first+count-1; returns the model
+    bytes. With min_samples_leaf="auto" the shard leaves the choice to the
+    merge: its bytes hold its trees' nodes and every row's out-of-bag sums."""
     est = cls(**dict(params, first_tree=first, n_estimators=count))
     if y is None:
         est.fit(X)
     else:
         est.fit(X, y, sample_weight=sample_weight)
-    return est.to_bytes(), getattr(est, "leaf_scores_", None)
-
-
-def _leaf_choice_first(params, ranges, first, n_trees):
-    """A leaf size chosen out of bag: the first quarter of the trees choose the
-    leaf size (one shard, on all of a worker's threads) and the other shards
-    are pruned to it; otherwise the shards as they are."""
-    if not chooses_leaf_size(params) or len(ranges) < 2:
-        return ranges
-    head = max(ranges[0][1], -(-n_trees // 4))
-    return [(first, head)] + _shard_ranges(first + head, n_trees - head, max(1, len(ranges) - 1))
+    return est.to_bytes()
 
 
 def _shard_ranges(first, n_trees, n_shards):
@@ -71,14 +56,13 @@ def _shard_ranges(first, n_trees, n_shards):
 
 def fit(estimator, X, y=None, *, sample_weight=None, client=None, n_shards=None, progress=None):
     """Fit a sporf estimator on a Dask cluster; the forest is the one
-    ``estimator.fit`` would grow on one machine, byte for byte, for a fixed
-    leaf size. With ``min_samples_leaf="auto"`` (the default of
-    SPORFClassifier and SPORFRegressor) the first quarter of the trees
-    choose the leaf size out of bag, grown first as one shard, and the other
-    shards are pruned to it: the forest a local fit of those trees grows with
-    ``warm_start`` to all of them. From a Dask collection the size cannot be
-    chosen (no tree sees the rows it left out): the trees are pruned to
-    leaves of 3 rows, with a warning.
+    ``estimator.fit`` would grow on one machine, byte for byte. With
+    ``min_samples_leaf="auto"`` (the default of SPORFClassifier and
+    SPORFRegressor) the leaf size is chosen once, for the whole forest, from
+    out-of-bag sums that add up: each shard's task returns its trees' sums
+    for every row, or, from a Dask collection, each partition scores its rows
+    against every tree, and the client chooses and prunes -- the choice a
+    local fit makes.
 
     Parameters
     ----------
@@ -179,6 +163,8 @@ def fit(estimator, X, y=None, *, sample_weight=None, client=None, n_shards=None,
                          "be), then fit the cluster forest with the estimator's best_params_")
     _check_data(estimator, X, y, sample_weight, unsupervised)
     n_trees, first = estimator.n_estimators, estimator.first_tree
+    _refuse_shard(estimator)
+    first = 0 if first is None else first
     if not _params._is_int(n_trees) or n_trees < 1:
         raise _params.bad("n_estimators", _params.PARAMS["n_estimators"]["expect"], n_trees)
     if not _params._is_int(first) or first < 0:
@@ -202,10 +188,18 @@ def fit(estimator, X, y=None, *, sample_weight=None, client=None, n_shards=None,
     params.update(random_state=_params.resolve_seed(estimator.random_state), n_jobs=1, verbose=0)
     if "oob_score" in params:
         params["oob_score"] = False  # computed below, for the whole forest
-    ranges = _leaf_choice_first(params, ranges, int(first), int(n_trees))
     with fitting(estimator):
         return _fit_on_cluster(distributed, client, estimator, params, ranges, X, y, sample_weight, unsupervised,
                                n_trees, progress)
+
+
+def _refuse_shard(estimator):
+    """A cluster fit grows a whole forest: its merge chooses the leaf size,
+    which a shard of a larger forest leaves to that forest's merge."""
+    if estimator.first_tree is not None and chooses_leaf_size(estimator.get_params(deep=False)):
+        raise ValueError('sporf.distributed.fit grows a whole forest, and with min_samples_leaf="auto" chooses its '
+                         "leaf size; a shard of a larger forest (first_tree=%r) leaves that to merge_forests: fit "
+                         "the whole forest (first_tree=None), or the shard locally" % (estimator.first_tree,))
 
 
 def _check_data(estimator, X, y, sample_weight, unsupervised):
@@ -231,26 +225,13 @@ def _fit_on_cluster(distributed, client, estimator, params, ranges, X, y, sample
     cls = type(estimator)
     data = [X] + ([] if unsupervised else [y]) + ([sample_weight] if sample_weight is not None else [])
     printer = Progress(verbose=estimator.verbose, what="trees")
-    shards, done = {}, [0]
-    pending = dict(ranges)  # first tree -> count, the shards still to grow
-    leaf_scores = None
-    if chooses_leaf_size(params):
-        # The first shard's trees choose the leaf size out of bag (on all of a
-        # worker's threads: the others wait for it); the other shards' trees
-        # are pruned to it, as warm_start prunes the trees it adds.
-        head = _grow_shards(distributed, client, cls, dict(params, n_jobs=-1), dict(ranges[:1]), data,
-                            unsupervised, sample_weight, n_trees, printer, progress, done)
-        (forest, leaf_scores), = head.values()
-        shards.update(head)
-        params = dict(params, **with_leaf_size(forest.leaf_choice()[0]))
-        pending = dict(ranges[1:])
-    shards.update(_grow_shards(distributed, client, cls, params, pending, data, unsupervised, sample_weight,
-                               n_trees, printer, progress, done))
+    # With min_samples_leaf="auto" each shard keeps its out-of-bag sums and
+    # the merge adds them and chooses the leaf size for the whole forest.
+    shards = _grow_shards(distributed, client, cls, params, dict(ranges), data, unsupervised, sample_weight,
+                          n_trees, printer, progress, [0])
     if sorted(shards) != [a for a, _ in ranges]:  # never merge a partial forest
         raise RuntimeError("sporf.distributed.fit: shards are missing; no forest was returned")
-    fitted = cls._from_native(merge([shards[a][0] for a, _ in ranges]))
-    if leaf_scores is not None:
-        fitted.leaf_scores_ = leaf_scores
+    fitted = cls._from_native(merge([shards[a] for a, _ in ranges]))
 
     # The estimator takes the merged forest's fitted state, as fit would set it.
     for name in [k for k in vars(estimator) if k.endswith("_") and not k.startswith("__")]:
@@ -287,8 +268,8 @@ def _set_interval_calibration(estimator, X, y):
 def _grow_shards(distributed, client, cls, params, pending, data, unsupervised, sample_weight, n_trees, printer,
                  progress, done):
     """The shards `pending` (first tree -> count) grown on the cluster: each
-    one's native forest and leaf scores (_grow_shard) by its first tree;
-    done[0] counts the trees grown so far."""
+    one's native forest by its first tree; done[0] counts the trees grown so
+    far."""
     shards = {}
     pending = dict(pending)
     rescatters = 3
@@ -307,8 +288,7 @@ def _grow_shards(distributed, client, cls, params, pending, data, unsupervised, 
             for future in distributed.as_completed(list(futures)):
                 a, m = futures[future]
                 try:
-                    model, leaf_scores = future.result()
-                    shards[a] = NativeForest.from_bytes(model), leaf_scores
+                    shards[a] = NativeForest.from_bytes(future.result())
                 except (ValueError, TypeError, MemoryError):
                     raise  # the estimator's own complaint about parameters or data
                 except CancelledError as exc:
@@ -543,12 +523,6 @@ def _fit_partitioned(client, estimator, X, y, sample_weight, progress):
     params.update(random_state=_params.resolve_seed(estimator.random_state), n_jobs=1, verbose=0)
     if "warm_start" in params:
         params["warm_start"] = False
-    if chooses_leaf_size(params):
-        # each tree sees only the rows it draws: no out-of-bag rows to choose by
-        warnings.warn('the leaf size "auto" cannot be chosen from a Dask collection (no tree sees the rows it '
-                      'left out): the trees are pruned to leaves of %d rows; give a count to choose another'
-                      % PARTITIONED_LEAF_SIZE, UserWarning)
-        params.update(with_leaf_size(PARTITIONED_LEAF_SIZE))
     native = cls(**params)._native_params(p)
     _check_sample_fits(client, native, n_total, p)
 
@@ -565,7 +539,9 @@ def _fit_partitioned(client, estimator, X, y, sample_weight, progress):
         sums, counts = client.compute(carry, sync=True)
         impute = np.where(counts > 0, sums / np.maximum(counts, 1), 0.0)
 
-    n_trees, first = int(estimator.n_estimators), int(estimator.first_tree)
+    _refuse_shard(estimator)
+    n_trees = int(estimator.n_estimators)
+    first = 0 if estimator.first_tree is None else int(estimator.first_tree)
     # sent to every worker once, for all the trees
     every_row_f = None if every_row is None else client.scatter([every_row], broadcast=True, hash=False)[0]
     try:
@@ -578,6 +554,12 @@ def _fit_partitioned(client, estimator, X, y, sample_weight, progress):
     if sorted(trees) != list(range(n_trees)):  # never merge a partial forest
         raise RuntimeError("sporf.distributed.fit: trees are missing; no forest was returned")
     forest = merge([trees[t] for t in range(n_trees)])
+    labels = None
+    if forest.leaf_state()[0] == _native.LEAF_PENDING:
+        # min_samples_leaf="auto": each partition's rows' out-of-bag sums over
+        # every tree, on the workers; the client chooses from all of them
+        labels = every_row or _labels_of_rows(client, y_parts, classification)
+        _choose_leaf_size(client, forest, x_parts, offsets, n_total, labels, classes, sample_weight)
     if classes is not None:
         forest.set_strings(_native.STR_CLASSES, classes)
     if names is not None:
@@ -611,8 +593,10 @@ def _fit_partitioned(client, estimator, X, y, sample_weight, progress):
         values = np.concatenate([v for v, _ in oob])
         counts = np.concatenate([c for _, c in oob])
         _warn_missing_oob(counts)
-        labels = (every_row["events"], every_row["y"]) if survival else np.concatenate(client.compute(y_parts,
-                                                                                                     sync=True))
+        if survival:
+            labels = (every_row["events"], every_row["y"])
+        else:
+            labels = (labels or _labels_of_rows(client, y_parts, classification))["y"]
         estimator._set_oob(values, labels)  # the score and values a local fit sets (not its error curve)
     if scores is not None and not np.isnan(scores).all():  # as _set_interval_scores sets them
         estimator.interval_scores_ = scores
@@ -621,6 +605,44 @@ def _fit_partitioned(client, estimator, X, y, sample_weight, progress):
             estimator.interval_weights_ = np.where(np.isnan(scores), 0.0, weights)
         estimator.interval_calibration_ = "out-of-bag"
     return estimator
+
+
+def _labels_of_rows(client, y_parts, classification):
+    """Every row's labels or responses, gathered to the client (a few bytes a
+    row), in the form _every_row_response gives a quantile forest's."""
+    y = np.concatenate(client.compute(y_parts, sync=True))
+    return dict(y=y if classification else np.asarray(y, dtype=np.float64), events=None)
+
+
+def _partition_leaf_sums(model, block, first_row, n_total, response_max):
+    """Runs on a worker: the out-of-bag sums of one partition's rows over
+    every tree of a forest that has not chosen its leaf size."""
+    forest = NativeForest.from_bytes(model)
+    block = np.require(block, dtype=np.float64, requirements=["C", "A"])  # unpickled: any address
+    return forest.leaf_sums_rows(block, first_row, n_total, response_max, 1)
+
+
+def _choose_leaf_size(client, forest, x_parts, offsets, n_total, labels, classes, sample_weight):
+    """min_samples_leaf="auto" from partitions: every partition's rows' sums
+    (computed where the rows are), concatenated in row order, choose the leaf
+    size as a local fit's own sums would; the trees are pruned in place."""
+    import dask
+
+    y, events = labels["y"], labels["events"]
+    response_max = float(np.max(np.abs(y))) if classes is None and events is None and len(y) else 0.0
+    model = dask.delayed(forest.to_bytes(), pure=True)
+    parts = client.compute([dask.delayed(_partition_leaf_sums)(model, xp, int(offsets[k]), n_total, response_max)
+                            for k, xp in enumerate(x_parts)], sync=True)
+    sums = np.concatenate([s for s, _ in parts])
+    counts = np.concatenate([c for _, c in parts])
+    sw = None if sample_weight is None else np.asarray(client.compute(sample_weight, sync=True), dtype=np.float64)
+    if classes is not None:
+        response = dict(codes=np.searchsorted(classes, y).astype(np.int32), n_classes=len(classes))
+    elif events is not None:
+        response = dict(y=y, events=events)
+    else:
+        response = dict(y=y)
+    forest.choose_leaf_size(sums, counts, sample_weight=sw, **response)
 
 
 def _partition_interval_scores(model, block, first_row, y, events):

@@ -1,8 +1,9 @@
 """sporf.distributed.fit on a LocalCluster of 2 worker processes: the forest
 is the single-machine fit byte for byte for every estimator kind (out-of-bag
 results included), a worker killed mid-fit never yields a partial forest.
-sporf's forests take a fixed leaf size here; the default "auto" (chosen by
-the first quarter of the trees) has its own test at the end."""
+sporf's forests take a fixed leaf size here; the default "auto" (chosen once
+for the whole forest from the shards' out-of-bag sums) has its own tests at
+the end."""
 import os
 import signal
 import time
@@ -188,15 +189,47 @@ def test_multi_output_y_from_partitions_is_refused(client):
                da.from_array(np.column_stack([y, y]), chunks=(100, 2)), client=client)
 
 
-def test_a_leaf_size_chosen_out_of_bag_comes_from_the_first_shard(client):
-    # min_samples_leaf="auto": the first quarter of the trees choose, the
-    # others are pruned to that size -- the forest a local fit of those trees
-    # grows with warm_start to the whole forest
-    X, y = make_trunk(400, n_features=8, random_state=0)
-    est = sporf.SPORFClassifier(n_estimators=20, min_samples_leaf="auto", oob_score=True, random_state=3)
-    sd.fit(est, X, y, client=client, n_shards=8)
-    local = sporf.SPORFClassifier(n_estimators=5, min_samples_leaf="auto", warm_start=True, random_state=3)
-    local.fit(X, y).set_params(n_estimators=20).fit(X, y)
-    assert est.to_bytes() == local.to_bytes()
-    assert est.min_samples_leaf_ == local.min_samples_leaf_ and est.leaf_scores_ == local.leaf_scores_
-    assert 0.8 < est.oob_score_ <= 1
+def _where_shards_disagree():
+    """2,000 rows, y = sign(x0 x1), 40 trees of seed 5: the whole forest
+    chooses leaves of one row, and its first 5 or 10 trees on their own
+    would choose other sizes (checked below, so the tests can fail)."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(2000, 10))
+    y = (X[:, 0] * X[:, 1] > 0).astype(int)
+    return X, y
+
+
+@pytest.mark.parametrize("noisy", [False, True], ids=["clean", "noisy"])
+def test_a_leaf_size_chosen_out_of_bag_is_the_local_fit_s(client, noisy):
+    # min_samples_leaf="auto": every shard task returns its trees' out-of-bag
+    # sums for every row, the merge adds them and chooses for the whole
+    # forest: the local fit's bytes, whatever the shards would choose alone
+    X, y = _where_shards_disagree()
+    if noisy:  # labels flipped at random: larger leaves win
+        y = np.where(np.random.default_rng(1).random(len(y)) < 0.3, 1 - y, y)
+    kw = dict(n_estimators=40, oob_score=True, random_state=5)
+    local = sporf.SPORFClassifier(**kw).fit(X, y)
+    if noisy:
+        assert local.min_samples_leaf_ > 1
+    else:  # a shard of 5 or 10 trees alone would choose otherwise
+        assert {sporf.SPORFClassifier(n_estimators=m, random_state=5).fit(X, y).min_samples_leaf_
+                for m in (5, 10)} - {local.min_samples_leaf_}
+    for n_shards in (2, 8):
+        est = sd.fit(sporf.SPORFClassifier(**kw), X, y, client=client, n_shards=n_shards)
+        assert est.to_bytes() == local.to_bytes()
+        assert est.min_samples_leaf_ == local.min_samples_leaf_ and est.leaf_scores_ == local.leaf_scores_
+        assert est.oob_score_ == local.oob_score_
+
+
+def test_the_readme_cluster_example_runs(client):
+    # README, "Training across machines": sporf.distributed.fit(clf, X, y, client=client) == clf.fit(X, y)
+    X, y = _where_shards_disagree()
+    clf = sporf.SPORFClassifier(n_estimators=40, oob_score=True, random_state=0)
+    sd.fit(clf, X, y, client=client)
+    assert clf.to_bytes() == sporf.SPORFClassifier(n_estimators=40, oob_score=True, random_state=0).fit(X, y).to_bytes()
+
+
+def test_a_cluster_fit_of_a_shard_that_would_choose_is_refused(client):
+    X, y = _where_shards_disagree()
+    with pytest.raises(ValueError, match="grows a whole forest"):
+        sd.fit(sporf.SPORFClassifier(n_estimators=4, first_tree=8, random_state=0), X, y, client=client)

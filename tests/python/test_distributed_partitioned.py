@@ -2,15 +2,15 @@
 DataFrame): each tree grows from the rows it draws, gathered from the
 partitions, and the forest is the local fit of the same rows byte for byte,
 however X is partitioned; bad partitions are named and leave the estimator
-unfitted. sporf's forests take a fixed leaf size here: from partitions
-"auto" cannot be chosen (its own test at the end)."""
+unfitted. sporf's forests take a fixed leaf size here; "auto" (each
+partition's rows' out-of-bag sums, the choice on the client) has its own
+tests."""
 import os
 
 import numpy as np
 import pytest
 
 import sporf
-from sporf import _params
 from sporf.datasets import make_trunk
 
 if os.environ.get("CI"):
@@ -207,15 +207,21 @@ def test_out_of_bag_results_are_computed_on_the_workers(client, data, kind):
     np.testing.assert_array_equal(getattr(got, field), getattr(local, field))
 
 
-def test_a_leaf_size_out_of_bag_cannot_be_chosen_from_partitions(client, data):
-    # no tree sees the rows it left out: "auto" prunes to the fixed size, and says so
+@pytest.mark.parametrize("kind", ["classifier", "regressor"])
+def test_a_leaf_size_chosen_out_of_bag_from_partitions_is_the_local_fit_s(client, data, kind):
+    # each partition scores its rows against every tree (its rows' out-of-bag
+    # sums at every size) and the client chooses: the local fit's forest
     X, y = data
-    est = sporf.SPORFClassifier(n_estimators=4, max_samples=0.4, min_samples_leaf="auto", random_state=5)
-    with pytest.warns(UserWarning, match="cannot be chosen from a Dask collection"):
-        sd.fit(est, da.from_array(X, chunks=(400, 8)), y, client=client)
-    local = sporf.SPORFClassifier(n_estimators=4, max_samples=0.4, random_state=5,
-                                  min_samples_leaf=_params.ChosenLeafSize(sd.PARTITIONED_LEAF_SIZE)).fit(X, y)
-    assert est.to_bytes() == local.to_bytes() and est.min_samples_leaf_ == sd.PARTITIONED_LEAF_SIZE
+    target = y if kind == "classifier" else np.nan_to_num(X[:, 0]) + np.random.default_rng(0).normal(size=len(y))
+    cls = sporf.SPORFClassifier if kind == "classifier" else sporf.SPORFRegressor
+    kw = dict(n_estimators=12, max_samples=0.5, bootstrap=False, oob_score=True, random_state=5)
+    local = cls(**kw).fit(X, target)
+    for chunks in ((400, 8), ((150, 700, 1, 349), (5, 3))):
+        est = sd.fit(cls(**kw), da.from_array(X, chunks=chunks), da.from_array(target, chunks=chunks[0]),
+                     client=client)
+        assert est.to_bytes() == local.to_bytes()
+        assert est.min_samples_leaf_ == local.min_samples_leaf_ and est.leaf_scores_ == local.leaf_scores_
+        assert est.oob_score_ == local.oob_score_
 
 
 def _survival_data(X):
@@ -266,12 +272,10 @@ def test_a_quantile_forest_from_partitions_is_the_local_fit_with_its_calibration
     X, _ = data
     target = np.round(np.nan_to_num(X[:, 0]) + np.nan_to_num(X[:, 2]), 2)
     kw = dict(n_estimators=8, max_samples=0.5, quantiles=True, oob_score=True, random_state=6)
-    with pytest.warns(UserWarning, match="cannot be chosen from a Dask collection"):
-        est = sd.fit(sporf.SPORFRegressor(**kw), da.from_array(X, chunks=(350, 8)), da.from_array(target, chunks=350),
-                     client=client)
-    local = sporf.SPORFRegressor(**dict(kw, min_samples_leaf=_params.ChosenLeafSize(sd.PARTITIONED_LEAF_SIZE)))
-    local.fit(X, target)
-    assert est.to_bytes() == local.to_bytes()
+    est = sd.fit(sporf.SPORFRegressor(**kw), da.from_array(X, chunks=(350, 8)), da.from_array(target, chunks=350),
+                 client=client)
+    local = sporf.SPORFRegressor(**kw).fit(X, target)  # min_samples_leaf "auto", chosen from the partitions' sums
+    assert est.to_bytes() == local.to_bytes() and est.min_samples_leaf_ == local.min_samples_leaf_
     np.testing.assert_array_equal(est.interval_scores_, local.interval_scores_)
     assert est.interval_calibration_ == "out-of-bag"
     np.testing.assert_array_equal(est.predict_interval(X[:40], coverage=0.8),

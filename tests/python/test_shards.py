@@ -1,8 +1,8 @@
 """Shards of one forest (first_tree) and sporf.merge_forests: every
 estimator kind's shards merge into the single fit's exact bytes; anything
 that is not a shard of the same forest is refused with a message. The
-shards here take a fixed leaf size: with min_samples_leaf="auto" each shard
-chooses from its own trees (test_leaf_choice.py)."""
+shards here take a fixed leaf size: with min_samples_leaf="auto" the merge
+chooses for every shard's trees (test_leaf_choice.py)."""
 import numpy as np
 import pytest
 from sklearn.exceptions import NotFittedError
@@ -44,7 +44,8 @@ def test_shards_merge_into_the_single_fit(cls, kw, X, y):
     merged = sporf.merge_forests(shards)
     assert type(merged) is cls
     assert merged.to_bytes() == whole.to_bytes()
-    assert merged.n_estimators == 11 and merged.first_tree == 0
+    # the whole forest: refit, it grows all of itself (first_tree None)
+    assert merged.n_estimators == 11 and merged.first_tree is None
     Xq = X[:40]
     if y is None:
         np.testing.assert_array_equal(merged.apply(Xq), whole.apply(Xq))
@@ -56,8 +57,8 @@ def test_shards_merge_into_the_single_fit(cls, kw, X, y):
 
 def test_a_shard_is_those_trees_of_the_full_fit():
     X, y = _data()
-    whole = sporf.SPORFClassifier(n_estimators=8, random_state=2).fit(X, y)
-    part = sporf.SPORFClassifier(n_estimators=3, first_tree=4, random_state=2).fit(X, y)
+    whole = sporf.SPORFClassifier(n_estimators=8, min_samples_leaf=1, random_state=2).fit(X, y)
+    part = sporf.SPORFClassifier(n_estimators=3, min_samples_leaf=1, first_tree=4, random_state=2).fit(X, y)
     np.testing.assert_array_equal(part.apply(X[:50]), whole.apply(X[:50])[:, 4:7])
 
 
@@ -91,14 +92,15 @@ def test_merge_refuses_what_is_not_one_forest():
         sporf.merge_forests([a, shard(first=5)])
     with pytest.raises(ValueError, match="different random_state"):
         sporf.merge_forests([a, shard(random_state=2)])
-    # shards that chose their leaf sizes out of bag, differently
-    chose = [sporf.SPORFClassifier(n_estimators=3, first_tree=f, random_state=1, min_samples_leaf="auto").fit(X, y)
-             for f in (0, 3)]
-    chose[1] = sporf.SPORFClassifier(n_estimators=3, first_tree=3, random_state=1,
-                                     min_samples_leaf=_params.ChosenLeafSize(chose[0].min_samples_leaf_ + 1)
-                                     ).fit(X, y)
+    # a forest that chose its leaf size from its own trees, and a shard that
+    # left the choice to the merge; or two forests that chose differently
+    whole = sporf.SPORFClassifier(n_estimators=3, random_state=1).fit(X, y)
+    with pytest.raises(ValueError, match="one forest chose its leaf size out of bag from its own trees"):
+        sporf.merge_forests([whole, sporf.SPORFClassifier(n_estimators=3, first_tree=3, random_state=1).fit(X, y)])
+    other = sporf.SPORFClassifier(n_estimators=3, first_tree=3, random_state=1,
+                                  min_samples_leaf=_params.ChosenLeafSize(whole.min_samples_leaf_ + 1)).fit(X, y)
     with pytest.raises(ValueError, match="chose different leaf sizes out of bag"):
-        sporf.merge_forests(chose)
+        sporf.merge_forests([whole, other])
     with pytest.raises(ValueError, match="different max_features"):
         sporf.merge_forests([a, shard(max_features=3)])
     with pytest.raises(ValueError, match="different projection"):
@@ -120,7 +122,7 @@ def test_merge_refuses_what_is_not_one_forest():
         sporf.merge_forests([])
 
 
-@pytest.mark.parametrize("bad", [-1, 1.5, "0", None, 2 ** 60])
+@pytest.mark.parametrize("bad", [-1, 1.5, "0", 2 ** 60])
 def test_first_tree_is_validated(bad):
     X, y = _data()
     with pytest.raises(ValueError, match="first_tree"):

@@ -1,0 +1,79 @@
+/*
+ * exact.h -- sums of doubles that come out the same however they are
+ * grouped: each term is turned into a 128-bit fixed-point integer (value x
+ * 2^scale, truncated toward zero) and integers add exactly, in any order.
+ *
+ * Why: a forest's choices out of bag (fit/leaf_choice.h) add every tree's
+ * answer for a row. Trees grown in shards, on a cluster or in the other
+ * language add their parts separately; floating-point sums of the parts
+ * would differ from the whole's in the last bits, and a choice on a near
+ * tie could then differ too. Integer sums do not. With |term| x 2^scale
+ * below 2^96, 2^30 terms still fit; a term keeps its 53 significant bits
+ * while |term| x 2^scale >= 2^53 (every term of size above 2^-43 of the
+ * largest), finer than any difference a choice looks at.
+ *
+ * Header-only (static inline), no state: thread-safe.
+ */
+#ifndef SPORF_EXACT_H
+#define SPORF_EXACT_H
+
+#include <math.h>
+#include <stdint.h>
+
+/* A 128-bit two's complement integer: lo the low 64 bits, hi the high. */
+typedef struct sporf_exact {
+    uint64_t lo, hi;
+} sporf_exact;
+
+/* The largest shift a term may take: mantissas of 53 bits stay below 2^126. */
+#define SPORF_EXACT_MAX_SHIFT 73
+
+static inline void sporf_exact_add(sporf_exact *a, sporf_exact b)
+{
+    const uint64_t lo = a->lo + b.lo;
+    a->hi += b.hi + (uint64_t)(lo < a->lo);
+    a->lo = lo;
+}
+
+/* v x 2^scale truncated toward zero; NaN and infinity count 0 (no finite
+ * node value is either; a corrupt file's cannot overflow the sum). */
+static inline sporf_exact sporf_exact_from(double v, int scale)
+{
+    sporf_exact q = {0, 0};
+    if (v == 0.0 || !isfinite(v))
+        return q;
+    int e;
+    const double m = frexp(fabs(v), &e);         /* |v| = m 2^e, m in [0.5, 1) */
+    const uint64_t mant = (uint64_t)ldexp(m, 53); /* exact: 53 bits */
+    int s = e - 53 + scale;                       /* |v| 2^scale = mant 2^s */
+    if (s > SPORF_EXACT_MAX_SHIFT)
+        s = SPORF_EXACT_MAX_SHIFT;
+    if (s >= 64) {
+        q.hi = mant << (s - 64);
+    } else if (s > 0) {
+        q.lo = mant << s;
+        q.hi = mant >> (64 - s);
+    } else if (s > -64) {
+        q.lo = mant >> -s;
+    }
+    if (v < 0.0) { /* two's complement */
+        q.lo = ~q.lo + 1u;
+        q.hi = ~q.hi + (uint64_t)(q.lo == 0);
+    }
+    return q;
+}
+
+/* The sum as a double: a / 2^scale, rounded (the same bits for the same
+ * integer, wherever it was summed). */
+static inline double sporf_exact_to_double(sporf_exact a, int scale)
+{
+    const int negative = (a.hi >> 63) != 0;
+    if (negative) {
+        a.lo = ~a.lo + 1u;
+        a.hi = ~a.hi + (uint64_t)(a.lo == 0);
+    }
+    const double d = ldexp((double)a.hi, 64 - scale) + ldexp((double)a.lo, -scale);
+    return negative ? -d : d;
+}
+
+#endif
