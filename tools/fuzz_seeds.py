@@ -43,7 +43,16 @@ def main(out):
                                                random_state=0).fit(X, y),
         "morf": sporf.MORFClassifier(n_estimators=2, max_depth=4, max_patch_dims=(2, 3), random_state=0).fit(Xb, yb),
         "urerf": sporf.URerF(n_estimators=2, max_depth=4, random_state=0).fit(X),
+        # format 14: shards whose leaf size is "auto" keep their trees' nodes and every row's sums
         "shard": sporf.SPORFClassifier(n_estimators=1, first_tree=5, max_depth=3, random_state=0).fit(X, y),
+        "shard-regression": sporf.SPORFRegressor(n_estimators=2, first_tree=0, max_depth=4, random_state=0)
+        .fit(X, X[:, 0], sample_weight=1.0 + (X[:, 1] > 0)),
+        "shard-quantiles": sporf.SPORFRegressor(n_estimators=1, first_tree=2, max_depth=4, quantiles=True,
+                                                random_state=0).fit(X, X[:, 0]),
+        "shard-two-outputs": sporf.SPORFClassifier(n_estimators=1, first_tree=1, max_depth=4, random_state=0)
+        .fit(X, np.column_stack([y, np.arange(60) % 3])),
+        "shard-survival": sporf.SPORFSurvival(n_estimators=1, first_tree=0, max_depth=4, min_samples_leaf="auto",
+                                              random_state=0).fit(X, (np.arange(60) % 3 != 0, np.abs(X[:, 0]) + 0.1)),
         # format 11: a forest's outputs and their classes
         "two-outputs": sporf.SPORFClassifier(n_estimators=2, max_depth=4, random_state=0)
         .fit(X, np.column_stack([y, np.arange(60) % 3])),

@@ -292,11 +292,7 @@ static int choose_merged(int rc, sporf_forest **out, int32_t n_threads, sporf_er
     sporf_forest *f = rc == SPORF_OK ? *out : NULL;
     if (!f || !f->pending || f->pending->n == 0)
         return rc;
-    double scores[SPORF_LEAF_SIZES];
-    rc = sporf_leaf_scores(f, f->pending, NULL, NULL, n_threads, scores, err);
-    if (rc == SPORF_OK)
-        rc = sporf_leaf_choose(f, scores, err);
-    if (rc != SPORF_OK) {
+    if ((rc = sporf_leaf_choose_pending(f, n_threads, err)) != SPORF_OK) {
         sporf_forest_free(f);
         *out = NULL;
     }

@@ -12,11 +12,18 @@
  *     grown round by round are the trees of one fit (shards, first_tree);
  *   - shards merge into the forest a single fit grows (sporf_forest_merge),
  *     so the winner's forest is byte for byte the forest of
- *     sporf_forest_fit with the winner's parameters;
+ *     sporf_forest_fit with the winner's parameters; with min_samples_leaf
+ *     "auto" each round is a shard that keeps its out-of-bag sums, the
+ *     candidate's rounds add them up, each round's error is that of a
+ *     copy that chooses from them, and the winner chooses from all its
+ *     trees' sums, as its single fit does (fit/leaf_choice.h);
  *   - sporf_forest_oob_predict scores a merged forest exactly.
  */
+#include "fit/leaf_choice.h"
+#include "model/merge.h"
 #include "model/model.h"
 #include "model/params.h"
+#include "predict/packed.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -86,16 +93,13 @@ static int grow_on(const sporf_params *params, int64_t from, int64_t to, const s
                    const tune_targets *tg, const double *sample_weight, progress_span *span, sporf_forest **forest,
                    sporf_error *err)
 {
-    sporf_params q = sporf_params_shard(params, from, to);
-    /* min_samples_leaf "auto": the first round's trees chose the size, the
-     * later rounds' are pruned to it (and merge with them) */
-    if (*forest && sporf_params_leaf_auto(params))
-        sporf_params_set_leaf_chosen(&q, sporf_params_leaf_chosen(&(*forest)->params));
+    const sporf_params q = sporf_params_shard(params, from, to);
     sporf_forest *shard = NULL;
     span->units = to - from;
     sporf_progress_fn fn = span->fn ? span_progress : NULL;
+    /* min_samples_leaf "auto": every round a shard that keeps its sums */
     const sporf_fit_data data = {tg->y ? SPORF_RESPONSE_CLASSES : SPORF_RESPONSE_VALUES, tg->m, tg->y, tg->n_classes,
-                                 tg->yr, sample_weight, tg->class_weights, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0};
+                                 tg->yr, sample_weight, tg->class_weights, NULL, 0, NULL, NULL, NULL, NULL, NULL, 1};
     int rc = sporf_forest_fit(&q, X, &data, NULL, NULL, fn, span, &shard, err);
     span->offset += to - from;
     if (rc != SPORF_OK)
@@ -106,7 +110,8 @@ static int grow_on(const sporf_params *params, int64_t from, int64_t to, const s
     }
     const sporf_forest *parts[2] = {*forest, shard};
     sporf_forest *joined = NULL;
-    rc = sporf_forest_merge(parts, 2, &joined, err);
+    /* rounds that keep their sums stay unchosen when joined */
+    rc = shard->pending ? sporf_model_merge(parts, 2, &joined, err) : sporf_forest_merge(parts, 2, &joined, err);
     sporf_forest_free(shard);
     if (rc != SPORF_OK)
         return rc;
@@ -118,6 +123,35 @@ static int grow_on(const sporf_params *params, int64_t from, int64_t to, const s
 static int tune(const sporf_params *params, int32_t grid, const sporf_matrix *X, tune_targets *tg,
                 const double *sample_weight, sporf_tune_result *result, sporf_progress_fn progress, void *user_data,
                 sporf_forest **out, sporf_error *err);
+
+/* A candidate's forest that has not chosen its leaf size (its rounds'
+ * sums added up), chosen and laid out for prediction: in place (the
+ * winner's), or a copy (*chosen, the caller's to free) to score a round. */
+static int choose_now(sporf_forest *f, sporf_forest **chosen, int32_t n_jobs, sporf_error *err)
+{
+    sporf_forest *c = f;
+    int rc = chosen ? sporf_model_merge((const sporf_forest *const *)&f, 1, &c, err) : SPORF_OK;
+    if (rc == SPORF_OK)
+        rc = sporf_leaf_choose_pending(c, n_jobs > 0 ? n_jobs : 1, err);
+    if (rc == SPORF_OK)
+        rc = sporf_forest_pack(c, err);
+    if (chosen)
+        *chosen = c;
+    return rc;
+}
+
+/* The out-of-bag values of a candidate's forest (chosen from its sums first
+ * when it has not chosen its leaf size). */
+static int candidate_oob(sporf_forest *f, const sporf_matrix *X, int32_t n_jobs, double *oob, int64_t *count,
+                         sporf_error *err)
+{
+    sporf_forest *chosen = NULL;
+    int rc = f->pending ? choose_now(f, &chosen, n_jobs, err) : SPORF_OK;
+    if (rc == SPORF_OK)
+        rc = sporf_forest_oob_predict(chosen ? chosen : f, X, n_jobs, oob, count, err);
+    sporf_forest_free(chosen);
+    return rc;
+}
 
 int sporf_forest_tune_oob(const sporf_params *params, int32_t grid, const sporf_matrix *X, const sporf_fit_data *data,
                           sporf_tune_result *result, sporf_progress_fn progress, void *user_data,
@@ -237,7 +271,7 @@ static int tune(const sporf_params *params, int32_t grid, const sporf_matrix *X,
             break;
         for (int32_t a = 0; a < n_alive; a++) {
             const int32_t i = alive[a];
-            rc = sporf_forest_oob_predict(forest[i], X, params->n_jobs, oob, count, err);
+            rc = candidate_oob(forest[i], X, params->n_jobs, oob, count, err);
             if (rc != SPORF_OK)
                 goto done;
             result->oob_error[i] = oob_error(oob, count, n, K, tg);
@@ -261,7 +295,10 @@ static int tune(const sporf_params *params, int32_t grid, const sporf_matrix *X,
         }
         n_alive = keep;
     }
-    /* the winner's error is its full forest's (the OOB score a fit reports) */
+    /* the winner's error is its full forest's (the OOB score a fit reports),
+     * after it chose from all its trees' sums */
+    if (forest[alive[0]]->pending && (rc = choose_now(forest[alive[0]], NULL, params->n_jobs, err)) != SPORF_OK)
+        goto done;
     rc = sporf_forest_oob_predict(forest[alive[0]], X, params->n_jobs, oob, count, err);
     if (rc != SPORF_OK)
         goto done;

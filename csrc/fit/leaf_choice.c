@@ -630,3 +630,12 @@ int sporf_leaf_choose(sporf_forest *f, const double *scores, sporf_error *err)
     const int32_t best = sporf_leaf_choice_best(scores, sporf_leaf_sizes_first(f), sporf_leaf_sizes_end(f));
     return sporf_leaf_prune_forest(f, sporf_leaf_sizes[best], err);
 }
+
+int sporf_leaf_choose_pending(sporf_forest *f, int32_t n_threads, sporf_error *err)
+{
+    if (!f->pending || f->pending->n == 0)
+        return sporf_set_error(err, SPORF_E_ARG, "leaf choice: the forest holds no out-of-bag sums to choose from");
+    double scores[SPORF_LEAF_SIZES];
+    const int rc = sporf_leaf_scores(f, f->pending, NULL, NULL, n_threads, scores, err);
+    return rc == SPORF_OK ? sporf_leaf_choose(f, scores, err) : rc;
+}

@@ -100,6 +100,11 @@ int32_t sporf_leaf_choice_best(const double *scores, int32_t first, int32_t end)
  * with the forest; f->pending is released. */
 int sporf_leaf_choose(sporf_forest *f, const double *scores, sporf_error *err);
 
+/* The choice of a forest whose pending record holds every row's sums
+ * (f->pending->n > 0: merged shards): scored from them, chosen, pruned. The
+ * caller rebuilds the prediction layout. */
+int sporf_leaf_choose_pending(sporf_forest *f, int32_t n_threads, sporf_error *err);
+
 /* Every tree of f pruned to leaves of k rows (trees without node values are
  * left as they are, grown to k already), and k recorded as the size "auto"
  * chose: trees added to the forest later are pruned alike. */

@@ -265,17 +265,19 @@ typedef struct sporf_params {
      * rows of the pruned trees, honest trees count and value their nodes by their estimation
      * rows, and several outputs add their scores. Without rows out of bag (no bootstrap, no
      * max_samples) the trees grow fully, as scikit-learn's forests without the bootstrap do.
-     * The forest keeps the size it chose, and trees added later are pruned to it: warm_start
-     * (R grow()), shards that merge with it, tune_oob's later rounds (each candidate's first
-     * round chooses), and sporf.distributed.fit (its first quarter of the trees chooses); a
-     * fit from a Dask collection cannot score the sizes and prunes to leaves of 3 rows, with
-     * a warning. Estimator defaults: "auto" for sporf's classification and regression
-     * forests (SPORFClassifier, SPORFRegressor, R's sporf()): no fixed size suits both
-     * small, nearly noiseless data (where leaves of one row win) and noisy data (where
-     * larger leaves average the noise away), and on the suite's development half the choice
-     * ranked first in both tasks (mean kappa 0.481 against 0.474 with leaves of 3 rows and
-     * 0.462 for scikit-learn's RF, mean R^2 0.564 against 0.553 and 0.516); 3 for survival
-     * forests (SPORFSurvival, MORFSurvival, R's sporf() and morf() on a Surv y), beside
+     * The choice reads sums that add up: each row's out-of-bag answers at every size, summed
+     * exactly over the trees that left it out. So shards (first_tree given) keep their sums
+     * instead of choosing and merge_forests chooses for the whole forest,
+     * sporf.distributed.fit adds its tasks' sums or each partition's rows' sums, tune_oob's
+     * rounds add theirs, and every path gives the forest one fit grows. The forest keeps the
+     * size it chose, and trees added later by warm_start (R grow()) are pruned to it.
+     * Estimator defaults: "auto" for sporf's classification and regression forests
+     * (SPORFClassifier, SPORFRegressor, R's sporf()): no fixed size suits both small, nearly
+     * noiseless data (where leaves of one row win) and noisy data (where larger leaves
+     * average the noise away), and on the suite's development half the choice ranked first
+     * in both tasks (mean kappa 0.481 against 0.474 with leaves of 3 rows and 0.462 for
+     * scikit-learn's RF, mean R^2 0.564 against 0.553 and 0.516); 3 for survival forests
+     * (SPORFSurvival, MORFSurvival, R's sporf() and morf() on a Surv y), beside
      * min_events_split = 16, where the out-of-bag scores ranked the sizes against what
      * held-out rows said (benchmarks/notes/survival.md); 1 for MORF's other forests and
      * URerF. Forms: SPORF_FORM_COUNT, SPORF_FORM_FRACTION, SPORF_FORM_AUTO. Default: 1. */
@@ -591,7 +593,11 @@ int64_t sporf_physical_memory(void);
  * n_estimators) and n_jobs; their tree ranges must tile one range without
  * gap or overlap (they may come in any order). The result is the forest a
  * single fit of that range grows: same trees in the same order, same model
- * bytes. The inputs are not modified; the caller owns *out. */
+ * bytes. Shards whose leaf size is "auto" and not chosen (sporf_fit_data
+ * .shard) must all be so: their out-of-bag sums are added and the leaf size
+ * chosen for the whole forest, which is then pruned (SPORF_LEAF_PENDING
+ * trees, from samples, stay unchosen: sporf_forest_choose_leaf_size). The
+ * inputs are not modified; the caller owns *out. */
 int sporf_forest_merge(const sporf_forest *const *forests, int64_t n_forests,
                        sporf_forest **out, sporf_error *err);
 
@@ -720,7 +726,8 @@ enum { SPORF_LEAF_SIZES = 7 };
  * error of the values, or the mean Brier score of the class probabilities
  * with each class weighing alike: lower is better). *chosen is 0, and the
  * scores NaN, for a forest that chose nothing (another min_samples_leaf, or
- * a forest loaded from a file: the choice is not saved). Thread-safe. */
+ * a shard that left the choice to the merge); a forest loaded from a file
+ * gives its size and NaN scores (the scores are not saved). Thread-safe. */
 int sporf_forest_leaf_choice(const sporf_forest *forest, int64_t *chosen, int32_t *n_sizes, int64_t *sizes,
                              double *scores, sporf_error *err);
 

@@ -14,12 +14,13 @@ def merge_forests(forests):
     gap or overlap -- grown on other machines, at other times, or in R
     (``sporf_load`` their files first) -- merge into exactly the forest a
     single fit of the whole range grows: the same trees in the same order,
-    the same model bytes, the same predictions -- for a fixed leaf size.
-    With ``min_samples_leaf="auto"`` (the default of SPORFClassifier and
-    SPORFRegressor) a shard chooses its leaf size from its own trees, and
-    shards that chose differently are refused: grow the later shards with
-    the first one's choice (``warm_start`` and :func:`sporf.distributed.fit`
-    do this), or every shard with a count, as the example does.
+    the same model bytes, the same predictions. With
+    ``min_samples_leaf="auto"`` (the default of SPORFClassifier and
+    SPORFRegressor) a shard does not choose its leaf size from its own
+    trees: it keeps every training row's out-of-bag sums over them, and the
+    merge adds the shards' sums and chooses for the whole forest, as the
+    single fit does. A forest that chose from its own trees (fitted without
+    ``first_tree``) does not join a shard.
 
     Parameters
     ----------
@@ -40,8 +41,9 @@ def merge_forests(forests):
     Raises
     ------
     ValueError
-        If the shards differ in features, classes or parameters, or their
-        tree ranges overlap or leave a gap (the message says which).
+        If the shards differ in features, classes, parameters or training
+        data, their tree ranges overlap or leave a gap, or one chose its leaf
+        size and another did not (the message says which).
     TypeError
         If the estimators are of different classes or not sporf forests.
 
@@ -50,12 +52,12 @@ def merge_forests(forests):
     >>> import sporf
     >>> from sporf.datasets import make_trunk
     >>> X, y = make_trunk(300, n_features=8, random_state=0)
-    >>> a = sporf.SPORFClassifier(n_estimators=30, min_samples_leaf=3, random_state=1).fit(X, y)
-    >>> b = sporf.SPORFClassifier(n_estimators=30, min_samples_leaf=3, first_tree=30, random_state=1).fit(X, y)
+    >>> a = sporf.SPORFClassifier(n_estimators=30, first_tree=0, random_state=1).fit(X, y)
+    >>> b = sporf.SPORFClassifier(n_estimators=30, first_tree=30, random_state=1).fit(X, y)
     >>> both = sporf.merge_forests([a, b])
-    >>> whole = sporf.SPORFClassifier(n_estimators=60, min_samples_leaf=3, random_state=1).fit(X, y)
-    >>> both.to_bytes() == whole.to_bytes()
-    True
+    >>> whole = sporf.SPORFClassifier(n_estimators=60, random_state=1).fit(X, y)
+    >>> both.to_bytes() == whole.to_bytes(), both.min_samples_leaf_ == whole.min_samples_leaf_
+    (True, True)
     """
     forests = list(forests)
     if not forests:

@@ -453,6 +453,92 @@ static void test_quantile_and_survival_trees_from_samples(void)
           "every row's response for a classifier is refused: %s", err.message);
 }
 
+/* A forest of kind (classification or regression) whose leaf size is
+ * "auto", grown as a shard that leaves the choice to the merge. */
+static sporf_forest *fit_shard(int kind, sporf_params p, int64_t first, int64_t count)
+{
+    sporf_matrix m = {X, N, P, P, 1, NULL};
+    sporf_error err;
+    sporf_forest *f = NULL;
+    const int32_t classes = K;
+    p.first_tree = first;
+    p.n_estimators = count;
+    sporf_fit_data d;
+    memset(&d, 0, sizeof d);
+    d.response = kind == KIND_REGRESSION ? SPORF_RESPONSE_VALUES : SPORF_RESPONSE_CLASSES;
+    d.n_outputs = 1;
+    d.codes = kind == KIND_REGRESSION ? NULL : y;
+    d.n_classes = kind == KIND_REGRESSION ? NULL : &classes;
+    d.values = kind == KIND_REGRESSION ? yr : NULL;
+    d.shard = 1;
+    const int rc = sporf_forest_fit(&p, &m, &d, NULL, NULL, NULL, NULL, &f, &err);
+    CHECK(rc == SPORF_OK, "shard kind %d trees %lld+%lld: %s", kind, (long long)first, (long long)count, err.message);
+    return f;
+}
+
+/* min_samples_leaf "auto" from anywhere: shards keep their rows' sums and
+ * the merge chooses; a forest that has not chosen is chosen from its rows'
+ * sums computed partition by partition -- the single fit's bytes both ways. */
+static void test_auto_leaf_size_from_anywhere(void)
+{
+    for (int kind = KIND_CLASS; kind <= KIND_REGRESSION; kind++) {
+        sporf_params p = kind_params(kind);
+        p.max_depth = 0;
+        p.min_samples_leaf.form = SPORF_FORM_AUTO;
+        p.min_samples_leaf.value = 0.0;
+        sporf_forest *whole = fit(kind, p, 0, 10);
+        sporf_forest *shards[3] = {fit_shard(kind, p, 7, 3), fit_shard(kind, p, 0, 3), fit_shard(kind, p, 3, 4)};
+        sporf_forest *merged = NULL;
+        sporf_error err;
+        int32_t state = -1;
+        int64_t words = 0;
+        CHECK(sporf_forest_leaf_state(shards[0], &state, &words, &err) == SPORF_OK &&
+                  state == SPORF_LEAF_PENDING_SUMS && words > 0, "kind %d: a shard keeps its sums", kind);
+        CHECK(sporf_forest_merge((const sporf_forest *const *)shards, 3, &merged, &err) == SPORF_OK,
+              "merge: %s", err.message);
+        CHECK(merged && whole && same_bytes(merged, whole), "kind %d: the merge chose as the single fit", kind);
+        CHECK(merged && sporf_forest_leaf_state(merged, &state, NULL, &err) == SPORF_OK && state == SPORF_LEAF_CHOSEN,
+              "kind %d: the merged forest has chosen", kind);
+        /* one shard of every tree, chosen from two partitions' sums */
+        sporf_forest *all = fit_shard(kind, p, 0, 10);
+        int64_t *sums = malloc((size_t)(N * words) * sizeof *sums), count[N];
+        const sporf_matrix top = {X, 100, P, P, 1, NULL}, rest = {X + 100 * P, N - 100, P, P, 1, NULL};
+        double ymax = 0.0;
+        for (int i = 0; i < N; i++) ymax = fabs(yr[i]) > ymax ? fabs(yr[i]) : ymax;
+        const double rmax = kind == KIND_REGRESSION ? ymax : 0.0;
+        CHECK(sporf_forest_leaf_sums_rows(all, &rest, 100, N, rmax, 2, sums + 100 * words, count + 100, &err) ==
+                  SPORF_OK && sporf_forest_leaf_sums_rows(all, &top, 0, N, rmax, 1, sums, count, &err) == SPORF_OK,
+              "partition sums: %s", err.message);
+        const int32_t classes = K;
+        sporf_fit_data d;
+        memset(&d, 0, sizeof d);
+        d.codes = kind == KIND_REGRESSION ? NULL : y;
+        d.n_classes = kind == KIND_REGRESSION ? NULL : &classes;
+        d.values = kind == KIND_REGRESSION ? yr : NULL;
+        count[0] = 11;
+        CHECK(sporf_forest_choose_leaf_size(all, &d, N, sums, count, 1, &err) != SPORF_OK &&
+                  strstr(err.message, "count[0]"), "a count beyond the trees is refused: %s", err.message);
+        CHECK(sporf_forest_leaf_sums_rows(all, &top, 0, N, rmax, 1, sums, count, &err) == SPORF_OK, "%s",
+              err.message);
+        CHECK(sporf_forest_choose_leaf_size(all, &d, N, sums, count, 2, &err) == SPORF_OK, "choose: %s", err.message);
+        CHECK(whole && same_bytes(all, whole), "kind %d: chosen from the partitions' sums as the single fit", kind);
+        CHECK(sporf_forest_choose_leaf_size(all, &d, N, sums, count, 1, &err) != SPORF_OK &&
+                  strstr(err.message, "no leaf size left"), "a forest that chose is refused: %s", err.message);
+        CHECK(sporf_forest_leaf_sums_rows(whole, &top, 0, N, 0.0, 1, sums, count, &err) != SPORF_OK,
+              "sums of a forest that chose are refused");
+        /* a forest that chose does not join a shard */
+        const sporf_forest *mixed[2] = {whole, shards[0]};
+        sporf_forest *no = NULL;
+        CHECK(sporf_forest_merge(mixed, 2, &no, &err) != SPORF_OK && !no &&
+                  strstr(err.message, "one forest chose its leaf size"), "mixed: %s", err.message);
+        free(sums);
+        sporf_forest_free(all);
+        sporf_forest_free(merged);
+        sporf_forest_free(whole);
+        for (int i = 0; i < 3; i++) sporf_forest_free(shards[i]);
+    }
+}
+
 int main(void)
 {
     test_data(X, y, yr, N, P, 12345);
@@ -461,6 +547,7 @@ int main(void)
     test_oob_regenerated();
     test_trees_from_samples_are_the_single_fit();
     test_quantile_and_survival_trees_from_samples();
+    test_auto_leaf_size_from_anywhere();
     printf("%d passed, %d failed\n", n_pass, n_fail);
     return n_fail == 0 ? 0 : 1;
 }

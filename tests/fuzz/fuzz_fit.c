@@ -83,6 +83,50 @@ static void sample_fit(const sporf_params *params, const double *X, int64_t n, i
     free(rows), free(xs), free(ys), free(ws), free(es), free(impute);
 }
 
+/* A forest whose leaf size is "auto", grown again as two shards that leave
+ * the choice to the merge (sporf_fit_data.shard), merged: the bytes of the
+ * single fit `whole` (every path gives the local fit's forest). */
+static void check_auto_shards(const sporf_params *params, const sporf_matrix *X, const sporf_fit_data *data,
+                              const sporf_forest *whole)
+{
+    if (params->n_estimators < 2)
+        return;
+    sporf_params pa = *params, pb = *params;
+    pa.n_estimators = params->n_estimators / 2;
+    pb.first_tree = params->first_tree + pa.n_estimators;
+    pb.n_estimators = params->n_estimators - pa.n_estimators;
+    sporf_fit_data d = *data;
+    d.shard = 1;
+    sporf_forest *parts[2] = {NULL, NULL}, *merged = NULL;
+    sporf_error err;
+    REQUIRE(sporf_forest_fit(&pb, X, &d, NULL, NULL, NULL, NULL, &parts[0], &err) == SPORF_OK);
+    REQUIRE(sporf_forest_fit(&pa, X, &d, NULL, NULL, NULL, NULL, &parts[1], &err) == SPORF_OK);
+    /* a shard survives its model file with its sums */
+    int64_t len = 0;
+    sporf_forest_save(parts[0], NULL, 0, &len, NULL);
+    uint8_t *buf = malloc((size_t)len);
+    if (buf && sporf_forest_save(parts[0], buf, len, &len, NULL) == SPORF_OK) {
+        sporf_forest *g = NULL;
+        REQUIRE(sporf_forest_load(buf, len, &g, &err) == SPORF_OK);
+        sporf_forest_free(parts[0]);
+        parts[0] = g;
+    }
+    free(buf);
+    REQUIRE(sporf_forest_merge((const sporf_forest *const *)parts, 2, &merged, &err) == SPORF_OK);
+    int64_t la = 0, lb = 0;
+    sporf_forest_save(whole, NULL, 0, &la, NULL);
+    sporf_forest_save(merged, NULL, 0, &lb, NULL);
+    uint8_t *ba = malloc((size_t)la), *bb = malloc((size_t)lb);
+    if (ba && bb && sporf_forest_save(whole, ba, la, &la, NULL) == SPORF_OK &&
+        sporf_forest_save(merged, bb, lb, &lb, NULL) == SPORF_OK)
+        REQUIRE(la == lb && memcmp(ba, bb, (size_t)la) == 0);
+    free(ba);
+    free(bb);
+    sporf_forest_free(parts[0]);
+    sporf_forest_free(parts[1]);
+    sporf_forest_free(merged);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     bytes b = {data, size, 0};
@@ -124,6 +168,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * task asks for them and must be refused */
     p.quantiles = (task == 1 && (p.random_state & 2)) || p.random_state % 17 == 0;
     p.first_tree = next(&b) % 3;
+    if (p.random_state % 11 == 6) { /* from bits already drawn: the leaf size chosen out of bag */
+        p.min_samples_leaf.form = SPORF_FORM_AUTO;
+        p.min_samples_leaf.value = 0.0;
+    }
     p.n_jobs = 1 + next(&b) % 2;
     const uint8_t bins = next(&b); /* histograms (nodes of 16+ rows) or the exact search */
     p.max_bins = bins % 4 == 0 ? 0 : 1 + bins % 40;
@@ -231,6 +279,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         rc = fit_no_response(&p, &mfit, use_w ? w : NULL, NULL, NULL, &f, &err);
     if (rc == SPORF_OK && (survival || (task == 1 && p.quantiles)) && !two && !floats)
         sample_fit(&p, X, n, d, fortran, yr, survival ? ev : NULL, use_w ? w : NULL);
+    if (rc == SPORF_OK && task != 2 && p.min_samples_leaf.form == SPORF_FORM_AUTO) {
+        /* the same response, as the fit above read it */
+        sporf_fit_data fd;
+        memset(&fd, 0, sizeof fd);
+        fd.n_outputs = two ? 2 : 1;
+        fd.sample_weight = use_w ? w : NULL;
+        if (survival) {
+            fd.response = SPORF_RESPONSE_SURVIVAL;
+            fd.values = yr;
+            fd.events = ev;
+        } else if (task == 0) {
+            fd.response = SPORF_RESPONSE_CLASSES;
+            fd.codes = two ? y2 : y;
+            fd.n_classes = two ? classes2 : &K;
+            fd.class_weights = two ? NULL : cw;
+        } else {
+            fd.response = SPORF_RESPONSE_VALUES;
+            fd.values = two ? yr2 : yr;
+        }
+        check_auto_shards(&p, &mfit, &fd, f);
+    }
     if (rc != SPORF_OK) {
         REQUIRE(f == NULL && err.message[0] != '\0');
     } else {

@@ -610,7 +610,7 @@ def test_shards_from_both_languages_merge_into_one_forest(r, tmp_path):
     """Trees 0-4 grown in R and 5-11 in Python are the forest either language
     grows in one fit; each language merges them to those exact bytes."""
     X, y = make_trunk(300, n_features=6, random_state=2)
-    # a fixed leaf size: with "auto" each shard would choose from its own trees
+    # a fixed leaf size (the test after this one takes "auto")
     params = dict(n_estimators=12, max_features=3, random_state=31, min_samples_leaf=3)
     whole = sporf.SPORFClassifier(**params).fit(X, y)
     r_shard = r_fit(r, X, y, **dict(params, n_estimators=5, first_tree=0))
@@ -629,6 +629,30 @@ def test_shards_from_both_languages_merge_into_one_forest(r, tmp_path):
     other_seed = r_fit(r, X, y, **dict(params, n_estimators=7, first_tree=5, random_state=32))
     with pytest.raises(RRuntimeError, match="different random_state"):
         r["merge_forests"](r_shard, other_seed)
+
+
+@pytest.mark.parametrize("task", ["classification", "regression"])
+def test_auto_shards_from_both_languages_choose_as_one_fit(r, tmp_path, task):
+    """The default leaf size "auto": shards grown in R and in Python keep
+    their out-of-bag sums, and merge_forests in either language chooses for
+    the whole forest -- the bytes one fit grows, whatever the shards alone
+    would choose."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(2000, 10))
+    y = (X[:, 0] * X[:, 1] > 0).astype(int) if task == "classification" else X[:, 0] + 2 * rng.normal(size=2000)
+    cls = sporf.SPORFClassifier if task == "classification" else sporf.SPORFRegressor
+    whole = cls(n_estimators=40, random_state=5).fit(X, y)
+    y_r = r_labels(y) if task == "classification" else ro.FloatVector(y)  # a numeric y: a regression forest
+    r_shard = r["sporf"](r_matrix(X), y_r, n_estimators=10, first_tree=0, random_state=5)
+    py_shard = cls(n_estimators=30, first_tree=10, random_state=5).fit(X, y)
+    r["sporf_save"](r_shard, str(tmp_path / "r_shard.sporf"))
+    py_shard.save(tmp_path / "py_shard.sporf")
+    in_python = sporf.merge_forests([sporf.load(tmp_path / "r_shard.sporf"), py_shard])
+    assert in_python.to_bytes() == whole.to_bytes() and in_python.min_samples_leaf_ == whole.min_samples_leaf_
+    in_r = r["merge_forests"](r["sporf_load"](str(tmp_path / "py_shard.sporf")), r_shard)
+    assert r_model_bytes(in_r) == whole.to_bytes()
+    assert in_r.rx2("min_samples_leaf")[0] == whole.min_samples_leaf_
+    np.testing.assert_array_equal(np.array(in_r.rx2("leaf_scores")), list(whole.leaf_scores_.values()))
 
 
 def test_trees_added_to_a_forest_that_chose_its_leaf_size_agree(r):
@@ -650,7 +674,7 @@ def test_merge_forests_exists_in_both_languages(r):
     assert list(inspect.signature(sporf.merge_forests).parameters) == ["forests"]
     assert list(r("names(formals(sporf::merge_forests))")) == ["..."]
     for fn in ("sporf.default", "morf.default", "urerf.default"):
-        assert r("formals(sporf:::%s)$first_tree" % fn)[0] == 0
+        assert r("is.null(formals(sporf:::%s)$first_tree)" % fn)[0]
 
 
 # ---- the parameter spec, walked: every parameter, every form a user may give it ----

@@ -141,15 +141,17 @@ def test_warm_start_prunes_the_new_trees_to_the_size_chosen():
     assert not hasattr(plain, "min_samples_leaf_") and not hasattr(plain, "leaf_scores_")
 
 
-def test_tuning_chooses_the_size_in_the_first_round_and_keeps_it():
+@pytest.mark.parametrize("cls", [sporf.SPORFClassifier, sporf.SPORFRegressor])
+def test_a_tuned_forest_is_its_winner_s_single_fit(cls):
+    # each round of a candidate keeps its out-of-bag sums; the winner chooses
+    # from all its trees' sums, as the single fit of its parameters does
     X, y = make_trunk(300, 6, random_state=0)
-    est = sporf.SPORFClassifier(n_estimators=16, min_samples_leaf="auto", tune_oob=True, random_state=0).fit(X, y)
-    assert est.min_samples_leaf_ in CLASSIFIER_SIZES
-    # the winner's forest is the winner's shards: its first round chose, the rest were pruned alike
-    best = dict(est.best_params_, min_samples_leaf="auto", random_state=0)
-    first = min(row["n_trees"] for row in est.tuning_)
-    head = sporf.SPORFClassifier(n_estimators=first, **best).fit(X, y)
-    assert head.min_samples_leaf_ == est.min_samples_leaf_
+    if cls is sporf.SPORFRegressor:
+        y = X[:, 0] + np.random.default_rng(0).normal(size=len(y))
+    est = cls(n_estimators=16, min_samples_leaf="auto", tune_oob=True, random_state=0).fit(X, y)
+    whole = cls(n_estimators=16, random_state=0, **dict(est.best_params_, min_samples_leaf="auto")).fit(X, y)
+    assert est.to_bytes() == whole.to_bytes()
+    assert est.min_samples_leaf_ == whole.min_samples_leaf_ and est.leaf_scores_ == whole.leaf_scores_
 
 
 def test_quantile_forests_collect_their_leaves_after_the_pruning():
@@ -199,3 +201,84 @@ def test_honest_trees_choose_from_their_estimation_rows(quantiles):
     if quantiles:
         lo, hi = est.predict(X[800:], quantiles=[0.1, 0.9]).T
         assert 0.6 < np.mean((y[800:] >= lo) & (y[800:] <= hi)) < 0.97
+
+
+# ---- the choice from sums that add up: shards leave it to the merge ----
+
+def _survival_y(X, seed=0):
+    rng = np.random.default_rng(seed)
+    y = np.zeros(len(X), dtype=[("event", "?"), ("time", "f8")])
+    y["time"] = np.round(np.exp(X[:, 0] + rng.normal(size=len(X))), 2)
+    y["event"] = rng.random(len(X)) < 0.7
+    return y
+
+
+def _kinds():
+    X, y = make_trunk(700, 6, random_state=3)
+    rng = np.random.default_rng(3)
+    yr = X[:, 0] + 1.5 * rng.normal(size=len(y))
+    w = 0.5 + (np.arange(len(y)) % 3)
+    return [
+        ("classifier", sporf.SPORFClassifier, {}, X, y, None),
+        ("weighted", sporf.SPORFClassifier, {}, X, y, w),
+        ("honest", sporf.SPORFClassifier, dict(honest_fraction=0.3), X, y, None),
+        ("subsample", sporf.SPORFClassifier, dict(bootstrap=False, max_samples=0.6), X, y, None),
+        ("regressor", sporf.SPORFRegressor, {}, X, yr, w),
+        ("quantiles", sporf.SPORFRegressor, dict(quantiles=True), X, yr, None),
+        ("two outputs", sporf.SPORFClassifier, {}, X, np.c_[y, (X[:, 1] > 0).astype(int)], None),
+        ("two responses", sporf.SPORFRegressor, {}, X, np.c_[yr, 3 * X[:, 2]], None),
+        ("survival", sporf.SPORFSurvival, dict(min_samples_leaf="auto"), X, _survival_y(X), None),
+    ]
+
+
+@pytest.mark.parametrize("name, cls, kw, X, y, w", _kinds(), ids=[k[0] for k in _kinds()])
+def test_shards_leave_the_choice_to_the_merge_and_make_the_single_fit(name, cls, kw, X, y, w):
+    whole = cls(n_estimators=12, random_state=7, n_jobs=2, **kw).fit(X, y, sample_weight=w)
+    assert whole.min_samples_leaf_ in SIZES
+    shards = [cls(n_estimators=m, first_tree=a, random_state=7, **kw).fit(X, y, sample_weight=w)
+              for a, m in [(5, 7), (0, 2), (2, 3)]]
+    for s in shards:  # a shard has not chosen: its trees are as grown and it keeps its sums
+        assert not hasattr(s, "min_samples_leaf_")
+        assert s._forest.leaf_state()[0] == _native.LEAF_PENDING_SUMS
+        assert s._forest.info().format_version == 14
+    merged = sporf.merge_forests(shards)
+    assert merged.to_bytes() == whole.to_bytes()
+    assert merged.min_samples_leaf_ == whole.min_samples_leaf_ and merged.leaf_scores_ == whole.leaf_scores_
+    # through model files and pickles, in another grouping
+    import pickle
+    again = sporf.merge_forests([sporf.load(shards[0].to_bytes()), pickle.loads(pickle.dumps(shards[1])),
+                                 shards[2]])
+    assert again.to_bytes() == whole.to_bytes()
+
+
+def test_a_shard_predicts_with_its_trees_as_grown():
+    X, y = make_trunk(300, 6, random_state=0)
+    shard = sporf.SPORFClassifier(n_estimators=4, first_tree=0, random_state=2).fit(X, y)
+    grown = sporf.SPORFClassifier(n_estimators=4, min_samples_leaf=1, random_state=2).fit(X, y)
+    np.testing.assert_array_equal(shard.apply(X), grown.apply(X))
+    np.testing.assert_array_equal(shard.predict_proba(X), grown.predict_proba(X))
+    # a fixed leaf size: a shard is those trees of the whole forest, as always
+    fixed = sporf.SPORFClassifier(n_estimators=4, first_tree=0, min_samples_leaf=3, random_state=2).fit(X, y)
+    assert fixed.to_bytes() == sporf.SPORFClassifier(n_estimators=4, min_samples_leaf=3,
+                                                     random_state=2).fit(X, y).to_bytes()
+
+
+def test_shards_of_other_data_or_mixed_choices_are_refused():
+    X, y = make_trunk(300, 6, random_state=0)
+    a = sporf.SPORFClassifier(n_estimators=3, first_tree=0, random_state=1).fit(X, y)
+    b = sporf.SPORFClassifier(n_estimators=3, first_tree=3, random_state=1).fit(X, 1 - y)
+    with pytest.raises(ValueError, match="grown on different training data"):
+        sporf.merge_forests([a, b])
+    c = sporf.SPORFClassifier(n_estimators=3, first_tree=3, random_state=1).fit(X[:200], y[:200])
+    with pytest.raises(ValueError, match="different training data"):
+        sporf.merge_forests([a, c])
+
+
+def test_a_corrupt_shard_file_is_refused():
+    X, y = make_trunk(200, 4, random_state=0)
+    data = bytearray(sporf.SPORFClassifier(n_estimators=2, first_tree=0, random_state=1).fit(X, y).to_bytes())
+    with pytest.raises(ValueError, match="truncated"):
+        sporf.load(bytes(data[:-40]))
+    data[-100] ^= 0x40  # inside the rows' sums and response
+    with pytest.raises(ValueError, match="checksum"):
+        sporf.load(bytes(data))

@@ -1,5 +1,6 @@
-# sporf forests take a fixed leaf size here: with the default "auto" each shard
-# chooses from its own trees (test-fit.R tests how grow() keeps the choice).
+# sporf forests take a fixed leaf size in the first tests; with the default
+# "auto" shards leave the choice to merge_forests(), which chooses for every
+# shard's trees (the tests after them; test-fit.R tests how grow() keeps it).
 # Shards of one forest (first_tree) and merge_forests(): every kind of forest
 # merges into the single fit's exact bytes; anything that is not a shard of
 # the same forest is refused with a message.
@@ -31,7 +32,7 @@ test_that("shards of every kind merge into the single fit, in any order", {
     expect_identical(merged$model, whole$model, info = kind)
     expect_identical(class(merged), class(whole), info = kind)
     expect_equal(merged$params$n_estimators, 11, info = kind)
-    expect_equal(merged$params$first_tree, 0, info = kind)
+    expect_null(merged$params$first_tree, info = kind) # the whole forest
   }
   # a merged urerf keeps the shared training rows: neighbours work at once
   u <- merge_forests(list(fits$urerf(3, 0), fits$urerf(3, 3)))
@@ -51,6 +52,34 @@ test_that("shards grown in parallel R processes merge into the single fit", {
   shards <- parallel::mclapply(c(0, 4, 8), function(first)
     sporf(d$x, d$y, min_samples_leaf = 3, n_estimators = 4, first_tree = first, random_state = 9), mc.cores = 2L)
   expect_identical(merge_forests(shards)$model, sporf(d$x, d$y, min_samples_leaf = 3, n_estimators = 12, random_state = 9)$model)
+})
+
+test_that("with min_samples_leaf \"auto\" the merge chooses for the whole forest: the single fit's bytes", {
+  set.seed(0)
+  x <- matrix(rnorm(2000 * 10), 2000, 10)
+  y <- factor(x[, 1] * x[, 2] > 0)
+  whole <- sporf(x, y, n_estimators = 40, random_state = 5)
+  a <- sporf(x, y, n_estimators = 10, first_tree = 0, random_state = 5)
+  b <- sporf(x, y, n_estimators = 30, first_tree = 10, random_state = 5)
+  expect_null(a$min_samples_leaf) # a shard has not chosen: it keeps its sums for the merge
+  merged <- merge_forests(b, a)
+  expect_identical(merged$model, whole$model)
+  expect_equal(merged$min_samples_leaf, whole$min_samples_leaf)
+  expect_equal(merged$leaf_scores, whole$leaf_scores)
+  # the first 10 trees alone choose otherwise, so the test can fail
+  expect_false(sporf(x, y, n_estimators = 10, random_state = 5)$min_samples_leaf == whole$min_samples_leaf)
+  # through files, and on noisy responses, where large leaves win
+  fa <- tempfile(fileext = ".sporf")
+  sporf_save(a, fa)
+  expect_identical(merge_forests(sporf_load(fa), b)$model, whole$model)
+  yr <- x[, 1] + rnorm(2000, sd = 2)
+  rwhole <- sporf(x, yr, n_estimators = 20, random_state = 3)
+  expect_gt(rwhole$min_samples_leaf, 1)
+  shards <- parallel::mclapply(c(0, 5, 10, 15), function(first)
+    sporf(x, yr, n_estimators = 5, first_tree = first, random_state = 3), mc.cores = 2L)
+  expect_identical(merge_forests(shards)$model, rwhole$model)
+  # a forest that chose from its own trees does not join a shard that did not
+  expect_error(merge_forests(sporf(x, y, n_estimators = 10, random_state = 5), b), "one forest chose its leaf size")
 })
 
 test_that("merging refuses what is not one forest", {
