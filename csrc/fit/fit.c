@@ -472,8 +472,8 @@ static int check_sample(const sporf_params *params, const sporf_matrix *X, const
  * no row out of bag to score the sizes on: they grow as far as "auto" grows
  * them (leaves of one row, as scikit-learn's forests without the bootstrap,
  * on up to SPORF_LEAF_GROWN_ONE_MAX rows). */
-static int check_leaf_auto(const sporf_params *params, const int32_t *y, const double *yr, int survival, int sample,
-                           int64_t n, int64_t *chosen, sporf_error *err)
+static int check_leaf_auto(const sporf_params *params, const int32_t *y, const double *yr, int survival, int64_t n,
+                           int64_t *chosen, sporf_error *err)
 {
     const char *what = NULL;
     *chosen = sporf_params_leaf_chosen(params);
@@ -484,7 +484,6 @@ static int check_leaf_auto(const sporf_params *params, const int32_t *y, const d
                "give a count";
     else if (*chosen == 0 && !sporf_params_samples_rows(params))
         *chosen = sporf_params_leaf_auto_grown(n);
-    (void)sample; /* a fit on a sample keeps its trees' nodes for the choice after the merge */
     return what ? sporf_params_leaf_auto_error(err, what) : SPORF_OK;
 }
 
@@ -876,7 +875,7 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
      * keep their nodes' values for either */
     const int leaf_auto = c.sizes.leaf_auto;
     int64_t leaf_size = 0;
-    if (leaf_auto && (rc = check_leaf_auto(params, y, yr, survival, sample != NULL, n_all, &leaf_size, err)) != SPORF_OK)
+    if (leaf_auto && (rc = check_leaf_auto(params, y, yr, survival, n_all, &leaf_size, err)) != SPORF_OK)
         return rc;
     const int keep_nodes = leaf_auto && leaf_size != c.sizes.leaf_grown;
     c.n_draws = c.sizes.n_draws;

@@ -569,7 +569,7 @@ static int read_pending(sporf_reader *r, sporf_forest *f, sporf_error *err)
     const int classes = f->task == SPORF_TASK_CLASSIFICATION, survival = f->task == SPORF_TASK_SURVIVAL;
     const int32_t width = survival ? f->trees[0].node_width - 1 : f->n_classes;
     if (r->bad || (p->first != 0 && p->first != 1) || p->end != (classes ? SPORF_LEAF_SIZES - 2 : SPORF_LEAF_SIZES) ||
-        p->width != width || p->scale < -2000 || p->scale > 96 || p->m != (f->n_outputs > 1 ? f->n_outputs : 1) ||
+        p->width != width || p->scale < -300 || p->scale > 1200 || p->m != (f->n_outputs > 1 ? f->n_outputs : 1) ||
         f->task == SPORF_TASK_UNSUPERVISED || !sporf_params_leaf_auto(&f->params) ||
         sporf_params_leaf_chosen(&f->params) != 0)
         CORRUPT("model's pending leaf choice is corrupt");

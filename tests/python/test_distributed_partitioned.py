@@ -222,6 +222,13 @@ def test_a_leaf_size_chosen_out_of_bag_from_partitions_is_the_local_fit_s(client
         assert est.to_bytes() == local.to_bytes()
         assert est.min_samples_leaf_ == local.min_samples_leaf_ and est.leaf_scores_ == local.leaf_scores_
         assert est.oob_score_ == local.oob_score_
+    # a Dask DataFrame and Series, partitioned unevenly
+    pd = pytest.importorskip("pandas")
+    dd = pytest.importorskip("dask.dataframe")
+    frame = dd.from_pandas(pd.DataFrame(X, columns=["f%d" % j for j in range(X.shape[1])]), npartitions=3)
+    est = sd.fit(cls(**kw), frame, dd.from_pandas(pd.Series(target), npartitions=3), client=client)
+    named = cls(**kw).fit(pd.DataFrame(X, columns=["f%d" % j for j in range(X.shape[1])]), target)
+    assert est.to_bytes() == named.to_bytes() and est.min_samples_leaf_ == local.min_samples_leaf_
 
 
 def _survival_data(X):
