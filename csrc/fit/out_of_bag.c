@@ -374,7 +374,7 @@ int sporf_forest_leaf_sums_rows(const sporf_forest *f, const sporf_matrix *X, in
         return sporf_set_error(err, SPORF_E_ARG, "leaf_sums_rows: forest, X, sums and count are required");
     if (!f->pending)
         return sporf_set_error(err, SPORF_E_ARG, "leaf_sums_rows: the forest has no leaf size left to choose "
-                                                 "(min_samples_leaf is a count, or it chose already)");
+                                                 "(its leaf size is a count, or it chose already)");
     if (!(response_max >= 0.0 && response_max <= SPORF_MAX_ABS_VALUE))
         return sporf_set_error(err, SPORF_E_ARG, "leaf_sums_rows: response_max = %g must be the largest |response| "
                                                  "of the training rows", response_max);
@@ -446,7 +446,7 @@ int sporf_forest_choose_leaf_size(sporf_forest *f, const sporf_fit_data *data, i
         return sporf_set_error(err, SPORF_E_ARG, "choose_leaf_size: forest, data, sums and count are required");
     if (!f->pending)
         return sporf_set_error(err, SPORF_E_ARG, "choose_leaf_size: the forest has no leaf size left to choose "
-                                                 "(min_samples_leaf is a count, or it chose already)");
+                                                 "(its leaf size is a count, or it chose already)");
     if (n_rows < 1 || n_rows > INT32_MAX)
         return sporf_set_error(err, SPORF_E_ARG, "choose_leaf_size: n_rows = %lld", (long long)n_rows);
     for (int64_t i = 0; i < n_rows; i++)

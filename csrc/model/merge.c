@@ -62,9 +62,9 @@ static int check_compatible(const sporf_forest *a, const sporf_forest *b, sporf_
         return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests have different feature names");
     if ((!a->pending) != (!b->pending))
         return sporf_set_error(err, SPORF_E_ARG, "cannot merge: one forest chose its leaf size out of bag from its "
-                                                 "own trees and another has not (a shard: grown with first_tree "
-                                                 "given); grow every part of the forest with first_tree, so the "
-                                                 "merge chooses for all of them");
+                                                 "own trees and another has not (a shard of a larger forest); grow "
+                                                 "every part of the forest as a shard, so the merge chooses for "
+                                                 "all of them");
     int rc = check_pending(a->pending, b->pending, err);
     if (rc != SPORF_OK)
         return rc;
@@ -72,7 +72,7 @@ static int check_compatible(const sporf_forest *a, const sporf_forest *b, sporf_
     if (sporf_params_leaf_auto(&a->params) && sporf_params_leaf_auto(&b->params) && ka != kb)
         return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests chose different leaf sizes out of bag "
                                                  "(%lld and %lld rows), each from its own trees; grow every part "
-                                                 "with first_tree given, so the merge chooses for all of them",
+                                                 "as a shard, so the merge chooses for all of them",
                                (long long)ka, (long long)kb);
     const char *p = sporf_params_differing(&a->params, &b->params);
     if (!p && (!a->class_weights) != (!b->class_weights))

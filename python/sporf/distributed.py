@@ -197,9 +197,9 @@ def _refuse_shard(estimator):
     """A cluster fit grows a whole forest: its merge chooses the leaf size,
     which a shard of a larger forest leaves to that forest's merge."""
     if estimator.first_tree is not None and chooses_leaf_size(estimator.get_params(deep=False)):
-        raise ValueError('sporf.distributed.fit grows a whole forest, and with min_samples_leaf="auto" chooses its '
-                         "leaf size; a shard of a larger forest (first_tree=%r) leaves that to merge_forests: fit "
-                         "the whole forest (first_tree=None), or the shard locally" % (estimator.first_tree,))
+        raise ValueError('sporf.distributed.fit grows a whole forest, and chooses its leaf size "auto" for it; a '
+                         "shard of a larger forest (first_tree=%r) leaves that to merge_forests: fit the whole "
+                         "forest (first_tree=None), or the shard locally" % (estimator.first_tree,))
 
 
 def _check_data(estimator, X, y, sample_weight, unsupervised):
