@@ -23,6 +23,12 @@ typedef struct fit_ctx {
     sporf_fit_sizes sizes;       /* params resolved against the data, once (sizes.h) */
     sporf_forest *forest;
     sporf_builder *builders;     /* one per worker */
+    /* The two kinds of trees of splitter "mixed" (sporf_params_of_tree): each
+     * kind's parameters and draws; kind 1 (random cuts) has its own builders.
+     * Other forests grow kind 0 only, with params as given. */
+    sporf_params kind_params[2];
+    int64_t kind_draws[2];
+    sporf_builder *random_builders; /* one per worker, "mixed" only */
     const int32_t *y;            /* classification, or NULL */
     const double *yr;            /* regression, or NULL */
     const double *sample_weight; /* may be NULL */
@@ -82,10 +88,11 @@ static int64_t local_row(const int64_t *rows, int64_t n, uint64_t g)
 static int draw_rows(const fit_ctx *c, int64_t t, sporf_rng *rng, double *w, sporf_error *err)
 {
     const int64_t n = c->n;
-    if (sporf_params_samples_rows(c->params)) {
+    const int kind = sporf_params_tree_random(c->params, t) && c->random_builders;
+    if (sporf_params_samples_rows(&c->kind_params[kind])) {
         memset(w, 0, (size_t)n * sizeof *w);
         sporf_draws d;
-        sporf_draws_begin(&d, c->params, rng, c->rows ? c->n_total : n, c->n_draws);
+        sporf_draws_begin(&d, &c->kind_params[kind], rng, c->rows ? c->n_total : n, c->kind_draws[kind]);
         for (int64_t g; (g = sporf_draws_next(&d)) >= 0;) {
             /* a fit on a sample: the draws are over all n_total rows, each one of X's rows */
             const int64_t at = c->rows ? local_row(c->rows, n, (uint64_t)g) : g;
@@ -131,7 +138,9 @@ static int collect_leaf_rows(const fit_ctx *c, sporf_builder *b, sporf_tree *tre
 static int grow_one_tree(void *vctx, int64_t t, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
 {
     fit_ctx *c = vctx;
-    sporf_builder *b = &c->builders[worker];
+    /* a "mixed" forest's random-cut trees grow with their own builders */
+    sporf_builder *b = c->random_builders && sporf_params_tree_random(c->params, t) ? &c->random_builders[worker]
+                                                                                      : &c->builders[worker];
     const int64_t n = c->n;
     const int32_t K = c->forest->n_classes;
     sporf_rng rng;
@@ -290,8 +299,8 @@ static int check_fit_args(const sporf_params *params, const sporf_matrix *X, con
             return sporf_set_error(err, SPORF_E_ARG, "honest_fraction does not apply to an unsupervised forest "
                                                      "(its leaves hold no response to estimate)");
         if (params->splitter != SPORF_SPLITTER_BEST)
-            return sporf_set_error(err, SPORF_E_ARG, "splitter 'random' is for classification and regression "
-                                                     "forests (an unsupervised forest's splits are Fast-BIC or "
+            return sporf_set_error(err, SPORF_E_ARG, "splitters 'random' and 'mixed' are for classification, "
+                                                     "regression and survival forests (an unsupervised forest's splits are Fast-BIC or "
                                                      "two-means searches)");
         if (params->quantiles)
             return sporf_set_error(err, SPORF_E_ARG, "quantiles are for regression forests");
@@ -769,18 +778,24 @@ static int prepare_workers(fit_ctx *c, sporf_forest *f, const sporf_columns *col
                            const fit_sample *sample, int keep_nodes, sporf_error *err)
 {
     const int32_t n_threads = c->n_threads;
+    const int mixed = c->params->splitter == SPORF_SPLITTER_MIXED;
     c->builders = calloc((size_t)n_threads, sizeof *c->builders);
     c->balanced_scratch = calloc((size_t)n_threads, sizeof *c->balanced_scratch);
-    if (!c->builders || !c->balanced_scratch)
+    if (mixed)
+        c->random_builders = calloc((size_t)n_threads, sizeof *c->random_builders);
+    if (!c->builders || !c->balanced_scratch || (mixed && !c->random_builders))
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
     for (int32_t t = 0; t < n_threads; t++) {
         /* a sample's missing values are the whole data's: the caller's means say whether there are any */
         const int has_missing = sample ? sample->impute != NULL : -1;
-        int rc = sporf_builder_init(&c->builders[t], c->params, &c->sizes, cols, response, has_missing, err);
-        if (rc != SPORF_OK)
-            return rc;
-        c->builders[t].rows.impute = f->impute;
-        c->builders[t].draft.keep_nodes = keep_nodes;
+        for (int kind = 0; kind < 1 + mixed; kind++) {
+            sporf_builder *b = kind ? &c->random_builders[t] : &c->builders[t];
+            int rc = sporf_builder_init(b, &c->kind_params[kind], &c->sizes, cols, response, has_missing, err);
+            if (rc != SPORF_OK)
+                return rc;
+            b->rows.impute = f->impute;
+            b->draft.keep_nodes = keep_nodes;
+        }
         if (!(c->balanced_scratch[t] = malloc((size_t)f->n_classes * sizeof(double))))
             return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
     }
@@ -814,6 +829,8 @@ static int oob_pass(const fit_ctx *c, const sporf_matrix *X, double *oob_decisio
 static void end_fit(fit_ctx *c)
 {
     for (int32_t t = 0; c->builders && t < c->n_threads; t++) sporf_builder_free(&c->builders[t]);
+    for (int32_t t = 0; c->random_builders && t < c->n_threads; t++) sporf_builder_free(&c->random_builders[t]);
+    free(c->random_builders);
     for (int32_t t = 0; c->balanced_scratch && t < c->n_threads; t++) free(c->balanced_scratch[t]);
     for (int32_t t = 0; c->qrf_scratch && t < c->n_threads; t++) free(c->qrf_scratch[t]);
     for (int32_t t = 0; c->surv_scratch && t < c->n_threads; t++) free(c->surv_scratch[t]);
@@ -881,6 +898,11 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     c.n_draws = c.sizes.n_draws;
     if (c.n_draws > n_all)
         return sporf_params_draws_error(err, c.n_draws, n_all);
+    /* the kinds of trees: params' own, and a "mixed" forest's odd trees' */
+    const int64_t odd_first = sporf_params_tree_random(params, 0) ? 0 : 1; /* this fit's first random-cut tree */
+    c.kind_params[0] = sporf_params_of_tree(params, 1 - odd_first);
+    c.kind_params[1] = sporf_params_of_tree(params, odd_first);
+    for (int kind = 0; kind < 2; kind++) c.kind_draws[kind] = sporf_resolve_draws(&c.kind_params[kind], n_all);
     if ((rc = check_forest_fits_memory(params, &c.sizes, n_classes, params->quantiles || survival, err)) != SPORF_OK)
         return rc;
 

@@ -33,9 +33,11 @@ int sporf_tree_draws(const sporf_params *params, int64_t n_total, int64_t tree, 
     if (!params || !m_out || n_total < 1 || tree < 0 || tree >= sporf_params_n_trees(params))
         return sporf_set_error(err, SPORF_E_ARG, "tree_draws: params, m_out, n_total >= 1 and one of "
                                                  "params' trees are required");
+    /* a "mixed" forest's tree draws as its kind does (sporf_params_of_tree) */
+    const sporf_params tp = sporf_params_of_tree(params, tree);
     if (!sporf_params_samples_rows(params))
         return sporf_params_no_rows_out_error(err, "tree_draws");
-    const int64_t draws = sporf_resolve_draws(params, n_total);
+    const int64_t draws = sporf_resolve_draws(&tp, n_total);
     if (draws > n_total)
         return sporf_params_draws_error(err, draws, n_total);
     if (!rows) { /* the caller asks how many draws to make room for */
@@ -48,7 +50,7 @@ int sporf_tree_draws(const sporf_params *params, int64_t n_total, int64_t tree, 
     sporf_rng rng;
     sporf_seed_tree(&rng, params, tree);
     sporf_draws d;
-    sporf_draws_begin(&d, params, &rng, n_total, draws);
+    sporf_draws_begin(&d, &tp, &rng, n_total, draws);
     for (int64_t k = 0; k < draws; k++)
         rows[k] = sporf_draws_next(&d);
     qsort(rows, (size_t)draws, sizeof *rows, ascending_rows);
@@ -97,8 +99,10 @@ static int regenerate_inbag_rows(const sporf_forest *f, const sporf_matrix *X, i
         sporf_rng rng;
         sporf_seed_tree(&rng, &f->params, t);
         uint8_t *bits = inbag + t * bitmap_bytes;
+        /* a "mixed" forest's tree draws as its kind does (sporf_params_of_tree) */
+        const sporf_params tp = sporf_params_of_tree(&f->params, t);
         sporf_draws d;
-        sporf_draws_begin(&d, &f->params, &rng, n_total, draws);
+        sporf_draws_begin(&d, &tp, &rng, n_total, sporf_resolve_draws(&tp, n_total));
         for (int64_t g; (g = sporf_draws_next(&d)) >= 0;) {
             if (g >= first_row && g < first_row + n) {
                 const int64_t i = g - first_row;

@@ -114,7 +114,8 @@ enum {
 /* splitter */
 enum {
     SPORF_SPLITTER_BEST = 0, /* each candidate's best cut (exact or histogram search, max_bins) */
-    SPORF_SPLITTER_RANDOM = 1 /* one cut per candidate, drawn uniformly between the node's minimum and maximum of its projected values (Extremely Randomized Trees) */
+    SPORF_SPLITTER_RANDOM = 1, /* one cut per candidate, drawn uniformly between the node's minimum and maximum of its projected values (Extremely Randomized Trees) */
+    SPORF_SPLITTER_MIXED = 2 /* two kinds of trees, alternating: even trees (0, 2, ...) best cuts on the rows bootstrap and max_samples draw, odd trees random cuts on a subsample without replacement of 0.9 of those rows (sporf_params_of_tree) */
 };
 
 /* criterion */
@@ -234,7 +235,16 @@ typedef struct sporf_params {
      * projected values -- the rule of Extremely Randomized Trees (Geurts et al., 2006), for
      * every projection kind -- and the node keeps the best of those random cuts; max_bins is
      * then unused. Random cuts make trees less correlated and fits faster; with
-     * bootstrap=False the forest is ExtraTrees with SPORF's candidates. A candidate whose
+     * bootstrap=False the forest is ExtraTrees with SPORF's candidates. "mixed" grows both
+     * kinds of trees, alternating: the even trees (0, 2, 4, ...) search the best cuts on the
+     * rows bootstrap and max_samples draw; the odd trees draw random cuts on a subsample
+     * without replacement of 0.9 of those rows (0.9 n by default), so that every tree leaves
+     * rows out of bag for min_samples_leaf="auto", out-of-bag scores and importance. Best
+     * cuts on bootstrap samples and random cuts on nearly every row err differently: on the
+     * suite's small sets of continuous measurements the forest of both kinds scored above
+     * either kind alone, on its large and its coded sets below best cuts alone
+     * (benchmarks/notes/defaults.md). A tree's kind follows its number in the seed's forest,
+     * so shards, cluster fits and partitioned fits grow the same kinds. A candidate whose
      * projection has a missing value is cut at its best threshold. Codes SPORF_SPLITTER_*.
      * Default: "best". */
     int32_t splitter;

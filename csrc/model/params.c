@@ -413,4 +413,36 @@ int64_t sporf_params_first_tree(const sporf_params *p) { return p->first_tree; }
 
 uint64_t sporf_params_tree_stream(const sporf_params *p, int64_t t) { return (uint64_t)(p->first_tree + t); }
 
+int sporf_params_tree_random(const sporf_params *p, int64_t t)
+{
+    if (p->splitter == SPORF_SPLITTER_MIXED)
+        return (int)(sporf_params_tree_stream(p, t) & 1u);
+    return p->splitter == SPORF_SPLITTER_RANDOM;
+}
+
+sporf_params sporf_params_of_tree(const sporf_params *p, int64_t t)
+{
+    sporf_params q = *p;
+    if (p->splitter != SPORF_SPLITTER_MIXED)
+        return q;
+    if (!sporf_params_tree_random(p, t)) {
+        q.splitter = SPORF_SPLITTER_BEST;
+        return q;
+    }
+    q.splitter = SPORF_SPLITTER_RANDOM;
+    q.bootstrap = 0;
+    switch (p->max_samples.form) {
+    case SPORF_FORM_COUNT: {
+        const double c = floor(SPORF_MIXED_RANDOM_SHARE * p->max_samples.value);
+        q.max_samples.value = c < 1.0 ? 1.0 : c;
+        break;
+    }
+    case SPORF_FORM_FRACTION: q.max_samples.value = SPORF_MIXED_RANDOM_SHARE * p->max_samples.value; break;
+    default:
+        q.max_samples.form = SPORF_FORM_FRACTION;
+        q.max_samples.value = SPORF_MIXED_RANDOM_SHARE;
+    }
+    return q;
+}
+
 void sporf_params_set_n_trees(sporf_params *p, int64_t count) { p->n_estimators = count; }

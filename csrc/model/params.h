@@ -86,6 +86,21 @@ int sporf_params_check_tunable(const sporf_params *p, sporf_error *err);
 int64_t sporf_params_n_trees(const sporf_params *p);
 int64_t sporf_params_first_tree(const sporf_params *p);
 uint64_t sporf_params_tree_stream(const sporf_params *p, int64_t t);
+/* The share of the rows the best-cut trees draw that a "mixed" forest's
+ * random-cut trees draw, without replacement. */
+#define SPORF_MIXED_RANDOM_SHARE 0.9
+/* Does tree t of the fit's range (stream sporf_params_tree_stream(p, t))
+ * cut at random: every tree of splitter "random", the odd trees of the seed's
+ * forest for "mixed"? */
+int sporf_params_tree_random(const sporf_params *p, int64_t t);
+/* The parameters tree t of the fit's range grows with: p itself, except a
+ * "mixed" forest's random-cut trees, which cut at random (splitter "random")
+ * on a subsample without replacement of SPORF_MIXED_RANDOM_SHARE of the rows
+ * the best-cut trees draw (max_samples: that share of a fraction or count,
+ * 0.9 of all rows by default). Every step that draws a tree's rows reads
+ * them from here, so the fit, the out-of-bag passes and the cluster's
+ * gathered rows agree. */
+sporf_params sporf_params_of_tree(const sporf_params *p, int64_t t);
 /* A merged forest's parameters: its shards' with the joined tree count. */
 void sporf_params_set_n_trees(sporf_params *p, int64_t count);
 

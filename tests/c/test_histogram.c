@@ -369,6 +369,34 @@ static void test_random_splitter(void)
     CHECK(fit_no_response(&p, &mf, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG && !f &&
               strstr(err.message, "splitter") != NULL,
           "an unsupervised random-splitter fit is refused: %s", err.message);
+
+    /* splitter "mixed": both kinds of trees, thread-count invariant, another
+     * forest than either kind alone, accurate; even trees draw the
+     * bootstrap's n rows, odd trees 0.9 n distinct rows */
+    sporf_params mixed = rnd;
+    mixed.splitter = SPORF_SPLITTER_MIXED;
+    for (int task = 0; task < 2; task++) {
+        check_forests(&mf, yc, yr, task, &mixed, &best, "mixed splitter", task == 0 ? 0.02 : 0.002);
+        check_forests(&mf, yc, yr, task, &mixed, &rnd, "mixed splitter", task == 0 ? 0.02 : 0.002);
+    }
+    for (int64_t t = 0; t < 4; t++) {
+        int64_t rows[NF], m = 0;
+        int32_t counts[NF], most = 0, total = 0;
+        CHECK(sporf_tree_draws(&mixed, NF, t, rows, counts, &m, &err) == SPORF_OK, "mixed draws: %s", err.message);
+        for (int64_t k = 0; k < m; k++) {
+            total += counts[k];
+            if (counts[k] > most) most = counts[k];
+        }
+        CHECK(t % 2 == 0 ? total == NF && most > 1 : total == (int32_t)(0.9 * NF) && most == 1,
+              "mixed tree %lld draws %d rows (most %d times)", (long long)t, (int)total, (int)most);
+    }
+    p.splitter = SPORF_SPLITTER_MIXED;
+    CHECK(fit_no_response(&p, &mf, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG && !f &&
+              strstr(err.message, "mixed") != NULL,
+          "an unsupervised mixed fit is refused: %s", err.message);
+    p.splitter = SPORF_SPLITTER_MIXED + 1;
+    CHECK(sporf_params_check(&p, P, &err) == SPORF_E_ARG && strstr(err.message, "splitter") != NULL,
+          "an unknown splitter code is refused: %s", err.message);
     free(X);
     free(yr);
     free(yc);

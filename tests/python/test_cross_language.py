@@ -68,6 +68,7 @@ CASES = [
     ("trunk-auto-leaf-subsample",
      lambda: make_trunk(300, 12, random_state=8),
      dict(min_samples_leaf="auto", bootstrap=False, max_samples=0.7, splitter="random")),
+    ("trunk-mixed-auto-leaf", lambda: make_trunk(300, 12, random_state=9), dict(splitter="mixed", oob_score=True)),
 ]
 
 
@@ -441,6 +442,7 @@ REGRESSION_CASES = [
     ("friedman-random-thresholds", dict(splitter="random", oob_score=True)),
     ("friedman-random-subsample", dict(splitter="random", bootstrap=False, max_samples=0.7, oob_score=True)),
     ("friedman-auto-leaf", dict(min_samples_leaf="auto", oob_score=True)),
+    ("friedman-mixed", dict(splitter="mixed", max_samples=0.8, oob_score=True)),
 ]
 
 

@@ -48,10 +48,13 @@ CHUNKINGS = [(1200, 8), (400, 8), ((150, 700, 1, 349), (5, 3))]
 
 
 @pytest.mark.parametrize("chunks", CHUNKINGS, ids=["one", "three", "uneven"])
-@pytest.mark.parametrize("kind", ["classifier", "regressor", "morf", "subsample"])
+@pytest.mark.parametrize("kind", ["classifier", "regressor", "morf", "subsample", "mixed"])
 def test_the_forest_is_the_local_fit_whatever_the_partitions(client, data, chunks, kind):
     X, y = data
-    if kind == "classifier":
+    if kind == "mixed":  # bootstrap draws for the even trees, subsamples for the odd ones
+        est, target = sporf.SPORFClassifier(min_samples_leaf=3, n_estimators=6, max_samples=0.4, splitter="mixed",
+                                            random_state=5), y
+    elif kind == "classifier":
         est, target = sporf.SPORFClassifier(min_samples_leaf=3, n_estimators=6, max_samples=0.4, random_state=5), y
     elif kind == "subsample":  # rows drawn without replacement: the same rows gathered
         est, target = sporf.SPORFClassifier(min_samples_leaf=3, n_estimators=6, bootstrap=False, max_samples=0.4, splitter="random",
@@ -207,14 +210,16 @@ def test_out_of_bag_results_are_computed_on_the_workers(client, data, kind):
     np.testing.assert_array_equal(getattr(got, field), getattr(local, field))
 
 
-@pytest.mark.parametrize("kind", ["classifier", "regressor"])
+@pytest.mark.parametrize("kind", ["classifier", "regressor", "mixed"])
 def test_a_leaf_size_chosen_out_of_bag_from_partitions_is_the_local_fit_s(client, data, kind):
     # each partition scores its rows against every tree (its rows' out-of-bag
     # sums at every size) and the client chooses: the local fit's forest
     X, y = data
-    target = y if kind == "classifier" else np.nan_to_num(X[:, 0]) + np.random.default_rng(0).normal(size=len(y))
-    cls = sporf.SPORFClassifier if kind == "classifier" else sporf.SPORFRegressor
+    target = y if kind != "regressor" else np.nan_to_num(X[:, 0]) + np.random.default_rng(0).normal(size=len(y))
+    cls = sporf.SPORFRegressor if kind == "regressor" else sporf.SPORFClassifier
     kw = dict(n_estimators=12, max_samples=0.5, bootstrap=False, oob_score=True, random_state=5)
+    if kind == "mixed":  # two kinds of trees: the bootstrap's and random cuts on subsamples
+        kw.update(splitter="mixed", bootstrap=True)
     local = cls(**kw).fit(X, target)
     for chunks in ((400, 8), ((150, 700, 1, 349), (5, 3))):
         est = sd.fit(cls(**kw), da.from_array(X, chunks=chunks), da.from_array(target, chunks=chunks[0]),

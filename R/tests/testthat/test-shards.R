@@ -112,3 +112,25 @@ test_that("a forest reloaded from saveRDS merges (its handle is rebuilt)", {
   b <- sporf(d$x, d$y, min_samples_leaf = 3, n_estimators = 3, first_tree = 3, random_state = 1)
   expect_identical(merge_forests(a2, b)$model, sporf(d$x, d$y, min_samples_leaf = 3, n_estimators = 6, random_state = 1)$model)
 })
+
+test_that("a forest of both kinds of trees (splitter = 'mixed') is the same forest from shards and threads", {
+  # even trees cut at their best on bootstrap samples, odd trees at random on
+  # subsamples of 0.9 of the rows: a shard grows its trees' kinds, and
+  # merge_forests() chooses the leaf size for them all
+  d <- shard_data()
+  f <- function(n, first, ...) sporf(d$x, d$y, splitter = "mixed", n_estimators = n, first_tree = first,
+                                     random_state = 8, ...)
+  whole <- sporf(d$x, d$y, splitter = "mixed", n_estimators = 13, random_state = 8)
+  expect_identical(whole$model, sporf(d$x, d$y, splitter = "mixed", n_estimators = 13, random_state = 8,
+                                      n_jobs = 2)$model)
+  expect_identical(merge_forests(f(5, 8), f(3, 0), f(5, 3))$model, whole$model)
+  expect_equal(merge_forests(f(5, 8), f(3, 0), f(5, 3))$min_samples_leaf, whole$min_samples_leaf)
+  # the odd trees are splitter "random"'s on that subsample: the same leaves
+  rnd <- sporf(d$x, d$y, splitter = "random", bootstrap = FALSE, max_samples = 0.9, n_estimators = 4,
+               min_samples_leaf = 1, random_state = 8)
+  mixed <- sporf(d$x, d$y, splitter = "mixed", n_estimators = 4, min_samples_leaf = 1, random_state = 8)
+  for (k in c(2, 4)) expect_identical(get_tree(mixed, k), get_tree(rnd, k))
+  expect_false(identical(get_tree(mixed, 1), get_tree(rnd, 1)))
+  expect_gt(mean(predict(whole, d$x[1:100, ]) == d$y[1:100]), 0.9)
+  expect_error(sporf(d$x, d$y, splitter = "mix"), "splitter")
+})
