@@ -195,7 +195,8 @@ def gen_c_source(spec, params):
             L.append("    if (p->%s != 0 && p->%s != 1)" % (n, n))
             L.append("        return sporf_param_error(err, %s, %s, \"%%d\", (int)p->%s);" % (c_str(n), c_str(msg), n))
         elif k in ("choice", "class_weight"):
-            L.append("    if (p->%s < 0 || p->%s > %d)" % (n, n, len(values_of(p)) - 1))
+            # codes past the values: a choice the forest made ("chosen_as": the value a binding shows)
+            L.append("    if (p->%s < 0 || p->%s > %d)" % (n, n, len(values_of(p)) + len(p.get("chosen_as", [])) - 1))
             L.append("        return sporf_param_error(err, %s, %s, \"code %%d\", (int)p->%s);" % (c_str(n), c_str(msg), n))
         elif k == "amount":
             forms = p["forms"]

@@ -20,6 +20,8 @@ merge_forests <- function(...) {
   # shards that left the leaf size to the merge: the size it chose, every size's score
   leaf <- .Call(C_sporf_r_leaf_choice, handle)
   if (!is.null(leaf) && !any(is.nan(leaf[[2L]]))) merged[.LEAF_CHOICE_FIELDS] <- leaf
+  kinds <- .Call(C_sporf_r_kind_choice, handle)
+  if (!is.null(kinds) && !any(is.nan(kinds[[2L]]))) merged[.KIND_CHOICE_FIELDS] <- kinds
   # the outputs' names, which the model file does not hold
   if (isTRUE(merged[["n_outputs"]] > 1L) && !is.null(forests[[1L]][["outputs"]]))
     merged <- .with_outputs(merged, forests[[1L]][["outputs"]],

@@ -133,8 +133,18 @@ plot.sporf <- function(x, ...) {
 .with_chosen_leaf_size <- function(call, object) {
   if (identical(object[["params"]][["min_samples_leaf"]], "auto") && !is.null(object[["min_samples_leaf"]]))
     call$min_samples_leaf <- structure(object[["min_samples_leaf"]], class = "sporf_chosen_leaf_size")
+  # and the other choices the forest made (a choice parameter's codes past its values: the
+  # spec's chosen_as; splitter = "auto": the kinds of trees kept, numbered on from its last)
+  cp <- .Call(C_sporf_r_params, .native(object))
+  for (row in .SPEC_PARAMS) {
+    if (identical(row$kind, "choice") && length(row$chosen_as) && cp[[row$name]] >= length(row$values))
+      call[[row$name]] <- structure(cp[[row$name]], class = "sporf_chosen_code")
+  }
   call
 }
+# What a fit with splitter = "auto" reports: the trees it kept ("mixed",
+# "best" or "random") and each choice's out-of-bag score.
+.KIND_CHOICE_FIELDS <- c("splitter", "splitter_scores")
 
 .SPORF_FIELDS <- c("model", "task", "classes", "label_kind", "feature_names", "n_features", "n_samples", "params",
                    "n_jobs", "oob_score_requested", "max_features_resolved", ".cache", "oob_score", "oob_error",
@@ -144,7 +154,7 @@ plot.sporf <- function(x, ...) {
                    "err.rate", "mse", "rsq", "oob.times", "data_dims", "x", "n_neighbors", "terms", "call", "xlevels",
                    "contrasts", "formula", "formula_unstored", "feature_levels", "n_outputs", "outputs",
                    "unique_times", "is_event_time", "event_times", "interval_scores", "interval_weights", "interval_calibration",
-                   .LEAF_CHOICE_FIELDS)
+                   .LEAF_CHOICE_FIELDS, .KIND_CHOICE_FIELDS)
 # randomForest's fields where sporf keeps them (its parameters' names, such as
 # ntree and mtry, map through the spec's peer names)
 .RANDOMFOREST_NAMES <- c(importance = "importance(fit)", importanceSD = "importance(fit, type = \"permutation\")",

@@ -158,7 +158,10 @@ print.sporf_fraction <- function(x, ...) {
       int = if (has) .conv_int(row, v, expect) else .core_default(row),
       real = if (has) .conv_real(row, v, expect) else row$default,
       flag = if (has) .conv_flag(row, v, expect) else as.numeric(row$default),
-      choice = if (has) {
+      choice = if (has && inherits(v, "sporf_chosen_code")) {
+        # a choice a fit of the same forest made (splitter "auto": the kinds it kept), for grow()'s trees
+        unclass(v)
+      } else if (has) {
         allowed <- if (!is.null(tspec$choices[[name]])) tspec$choices[[name]] else row$values
         # sporf() and morf() take the task from y: NULL is the task's criterion
         note <- if (name == "criterion" && length(espec$tasks) > 1L)
@@ -233,7 +236,7 @@ print.sporf_fraction <- function(x, ...) {
       int = if (!is.null(row$none) && v == row$none) NULL else v,
       real = v,
       flag = v != 0,
-      choice = row$values[v + 1],
+      choice = c(row$values, unlist(row$chosen_as))[v + 1], # a choice made shows as the value that asked for it
       amount = {
         form <- names(.SPEC_FORMS)[match(v[1L], .SPEC_FORMS)]
         if (form == "all") NULL

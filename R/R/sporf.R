@@ -289,6 +289,8 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   if (!is.null(leaf)) { # min_samples_leaf = "auto": the size chosen out of bag, every size's score
     obj[.LEAF_CHOICE_FIELDS] <- leaf
   }
+  kinds <- .Call(C_sporf_r_kind_choice, handle)
+  if (!is.null(kinds)) obj[.KIND_CHOICE_FIELDS] <- kinds # splitter = "auto": the trees kept, each choice's score
   if (!is.null(tuned)) {
     obj$tuning <- tuned[["table"]]
     obj$best_params <- tuned[["best"]]

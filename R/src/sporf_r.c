@@ -959,6 +959,32 @@ SEXP sporf_r_leaf_choice(SEXP handle)
     return out;
 }
 
+/* What a fit with splitter "auto" chose: NULL, or a list of the trees kept
+ * ("mixed", "best" or "random") and each choice's out-of-bag score (named). */
+SEXP sporf_r_kind_choice(SEXP handle)
+{
+    static const char *names[SPORF_KIND_CHOICES] = {"mixed", "best", "random"};
+    int32_t kept = -1;
+    double scores[SPORF_KIND_CHOICES];
+    sporf_error err;
+    if (sporf_forest_kind_choice(get_forest(handle), &kept, scores, &err) != SPORF_OK)
+        raise_core_error(&err);
+    if (kept < 0)
+        return R_NilValue;
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
+    SEXP sc = PROTECT(Rf_allocVector(REALSXP, SPORF_KIND_CHOICES));
+    SEXP nm = PROTECT(Rf_allocVector(STRSXP, SPORF_KIND_CHOICES));
+    for (int q = 0; q < SPORF_KIND_CHOICES; q++) {
+        REAL(sc)[q] = scores[q];
+        SET_STRING_ELT(nm, q, Rf_mkChar(names[q]));
+    }
+    Rf_setAttrib(sc, R_NamesSymbol, nm);
+    SET_VECTOR_ELT(out, 0, Rf_mkString(names[kept]));
+    SET_VECTOR_ELT(out, 1, sc);
+    UNPROTECT(3);
+    return out;
+}
+
 SEXP sporf_r_params(SEXP handle)
 {
     sporf_forest *f = get_forest(handle);
@@ -1191,6 +1217,7 @@ static const R_CallMethodDef call_methods[] = {
     {"sporf_r_projection_importances", (DL_FUNC)&sporf_r_projection_importances, 1},
     {"sporf_r_params", (DL_FUNC)&sporf_r_params, 1},
     {"sporf_r_leaf_choice", (DL_FUNC)&sporf_r_leaf_choice, 1},
+    {"sporf_r_kind_choice", (DL_FUNC)&sporf_r_kind_choice, 1},
     {"sporf_r_check_params", (DL_FUNC)&sporf_r_check_params, 2},
     {"sporf_r_class_weights", (DL_FUNC)&sporf_r_class_weights, 1},
     {"sporf_r_set_strings", (DL_FUNC)&sporf_r_set_strings, 4},

@@ -49,6 +49,17 @@ int sporf_forest_leaf_choice(const sporf_forest *f, int64_t *chosen, int32_t *n_
     return SPORF_OK;
 }
 
+int sporf_forest_kind_choice(const sporf_forest *f, int32_t *kept, double *scores, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !kept)
+        return sporf_set_error(err, SPORF_E_ARG, "kind_choice: forest and kept are required");
+    *kept = sporf_params_kinds_kept(&f->params);
+    for (int32_t q = 0; scores && q < SPORF_KIND_CHOICES; q++)
+        scores[q] = f->leaf_scored && *kept >= 0 ? f->kind_scores[q] : NAN;
+    return SPORF_OK;
+}
+
 int sporf_forest_get_outputs(const sporf_forest *f, int32_t *n_outputs, int32_t *widths, sporf_error *err)
 {
     sporf_clear_error(err);

@@ -43,7 +43,7 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const sporf
      * scans need the statistics only: a candidate with a missing value is
      * scanned exactly. */
     const int32_t hist_width = b->task->hist_width(response->n_classes);
-    const int random = hist_width > 0 && params->splitter == SPORF_SPLITTER_RANDOM;
+    const int random = hist_width > 0 && sporf_params_tree_random(params, 0); /* params: one kind's */
     const int32_t max_bins = hist_width > 0 && !has_missing ? (int32_t)params->max_bins : 0;
     ok = ok && sporf_task_state_init(&b->ts, b->task, params, response, n, sizes->min_leaf_rows, max_bins, random);
     if (ok && max_bins > 0) {

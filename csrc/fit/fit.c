@@ -298,10 +298,9 @@ static int check_fit_args(const sporf_params *params, const sporf_matrix *X, con
         if (sporf_params_honest(params))
             return sporf_set_error(err, SPORF_E_ARG, "honest_fraction does not apply to an unsupervised forest "
                                                      "(its leaves hold no response to estimate)");
-        if (params->splitter != SPORF_SPLITTER_BEST)
-            return sporf_set_error(err, SPORF_E_ARG, "splitters 'random' and 'mixed' are for classification, "
-                                                     "regression and survival forests (an unsupervised forest's splits are Fast-BIC or "
-                                                     "two-means searches)");
+        if (sporf_params_two_kinds(params) || sporf_params_tree_random(params, 0))
+            return sporf_params_kinds_error(err, "an unsupervised forest's splits are Fast-BIC or two-means "
+                                                 "searches: it grows best cuts only");
         if (params->quantiles)
             return sporf_set_error(err, SPORF_E_ARG, "quantiles are for regression forests");
     } else if (is_unsupervised_criterion(params->criterion)) {
@@ -522,7 +521,7 @@ static sporf_leaf_pending fit_response(const sporf_forest *f, int64_t n, const i
     p.sample_weight = (double *)sample_weight;
     p.first = sporf_leaf_sizes_first(f);
     p.end = sporf_leaf_sizes_end(f);
-    p.width = sporf_leaf_sums_width(f);
+    p.width = sporf_leaf_record_width(f);
     p.scale = sporf_leaf_sums_scale(f, f->task == SPORF_TASK_REGRESSION ? sporf_leaf_response_max(yr, n * p.m) : 0.0);
     return p;
 }
@@ -533,7 +532,7 @@ static int choose_leaf_size(sporf_forest *f, const sporf_matrix *X, const uint8_
                             const double *yr, const double *sample_weight, int32_t n_jobs, sporf_error *err)
 {
     const sporf_leaf_pending p = fit_response(f, X->nrow, y, yr, sample_weight);
-    double scores[SPORF_LEAF_SIZES];
+    double scores[SPORF_LEAF_SCORES];
     int rc = sporf_leaf_scores(f, &p, X, inbag, sporf_pool_threads(n_jobs, X->nrow), scores, err);
     return rc == SPORF_OK ? sporf_leaf_choose(f, scores, err) : rc;
 }
@@ -778,7 +777,7 @@ static int prepare_workers(fit_ctx *c, sporf_forest *f, const sporf_columns *col
                            const fit_sample *sample, int keep_nodes, sporf_error *err)
 {
     const int32_t n_threads = c->n_threads;
-    const int mixed = c->params->splitter == SPORF_SPLITTER_MIXED;
+    const int mixed = sporf_params_two_kinds(c->params);
     c->builders = calloc((size_t)n_threads, sizeof *c->builders);
     c->balanced_scratch = calloc((size_t)n_threads, sizeof *c->balanced_scratch);
     if (mixed)
@@ -823,6 +822,19 @@ static int oob_pass(const fit_ctx *c, const sporf_matrix *X, double *oob_decisio
                                     oob_count, err);
     free(tmp);
     return rc;
+}
+
+/* splitter "auto" kept one kind of its trees: the in-bag bitmaps of the
+ * trees kept, in their order, for the out-of-bag pass. */
+static void keep_inbag_of_kept_trees(fit_ctx *c, const sporf_params *params, int64_t T)
+{
+    if (!c->inbag)
+        return;
+    const int keep_random = sporf_params_tree_random(&c->forest->params, 0);
+    int64_t kept = 0;
+    for (int64_t t = 0; t < T; t++)
+        if (sporf_params_tree_random(params, t) == keep_random)
+            memmove(c->inbag + kept++ * c->bitmap_bytes, c->inbag + t * c->bitmap_bytes, (size_t)c->bitmap_bytes);
 }
 
 /* Everything a fit allocated but the forest. */
@@ -894,6 +906,11 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     int64_t leaf_size = 0;
     if (leaf_auto && (rc = check_leaf_auto(params, y, yr, survival, n_all, &leaf_size, err)) != SPORF_OK)
         return rc;
+    /* splitter "auto" chooses its kinds of trees with the leaf size, out of bag */
+    if (sporf_params_chooses_kinds(params) && (!leaf_auto || leaf_size != 0))
+        return sporf_params_kinds_error(err, "\"auto\" chooses its kinds of trees out of bag with the leaf size: it "
+                                             "needs min_samples_leaf \"auto\" and rows out of bag (bootstrap, or "
+                                             "max_samples below all the rows)");
     const int keep_nodes = leaf_auto && leaf_size != c.sizes.leaf_grown;
     c.n_draws = c.sizes.n_draws;
     if (c.n_draws > n_all)
@@ -932,6 +949,8 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
         rc = keep_leaf_pending(f, X, c.inbag, y, yr, sample_weight, !sample, params->n_jobs, err);
     else if (rc == SPORF_OK && leaf_auto)
         rc = choose_leaf_size(f, X, c.inbag, y, yr, sample_weight, params->n_jobs, err);
+    if (rc == SPORF_OK && f->n_trees < T)
+        keep_inbag_of_kept_trees(&c, params, T);
     if (rc == SPORF_OK) rc = sporf_forest_pack(f, err);
     if (rc == SPORF_OK && c.inbag && (oob_decision || oob_count)) rc = oob_pass(&c, X, oob_decision, oob_count, err);
     end_fit(&c);

@@ -43,6 +43,14 @@ int32_t sporf_leaf_sums_width(const sporf_forest *f)
     return f->n_trees > 0 && f->trees[0].node_width > 1 ? f->trees[0].node_width - 1 : 0;
 }
 
+int sporf_leaf_chooses_kinds(const sporf_forest *f) { return sporf_params_chooses_kinds(&f->params); }
+
+int32_t sporf_leaf_record_width(const sporf_forest *f)
+{
+    const int32_t V = sporf_leaf_sums_width(f);
+    return sporf_leaf_chooses_kinds(f) ? 4 * V + 1 : V;
+}
+
 double sporf_leaf_response_max(const double *values, int64_t n)
 {
     double m = 0.0;
@@ -68,6 +76,11 @@ typedef struct leaf_ctx {
     const uint8_t *inbag;
     int64_t bitmap_bytes;
     int32_t j0, j1, V, off;    /* the sizes summed [j0, j1), values per size, first value summed */
+    int32_t R;                 /* words of a row's record per size: V, or for a forest choosing its
+                                  kinds of trees 4 V + 1 (each kind's sums and sums of squares,
+                                  then the random-cut trees' count) */
+    int kinds;                 /* 2: the forest chooses among its two kinds of trees (splitter "auto") */
+    int64_t kind_trees[2];     /* the forest's trees of each kind */
     int32_t scale;
     uint64_t *sums;            /* nrow x (j1 - j0) x V exact sums, 2 words each (given or written) */
     int64_t *count;
@@ -82,7 +95,8 @@ typedef struct leaf_ctx {
     int32_t n_grid;
     double grid[SPORF_SURV_GRID], g_grid[SPORF_SURV_GRID];
     double *g_row;
-    double *block_loss;        /* n_blocks x SPORF_LEAF_SIZES */
+    double *block_loss;        /* n_blocks x SPORF_LEAF_SCORES */
+    double **target;           /* two kinds: per worker 2 V doubles, a row's weights and targets */
     double *block_weight;      /* n_blocks */
     void **scratch;            /* per worker: a block's sums and counts, a block of float rows as doubles */
 } leaf_ctx;
@@ -111,7 +125,8 @@ static void block_rows(const sporf_matrix *X, int64_t r0, int64_t r1, double *bu
 static void block_sums(const leaf_ctx *c, int64_t r0, int64_t r1, double *buf, sporf_exact *sums, int64_t *count)
 {
     const sporf_forest *f = c->f;
-    const int32_t S = SPORF_LEAF_SIZES, W = (c->j1 - c->j0) * c->V;
+    const int32_t S = SPORF_LEAF_SIZES, W = (c->j1 - c->j0) * c->R, V = c->V;
+    const int qscale = 2 * c->scale - SUMS_BITS; /* a square's: 2^qscale v^2 < 2^SUMS_BITS */
     const double *rows[LEAF_CHOICE_BLOCK];
     int64_t cs;
     block_rows(c->X, r0, r1, buf, rows, &cs);
@@ -120,6 +135,7 @@ static void block_sums(const leaf_ctx *c, int64_t r0, int64_t r1, double *buf, s
     for (int64_t t = 0; t < f->n_trees; t++) {
         const sporf_tree *tr = &f->trees[t];
         const uint8_t *bits = c->inbag + t * c->bitmap_bytes;
+        const int kind = c->kinds == 2 ? sporf_params_tree_random(&f->params, t) : 0;
         for (int64_t r = r0; r < r1; r++) {
             if (bits[r >> 3] & (1u << (r & 7)))
                 continue;
@@ -146,8 +162,19 @@ static void block_sums(const leaf_ctx *c, int64_t r0, int64_t r1, double *buf, s
             sporf_exact *s = sums + (r - r0) * W;
             for (int32_t j = c->j0; j < c->j1; j++) {
                 const double *v = tr->node_values + (int64_t)deep[j] * tr->node_width + c->off;
-                sporf_exact *sj = s + (j - c->j0) * c->V;
-                for (int32_t k = 0; k < c->V; k++) sporf_exact_add(&sj[k], sporf_exact_from(v[k], c->scale));
+                sporf_exact *sj = s + (j - c->j0) * c->R;
+                if (c->kinds == 1) {
+                    for (int32_t k = 0; k < V; k++) sporf_exact_add(&sj[k], sporf_exact_from(v[k], c->scale));
+                    continue;
+                }
+                /* the tree's kind's sums and sums of squares (kind_loss reads them) */
+                sporf_exact *sk = sj + kind * 2 * V;
+                for (int32_t k = 0; k < V; k++) {
+                    sporf_exact_add(&sk[k], sporf_exact_from(v[k], c->scale));
+                    sporf_exact_add(&sk[V + k], sporf_exact_from(v[k] * v[k], qscale));
+                }
+                if (kind)
+                    sporf_exact_add(&sj[4 * V], sporf_exact_from(1.0, 0));
             }
         }
     }
@@ -181,6 +208,7 @@ static void block_loss(const leaf_ctx *c, int64_t r0, int64_t r1, const sporf_ex
     const sporf_leaf_pending *p = c->p;
     const int32_t W = (c->j1 - c->j0) * c->V, m = p->m;
     double mean[SPORF_SURV_GRID > 1 ? SPORF_SURV_GRID : 1], weight = 0.0;
+    for (int32_t j = 0; j < SPORF_LEAF_SCORES; j++) loss[j] = NAN; /* the kinds' choices: none here */
     for (int32_t j = 0; j < SPORF_LEAF_SIZES; j++) loss[j] = 0.0;
     for (int64_t r = r0; r < r1; r++) {
         const int64_t nt = count[r - r0];
@@ -228,6 +256,119 @@ static void block_loss(const leaf_ctx *c, int64_t r0, int64_t r1, const sporf_ex
     *weight_out = weight;
 }
 
+/* A forest choosing its kinds of trees (splitter "auto"): row r's loss is a
+ * weighted sum over its values v of (P_v - y_v)^2 -- y_v the class
+ * indicator, the response or the survival target at a grid time -- and
+ * P_v the stored forest's answer: w0 times the best-cut trees' mean plus w1
+ * times the random-cut trees'. Each kind's trees are draws from one
+ * distribution given the data, so with the row's m out-of-bag trees of a
+ * kind summing S and squares Q, mu = S / m estimates their mean answer,
+ * var = (Q - S mu) / (m - 1) its variance across trees, mu^2 - var / m the
+ * square of the mean, all without bias; a forest of T such trees adds var / T.
+ * So each candidate is scored at its own number of trees: the forest of both
+ * kinds at all of them, a kind alone at its half -- the score of the forest
+ * that would be stored, where the plain out-of-bag average would favour the
+ * kind with more out-of-bag trees per row (bootstrap samples leave out 37%
+ * of the rows, the random-cut trees' subsamples 10%). A row needs two
+ * out-of-bag trees of each kind; the rows without are left out of every
+ * candidate's score alike. Fills c->target[worker] with the row's weights
+ * and targets. Returns the row's weight in the mean (0: left out). */
+static double kinds_row_targets(const leaf_ctx *c, int64_t r, double w, double *omega, double *target)
+{
+    const sporf_leaf_pending *p = c->p;
+    const int32_t V = c->V, m = p->m;
+    if (c->f->task == SPORF_TASK_SURVIVAL) {
+        const double t = p->values[r], inv = c->n_grid > 0 ? 1.0 / (double)c->n_grid : 0.0;
+        const int event = p->events[r] != 0;
+        for (int32_t g = 0; g < V; g++) {
+            omega[g] = 0.0;
+            target[g] = 0.0;
+            if (t <= c->grid[g] && event && c->g_row[r] > 0.0) {
+                omega[g] = inv / c->g_row[r];
+            } else if (t > c->grid[g] && c->g_grid[g] > 0.0) {
+                omega[g] = inv / c->g_grid[g];
+                target[g] = 1.0;
+            }
+        }
+        return w;
+    }
+    if (!p->codes) {
+        for (int32_t o = 0; o < m; o++) {
+            omega[o] = c->out_weight ? c->out_weight[o] : 1.0;
+            target[o] = p->values[r * m + o];
+        }
+        return w;
+    }
+    double weight = 0.0;
+    for (int32_t o = 0, at = 0; o < m; at += c->out_classes[o], o++) {
+        const int32_t yk = p->codes[r * m + o];
+        weight += w * c->class_w[yk];
+        for (int32_t k = at; k < at + c->out_classes[o]; k++) {
+            omega[k] = c->class_w[yk];
+            target[k] = k == yk ? 1.0 : 0.0;
+        }
+    }
+    return weight;
+}
+
+static void kinds_block_loss(const leaf_ctx *c, int64_t r0, int64_t r1, const sporf_exact *sums, const int64_t *count,
+                             double *scratch, double *loss, double *weight_out)
+{
+    const sporf_leaf_pending *p = c->p;
+    const int32_t V = c->V, R = c->R, S = SPORF_LEAF_SIZES, W = (c->j1 - c->j0) * R;
+    const int qscale = 2 * c->scale - SUMS_BITS;
+    const double T0 = (double)c->kind_trees[0], T1 = (double)c->kind_trees[1], T = T0 + T1;
+    /* each candidate's weights of the two kinds' means: all the trees, then each kind alone */
+    const double wk[SPORF_KIND_CHOICES][2] = {{T0 / T, T1 / T}, {1.0, 0.0}, {0.0, 1.0}};
+    double *omega = scratch, *target = scratch + V, weight = 0.0;
+    for (int32_t j = 0; j < SPORF_LEAF_SCORES; j++) loss[j] = 0.0;
+    for (int64_t r = r0; r < r1; r++) {
+        const sporf_exact *s = sums + (r - r0) * W;
+        const int64_t m1 = (int64_t)sporf_exact_to_double(s[4 * V], 0), m0 = count[r - r0] - m1;
+        if (m0 < 2 || m1 < 2)
+            continue;
+        const double w = p->sample_weight ? p->sample_weight[r] : 1.0;
+        const double row_weight = kinds_row_targets(c, r, w, omega, target);
+        weight += row_weight;
+        for (int32_t j = c->j0; j < c->j1; j++) {
+            const sporf_exact *rec = s + (j - c->j0) * R;
+            double e[SPORF_KIND_CHOICES] = {0.0, 0.0, 0.0};
+            for (int32_t v = 0; v < V; v++) {
+                if (omega[v] == 0.0)
+                    continue;
+                double mu[2], a[2];
+                for (int k = 0; k < 2; k++) {
+                    const double mk = (double)(k ? m1 : m0), Tk = k ? T1 : T0;
+                    const double Sk = sporf_exact_to_double(rec[2 * k * V + v], c->scale);
+                    const double Qk = sporf_exact_to_double(rec[2 * k * V + V + v], qscale);
+                    mu[k] = Sk / mk;
+                    const double var = (Qk - Sk * mu[k]) / (mk - 1.0);
+                    a[k] = mu[k] * mu[k] - var / mk + var / Tk; /* the square of a forest of Tk trees' answer */
+                }
+                const double y = target[v];
+                for (int32_t q = 0; q < SPORF_KIND_CHOICES; q++) {
+                    const double w0 = wk[q][0], w1 = wk[q][1];
+                    e[q] += omega[v] * (w0 * w0 * a[0] + w1 * w1 * a[1] + 2.0 * w0 * w1 * mu[0] * mu[1] -
+                                        2.0 * y * (w0 * mu[0] + w1 * mu[1]) + y * y);
+                }
+            }
+            for (int32_t q = 0; q < SPORF_KIND_CHOICES; q++) loss[q * S + j] += w * e[q];
+        }
+    }
+    *weight_out = weight;
+}
+
+/* A block's losses, from its rows' sums, into the context's block entry. */
+static void score_block(const leaf_ctx *c, int64_t r0, int64_t r1, const sporf_exact *sums, const int64_t *count,
+                        int32_t worker, int64_t unit)
+{
+    double *loss = c->block_loss + unit * SPORF_LEAF_SCORES;
+    if (c->kinds == 2)
+        kinds_block_loss(c, r0, r1, sums, count, c->target[worker], loss, &c->block_weight[unit]);
+    else
+        block_loss(c, r0, r1, sums, count, loss, &c->block_weight[unit]);
+}
+
 /* One block: its sums (into c->sums, or the worker's scratch), and its
  * losses when scoring. */
 static int leaf_block(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl *ctl, sporf_error *err)
@@ -235,7 +376,7 @@ static int leaf_block(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl *
     leaf_ctx *c = vctx;
     const int64_t n = c->X ? c->X->nrow : c->p->n, r0 = unit * LEAF_CHOICE_BLOCK;
     const int64_t r1 = r0 + LEAF_CHOICE_BLOCK < n ? r0 + LEAF_CHOICE_BLOCK : n;
-    const int64_t W = (int64_t)(c->j1 - c->j0) * c->V;
+    const int64_t W = (int64_t)(c->j1 - c->j0) * c->R;
     if (ctl && sporf_pool_cancelled(ctl))
         return sporf_set_error(err, SPORF_E_INTERRUPTED, "interrupted");
     sporf_exact *sums = (sporf_exact *)c->sums;
@@ -247,10 +388,10 @@ static int leaf_block(void *vctx, int64_t unit, int32_t worker, sporf_pool_ctl *
                                  LEAF_CHOICE_BLOCK);
         block_sums(c, r0, r1, buf, s, k);
         if (c->score)
-            block_loss(c, r0, r1, s, k, c->block_loss + unit * SPORF_LEAF_SIZES, &c->block_weight[unit]);
+            score_block(c, r0, r1, s, k, worker, unit);
         return SPORF_OK;
     }
-    block_loss(c, r0, r1, sums + r0 * W, count + r0, c->block_loss + unit * SPORF_LEAF_SIZES, &c->block_weight[unit]);
+    score_block(c, r0, r1, sums + r0 * W, count + r0, worker, unit);
     return SPORF_OK;
 }
 
@@ -295,6 +436,9 @@ static void leaf_ctx_free(leaf_ctx *c, int32_t n_threads)
     if (c->scratch)
         for (int32_t w = 0; w < n_threads; w++) free(c->scratch[w]);
     free(c->scratch);
+    if (c->target)
+        for (int32_t w = 0; w < n_threads; w++) free(c->target[w]);
+    free(c->target);
     free(c->block_loss);
     free(c->block_weight);
     free(c->class_w);
@@ -316,10 +460,13 @@ static int leaf_ctx_init(leaf_ctx *c, const sporf_forest *f, const sporf_matrix 
     c->j0 = sporf_leaf_sizes_first(f);
     c->j1 = sporf_leaf_sizes_end(f);
     c->V = sporf_leaf_sums_width(f);
+    c->R = sporf_leaf_record_width(f);
+    c->kinds = sporf_leaf_chooses_kinds(f) ? 2 : 1;
+    for (int64_t t = 0; c->kinds == 2 && t < f->n_trees; t++) c->kind_trees[sporf_params_tree_random(&f->params, t)]++;
     c->off = f->task == SPORF_TASK_SURVIVAL ? 1 : 0;
     c->out_classes = f->n_outputs > 1 ? f->output_classes : &f->n_classes;
     const int64_t n = X ? X->nrow : p->n, n_blocks = (n + LEAF_CHOICE_BLOCK - 1) / LEAF_CHOICE_BLOCK;
-    const int64_t W = (int64_t)(c->j1 - c->j0) * c->V;
+    const int64_t W = (int64_t)(c->j1 - c->j0) * c->R;
     if (X) {
         c->bitmap_bytes = (n + 7) / 8;
         for (int64_t t = 0; t < f->n_trees; t++)
@@ -337,10 +484,17 @@ static int leaf_ctx_init(leaf_ctx *c, const sporf_forest *f, const sporf_matrix 
     }
     if (!score)
         return SPORF_OK;
-    c->block_loss = malloc((size_t)(n_blocks > 0 ? n_blocks : 1) * SPORF_LEAF_SIZES * sizeof *c->block_loss);
+    c->block_loss = malloc((size_t)(n_blocks > 0 ? n_blocks : 1) * SPORF_LEAF_SCORES * sizeof *c->block_loss);
     c->block_weight = malloc((size_t)(n_blocks > 0 ? n_blocks : 1) * sizeof *c->block_weight);
     if (!c->block_loss || !c->block_weight)
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
+    if (c->kinds == 2) {
+        if (!(c->target = calloc((size_t)n_threads, sizeof *c->target)))
+            return sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
+        for (int32_t w = 0; w < n_threads; w++)
+            if (!(c->target[w] = malloc((size_t)(2 * c->V > 0 ? 2 * c->V : 1) * sizeof(double))))
+                return sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
+    }
     const int32_t m = p->m;
     if (f->task == SPORF_TASK_SURVIVAL) {
         c->n_grid = sporf_surv_grid(p->values, p->events, n, c->grid);
@@ -398,13 +552,16 @@ int sporf_leaf_scores(const sporf_forest *f, const sporf_leaf_pending *p, const 
         rc = sporf_pool_run(n_threads, n_blocks, leaf_block, &c, NULL, NULL, err);
     if (rc == SPORF_OK) {
         double total = 0.0;
-        for (int32_t j = 0; j < SPORF_LEAF_SIZES; j++) scores[j] = 0.0;
+        for (int32_t j = 0; j < SPORF_LEAF_SCORES; j++) scores[j] = 0.0;
         for (int64_t u = 0; u < n_blocks; u++) {
             total += c.block_weight[u];
-            for (int32_t j = 0; j < SPORF_LEAF_SIZES; j++) scores[j] += c.block_loss[u * SPORF_LEAF_SIZES + j];
+            for (int32_t j = 0; j < SPORF_LEAF_SCORES; j++) scores[j] += c.block_loss[u * SPORF_LEAF_SCORES + j];
         }
-        for (int32_t j = 0; j < SPORF_LEAF_SIZES; j++)
-            scores[j] = total > 0.0 && j >= c.j0 && j < c.j1 ? scores[j] / total : NAN;
+        for (int32_t j = 0; j < SPORF_LEAF_SCORES; j++) {
+            const int32_t size = j % SPORF_LEAF_SIZES;
+            scores[j] = total > 0.0 && size >= c.j0 && size < c.j1 && (j < SPORF_LEAF_SIZES || c.kinds == 2)
+                            ? scores[j] / total : NAN;
+        }
     }
     leaf_ctx_free(&c, n_threads);
     return rc;
@@ -623,19 +780,56 @@ int sporf_leaf_prune_forest(sporf_forest *f, int64_t k, sporf_error *err)
     return SPORF_OK;
 }
 
+/* A forest that chose one kind of its trees (choice 1: the best-cut trees,
+ * 2: the random-cut trees): the others dropped, and its parameters number
+ * its trees in that kind (model/params.h SPORF_SPLITTER_CHOSE_*): its tree
+ * t was tree first + t of the seed's forest, its kept trees are trees
+ * 2 t' (+ 1) of it. */
+static void keep_one_kind(sporf_forest *f, int32_t choice)
+{
+    const int keep_random = choice == 2;
+    int64_t kept = 0, first_kept = -1;
+    for (int64_t t = 0; t < f->n_trees; t++) {
+        if (sporf_params_tree_random(&f->params, t) != keep_random) {
+            sporf_tree_release(&f->trees[t]);
+            continue;
+        }
+        if (first_kept < 0)
+            first_kept = t;
+        f->trees[kept++] = f->trees[t];
+    }
+    f->n_trees = kept;
+    sporf_params_keep_kinds(&f->params, keep_random ? 2 : 1, kept, first_kept < 0 ? 0 : first_kept);
+}
+
 int sporf_leaf_choose(sporf_forest *f, const double *scores, sporf_error *err)
 {
-    memcpy(f->leaf_scores, scores, sizeof f->leaf_scores);
+    const int32_t first = sporf_leaf_sizes_first(f), end = sporf_leaf_sizes_end(f);
+    const int kinds = sporf_leaf_chooses_kinds(f);
+    int32_t choice = 0, best = sporf_leaf_choice_best(scores, first, end);
+    for (int32_t q = 0; q < SPORF_KIND_CHOICES; q++) {
+        const int32_t j = kinds ? sporf_leaf_choice_best(scores + q * SPORF_LEAF_SIZES, first, end) : best;
+        f->kind_scores[q] = kinds ? scores[q * SPORF_LEAF_SIZES + j] : NAN;
+        if (kinds && scores[q * SPORF_LEAF_SIZES + j] < scores[choice * SPORF_LEAF_SIZES + best]) {
+            choice = q;
+            best = j;
+        }
+    }
+    memcpy(f->leaf_scores, scores + choice * SPORF_LEAF_SIZES, sizeof f->leaf_scores);
     f->leaf_scored = 1;
-    const int32_t best = sporf_leaf_choice_best(scores, sporf_leaf_sizes_first(f), sporf_leaf_sizes_end(f));
-    return sporf_leaf_prune_forest(f, sporf_leaf_sizes[best], err);
+    const int rc = sporf_leaf_prune_forest(f, sporf_leaf_sizes[best], err);
+    if (rc == SPORF_OK && kinds && choice > 0)
+        keep_one_kind(f, choice);
+    else if (rc == SPORF_OK && kinds)
+        sporf_params_keep_kinds(&f->params, 0, f->n_trees, 0);
+    return rc;
 }
 
 int sporf_leaf_choose_pending(sporf_forest *f, int32_t n_threads, sporf_error *err)
 {
     if (!f->pending || f->pending->n == 0)
         return sporf_set_error(err, SPORF_E_ARG, "leaf choice: the forest holds no out-of-bag sums to choose from");
-    double scores[SPORF_LEAF_SIZES];
+    double scores[SPORF_LEAF_SCORES];
     const int rc = sporf_leaf_scores(f, f->pending, NULL, NULL, n_threads, scores, err);
     return rc == SPORF_OK ? sporf_leaf_choose(f, scores, err) : rc;
 }

@@ -30,6 +30,17 @@
  * stored is the forest of that size, smaller and faster to walk than the one
  * grown.
  *
+ * A forest of splitter "auto" grows both kinds of trees, as "mixed" does
+ * (best cuts on the bootstrap's rows, random cuts on subsamples of 0.9 of
+ * them, alternating), and chooses with the leaf size which of its kinds to
+ * keep: all its trees, the best-cut trees alone or the random-cut trees
+ * alone, each at every size. Its sums hold each kind's sums and sums of
+ * squares apart, so each candidate is scored, without bias, at the number
+ * of trees it would keep (kinds_block_loss says how): a kind alone is kept
+ * only when it beats both kinds together at half the trees. The trees of a
+ * kind not kept are dropped, and the forest numbers its trees in the kind it
+ * kept (model/params.h SPORF_SPLITTER_CHOSE_*).
+ *
  * The choice is a step of its own, on sums that add up from anywhere: a
  * row's answer at each size is the sum of its out-of-bag trees' node values,
  * kept as exact integers (util/exact.h), so the sums of any set of trees (a
@@ -60,6 +71,16 @@ int32_t sporf_leaf_sizes_end(const sporf_forest *f);
  * regression), or a survival node's curve at the grid's times. */
 int32_t sporf_leaf_sums_width(const sporf_forest *f);
 
+/* Does f choose among its kinds of trees too (splitter "auto", not yet
+ * chosen)? */
+int sporf_leaf_chooses_kinds(const sporf_forest *f);
+
+/* The sums' words (128-bit integers) of a row per size: the values
+ * (sporf_leaf_sums_width), or for a forest choosing its kinds 4 x values + 1:
+ * the best-cut trees' sums and sums of squares, the random-cut trees', and
+ * the number of random-cut trees that left the row out. */
+int32_t sporf_leaf_record_width(const sporf_forest *f);
+
 /* The sums' fixed point for f's task: 2^scale times a value stays below
  * 2^96 -- values in [0, 1] for classes and curves; for regression, up to
  * response_max, the largest |response| of the training rows. */
@@ -76,8 +97,10 @@ double sporf_leaf_response_max(const double *values, int64_t n);
 int sporf_leaf_sums(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, int32_t scale,
                     int32_t n_threads, uint64_t *sums, int64_t *count, sporf_error *err);
 
-/* The out-of-bag score of each leaf size (scores: SPORF_LEAF_SIZES, NaN for
- * the sizes not chosen among): the mean over the rows out of bag for at
+/* The out-of-bag score of each leaf size (scores: SPORF_LEAF_SCORES, the
+ * first SPORF_LEAF_SIZES those of the forest's trees as grown; the rest, for
+ * a forest choosing its kinds, those of its best-cut and its random-cut
+ * trees alone; NaN for the sizes and choices not chosen among): the mean over the rows out of bag for at
  * least one tree (weighted by the sample weights) of the Brier score of the
  * averaged class distribution against the row's class (times 1 / the
  * class's weight over all rows), of the squared error of the averaged values
@@ -94,9 +117,11 @@ int sporf_leaf_scores(const sporf_forest *f, const sporf_leaf_pending *p, const 
  * smallest size when every score is NaN). */
 int32_t sporf_leaf_choice_best(const double *scores, int32_t first, int32_t end);
 
-/* The choice made: the best of scores, every tree of f (grown with its node
- * values) pruned to it (a quantile or survival forest's leaves keep the rows
- * of the leaves they join), the size kept in f's parameters and the scores
+/* The choice made: the best of scores (SPORF_LEAF_SCORES; on a tie the
+ * earlier: all the trees before one kind, the smaller size), every tree of f
+ * (grown with its node values) pruned to it (a quantile or survival forest's
+ * leaves keep the rows of the leaves they join), the trees of a kind not
+ * kept dropped, the size and the kinds kept in f's parameters and the scores
  * with the forest; f->pending is released. */
 int sporf_leaf_choose(sporf_forest *f, const double *scores, sporf_error *err);
 

@@ -470,7 +470,7 @@ int sporf_forest_choose_leaf_size(sporf_forest *f, const sporf_fit_data *data, i
                                            ? sporf_leaf_response_max(p.values, n_rows * p.m) : 0.0);
     p.sums = (uint64_t *)sums;
     p.count = (int64_t *)count;
-    double scores[SPORF_LEAF_SIZES];
+    double scores[SPORF_LEAF_SCORES];
     rc = sporf_leaf_scores(f, &p, NULL, NULL, sporf_pool_threads(n_jobs, n_rows), scores, err);
     free(codes);
     if (rc == SPORF_OK)

@@ -115,7 +115,8 @@ enum {
 enum {
     SPORF_SPLITTER_BEST = 0, /* each candidate's best cut (exact or histogram search, max_bins) */
     SPORF_SPLITTER_RANDOM = 1, /* one cut per candidate, drawn uniformly between the node's minimum and maximum of its projected values (Extremely Randomized Trees) */
-    SPORF_SPLITTER_MIXED = 2 /* two kinds of trees, alternating: even trees (0, 2, ...) best cuts on the rows bootstrap and max_samples draw, odd trees random cuts on a subsample without replacement of 0.9 of those rows (sporf_params_of_tree) */
+    SPORF_SPLITTER_MIXED = 2, /* two kinds of trees, alternating: even trees (0, 2, ...) best cuts on the rows bootstrap and max_samples draw, odd trees random cuts on a subsample without replacement of 0.9 of those rows (sporf_params_of_tree) */
+    SPORF_SPLITTER_AUTO = 3 /* grown as mixed; the out-of-bag rows then choose the best-cut trees, the random-cut trees or both (with min_samples_leaf auto; fit/leaf_choice.h) */
 };
 
 /* criterion */
@@ -244,9 +245,17 @@ typedef struct sporf_params {
      * suite's small sets of continuous measurements the forest of both kinds scored above
      * either kind alone, on its large and its coded sets below best cuts alone
      * (benchmarks/notes/defaults.md). A tree's kind follows its number in the seed's forest,
-     * so shards, cluster fits and partitioned fits grow the same kinds. A candidate whose
-     * projection has a missing value is cut at its best threshold. Codes SPORF_SPLITTER_*.
-     * Default: "best". */
+     * so shards, cluster fits and partitioned fits grow the same kinds. "auto" grows the
+     * trees "mixed" grows and then, with min_samples_leaf="auto" (which it needs), lets the
+     * out-of-bag rows choose among all of them, the best-cut trees alone and the random-cut
+     * trees alone, each at every leaf size. Each choice is scored as the forest it would
+     * store: the Brier score or squared error of the average of its trees, estimated without
+     * bias from each kind's out-of-bag sums and sums of squares, at its own number of trees
+     * -- so a kind alone, which keeps half the trees grown, wins only when it beats both
+     * kinds together by more than the trees it gives up. The trees of a kind not kept are
+     * dropped (splitter_, splitter_scores_; R $splitter, $splitter_scores), and trees added
+     * later by warm_start (R grow()) are of the kinds kept. A candidate whose projection has
+     * a missing value is cut at its best threshold. Codes SPORF_SPLITTER_*. Default: "best". */
     int32_t splitter;
     /* Split quality measure: "gini" or "entropy" ("log_loss" is a synonym). Codes
      * SPORF_CRIT_*. Default: "gini". */
@@ -740,6 +749,21 @@ enum { SPORF_LEAF_SIZES = 7 };
  * gives its size and NaN scores (the scores are not saved). Thread-safe. */
 int sporf_forest_leaf_choice(const sporf_forest *forest, int64_t *chosen, int32_t *n_sizes, int64_t *sizes,
                              double *scores, sporf_error *err);
+
+/* The forests splitter "auto" chooses among, with the leaf size: all its
+ * trees (both kinds, as "mixed" grows them), its best-cut trees alone, its
+ * random-cut trees alone. */
+enum { SPORF_KIND_CHOICES = 3 };
+
+/* What a fit with splitter "auto" chose: *kept 0 (all its trees), 1 (the
+ * best-cut trees alone) or 2 (the random-cut trees alone), -1 for a forest
+ * that chose nothing (another splitter, or a shard that left the choice to
+ * the merge); scores (SPORF_KIND_CHOICES entries, caller-allocated, may be
+ * NULL) each choice's out-of-bag score at its best leaf size, as
+ * sporf_forest_leaf_choice's scores but each an estimate, without bias, of
+ * the score of that forest as it would be stored (all its trees, or the
+ * half it would keep): NaN for a forest loaded from a file. Thread-safe. */
+int sporf_forest_kind_choice(const sporf_forest *forest, int32_t *kept, double *scores, sporf_error *err);
 
 /* ---- the leaf size chosen wherever the trees grew ----
  * min_samples_leaf "auto" chooses from out-of-bag sums that add up: each

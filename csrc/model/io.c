@@ -567,7 +567,9 @@ static int read_pending(sporf_reader *r, sporf_forest *f, sporf_error *err)
     p->m = sporf_get_i32(r);
     p->n = sporf_get_i64(r);
     const int classes = f->task == SPORF_TASK_CLASSIFICATION, survival = f->task == SPORF_TASK_SURVIVAL;
-    const int32_t width = survival ? f->trees[0].node_width - 1 : f->n_classes;
+    const int32_t values = survival ? f->trees[0].node_width - 1 : f->n_classes;
+    /* a forest choosing its kinds of trees keeps each kind's sums and squares, and a count (leaf_choice.h) */
+    const int32_t width = sporf_params_chooses_kinds(&f->params) ? 4 * values + 1 : values;
     if (r->bad || (p->first != 0 && p->first != 1) || p->end != (classes ? SPORF_LEAF_SIZES - 2 : SPORF_LEAF_SIZES) ||
         p->width != width || p->scale < -300 || p->scale > 1200 || p->m != (f->n_outputs > 1 ? f->n_outputs : 1) ||
         f->task == SPORF_TASK_UNSUPERVISED || !sporf_params_leaf_auto(&f->params) ||

@@ -114,6 +114,11 @@ typedef struct sporf_tree {
  * that left the row out, and the response the sizes are scored against. The
  * sums of shards add up (sporf_forest_merge) to the whole forest's, to the
  * bit; the choice and the pruning then follow. */
+/* splitter "auto" (fit/leaf_choice.h): the forests it chooses among -- all
+ * its trees, its best-cut trees alone, its random-cut trees alone -- each
+ * scored at every leaf size: SPORF_LEAF_SCORES scores, choice by choice. */
+#define SPORF_LEAF_SCORES (SPORF_KIND_CHOICES * SPORF_LEAF_SIZES)
+
 typedef struct sporf_leaf_pending {
     int64_t n;             /* training rows; 0 when the sums are not here (trees grown from
                               a sample: sporf_forest_leaf_sums_rows computes them) */
@@ -174,6 +179,8 @@ struct sporf_forest {
     int leaf_scored;       /* min_samples_leaf "auto": this fit scored the leaf sizes (the size
                               it chose is in params; the scores are not saved) */
     double leaf_scores[SPORF_LEAF_SIZES]; /* the out-of-bag score of each size */
+    double kind_scores[SPORF_KIND_CHOICES]; /* splitter "auto": the best score of all the trees, the
+                                               best-cut trees alone, the random-cut trees alone */
     int64_t leaf_grown;    /* the leaves the trees grew to before the choice (0 or 1: one row) */
     sporf_leaf_pending *pending; /* min_samples_leaf "auto" not chosen yet (its trees keep their
                                     node_rows and node_values), or NULL */

@@ -411,11 +411,54 @@ int64_t sporf_params_n_trees(const sporf_params *p) { return p->n_estimators; }
 
 int64_t sporf_params_first_tree(const sporf_params *p) { return p->first_tree; }
 
-uint64_t sporf_params_tree_stream(const sporf_params *p, int64_t t) { return (uint64_t)(p->first_tree + t); }
+uint64_t sporf_params_tree_stream(const sporf_params *p, int64_t t)
+{
+    /* a forest that kept one kind of its alternating trees numbers them in that kind */
+    if (p->splitter == SPORF_SPLITTER_CHOSE_BEST || p->splitter == SPORF_SPLITTER_CHOSE_RANDOM)
+        return 2u * (uint64_t)(p->first_tree + t) + (p->splitter == SPORF_SPLITTER_CHOSE_RANDOM);
+    return (uint64_t)(p->first_tree + t);
+}
+
+int sporf_params_chooses_kinds(const sporf_params *p) { return p->splitter == SPORF_SPLITTER_AUTO; }
+
+void sporf_params_keep_kinds(sporf_params *p, int kept, int64_t n_trees, int64_t first)
+{
+    if (kept == 0) {
+        p->splitter = SPORF_SPLITTER_CHOSE_BOTH;
+        return;
+    }
+    /* tree `first` is tree first_tree + first of the seed's forest, 2 k (+ 1) for its kind's k-th */
+    p->first_tree = (int64_t)(sporf_params_tree_stream(p, first) / 2u);
+    p->splitter = kept == 2 ? SPORF_SPLITTER_CHOSE_RANDOM : SPORF_SPLITTER_CHOSE_BEST;
+    p->n_estimators = n_trees;
+}
+
+int sporf_params_kinds_kept(const sporf_params *p)
+{
+    switch (p->splitter) {
+    case SPORF_SPLITTER_CHOSE_BOTH: return 0;
+    case SPORF_SPLITTER_CHOSE_BEST: return 1;
+    case SPORF_SPLITTER_CHOSE_RANDOM: return 2;
+    default: return -1;
+    }
+}
+
+int sporf_params_kinds_error(sporf_error *err, const char *why)
+{
+    return sporf_set_error(err, SPORF_E_ARG, "splitter: %s; give splitter \"best\"%s", why,
+                           strstr(why, "unsupervised") ? "" : ", \"random\" or \"mixed\"");
+}
+
+int sporf_params_two_kinds(const sporf_params *p)
+{
+    return p->splitter == SPORF_SPLITTER_MIXED || p->splitter == SPORF_SPLITTER_AUTO ||
+           p->splitter == SPORF_SPLITTER_CHOSE_BOTH;
+}
 
 int sporf_params_tree_random(const sporf_params *p, int64_t t)
 {
-    if (p->splitter == SPORF_SPLITTER_MIXED)
+    if (sporf_params_two_kinds(p) || p->splitter == SPORF_SPLITTER_CHOSE_BEST ||
+        p->splitter == SPORF_SPLITTER_CHOSE_RANDOM)
         return (int)(sporf_params_tree_stream(p, t) & 1u);
     return p->splitter == SPORF_SPLITTER_RANDOM;
 }
@@ -423,7 +466,7 @@ int sporf_params_tree_random(const sporf_params *p, int64_t t)
 sporf_params sporf_params_of_tree(const sporf_params *p, int64_t t)
 {
     sporf_params q = *p;
-    if (p->splitter != SPORF_SPLITTER_MIXED)
+    if (p->splitter == SPORF_SPLITTER_BEST || p->splitter == SPORF_SPLITTER_RANDOM)
         return q;
     if (!sporf_params_tree_random(p, t)) {
         q.splitter = SPORF_SPLITTER_BEST;

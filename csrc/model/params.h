@@ -89,6 +89,31 @@ uint64_t sporf_params_tree_stream(const sporf_params *p, int64_t t);
 /* The share of the rows the best-cut trees draw that a "mixed" forest's
  * random-cut trees draw, without replacement. */
 #define SPORF_MIXED_RANDOM_SHARE 0.9
+/* Splitter "auto" once the forest chose (fit/leaf_choice.h): the trees it
+ * grew alternate as "mixed"'s, and it kept the best-cut trees (the even trees
+ * of the seed's forest), the random-cut trees (the odd ones) or both. A
+ * forest that kept one kind numbers its trees in that kind: its tree t is
+ * tree 2 t (best cuts) or 2 t + 1 (random cuts) of the seed's forest
+ * (sporf_params_tree_stream), so its out-of-bag rows and the trees a warm
+ * start adds follow. Bindings show these codes as "auto" (the spec's
+ * chosen_as). */
+#define SPORF_SPLITTER_CHOSE_BEST (SPORF_SPLITTER_AUTO + 1)
+#define SPORF_SPLITTER_CHOSE_RANDOM (SPORF_SPLITTER_AUTO + 2)
+#define SPORF_SPLITTER_CHOSE_BOTH (SPORF_SPLITTER_AUTO + 3)
+/* Does p grow both kinds of trees, alternating ("mixed", "auto" before its
+ * choice and once it kept both)? */
+int sporf_params_two_kinds(const sporf_params *p);
+/* Does p choose among its kinds of trees ("auto", not yet chosen)? */
+int sporf_params_chooses_kinds(const sporf_params *p);
+/* The kinds a forest of p's ("auto") kept -- 0 both, 1 the best-cut trees,
+ * 2 the random-cut trees -- recorded: n_trees trees left, the first of them
+ * tree first of the forest before (its local number). */
+void sporf_params_keep_kinds(sporf_params *p, int kept, int64_t n_trees, int64_t first);
+/* The kinds an "auto" forest kept (0 both, 1 best cuts, 2 random cuts), or
+ * -1 (not chosen, or another splitter). */
+int sporf_params_kinds_kept(const sporf_params *p);
+/* SPORF_E_ARG: the kinds of trees p asks for do not suit the fit, and why. */
+int sporf_params_kinds_error(sporf_error *err, const char *why);
 /* Does tree t of the fit's range (stream sporf_params_tree_stream(p, t))
  * cut at random: every tree of splitter "random", the odd trees of the seed's
  * forest for "mixed"? */

@@ -56,8 +56,8 @@ int sporf_params_check_fields(const sporf_params *p, sporf_error *err)
         return sporf_param_error(err, "guided_features", "a whole number in [0, 64]", "%lld", (long long)p->guided_features);
     if (p->max_bins < 0LL || p->max_bins > 4096LL)
         return sporf_param_error(err, "max_bins", "a whole number in [0, 4096]", "%lld", (long long)p->max_bins);
-    if (p->splitter < 0 || p->splitter > 2)
-        return sporf_param_error(err, "splitter", "one of \"best\", \"random\", \"mixed\"", "code %d", (int)p->splitter);
+    if (p->splitter < 0 || p->splitter > 6)
+        return sporf_param_error(err, "splitter", "one of \"best\", \"random\", \"mixed\", \"auto\"", "code %d", (int)p->splitter);
     if (p->criterion < 0 || p->criterion > 6)
         return sporf_param_error(err, "criterion", "one of \"gini\", \"entropy\", \"squared_error\", \"fastbic\", \"twomeans\", \"logrank\", \"logrankscore\", \"log_loss\"", "code %d", (int)p->criterion);
     if (p->max_depth != 0 && (p->max_depth < 1LL || p->max_depth > 1000000000LL))

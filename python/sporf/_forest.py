@@ -92,6 +92,10 @@ def _unknown_parameter(name, known, estimator=None):
 
 
 
+# splitter="auto": what the forest kept, by sporf_forest_kind_choice's code
+KINDS_KEPT = ("mixed", "best", "random")
+
+
 def chooses_leaf_size(params):
     """Do these estimator parameters choose the leaf size out of bag
     (min_samples_leaf="auto", not yet chosen)?"""
@@ -268,7 +272,9 @@ class _BaseForest(BaseEstimator):
     def _set_leaf_choice(self, forest):
         """min_samples_leaf="auto": the leaf size the fit chose out of bag
         (min_samples_leaf_) and each size's out-of-bag score (leaf_scores_);
-        neither after any other fit."""
+        neither after any other fit. splitter="auto": the kinds of trees it
+        kept (splitter_: "mixed" for both, "best" or "random") and each
+        choice's score at its best size (splitter_scores_)."""
         chosen, sizes, scores = forest.leaf_choice()
         if chosen and forest.leaf_state()[0] == _native.LEAF_CHOSEN:
             self.min_samples_leaf_ = chosen
@@ -276,6 +282,13 @@ class _BaseForest(BaseEstimator):
         else:
             self.__dict__.pop("min_samples_leaf_", None)
             self.__dict__.pop("leaf_scores_", None)
+        kept, kind_scores = forest.kind_choice()
+        if kept >= 0:
+            self.splitter_ = KINDS_KEPT[kept]
+            self.splitter_scores_ = {name: float(s) for name, s in zip(KINDS_KEPT, kind_scores)}
+        else:
+            self.__dict__.pop("splitter_", None)
+            self.__dict__.pop("splitter_scores_", None)
 
     def _warm_fit(self, X, y, sample_weight, n_out):
         """warm_start: grow trees n_old .. n_estimators - 1 of the fitted
@@ -300,6 +313,7 @@ class _BaseForest(BaseEstimator):
         chosen = self._forest.leaf_choice()[0]
         if chooses_leaf_size(self.get_params(deep=False)) and chosen:  # the new trees take the size chosen
             more.set_params(**with_leaf_size(chosen))
+        more.set_params(**_params.chosen_codes(stored))  # and the kinds of trees kept, numbered on
         more.fit(X, y, sample_weight=sample_weight)
         try:
             merged = _native.merge([self._forest, more._forest])
@@ -1131,6 +1145,14 @@ class SPORFClassifier(_spec_gen._SPORFClassifierParams, _ForestClassifier):
     leaf_scores_ : dict
         With ``min_samples_leaf="auto"``: each leaf size tried and its
         out-of-bag score (the Brier score of the class probabilities; lower is better).
+    splitter_ : str
+        With ``splitter="auto"``: the trees the forest kept -- "mixed" (all of them,
+        both kinds), "best" (the best-cut trees alone) or "random" (the random-cut
+        trees alone; a forest that keeps one kind holds half the trees it grew).
+    splitter_scores_ : dict
+        With ``splitter="auto"``: each of those choices' out-of-bag score at its
+        best leaf size, estimated for the forest as it would be stored (lower is
+        better).
 
     Examples
     --------
@@ -1466,6 +1488,14 @@ class SPORFRegressor(_spec_gen._SPORFRegressorParams, _ForestRegressor):
     leaf_scores_ : dict
         With ``min_samples_leaf="auto"``: each leaf size tried and its
         out-of-bag score (the mean squared error; lower is better).
+    splitter_ : str
+        With ``splitter="auto"``: the trees the forest kept -- "mixed" (all of them,
+        both kinds), "best" (the best-cut trees alone) or "random" (the random-cut
+        trees alone; a forest that keeps one kind holds half the trees it grew).
+    splitter_scores_ : dict
+        With ``splitter="auto"``: each of those choices' out-of-bag score at its
+        best leaf size, estimated for the forest as it would be stored (lower is
+        better).
     interval_scores_ : ndarray of shape (n_calibration_rows,)
         With ``quantiles=True``: the conformity scores that calibrate
         :meth:`predict_interval` -- each training row's out-of-bag score

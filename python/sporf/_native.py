@@ -223,6 +223,16 @@ class NativeForest:
         check(lib.sporf_forest_leaf_choice(self.ptr, chosen, n_sizes, _int64s(sizes), _doubles(scores), err), err)
         return int(chosen[0]), sizes[:n_sizes[0]], scores[:n_sizes[0]]
 
+    def kind_choice(self):
+        """(kinds kept or -1, their choices' out-of-bag scores) of a fit with
+        splitter="auto" (sporf_forest_kind_choice): 0 all the trees, 1 the
+        best-cut trees, 2 the random-cut trees."""
+        kept = ffi.new("int32_t *")
+        scores = np.empty(lib.SPORF_KIND_CHOICES, dtype=np.float64)
+        err = new_error()
+        check(lib.sporf_forest_kind_choice(self.ptr, kept, _doubles(scores), err), err)
+        return int(kept[0]), scores
+
     def leaf_state(self):
         """(state, words per row) of the forest's leaf choice
         (sporf_forest_leaf_state): LEAF_CHOSEN, LEAF_PENDING_SUMS (a shard

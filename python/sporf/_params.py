@@ -124,10 +124,29 @@ def _flag(row, v, expect):
 
 
 def _choice(row, v, expect, allowed):
+    if isinstance(v, ChosenCode) and v >= len(row["values"]) and v < len(row["values"]) + len(row.get("chosen_as", [])):
+        return int(v)
     name = row.get("aliases", {}).get(v, v) if isinstance(v, str) else None
     if not isinstance(v, str) or v not in allowed:
         raise bad(row["name"], expect, v)
     return row["values"].index(name)
+
+
+class ChosenCode(int):
+    """The core's code of a choice a fit of the same forest already made
+    (splitter "auto": the kinds of trees it kept), for the trees warm_start
+    adds. Never a user's value."""
+
+
+def chosen_codes(p):
+    """The choices a fitted forest's parameters p hold (a choice parameter's
+    codes past its values: the spec's chosen_as), as ChosenCode values by
+    name: the trees warm_start adds make the same choices."""
+    out = {}
+    for name, row in PARAMS.items():
+        if row["kind"] == "choice" and row.get("chosen_as") and getattr(p, name) >= len(row["values"]):
+            out[name] = ChosenCode(getattr(p, name))
+    return out
 
 
 class ChosenLeafSize(int):
@@ -296,8 +315,8 @@ def from_core(cls_name, p, class_weights=None):
             out[name] = float(getattr(p, name))
         elif kind == "flag":
             out[name] = bool(getattr(p, name))
-        elif kind == "choice":
-            out[name] = row["values"][getattr(p, name)]
+        elif kind == "choice":  # a choice the forest made shows as the value that asked for it
+            out[name] = (row["values"] + row.get("chosen_as", []))[getattr(p, name)]
         elif kind == "amount":
             a = getattr(p, name)
             form = FORM_NAMES[a.form]

@@ -6,6 +6,7 @@
  * `meson test` (prints "N passed, N failed"). */
 #include "fit_calls.h"
 #include "model/model.h"
+#include "model/params.h"
 #include "fit/criterion.h"
 #include "fit/histogram.h"
 #include "fit/task.h"
@@ -392,11 +393,56 @@ static void test_random_splitter(void)
     }
     p.splitter = SPORF_SPLITTER_MIXED;
     CHECK(fit_no_response(&p, &mf, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG && !f &&
-              strstr(err.message, "mixed") != NULL,
+              strstr(err.message, "splitter") != NULL,
           "an unsupervised mixed fit is refused: %s", err.message);
-    p.splitter = SPORF_SPLITTER_MIXED + 1;
+    p.splitter = SPORF_SPLITTER_CHOSE_BOTH + 1;
     CHECK(sporf_params_check(&p, P, &err) == SPORF_E_ARG && strstr(err.message, "splitter") != NULL,
           "an unknown splitter code is refused: %s", err.message);
+
+    /* splitter "auto": it chooses with the leaf size, so a fixed size is refused */
+    sporf_params autop = rnd;
+    autop.splitter = SPORF_SPLITTER_AUTO;
+    autop.n_estimators = 16;
+    autop.min_samples_leaf.form = SPORF_FORM_COUNT;
+    autop.min_samples_leaf.value = 3.0;
+    CHECK(fit_classes(&autop, &mf, yc, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG && !f &&
+              strstr(err.message, "auto") != NULL,
+          "splitter auto with a fixed leaf size is refused: %s", err.message);
+    /* with "auto" leaves: the forest keeps all its trees or one kind's; the
+     * trees of a kind kept are that kind's trees of the seed's forest, and
+     * their draws follow them (the out-of-bag rows of a loaded forest) */
+    autop.min_samples_leaf.form = SPORF_FORM_AUTO;
+    autop.min_samples_leaf.value = 0.0;
+    for (int task = 0; task < 2; task++) {
+        sporf_params q = autop;
+        if (task == 1) q.criterion = SPORF_CRIT_SQUARED_ERROR;
+        int rc = task == 0 ? fit_classes(&q, &mf, yc, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err)
+                           : fit_values(&q, &mf, yr, NULL, NULL, NULL, NULL, NULL, &f, &err);
+        CHECK(rc == SPORF_OK, "auto fit: %s", err.message);
+        if (rc != SPORF_OK)
+            continue;
+        sporf_params got;
+        sporf_forest_info info;
+        int32_t kept = -1;
+        double scores[SPORF_KIND_CHOICES];
+        sporf_forest_get_params(f, &got, &err);
+        sporf_forest_get_info(f, &info, &err);
+        sporf_forest_kind_choice(f, &kept, scores, &err);
+        CHECK(kept >= 0 && kept < 3 && info.n_trees == (kept == 0 ? 16 : 8) && !isnan(scores[0]) &&
+                  !isnan(scores[1]) && !isnan(scores[2]),
+              "auto kept %d: %lld trees", (int)kept, (long long)info.n_trees);
+        CHECK(scores[kept] <= scores[0] && scores[kept] <= scores[1] && scores[kept] <= scores[2],
+              "auto keeps the best-scored trees (%g %g %g, kept %d)", scores[0], scores[1], scores[2], (int)kept);
+        for (int64_t t = 0; kept > 0 && t < info.n_trees; t++) {
+            int64_t a[NF], b[NF], ma = 0, mb = 0;
+            sporf_tree_draws(&got, NF, t, a, NULL, &ma, &err);
+            sporf_tree_draws(&mixed, NF, 2 * t + (kept == 2), b, NULL, &mb, &err);
+            CHECK(ma == mb && memcmp(a, b, (size_t)ma * sizeof *a) == 0, "kept tree %lld draws as its kind's",
+                  (long long)t);
+        }
+        sporf_forest_free(f);
+        f = NULL;
+    }
     free(X);
     free(yr);
     free(yc);

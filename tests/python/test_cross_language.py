@@ -69,6 +69,7 @@ CASES = [
      lambda: make_trunk(300, 12, random_state=8),
      dict(min_samples_leaf="auto", bootstrap=False, max_samples=0.7, splitter="random")),
     ("trunk-mixed-auto-leaf", lambda: make_trunk(300, 12, random_state=9), dict(splitter="mixed", oob_score=True)),
+    ("trunk-auto-kinds", lambda: make_trunk(300, 12, random_state=10), dict(splitter="auto", oob_score=True)),
 ]
 
 
@@ -443,6 +444,7 @@ REGRESSION_CASES = [
     ("friedman-random-subsample", dict(splitter="random", bootstrap=False, max_samples=0.7, oob_score=True)),
     ("friedman-auto-leaf", dict(min_samples_leaf="auto", oob_score=True)),
     ("friedman-mixed", dict(splitter="mixed", max_samples=0.8, oob_score=True)),
+    ("friedman-auto-kinds", dict(splitter="auto", oob_score=True)),
 ]
 
 
@@ -462,6 +464,9 @@ def test_regression_same_seed_same_model_in_both_languages(r, name, params, n_jo
     if params.get("min_samples_leaf") == "auto":  # the same choice, reported the same
         assert int(rm.rx2("min_samples_leaf")[0]) == py.min_samples_leaf_
         assert list(rm.rx2("leaf_scores")) == list(py.leaf_scores_.values())
+    if params.get("splitter") == "auto":
+        assert rm.rx2("splitter")[0] == py.splitter_
+        assert list(rm.rx2("splitter_scores")) == list(py.splitter_scores_.values())
 
 
 @pytest.mark.parametrize("projection", ["frc", "gaussian", "poisson"])
@@ -780,6 +785,8 @@ def _spec_case_data(ename, name, value):
         base["projection"] = "patch"
     if name == "max_samples" and value is not None:
         base["bootstrap"] = True
+    if name == "splitter" and value == "auto":  # it chooses with the leaf size
+        base["min_samples_leaf"] = "auto"
     if ename == "URerF" and "data_dims" in base and base.get("projection") != "patch" and name != "projection":
         del base["data_dims"]
     if name == "projection" and ename == "URerF" and value != "patch":

@@ -199,16 +199,22 @@ def _where_shards_disagree():
     return X, y
 
 
+@pytest.mark.parametrize("splitter", ["best", "auto"])
 @pytest.mark.parametrize("noisy", [False, True], ids=["clean", "noisy"])
-def test_a_leaf_size_chosen_out_of_bag_is_the_local_fit_s(client, noisy):
+def test_a_leaf_size_chosen_out_of_bag_is_the_local_fit_s(client, noisy, splitter):
     # min_samples_leaf="auto": every shard task returns its trees' out-of-bag
     # sums for every row, the merge adds them and chooses for the whole
     # forest: the local fit's bytes, whatever the shards would choose alone
     X, y = _where_shards_disagree()
     if noisy:  # labels flipped at random: larger leaves win
         y = np.where(np.random.default_rng(1).random(len(y)) < 0.3, 1 - y, y)
-    kw = dict(n_estimators=40, oob_score=True, random_state=5)
+    kw = dict(n_estimators=40, oob_score=True, random_state=5, splitter=splitter)
     local = sporf.SPORFClassifier(**kw).fit(X, y)
+    if splitter == "auto":  # and the kinds of trees kept, chosen from every task's sums
+        est = sd.fit(sporf.SPORFClassifier(**kw), X, y, client=client, n_shards=3)
+        assert est.to_bytes() == local.to_bytes() and est.splitter_ == local.splitter_
+        assert est.splitter_scores_ == local.splitter_scores_ and est.oob_score_ == local.oob_score_
+        return
     if noisy:
         assert local.min_samples_leaf_ > 1
     else:  # a shard of 5 or 10 trees alone would choose otherwise

@@ -210,7 +210,7 @@ def test_out_of_bag_results_are_computed_on_the_workers(client, data, kind):
     np.testing.assert_array_equal(getattr(got, field), getattr(local, field))
 
 
-@pytest.mark.parametrize("kind", ["classifier", "regressor", "mixed"])
+@pytest.mark.parametrize("kind", ["classifier", "regressor", "mixed", "auto"])
 def test_a_leaf_size_chosen_out_of_bag_from_partitions_is_the_local_fit_s(client, data, kind):
     # each partition scores its rows against every tree (its rows' out-of-bag
     # sums at every size) and the client chooses: the local fit's forest
@@ -218,8 +218,8 @@ def test_a_leaf_size_chosen_out_of_bag_from_partitions_is_the_local_fit_s(client
     target = y if kind != "regressor" else np.nan_to_num(X[:, 0]) + np.random.default_rng(0).normal(size=len(y))
     cls = sporf.SPORFRegressor if kind == "regressor" else sporf.SPORFClassifier
     kw = dict(n_estimators=12, max_samples=0.5, bootstrap=False, oob_score=True, random_state=5)
-    if kind == "mixed":  # two kinds of trees: the bootstrap's and random cuts on subsamples
-        kw.update(splitter="mixed", bootstrap=True)
+    if kind in ("mixed", "auto"):  # two kinds of trees: the bootstrap's and random cuts on subsamples
+        kw.update(splitter=kind, bootstrap=True)  # ("auto": and the kinds kept chosen with the size)
     local = cls(**kw).fit(X, target)
     for chunks in ((400, 8), ((150, 700, 1, 349), (5, 3))):
         est = sd.fit(cls(**kw), da.from_array(X, chunks=chunks), da.from_array(target, chunks=chunks[0]),

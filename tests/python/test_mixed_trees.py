@@ -2,9 +2,10 @@
 number in the seed's forest -- best cuts on the rows bootstrap and
 max_samples draw (even trees), random cuts on a subsample without replacement
 of 0.9 of those rows (odd trees). Each tree draws as its kind does wherever
-it grows, so shards, thread counts and out-of-bag passes give the one forest;
-both kinds together beat either alone where one kind's errors are not the
-other's."""
+it grows, so shards, thread counts and out-of-bag passes give the one forest.
+splitter="auto" grows the same trees and then keeps, by their out-of-bag
+scores, all of them or one kind's half -- the same choice however the trees
+were grown."""
 import numpy as np
 import pytest
 
@@ -33,10 +34,10 @@ def test_even_trees_draw_the_bootstrap_and_odd_trees_a_subsample_of_nine_tenths(
     assert len(rows) == odd
 
 
-@pytest.mark.parametrize("leaf", ["auto", 2])
-def test_any_thread_count_and_any_shards_give_the_one_forest(leaf):
+@pytest.mark.parametrize("splitter,leaf", [("mixed", "auto"), ("mixed", 2), ("auto", "auto")])
+def test_any_thread_count_and_any_shards_give_the_one_forest(splitter, leaf):
     X, y = make_trunk(400, 10, random_state=1)
-    kw = dict(splitter="mixed", min_samples_leaf=leaf, random_state=11)
+    kw = dict(splitter=splitter, min_samples_leaf=leaf, random_state=11)
     one = sporf.SPORFClassifier(n_estimators=21, n_jobs=1, **kw).fit(X, y)
     assert sporf.SPORFClassifier(n_estimators=21, n_jobs=2, **kw).fit(X, y).to_bytes() == one.to_bytes()
     for cut in (1, 10):  # shards beginning on a random-cut tree and on a best-cut tree
@@ -100,3 +101,79 @@ def test_a_misspelt_splitter_names_the_choices():
     X, y = make_trunk(100, 4, random_state=0)
     with pytest.raises(ValueError, match='"best", "random", "mixed"'):
         sporf.SPORFClassifier(splitter="mix").fit(X, y)
+
+
+def _noisy_and_smooth():
+    # random cuts win on a smooth, nearly noiseless boundary (held out: Brier
+    # 0.029 against 0.039); best cuts on a corner of two features among ten,
+    # with 15% of the labels flipped (0.40 against 0.42)
+    rng = np.random.default_rng(5)
+    Xs = rng.uniform(-1, 1, size=(600, 2))
+    ys = (Xs[:, 0] ** 2 + Xs[:, 1] ** 2 < 0.5).astype(int)
+    Xn = rng.normal(size=(600, 10))
+    yn = (((Xn[:, 0] > 0.3) & (Xn[:, 1] < 0)) ^ (rng.random(600) < 0.15)).astype(int)
+    return (Xs, ys), (Xn, yn)
+
+
+@pytest.mark.parametrize("Est", [sporf.SPORFClassifier, sporf.SPORFRegressor])
+def test_auto_keeps_the_trees_that_score_best_and_reports_the_scores(Est):
+    (X, y), _ = _noisy_and_smooth()
+    est = Est(splitter="auto", n_estimators=60, random_state=3, oob_score=True).fit(X, y)
+    assert est.splitter_ in ("mixed", "best", "random")
+    assert set(est.splitter_scores_) == {"mixed", "best", "random"}
+    assert est.splitter_scores_[est.splitter_] == min(est.splitter_scores_.values())
+    assert est.apply(X[:1]).shape[1] == (60 if est.splitter_ == "mixed" else 30)
+    assert est.get_params()["splitter"] == "auto"
+    # the loaded forest keeps its trees' numbering: the same out-of-bag rows
+    again = sporf.load(est.to_bytes())
+    assert again.splitter_ == est.splitter_ and again.get_params()["splitter"] == "auto"
+    if Est is sporf.SPORFRegressor:
+        np.testing.assert_array_equal(again.predict(X, oob=True), est.oob_prediction_)
+
+
+def test_auto_scores_each_choice_as_the_forest_it_would_store():
+    # the out-of-bag estimate of each choice's Brier score is close to its
+    # held-out Brier score, though a kind alone has half the trees and fewer
+    # out-of-bag trees per row (the plain out-of-bag mean would be off by the
+    # variance of a few trees)
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(6000, 6))
+    y = (X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(scale=0.7, size=6000) > 0).astype(int)
+    tr, te = slice(0, 2000), slice(2000, None)
+    est = sporf.SPORFClassifier(splitter="auto", n_estimators=60, random_state=2, n_jobs=2).fit(X[tr], y[tr])
+    kept = est.splitter_
+    p = est.predict_proba(X[te])[:, 1]
+    brier = 2 * (p - y[te]) ** 2  # both classes' squared errors
+    held_out = np.mean([brier[y[te] == k].mean() for k in (0, 1)])  # each class weighing alike
+    assert abs(est.splitter_scores_[kept] - held_out) < 0.1 * held_out
+
+
+def test_auto_chooses_random_cuts_where_they_win_and_best_cuts_where_they_do():
+    (Xs, ys), (Xn, yn) = _noisy_and_smooth()
+    smooth = sporf.SPORFClassifier(splitter="auto", random_state=0, n_jobs=2).fit(Xs, ys)
+    noisy = sporf.SPORFClassifier(splitter="auto", random_state=0, n_jobs=2).fit(Xn, yn)
+    assert smooth.splitter_ in ("random", "mixed") and noisy.splitter_ in ("best", "mixed")
+    assert smooth.splitter_scores_["random"] < smooth.splitter_scores_["best"]
+    assert noisy.splitter_scores_["best"] < noisy.splitter_scores_["random"]
+
+
+def test_warm_start_adds_trees_of_the_kinds_kept():
+    (X, y), _ = _noisy_and_smooth()
+    est = sporf.SPORFClassifier(splitter="auto", n_estimators=40, random_state=4, warm_start=True).fit(X, y)
+    kept, n_old = est.splitter_, est.apply(X[:1]).shape[1]
+    est.set_params(n_estimators=n_old + 6).fit(X, y)
+    assert est.apply(X[:1]).shape[1] == n_old + 6 and est.splitter_ == kept
+    # the new trees are the kept kind's next trees of the seed's forest: those of a mixed forest
+    mixed = sporf.SPORFClassifier(splitter="mixed", n_estimators=2 * (n_old + 6), min_samples_leaf=1,
+                                  random_state=4).fit(X, y)
+    if kept != "mixed":
+        at = 0 if kept == "best" else 1
+        np.testing.assert_array_equal(_draws(est, len(y), n_old + 5)[0], _draws(mixed, len(y), 2 * (n_old + 5) + at)[0])
+
+
+def test_auto_needs_the_leaf_size_chosen_with_it():
+    X, y = make_trunk(100, 4, random_state=0)
+    with pytest.raises(ValueError, match='min_samples_leaf "auto"'):
+        sporf.SPORFClassifier(splitter="auto", min_samples_leaf=3).fit(X, y)
+    with pytest.raises(ValueError, match="rows out of bag"):
+        sporf.SPORFClassifier(splitter="auto", bootstrap=False).fit(X, y)

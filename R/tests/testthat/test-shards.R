@@ -134,3 +134,22 @@ test_that("a forest of both kinds of trees (splitter = 'mixed') is the same fore
   expect_gt(mean(predict(whole, d$x[1:100, ]) == d$y[1:100]), 0.9)
   expect_error(sporf(d$x, d$y, splitter = "mix"), "splitter")
 })
+
+test_that("splitter = 'auto' keeps the trees that score best out of bag, wherever they grew", {
+  # both kinds grow as "mixed" grows them; the out-of-bag sums choose all the
+  # trees or one kind's half, with the leaf size: shards leave the choice to
+  # merge_forests(), and grow() adds trees of the kinds kept
+  d <- shard_data()
+  whole <- sporf(d$x, d$y, splitter = "auto", n_estimators = 24, random_state = 3)
+  expect_true(whole$splitter %in% c("mixed", "best", "random"))
+  expect_identical(names(whole$splitter_scores), c("mixed", "best", "random"))
+  expect_equal(unname(whole$splitter_scores[whole$splitter]), min(whole$splitter_scores))
+  expect_identical(whole$params$splitter, "auto")
+  f <- function(n, first) sporf(d$x, d$y, splitter = "auto", n_estimators = n, first_tree = first, random_state = 3)
+  merged <- merge_forests(f(9, 15), f(15, 0))
+  expect_identical(merged$model, whole$model)
+  expect_identical(merged$splitter, whole$splitter)
+  grown <- grow(whole, 4, x = d$x, y = d$y)
+  expect_identical(grown$splitter, whole$splitter)
+  expect_error(sporf(d$x, d$y, splitter = "auto", min_samples_leaf = 3), "min_samples_leaf")
+})
