@@ -53,6 +53,13 @@ def main(out):
         .fit(X, np.column_stack([y, np.arange(60) % 3])),
         "shard-survival": sporf.SPORFSurvival(n_estimators=1, first_tree=0, max_depth=4, min_samples_leaf="auto",
                                               random_state=0).fit(X, (np.arange(60) % 3 != 0, np.abs(X[:, 0]) + 0.1)),
+        # splitter "auto": a shard's sums hold each kind's sums and squares; chosen forests number
+        # their trees in the kind they kept
+        "shard-kinds": sporf.SPORFClassifier(n_estimators=3, first_tree=1, max_depth=4, splitter="auto",
+                                             random_state=0).fit(X, y),
+        "kinds-chosen": sporf.SPORFRegressor(n_estimators=6, max_depth=4, splitter="auto", random_state=0)
+        .fit(X, X[:, 0]),
+        "mixed": sporf.SPORFClassifier(n_estimators=3, max_depth=4, splitter="mixed", random_state=0).fit(X, y),
         # format 11: a forest's outputs and their classes
         "two-outputs": sporf.SPORFClassifier(n_estimators=2, max_depth=4, random_state=0)
         .fit(X, np.column_stack([y, np.arange(60) % 3])),

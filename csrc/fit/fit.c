@@ -532,7 +532,7 @@ static int choose_leaf_size(sporf_forest *f, const sporf_matrix *X, const uint8_
                             const double *yr, const double *sample_weight, int32_t n_jobs, sporf_error *err)
 {
     const sporf_leaf_pending p = fit_response(f, X->nrow, y, yr, sample_weight);
-    double scores[SPORF_LEAF_SCORES];
+    double scores[SPORF_LEAF_SCORE_WORDS];
     int rc = sporf_leaf_scores(f, &p, X, inbag, sporf_pool_threads(n_jobs, X->nrow), scores, err);
     return rc == SPORF_OK ? sporf_leaf_choose(f, scores, err) : rc;
 }
@@ -906,11 +906,14 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     int64_t leaf_size = 0;
     if (leaf_auto && (rc = check_leaf_auto(params, y, yr, survival, n_all, &leaf_size, err)) != SPORF_OK)
         return rc;
-    /* splitter "auto" chooses its kinds of trees with the leaf size, out of bag */
-    if (sporf_params_chooses_kinds(params) && (!leaf_auto || leaf_size != 0))
-        return sporf_params_kinds_error(err, "\"auto\" chooses its kinds of trees out of bag with the leaf size: it "
-                                             "needs min_samples_leaf \"auto\" and rows out of bag (bootstrap, or "
-                                             "max_samples below all the rows)");
+    /* splitter "auto" chooses its kinds of trees with the leaf size, out of bag; a fit that does
+     * not choose its leaf size (a size given, or no rows out of bag), or on more rows than
+     * that choice pays on, grows best cuts */
+    const sporf_params resolved = sporf_params_for_rows(params, n_all);
+    if (sporf_params_chooses_kinds(params) && !sporf_params_chooses_kinds(&resolved))
+        c.params = params = &resolved;
+    else if (sporf_params_chooses_kinds(params) && (!leaf_auto || leaf_size != 0))
+        return sporf_set_error(err, SPORF_E_ARG, "internal: the kinds of trees resolve unlike the leaf size");
     const int keep_nodes = leaf_auto && leaf_size != c.sizes.leaf_grown;
     c.n_draws = c.sizes.n_draws;
     if (c.n_draws > n_all)

@@ -18,6 +18,12 @@ const int64_t sporf_leaf_sizes[SPORF_LEAF_SIZES] = {1, 2, 3, 5, 8, 13, 21};
 /* Rows per unit of work: the losses of a block join in block order. */
 #define LEAF_CHOICE_BLOCK 256
 
+/* A block's statistics: each candidate's loss, and for a forest choosing its
+ * kinds, each kind alone's squared differences from all the trees' loss at
+ * the same size, their products with the rows' weights, and the weights'
+ * squares (the differences' standard errors, sporf_leaf_scores). */
+#define BLOCK_STATS (3 * SPORF_LEAF_SCORES + 1)
+
 /* The sums' headroom: 2^scale times any value stays below 2^SUMS_BITS, so
  * 2^30 trees' sums stay below 2^126. */
 #define SUMS_BITS 96
@@ -95,7 +101,7 @@ typedef struct leaf_ctx {
     int32_t n_grid;
     double grid[SPORF_SURV_GRID], g_grid[SPORF_SURV_GRID];
     double *g_row;
-    double *block_loss;        /* n_blocks x SPORF_LEAF_SCORES */
+    double *block_loss;        /* n_blocks x BLOCK_STATS */
     double **target;           /* two kinds: per worker 2 V doubles, a row's weights and targets */
     double *block_weight;      /* n_blocks */
     void **scratch;            /* per worker: a block's sums and counts, a block of float rows as doubles */
@@ -208,7 +214,7 @@ static void block_loss(const leaf_ctx *c, int64_t r0, int64_t r1, const sporf_ex
     const sporf_leaf_pending *p = c->p;
     const int32_t W = (c->j1 - c->j0) * c->V, m = p->m;
     double mean[SPORF_SURV_GRID > 1 ? SPORF_SURV_GRID : 1], weight = 0.0;
-    for (int32_t j = 0; j < SPORF_LEAF_SCORES; j++) loss[j] = NAN; /* the kinds' choices: none here */
+    for (int32_t j = 0; j < BLOCK_STATS; j++) loss[j] = NAN; /* the kinds' choices: none here */
     for (int32_t j = 0; j < SPORF_LEAF_SIZES; j++) loss[j] = 0.0;
     for (int64_t r = r0; r < r1; r++) {
         const int64_t nt = count[r - r0];
@@ -321,7 +327,8 @@ static void kinds_block_loss(const leaf_ctx *c, int64_t r0, int64_t r1, const sp
     /* each candidate's weights of the two kinds' means: all the trees, then each kind alone */
     const double wk[SPORF_KIND_CHOICES][2] = {{T0 / T, T1 / T}, {1.0, 0.0}, {0.0, 1.0}};
     double *omega = scratch, *target = scratch + V, weight = 0.0;
-    for (int32_t j = 0; j < SPORF_LEAF_SCORES; j++) loss[j] = 0.0;
+    double *dd = loss + SPORF_LEAF_SCORES, *dw = dd + SPORF_LEAF_SCORES, *ww = dw + SPORF_LEAF_SCORES;
+    for (int32_t j = 0; j < BLOCK_STATS; j++) loss[j] = 0.0;
     for (int64_t r = r0; r < r1; r++) {
         const sporf_exact *s = sums + (r - r0) * W;
         const int64_t m1 = (int64_t)sporf_exact_to_double(s[4 * V], 0), m0 = count[r - r0] - m1;
@@ -330,6 +337,7 @@ static void kinds_block_loss(const leaf_ctx *c, int64_t r0, int64_t r1, const sp
         const double w = p->sample_weight ? p->sample_weight[r] : 1.0;
         const double row_weight = kinds_row_targets(c, r, w, omega, target);
         weight += row_weight;
+        *ww += row_weight * row_weight;
         for (int32_t j = c->j0; j < c->j1; j++) {
             const sporf_exact *rec = s + (j - c->j0) * R;
             double e[SPORF_KIND_CHOICES] = {0.0, 0.0, 0.0};
@@ -352,7 +360,12 @@ static void kinds_block_loss(const leaf_ctx *c, int64_t r0, int64_t r1, const sp
                                         2.0 * y * (w0 * mu[0] + w1 * mu[1]) + y * y);
                 }
             }
-            for (int32_t q = 0; q < SPORF_KIND_CHOICES; q++) loss[q * S + j] += w * e[q];
+            for (int32_t q = 0; q < SPORF_KIND_CHOICES; q++) {
+                loss[q * S + j] += w * e[q];
+                const double delta = w * (e[q] - e[0]); /* a kind alone against all the trees */
+                dd[q * S + j] += delta * delta;
+                dw[q * S + j] += delta * row_weight;
+            }
         }
     }
     *weight_out = weight;
@@ -362,7 +375,7 @@ static void kinds_block_loss(const leaf_ctx *c, int64_t r0, int64_t r1, const sp
 static void score_block(const leaf_ctx *c, int64_t r0, int64_t r1, const sporf_exact *sums, const int64_t *count,
                         int32_t worker, int64_t unit)
 {
-    double *loss = c->block_loss + unit * SPORF_LEAF_SCORES;
+    double *loss = c->block_loss + unit * BLOCK_STATS;
     if (c->kinds == 2)
         kinds_block_loss(c, r0, r1, sums, count, c->target[worker], loss, &c->block_weight[unit]);
     else
@@ -484,7 +497,7 @@ static int leaf_ctx_init(leaf_ctx *c, const sporf_forest *f, const sporf_matrix 
     }
     if (!score)
         return SPORF_OK;
-    c->block_loss = malloc((size_t)(n_blocks > 0 ? n_blocks : 1) * SPORF_LEAF_SCORES * sizeof *c->block_loss);
+    c->block_loss = malloc((size_t)(n_blocks > 0 ? n_blocks : 1) * BLOCK_STATS * sizeof *c->block_loss);
     c->block_weight = malloc((size_t)(n_blocks > 0 ? n_blocks : 1) * sizeof *c->block_weight);
     if (!c->block_loss || !c->block_weight)
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory scoring the leaf sizes");
@@ -551,16 +564,22 @@ int sporf_leaf_scores(const sporf_forest *f, const sporf_leaf_pending *p, const 
     if (rc == SPORF_OK)
         rc = sporf_pool_run(n_threads, n_blocks, leaf_block, &c, NULL, NULL, err);
     if (rc == SPORF_OK) {
-        double total = 0.0;
-        for (int32_t j = 0; j < SPORF_LEAF_SCORES; j++) scores[j] = 0.0;
+        double total = 0.0, sums[BLOCK_STATS];
+        for (int32_t j = 0; j < BLOCK_STATS; j++) sums[j] = 0.0;
         for (int64_t u = 0; u < n_blocks; u++) {
             total += c.block_weight[u];
-            for (int32_t j = 0; j < SPORF_LEAF_SCORES; j++) scores[j] += c.block_loss[u * SPORF_LEAF_SCORES + j];
+            for (int32_t j = 0; j < BLOCK_STATS; j++) sums[j] += c.block_loss[u * BLOCK_STATS + j];
         }
+        const double *dd = sums + SPORF_LEAF_SCORES, *dw = dd + SPORF_LEAF_SCORES, ww = dw[SPORF_LEAF_SCORES];
         for (int32_t j = 0; j < SPORF_LEAF_SCORES; j++) {
             const int32_t size = j % SPORF_LEAF_SIZES;
-            scores[j] = total > 0.0 && size >= c.j0 && size < c.j1 && (j < SPORF_LEAF_SIZES || c.kinds == 2)
-                            ? scores[j] / total : NAN;
+            const int ok = total > 0.0 && size >= c.j0 && size < c.j1 && (j < SPORF_LEAF_SIZES || c.kinds == 2);
+            scores[j] = ok ? sums[j] / total : NAN;
+            /* the standard error of the difference from all the trees' score at this size: the
+             * rows' differences about their mean, as a ratio estimate's */
+            const double D = ok ? (sums[j] - sums[size]) / total : NAN;
+            const double var = (dd[j] - 2.0 * D * dw[j] + D * D * ww) / (total * total);
+            scores[SPORF_LEAF_SCORES + j] = ok && j >= SPORF_LEAF_SIZES ? sqrt(var > 0.0 ? var : 0.0) : NAN;
         }
     }
     leaf_ctx_free(&c, n_threads);
@@ -807,10 +826,14 @@ int sporf_leaf_choose(sporf_forest *f, const double *scores, sporf_error *err)
     const int32_t first = sporf_leaf_sizes_first(f), end = sporf_leaf_sizes_end(f);
     const int kinds = sporf_leaf_chooses_kinds(f);
     int32_t choice = 0, best = sporf_leaf_choice_best(scores, first, end);
+    const double all_trees = scores[best];
     for (int32_t q = 0; q < SPORF_KIND_CHOICES; q++) {
         const int32_t j = kinds ? sporf_leaf_choice_best(scores + q * SPORF_LEAF_SIZES, first, end) : best;
-        f->kind_scores[q] = kinds ? scores[q * SPORF_LEAF_SIZES + j] : NAN;
-        if (kinds && scores[q * SPORF_LEAF_SIZES + j] < scores[choice * SPORF_LEAF_SIZES + best]) {
+        const double s = scores[q * SPORF_LEAF_SIZES + j], se = scores[SPORF_LEAF_SCORES + q * SPORF_LEAF_SIZES + j];
+        f->kind_scores[q] = kinds ? s : NAN;
+        /* a kind alone must beat all the trees by more than the standard error of the difference
+         * (at its size): all the trees, averaging both kinds' errors, are rarely much worse */
+        if (kinds && q > 0 && s < all_trees - se && s < scores[choice * SPORF_LEAF_SIZES + best]) {
             choice = q;
             best = j;
         }
@@ -829,7 +852,7 @@ int sporf_leaf_choose_pending(sporf_forest *f, int32_t n_threads, sporf_error *e
 {
     if (!f->pending || f->pending->n == 0)
         return sporf_set_error(err, SPORF_E_ARG, "leaf choice: the forest holds no out-of-bag sums to choose from");
-    double scores[SPORF_LEAF_SCORES];
+    double scores[SPORF_LEAF_SCORE_WORDS];
     const int rc = sporf_leaf_scores(f, f->pending, NULL, NULL, n_threads, scores, err);
     return rc == SPORF_OK ? sporf_leaf_choose(f, scores, err) : rc;
 }

@@ -97,10 +97,11 @@ double sporf_leaf_response_max(const double *values, int64_t n);
 int sporf_leaf_sums(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag, int32_t scale,
                     int32_t n_threads, uint64_t *sums, int64_t *count, sporf_error *err);
 
-/* The out-of-bag score of each leaf size (scores: SPORF_LEAF_SCORES, the
- * first SPORF_LEAF_SIZES those of the forest's trees as grown; the rest, for
- * a forest choosing its kinds, those of its best-cut and its random-cut
- * trees alone; NaN for the sizes and choices not chosen among): the mean over the rows out of bag for at
+/* The out-of-bag score of each leaf size (scores: SPORF_LEAF_SCORE_WORDS, the
+ * first SPORF_LEAF_SIZES those of the forest's trees as grown; then, for a
+ * forest choosing its kinds, those of its best-cut and its random-cut trees
+ * alone; then each score's standard error against all the trees' at the same
+ * size; NaN for the sizes and choices not chosen among): the mean over the rows out of bag for at
  * least one tree (weighted by the sample weights) of the Brier score of the
  * averaged class distribution against the row's class (times 1 / the
  * class's weight over all rows), of the squared error of the averaged values
@@ -117,8 +118,9 @@ int sporf_leaf_scores(const sporf_forest *f, const sporf_leaf_pending *p, const 
  * smallest size when every score is NaN). */
 int32_t sporf_leaf_choice_best(const double *scores, int32_t first, int32_t end);
 
-/* The choice made: the best of scores (SPORF_LEAF_SCORES; on a tie the
- * earlier: all the trees before one kind, the smaller size), every tree of f
+/* The choice made: the best of scores (SPORF_LEAF_SCORE_WORDS; on a tie
+ * the earlier: the smaller size; a kind alone only when it beats all the
+ * trees by more than the standard error of the difference), every tree of f
  * (grown with its node values) pruned to it (a quantile or survival forest's
  * leaves keep the rows of the leaves they join), the trees of a kind not
  * kept dropped, the size and the kinds kept in f's parameters and the scores

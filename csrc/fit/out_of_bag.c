@@ -33,8 +33,9 @@ int sporf_tree_draws(const sporf_params *params, int64_t n_total, int64_t tree, 
     if (!params || !m_out || n_total < 1 || tree < 0 || tree >= sporf_params_n_trees(params))
         return sporf_set_error(err, SPORF_E_ARG, "tree_draws: params, m_out, n_total >= 1 and one of "
                                                  "params' trees are required");
-    /* a "mixed" forest's tree draws as its kind does (sporf_params_of_tree) */
-    const sporf_params tp = sporf_params_of_tree(params, tree);
+    /* a "mixed" forest's tree draws as its kind does (sporf_params_of_tree), and "auto" as the
+     * fit on these rows resolves it */
+    const sporf_params fp = sporf_params_for_rows(params, n_total), tp = sporf_params_of_tree(&fp, tree);
     if (!sporf_params_samples_rows(params))
         return sporf_params_no_rows_out_error(err, "tree_draws");
     const int64_t draws = sporf_resolve_draws(&tp, n_total);
@@ -470,7 +471,7 @@ int sporf_forest_choose_leaf_size(sporf_forest *f, const sporf_fit_data *data, i
                                            ? sporf_leaf_response_max(p.values, n_rows * p.m) : 0.0);
     p.sums = (uint64_t *)sums;
     p.count = (int64_t *)count;
-    double scores[SPORF_LEAF_SCORES];
+    double scores[SPORF_LEAF_SCORE_WORDS];
     rc = sporf_leaf_scores(f, &p, NULL, NULL, sporf_pool_threads(n_jobs, n_rows), scores, err);
     free(codes);
     if (rc == SPORF_OK)

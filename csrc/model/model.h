@@ -118,6 +118,9 @@ typedef struct sporf_tree {
  * its trees, its best-cut trees alone, its random-cut trees alone -- each
  * scored at every leaf size: SPORF_LEAF_SCORES scores, choice by choice. */
 #define SPORF_LEAF_SCORES (SPORF_KIND_CHOICES * SPORF_LEAF_SIZES)
+/* The scores, then each one's standard error against all the trees' at the
+ * same size (fit/leaf_choice.h sporf_leaf_scores). */
+#define SPORF_LEAF_SCORE_WORDS (2 * SPORF_LEAF_SCORES)
 
 typedef struct sporf_leaf_pending {
     int64_t n;             /* training rows; 0 when the sums are not here (trees grown from

@@ -443,6 +443,16 @@ int sporf_params_kinds_kept(const sporf_params *p)
     }
 }
 
+sporf_params sporf_params_for_rows(const sporf_params *p, int64_t n)
+{
+    sporf_params q = *p;
+    const int leaf_chosen_out_of_bag = sporf_params_leaf_auto(p) && sporf_params_leaf_chosen(p) == 0 &&
+                                       sporf_params_samples_rows(p);
+    if (p->splitter == SPORF_SPLITTER_AUTO && (!leaf_chosen_out_of_bag || n > SPORF_KINDS_AUTO_MAX_ROWS))
+        q.splitter = SPORF_SPLITTER_BEST;
+    return q;
+}
+
 int sporf_params_kinds_error(sporf_error *err, const char *why)
 {
     return sporf_set_error(err, SPORF_E_ARG, "splitter: %s; give splitter \"best\"%s", why,

@@ -399,15 +399,22 @@ static void test_random_splitter(void)
     CHECK(sporf_params_check(&p, P, &err) == SPORF_E_ARG && strstr(err.message, "splitter") != NULL,
           "an unknown splitter code is refused: %s", err.message);
 
-    /* splitter "auto": it chooses with the leaf size, so a fixed size is refused */
+    /* splitter "auto": it chooses with the leaf size; with a size given it grows best cuts */
     sporf_params autop = rnd;
     autop.splitter = SPORF_SPLITTER_AUTO;
     autop.n_estimators = 16;
     autop.min_samples_leaf.form = SPORF_FORM_COUNT;
     autop.min_samples_leaf.value = 3.0;
-    CHECK(fit_classes(&autop, &mf, yc, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_E_ARG && !f &&
-              strstr(err.message, "auto") != NULL,
-          "splitter auto with a fixed leaf size is refused: %s", err.message);
+    {
+        int32_t kept = 0;
+        sporf_params got;
+        CHECK(fit_classes(&autop, &mf, yc, 2, NULL, NULL, NULL, NULL, NULL, NULL, &f, &err) == SPORF_OK &&
+                  sporf_forest_kind_choice(f, &kept, NULL, &err) == SPORF_OK && kept == -1 &&
+                  sporf_forest_get_params(f, &got, &err) == SPORF_OK && got.splitter == SPORF_SPLITTER_BEST,
+              "splitter auto with a leaf size given grows best cuts: %s", err.message);
+        sporf_forest_free(f);
+        f = NULL;
+    }
     /* with "auto" leaves: the forest keeps all its trees or one kind's; the
      * trees of a kind kept are that kind's trees of the seed's forest, and
      * their draws follow them (the out-of-bag rows of a loaded forest) */
@@ -431,8 +438,9 @@ static void test_random_splitter(void)
         CHECK(kept >= 0 && kept < 3 && info.n_trees == (kept == 0 ? 16 : 8) && !isnan(scores[0]) &&
                   !isnan(scores[1]) && !isnan(scores[2]),
               "auto kept %d: %lld trees", (int)kept, (long long)info.n_trees);
-        CHECK(scores[kept] <= scores[0] && scores[kept] <= scores[1] && scores[kept] <= scores[2],
-              "auto keeps the best-scored trees (%g %g %g, kept %d)", scores[0], scores[1], scores[2], (int)kept);
+        CHECK(kept == 0 || (scores[kept] < scores[0] && scores[kept] <= scores[3 - kept]),
+              "auto keeps one kind only when it scores best (%g %g %g, kept %d)", scores[0], scores[1], scores[2],
+              (int)kept);
         for (int64_t t = 0; kept > 0 && t < info.n_trees; t++) {
             int64_t a[NF], b[NF], ma = 0, mb = 0;
             sporf_tree_draws(&got, NF, t, a, NULL, &ma, &err);

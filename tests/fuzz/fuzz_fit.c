@@ -175,7 +175,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     p.n_jobs = 1 + next(&b) % 2;
     const uint8_t bins = next(&b); /* histograms (nodes of 16+ rows) or the exact search */
     p.max_bins = bins % 4 == 0 ? 0 : 1 + bins % 40;
-    p.splitter = next(&b) % 4;                   /* best, random, mixed, an invalid code */
+    p.splitter = next(&b) % 8;                   /* best, random, mixed, auto, auto as chosen (3), an invalid code */
     const uint8_t patch = next(&b);
     const int64_t n = 1 + next(&b) % 48, d = 1 + next(&b) % 9;
     if (patch % 4 == 0) { /* a patch forest on a grid of d features */

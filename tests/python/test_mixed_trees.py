@@ -121,7 +121,9 @@ def test_auto_keeps_the_trees_that_score_best_and_reports_the_scores(Est):
     est = Est(splitter="auto", n_estimators=60, random_state=3, oob_score=True).fit(X, y)
     assert est.splitter_ in ("mixed", "best", "random")
     assert set(est.splitter_scores_) == {"mixed", "best", "random"}
-    assert est.splitter_scores_[est.splitter_] == min(est.splitter_scores_.values())
+    # a kind alone is kept only when it scores best (by more than its standard error)
+    best = min(est.splitter_scores_, key=est.splitter_scores_.get)
+    assert est.splitter_ in ("mixed", best)
     assert est.apply(X[:1]).shape[1] == (60 if est.splitter_ == "mixed" else 30)
     assert est.get_params()["splitter"] == "auto"
     # the loaded forest keeps its trees' numbering: the same out-of-bag rows
@@ -171,9 +173,9 @@ def test_warm_start_adds_trees_of_the_kinds_kept():
         np.testing.assert_array_equal(_draws(est, len(y), n_old + 5)[0], _draws(mixed, len(y), 2 * (n_old + 5) + at)[0])
 
 
-def test_auto_needs_the_leaf_size_chosen_with_it():
+@pytest.mark.parametrize("kw", [dict(min_samples_leaf=3), dict(bootstrap=False)], ids=["size given", "no rows out"])
+def test_auto_grows_best_cuts_where_the_leaf_size_is_not_chosen_out_of_bag(kw):
     X, y = make_trunk(100, 4, random_state=0)
-    with pytest.raises(ValueError, match='min_samples_leaf "auto"'):
-        sporf.SPORFClassifier(splitter="auto", min_samples_leaf=3).fit(X, y)
-    with pytest.raises(ValueError, match="rows out of bag"):
-        sporf.SPORFClassifier(splitter="auto", bootstrap=False).fit(X, y)
+    auto = sporf.SPORFClassifier(splitter="auto", n_estimators=6, random_state=1, **kw).fit(X, y)
+    best = sporf.SPORFClassifier(splitter="best", n_estimators=6, random_state=1, **kw).fit(X, y)
+    assert auto.to_bytes() == best.to_bytes() and not hasattr(auto, "splitter_")

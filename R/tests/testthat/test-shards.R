@@ -151,5 +151,7 @@ test_that("splitter = 'auto' keeps the trees that score best out of bag, whereve
   expect_identical(merged$splitter, whole$splitter)
   grown <- grow(whole, 4, x = d$x, y = d$y)
   expect_identical(grown$splitter, whole$splitter)
-  expect_error(sporf(d$x, d$y, splitter = "auto", min_samples_leaf = 3), "min_samples_leaf")
+  # with a leaf size given it grows best cuts
+  expect_identical(sporf(d$x, d$y, splitter = "auto", min_samples_leaf = 3, n_estimators = 4, random_state = 1)$model,
+                   sporf(d$x, d$y, splitter = "best", min_samples_leaf = 3, n_estimators = 4, random_state = 1)$model)
 })
