@@ -912,8 +912,6 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     const sporf_params resolved = sporf_params_for_rows(params, n_all);
     if (sporf_params_chooses_kinds(params) && !sporf_params_chooses_kinds(&resolved))
         c.params = params = &resolved;
-    else if (sporf_params_chooses_kinds(params) && (!leaf_auto || leaf_size != 0))
-        return sporf_set_error(err, SPORF_E_ARG, "internal: the kinds of trees resolve unlike the leaf size");
     const int keep_nodes = leaf_auto && leaf_size != c.sizes.leaf_grown;
     c.n_draws = c.sizes.n_draws;
     if (c.n_draws > n_all)

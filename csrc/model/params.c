@@ -455,8 +455,7 @@ sporf_params sporf_params_for_rows(const sporf_params *p, int64_t n)
 
 int sporf_params_kinds_error(sporf_error *err, const char *why)
 {
-    return sporf_set_error(err, SPORF_E_ARG, "splitter: %s; give splitter \"best\"%s", why,
-                           strstr(why, "unsupervised") ? "" : ", \"random\" or \"mixed\"");
+    return sporf_set_error(err, SPORF_E_ARG, "splitter: %s; give splitter \"best\"", why);
 }
 
 int sporf_params_two_kinds(const sporf_params *p)

@@ -127,7 +127,8 @@ enum { SPORF_KINDS_AUTO_MAX_ROWS = 5000 };
  * them; any other p is itself. The fit and every listing of a tree's draws
  * (sporf_tree_draws) resolve it alike. */
 sporf_params sporf_params_for_rows(const sporf_params *p, int64_t n);
-/* SPORF_E_ARG: the kinds of trees p asks for do not suit the fit, and why. */
+/* SPORF_E_ARG: a forest that grows best cuts only was asked for other kinds of
+ * trees, and why. */
 int sporf_params_kinds_error(sporf_error *err, const char *why);
 /* Does tree t of the fit's range (stream sporf_params_tree_stream(p, t))
  * cut at random: every tree of splitter "random", the odd trees of the seed's
