@@ -15,10 +15,18 @@ grow <- function(object, n_more, ...) {
     stop("grow() cannot add trees to a forest tuned by out-of-bag error: refit with its best_params, untuned",
          call. = FALSE)
   n_old <- .Call(C_sporf_r_info, .native(object))$n_trees
-  # Trees n_old .. n_old + n_more - 1 of the forest the first fit's seed began
-  # (the seed as resolved, so a fit seeded by set.seed() grows on), on the
-  # data of the call unless the user passes it again in `...`.
-  more_call <- .next_trees_call(call, object[["params"]], n_old, n_more)
+  n_grown <- .n_grown(object, n_old)
+  # Trees n_grown .. n_grown + n_more - 1 of the forest the first fit's seed
+  # began (the seed as resolved, so a fit seeded by set.seed() grows on), on
+  # the data of the call unless the user passes it again in `...`; a forest
+  # that kept one kind of its trees (splitter = "auto") holds that kind's
+  # trees among them, numbered in it, as Python's warm start counts.
+  n_add <- .kept_trees_among(object, n_old, n_grown + n_more)
+  if (n_add < 1L) { # the next tree grown is of the kind not kept
+    object$call <- .next_trees_call(call, NULL, 0, n_grown + n_more)
+    return(object)
+  }
+  more_call <- .next_trees_call(call, object[["params"]], n_old, n_add)
   more_call <- .with_chosen_leaf_size(more_call, object)
   extra <- list(...)
   if (length(extra) && (is.null(names(extra)) || any(names(extra) == "")))
@@ -32,7 +40,7 @@ grow <- function(object, n_more, ...) {
   # what the model file does not hold: the formula, the data's shape
   for (k in c("terms", "xlevels", "contrasts", "n_samples", "x", "n_neighbors", "n_jobs", .LEAF_CHOICE_FIELDS))
     if (!is.null(object[[k]])) merged[[k]] <- object[[k]]
-  merged$call <- .next_trees_call(call, NULL, 0, n_old + n_more)
+  merged$call <- .next_trees_call(call, NULL, 0, n_grown + n_more)
   # out-of-bag results of the grown forest, from the trees' regenerated draws:
   # its scores and, for a quantile forest, the interval calibration (as a fit
   # computes them; Python's warm start does the same)
@@ -76,4 +84,24 @@ grow <- function(object, n_more, ...) {
          else list(codes = match(as.character(y), as.character(merged[["classes"]])) - 1L,
                    levels = merged[["classes"]])
   .attach_oob(merged, handle, X, if (is.null(enc$levels)) as.double(y) else y, enc, res[[1L]], res[[2L]])
+}
+
+# The trees the forest's fit grew: its call's count (a forest that kept one
+# kind of trees holds fewer), or, without a number there, the fit's parameter.
+.n_grown <- function(object, n_old) {
+  asked <- object[["call"]][["n_estimators"]]
+  if (is.numeric(asked)) return(asked)
+  if (is.numeric(object[["params"]][["n_estimators"]])) object[["params"]][["n_estimators"]] else n_old
+}
+
+# How many trees to add so that the forest holds what a fit of `end` trees
+# keeps: end - n_old, or for a forest that kept one kind (tree j of it is tree
+# 2 j + kind of the seed's forest) that kind's trees below `end`, less those
+# it holds.
+.kept_trees_among <- function(object, n_old, end) {
+  kept <- .Call(C_sporf_r_kind_choice, .native(object))
+  if (is.null(kept) || !(kept[[1L]] %in% c("best", "random"))) return(end - n_old)
+  k <- if (identical(kept[[1L]], "best")) 0 else 1
+  first <- .Call(C_sporf_r_params, .native(object))$first_tree
+  (end - k + 1) %/% 2 - (first + n_old)
 }

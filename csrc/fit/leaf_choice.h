@@ -31,7 +31,7 @@
  * grown.
  *
  * A forest of splitter "auto" grows both kinds of trees, as "mixed" does
- * (best cuts on the bootstrap's rows, random cuts on subsamples of 0.9 of
+ * (best cuts on the bootstrap's rows, random cuts on subsamples of 0.8 of
  * them, alternating), and chooses with the leaf size which of its kinds to
  * keep: all its trees, the best-cut trees alone or the random-cut trees
  * alone, each at every size. Its sums hold each kind's sums and sums of

@@ -115,7 +115,7 @@ enum {
 enum {
     SPORF_SPLITTER_BEST = 0, /* each candidate's best cut (exact or histogram search, max_bins) */
     SPORF_SPLITTER_RANDOM = 1, /* one cut per candidate, drawn uniformly between the node's minimum and maximum of its projected values (Extremely Randomized Trees) */
-    SPORF_SPLITTER_MIXED = 2, /* two kinds of trees, alternating: even trees (0, 2, ...) best cuts on the rows bootstrap and max_samples draw, odd trees random cuts on a subsample without replacement of 0.9 of those rows (sporf_params_of_tree) */
+    SPORF_SPLITTER_MIXED = 2, /* two kinds of trees, alternating: even trees (0, 2, ...) best cuts on the rows bootstrap and max_samples draw, odd trees random cuts on a subsample without replacement of 0.8 of those rows (sporf_params_of_tree) */
     SPORF_SPLITTER_AUTO = 3 /* grown as mixed; the out-of-bag rows then choose the best-cut trees, the random-cut trees or both (with min_samples_leaf auto; fit/leaf_choice.h) */
 };
 
@@ -239,7 +239,7 @@ typedef struct sporf_params {
      * bootstrap=False the forest is ExtraTrees with SPORF's candidates. "mixed" grows both
      * kinds of trees, alternating: the even trees (0, 2, 4, ...) search the best cuts on the
      * rows bootstrap and max_samples draw; the odd trees draw random cuts on a subsample
-     * without replacement of 0.9 of those rows (0.9 n by default), so that every tree leaves
+     * without replacement of 0.8 of those rows (0.8 n by default), so that every tree leaves
      * rows out of bag for min_samples_leaf="auto", out-of-bag scores and importance. Best
      * cuts on bootstrap samples and random cuts on nearly every row err differently: on the
      * suite's small sets of continuous measurements the forest of both kinds scored above
@@ -255,16 +255,17 @@ typedef struct sporf_params {
      * average of its trees, estimated without bias from each kind's out-of-bag sums and sums
      * of squares, at its own number of trees; a kind alone, which keeps half the trees
      * grown, is kept only when it beats all the trees by more than the standard error of the
-     * difference. The trees of a kind not kept are dropped (splitter_, splitter_scores_; R
-     * $splitter, $splitter_scores), and trees added later by warm_start (R grow()) are of
-     * the kinds kept. On the suite's development half (every set at most 5,000 rows) "auto"
-     * raised mean kappa from 0.4733 to 0.4768 (198 sets) and mean R^2 from 0.5968 to 0.5981
-     * (148 sets) against best cuts alone, and more on the small sets of continuous
-     * measurements (0.6284 to 0.6335, 85 sets) (benchmarks/notes/defaults.md); it is not the
-     * default yet: a forest that keeps its random-cut trees alone leaves each row out of
-     * about 5 of 100 trees grown, too few for out-of-bag intervals and scores on every row.
-     * A candidate whose projection has a missing value is cut at its best threshold. Codes
-     * SPORF_SPLITTER_*. Default: "best". */
+     * difference. The trees of a kind not kept are dropped (splitter_, splitter_scores_,
+     * n_estimators_; R $splitter, $splitter_scores), and trees added later by warm_start (R
+     * grow()) are of the kinds kept. Estimator defaults: "auto" for sporf's classification
+     * and regression forests (SPORFClassifier, SPORFRegressor, R's sporf()): on the suite's
+     * development half (every set at most 5,000 rows) it raised mean kappa from 0.4733 to
+     * 0.4768 (198 sets) and mean R^2 from 0.5968 to 0.5985 (148 sets) against best cuts
+     * alone, and more on the small sets of continuous measurements
+     * (benchmarks/notes/defaults.md); "best" for survival forests, MORF and URerF. A forest
+     * that keeps its random-cut trees alone leaves each row out of about 10 of its 50 trees
+     * (of 100 grown). A candidate whose projection has a missing value is cut at its best
+     * threshold. Codes SPORF_SPLITTER_*. Default: "best". */
     int32_t splitter;
     /* Split quality measure: "gini" or "entropy" ("log_loss" is a synonym). Codes
      * SPORF_CRIT_*. Default: "gini". */

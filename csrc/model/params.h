@@ -88,7 +88,7 @@ int64_t sporf_params_first_tree(const sporf_params *p);
 uint64_t sporf_params_tree_stream(const sporf_params *p, int64_t t);
 /* The share of the rows the best-cut trees draw that a "mixed" forest's
  * random-cut trees draw, without replacement. */
-#define SPORF_MIXED_RANDOM_SHARE 0.9
+#define SPORF_MIXED_RANDOM_SHARE 0.8
 /* Splitter "auto" once the forest chose (fit/leaf_choice.h): the trees it
  * grew alternate as "mixed"'s, and it kept the best-cut trees (the even trees
  * of the seed's forest), the random-cut trees (the odd ones) or both. A
@@ -117,7 +117,7 @@ int sporf_params_kinds_kept(const sporf_params *p);
  * grown: on large data, where best cuts win, that costs more than the choice
  * gains (make_classification 30,000 x 30: test error 0.0237 against 0.0227 for
  * best cuts on all 100 trees; 10,000 x 784: 0.1104 against 0.1068), and the
- * random-cut trees, grown deeper on 0.9 of the rows, cost more there than they
+ * random-cut trees, grown deeper on 0.8 of the rows, cost more there than they
  * save (benchmarks/notes/defaults.md). */
 enum { SPORF_KINDS_AUTO_MAX_ROWS = 5000 };
 /* p as a fit on n training rows grows it: splitter "auto" where the fit
@@ -138,7 +138,7 @@ int sporf_params_tree_random(const sporf_params *p, int64_t t);
  * "mixed" forest's random-cut trees, which cut at random (splitter "random")
  * on a subsample without replacement of SPORF_MIXED_RANDOM_SHARE of the rows
  * the best-cut trees draw (max_samples: that share of a fraction or count,
- * 0.9 of all rows by default). Every step that draws a tree's rows reads
+ * 0.8 of all rows by default). Every step that draws a tree's rows reads
  * them from here, so the fit, the out-of-bag passes and the cluster's
  * gathered rows agree. */
 sporf_params sporf_params_of_tree(const sporf_params *p, int64_t t);

@@ -290,6 +290,39 @@ class _BaseForest(BaseEstimator):
             self.__dict__.pop("splitter_", None)
             self.__dict__.pop("splitter_scores_", None)
 
+    def _kind_kept_alone(self):
+        """0 (even trees: best cuts) or 1 (odd trees: random cuts) when
+        splitter="auto" kept one kind of the trees it grew, else None."""
+        kept = self._forest.kind_choice()[0]
+        return kept - 1 if kept in (1, 2) else None
+
+    def _trees_to_add(self, n_old, first_stored):
+        """How many trees warm_start adds to reach n_estimators grown. The
+        count of trees grown is n_estimators, as for every forest; a forest
+        that kept one kind holds that kind's trees among them (tree j of it is
+        tree 2 j + kind of the seed's forest), so it adds the kind's trees
+        among the trees grown next."""
+        k = self._kind_kept_alone()
+        if k is None:
+            return self.n_estimators - n_old
+        end = (self.first_tree or 0) + self.n_estimators
+        return (end - k + 1) // 2 - (first_stored + n_old)
+
+    def _n_grown(self, n_old, first_stored):
+        """The trees grown so far, for messages: n_old, or the trees a forest
+        that kept one kind was chosen from (at least)."""
+        k = self._kind_kept_alone()
+        return n_old if k is None else 2 * (first_stored + n_old) + k - 1 - (self.first_tree or 0)
+
+    @property
+    def n_estimators_(self):
+        """The number of trees the fitted forest holds: n_estimators, or
+        when splitter="auto" kept one kind of trees, that kind's trees among
+        the n_estimators grown (about half). apply, predict_trees and get_tree
+        count these."""
+        check_is_fitted(self, "_forest")
+        return int(self._forest.info().n_trees)
+
     def _warm_fit(self, X, y, sample_weight, n_out):
         """warm_start: grow trees n_old .. n_estimators - 1 of the fitted
         forest's seed on (X, y) and join them to it (merge_forests), which
@@ -298,18 +331,21 @@ class _BaseForest(BaseEstimator):
             raise ValueError("warm_start cannot add trees to a forest tuned by tune_oob: set the tuned "
                              "parameters (best_params_) and tune_oob=False, then refit")
         n_old = int(self._forest.info().n_trees)
-        if not _params._is_int(self.n_estimators) or self.n_estimators < n_old:
+        stored = self._forest.params()
+        if not _params._is_int(self.n_estimators):
+            raise _params.bad("n_estimators", _params.PARAMS["n_estimators"]["expect"], self.n_estimators)
+        n_new = self._trees_to_add(n_old, int(stored.first_tree))
+        if n_new < 0:
             raise ValueError("n_estimators=%r must be at least the %d trees already grown when warm_start=True"
-                             % (self.n_estimators, n_old))
-        if self.n_estimators == n_old:
+                             % (self.n_estimators, self._n_grown(n_old, int(stored.first_tree))))
+        if n_new == 0:
             warnings.warn("Warm-start fitting without increasing n_estimators does not fit new trees.",
                           UserWarning)
             return self
-        stored = self._forest.params()
         more = clone(self).set_params(warm_start=False, oob_score=False, importance="impurity",
                                       random_state=int(stored.random_state),
                                       first_tree=int(stored.first_tree) + n_old,
-                                      n_estimators=self.n_estimators - n_old)
+                                      n_estimators=n_new)
         chosen = self._forest.leaf_choice()[0]
         if chooses_leaf_size(self.get_params(deep=False)) and chosen:  # the new trees take the size chosen
             more.set_params(**with_leaf_size(chosen))
@@ -509,7 +545,7 @@ class _BaseForest(BaseEstimator):
 
         Returns
         -------
-        leaves : ndarray of shape (n_samples, n_estimators), dtype int64
+        leaves : ndarray of shape (n_samples, n_estimators_), dtype int64
 
         Examples
         --------
@@ -540,7 +576,7 @@ class _BaseForest(BaseEstimator):
         Parameters
         ----------
         tree : int
-            Which tree, in [0, n_estimators).
+            Which tree, in [0, n_estimators_).
 
         Returns
         -------
@@ -578,7 +614,7 @@ class _BaseForest(BaseEstimator):
         indicator : scipy.sparse.csr_matrix of shape (n_samples, n_nodes)
             Entry (i, j) is 1 when row i passes through node j, the nodes of
             all trees side by side.
-        n_nodes_ptr : ndarray of shape (n_estimators + 1,)
+        n_nodes_ptr : ndarray of shape (n_estimators_ + 1,)
             Tree t's nodes are columns ``n_nodes_ptr[t]:n_nodes_ptr[t + 1]``.
 
         Examples
@@ -623,9 +659,9 @@ class _BaseForest(BaseEstimator):
         Returns
         -------
         ndarray
-            Classifiers: (n_samples, n_estimators, n_classes), each tree's
+            Classifiers: (n_samples, n_estimators_, n_classes), each tree's
             class distribution at the row's leaf; regressors: (n_samples,
-            n_estimators), each tree's leaf mean. Multi-output y: every
+            n_estimators_), each tree's leaf mean. Multi-output y: every
             output's values side by side in the last axis. An honest tree whose leaf
             received no estimation row gives its prior (where the forest's
             prediction leaves that tree out with ``honest_prior="ignore"``).
@@ -1123,7 +1159,7 @@ class SPORFClassifier(_spec_gen._SPORFClassifierParams, _ForestClassifier):
         accuracy when the feature's values are permuted among its out-of-bag rows.
     permutation_importances_std_ : ndarray of shape (n_features,)
         Their standard deviation over the trees.
-    oob_error_curve_ : ndarray of shape (n_estimators,)
+    oob_error_curve_ : ndarray of shape (n_estimators_,)
         The out-of-bag misclassification rate of the first 1, 2, ... trees, over the
         rows out of bag for at least one of them (when ``oob_score=True``;
         randomForest's ``err.rate``, what R's ``plot(fit)`` draws).
@@ -1153,6 +1189,11 @@ class SPORFClassifier(_spec_gen._SPORFClassifierParams, _ForestClassifier):
         With ``splitter="auto"``: each of those choices' out-of-bag score at its
         best leaf size, estimated for the forest as it would be stored (lower is
         better).
+    n_estimators_ : int
+        The trees the fitted forest holds: ``n_estimators``, or that kind's trees
+        among them when ``splitter="auto"`` kept one kind (R: ``summary(fit)$n_trees``).
+        ``apply``, ``predict_trees``, ``get_tree`` and the out-of-bag error curve
+        count these.
 
     Examples
     --------
@@ -1386,7 +1427,7 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
         >>> rng = np.random.default_rng(0)
         >>> X = rng.uniform(-3, 3, (3000, 2))
         >>> y = X[:, 0] + (1 + np.abs(X[:, 0])) * rng.standard_normal(3000)
-        >>> reg = SPORFRegressor(n_estimators=50, quantiles=True, random_state=0).fit(X[:2000], y[:2000])
+        >>> reg = SPORFRegressor(quantiles=True, random_state=0).fit(X[:2000], y[:2000])
         >>> iv = reg.predict_interval(X[2000:], coverage=0.8)
         >>> iv.shape, reg.interval_calibration_
         ((1000, 2), 'out-of-bag')
@@ -1470,7 +1511,7 @@ class SPORFRegressor(_spec_gen._SPORFRegressorParams, _ForestRegressor):
         permuted among its out-of-bag rows.
     permutation_importances_std_ : ndarray of shape (n_features,)
         Their standard deviation over the trees.
-    oob_error_curve_ : ndarray of shape (n_estimators,)
+    oob_error_curve_ : ndarray of shape (n_estimators_,)
         The out-of-bag mean squared error of the first 1, 2, ... trees, over the rows
         out of bag for at least one of them (when ``oob_score=True``; what R's
         ``plot(fit)`` draws).
@@ -1496,6 +1537,11 @@ class SPORFRegressor(_spec_gen._SPORFRegressorParams, _ForestRegressor):
         With ``splitter="auto"``: each of those choices' out-of-bag score at its
         best leaf size, estimated for the forest as it would be stored (lower is
         better).
+    n_estimators_ : int
+        The trees the fitted forest holds: ``n_estimators``, or that kind's trees
+        among them when ``splitter="auto"`` kept one kind (R: ``summary(fit)$n_trees``).
+        ``apply``, ``predict_trees``, ``get_tree`` and the out-of-bag error curve
+        count these.
     interval_scores_ : ndarray of shape (n_calibration_rows,)
         With ``quantiles=True``: the conformity scores that calibrate
         :meth:`predict_interval` -- each training row's out-of-bag score

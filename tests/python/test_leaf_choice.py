@@ -66,7 +66,8 @@ def test_unbalanced_classes_weigh_alike_in_the_score():
     rng = np.random.RandomState(5)
     X = rng.normal(size=(1500, 5))
     y = ((X[:, 0] + 0.8 * rng.normal(size=1500)) > 1.8).astype(int)  # about 6% of rows in class 1
-    est = sporf.SPORFClassifier(min_samples_leaf="auto", random_state=1, n_jobs=2, oob_score=True).fit(X, y)
+    est = sporf.SPORFClassifier(min_samples_leaf="auto", splitter="best", random_state=1, n_jobs=2,
+                                oob_score=True).fit(X, y)
     counts = np.bincount(y)
     proba = est.oob_decision_function_
     brier = ((proba - np.eye(2)[y]) ** 2).sum(axis=1)
@@ -80,7 +81,7 @@ def test_a_tree_answers_from_its_deepest_node_of_enough_rows():
     # from the deepest node on its path that holds the chosen number of rows
     X, y = make_trunk(300, 6, random_state=3)
     y = np.where(np.random.RandomState(0).rand(300) < 0.2, 1 - y, y)  # noise: the choice is above 1
-    kw = dict(n_estimators=6, random_state=7, max_features=4)
+    kw = dict(n_estimators=6, random_state=7, max_features=4, splitter="best")
     auto = sporf.SPORFClassifier(min_samples_leaf="auto", **kw).fit(X, y)
     k = auto.min_samples_leaf_
     assert k > 1
@@ -118,7 +119,7 @@ def test_without_rows_out_of_bag_the_trees_grow_to_leaves_of_one_row():
 
 def test_warm_start_prunes_the_new_trees_to_the_size_chosen():
     X, y = make_trunk(300, 6, random_state=0)
-    kw = dict(min_samples_leaf="auto", random_state=0)
+    kw = dict(min_samples_leaf="auto", splitter="best", random_state=0)
     est = sporf.SPORFClassifier(n_estimators=6, warm_start=True, **kw).fit(X, y)
     first, k = est.predict_proba(X), est.min_samples_leaf_
     scores = dict(est.leaf_scores_)
@@ -253,8 +254,8 @@ def test_shards_leave_the_choice_to_the_merge_and_make_the_single_fit(name, cls,
 
 def test_a_shard_predicts_with_its_trees_as_grown():
     X, y = make_trunk(300, 6, random_state=0)
-    shard = sporf.SPORFClassifier(n_estimators=4, first_tree=0, random_state=2).fit(X, y)
-    grown = sporf.SPORFClassifier(n_estimators=4, min_samples_leaf=1, random_state=2).fit(X, y)
+    shard = sporf.SPORFClassifier(n_estimators=4, first_tree=0, splitter="best", random_state=2).fit(X, y)
+    grown = sporf.SPORFClassifier(n_estimators=4, min_samples_leaf=1, splitter="best", random_state=2).fit(X, y)
     np.testing.assert_array_equal(shard.apply(X), grown.apply(X))
     np.testing.assert_array_equal(shard.predict_proba(X), grown.predict_proba(X))
     # a fixed leaf size: a shard is those trees of the whole forest, as always

@@ -1,7 +1,7 @@
 """splitter="mixed": a forest of two kinds of trees, alternating by their
 number in the seed's forest -- best cuts on the rows bootstrap and
 max_samples draw (even trees), random cuts on a subsample without replacement
-of 0.9 of those rows (odd trees). Each tree draws as its kind does wherever
+of 0.8 of those rows (odd trees). Each tree draws as its kind does wherever
 it grows, so shards, thread counts and out-of-bag passes give the one forest.
 splitter="auto" grows the same trees and then keeps, by their out-of-bag
 scores, all of them or one kind's half -- the same choice however the trees
@@ -18,14 +18,14 @@ def _draws(est, n, tree):
     return _native.tree_draws(_params.build(est, 10), n, tree)
 
 
-@pytest.mark.parametrize("max_samples,even,odd", [(None, 300, 270), (0.5, 150, 135), (200, 200, 180)])
-def test_even_trees_draw_the_bootstrap_and_odd_trees_a_subsample_of_nine_tenths(max_samples, even, odd):
+@pytest.mark.parametrize("max_samples,even,odd", [(None, 300, 240), (0.5, 150, 120), (200, 200, 160)])
+def test_even_trees_draw_the_bootstrap_and_odd_trees_a_subsample_of_eight_tenths(max_samples, even, odd):
     est = sporf.SPORFClassifier(splitter="mixed", max_samples=max_samples, random_state=3)
     for t in range(6):
         rows, counts = _draws(est, 300, t)
         if t % 2 == 0:  # bootstrap draws: some rows twice
             assert counts.sum() == even and counts.max() > 1
-        else:  # distinct rows, exactly 0.9 of the draws
+        else:  # distinct rows, exactly 0.8 of the draws
             assert len(rows) == odd and np.all(counts == 1)
     # a shard's first tree is its number's kind
     shard = sporf.SPORFClassifier(splitter="mixed", max_samples=max_samples, random_state=3, first_tree=5)
@@ -51,7 +51,7 @@ def test_the_kinds_differ_and_the_odd_trees_cut_at_random():
     # that subsample: the same seed, the same tree
     X, y = make_trunk(300, 8, random_state=2)
     mixed = sporf.SPORFClassifier(splitter="mixed", n_estimators=4, min_samples_leaf=1, random_state=7).fit(X, y)
-    rnd = sporf.SPORFClassifier(splitter="random", bootstrap=False, max_samples=0.9, n_estimators=4,
+    rnd = sporf.SPORFClassifier(splitter="random", bootstrap=False, max_samples=0.8, n_estimators=4,
                                 min_samples_leaf=1, random_state=7).fit(X, y)
     best = sporf.SPORFClassifier(n_estimators=4, min_samples_leaf=1, random_state=7).fit(X, y)
     Xt = make_trunk(200, 8, random_state=3)[0]
@@ -160,17 +160,31 @@ def test_auto_chooses_random_cuts_where_they_win_and_best_cuts_where_they_do():
 
 
 def test_warm_start_adds_trees_of_the_kinds_kept():
+    # n_estimators counts the trees grown, as in one fit: a forest that kept
+    # one kind of its 40 trees holds 20 and, grown to 52, the kind's 26 of them
     (X, y), _ = _noisy_and_smooth()
-    est = sporf.SPORFClassifier(splitter="auto", n_estimators=40, random_state=4, warm_start=True).fit(X, y)
-    kept, n_old = est.splitter_, est.apply(X[:1]).shape[1]
-    est.set_params(n_estimators=n_old + 6).fit(X, y)
-    assert est.apply(X[:1]).shape[1] == n_old + 6 and est.splitter_ == kept
+    for seed in range(4, 40):
+        est = sporf.SPORFClassifier(splitter="auto", n_estimators=40, random_state=seed, warm_start=True).fit(X, y)
+        if est.splitter_ != "mixed":
+            break
+    kept = est.splitter_
+    assert kept != "mixed" and est.n_estimators_ == 20 == est.apply(X[:1]).shape[1]
+    with pytest.warns(UserWarning, match="does not fit new trees"):
+        est.fit(X, y)
+    with pytest.raises(ValueError, match="at least the 40 trees already grown"):
+        est.set_params(n_estimators=38).fit(X, y)
+    est.set_params(n_estimators=52).fit(X, y)
+    assert est.n_estimators_ == 26 == est.apply(X[:1]).shape[1] and est.splitter_ == kept
     # the new trees are the kept kind's next trees of the seed's forest: those of a mixed forest
-    mixed = sporf.SPORFClassifier(splitter="mixed", n_estimators=2 * (n_old + 6), min_samples_leaf=1,
-                                  random_state=4).fit(X, y)
-    if kept != "mixed":
-        at = 0 if kept == "best" else 1
-        np.testing.assert_array_equal(_draws(est, len(y), n_old + 5)[0], _draws(mixed, len(y), 2 * (n_old + 5) + at)[0])
+    mixed = sporf.SPORFClassifier(splitter="mixed", n_estimators=52, min_samples_leaf=1, random_state=seed).fit(X, y)
+    at = 0 if kept == "best" else 1
+    for t in (19, 20, 25):
+        np.testing.assert_array_equal(_native.tree_draws(est._forest.params(), len(y), t)[0],
+                                      _draws(mixed, len(y), 2 * t + at)[0])
+    # and a forest that kept both kinds grows both
+    both = sporf.SPORFClassifier(splitter="auto", n_estimators=8, random_state=0, warm_start=True).fit(X, y)
+    if both.splitter_ == "mixed":
+        assert both.set_params(n_estimators=11).fit(X, y).n_estimators_ == 11
 
 
 @pytest.mark.parametrize("kw", [dict(min_samples_leaf=3), dict(bootstrap=False)], ids=["size given", "no rows out"])

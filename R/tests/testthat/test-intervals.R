@@ -30,10 +30,23 @@ test_that("the calibrated interval is the quantiles at the conformal levels", {
 test_that("calibration mends the under-coverage, and held-out rows calibrate too", {
   tr <- hetero(3000, 3)
   te <- hetero(10000, 4)
-  fit <- sporf(tr$x, tr$y, n_estimators = 60, quantiles = TRUE, random_state = 3)
   hit <- function(iv) mean(iv[, 1] <= te$y & te$y <= iv[, 2])
-  expect_lt(hit(predict(fit, te$x, type = "interval", coverage = 0.8, calibrated = FALSE)), 0.79)
-  expect_lt(abs(hit(predict(fit, te$x, type = "interval", coverage = 0.8)) - 0.8), 0.02)
+  # Meinshausen's forest (best cuts on bootstraps) under-covers; calibrated,
+  # it covers as asked. A forest that kept its random-cut trees alone (the
+  # defaults, here) calibrates on rows left out of about 6 of its 30 trees,
+  # whose out-of-bag intervals are noisier than the forest's: it errs on the
+  # safe side (0.81-0.82 at 60 trees, 0.81 at 200)
+  for (splitter in c("best", "auto")) {
+    fit <- sporf(tr$x, tr$y, n_estimators = 60, quantiles = TRUE, random_state = 3, splitter = splitter)
+    got <- hit(predict(fit, te$x, type = "interval", coverage = 0.8))
+    if (splitter == "best") {
+      expect_lt(hit(predict(fit, te$x, type = "interval", coverage = 0.8, calibrated = FALSE)), 0.79)
+      expect_lt(abs(got - 0.8), 0.02)
+    } else {
+      expect_gt(got, 0.79)
+      expect_lt(got, 0.83)
+    }
+  }
   cal <- hetero(301, 5)
   held <- calibrate_intervals(fit, cal$x, cal$y)
   expect_identical(held$interval_calibration, "held-out")
@@ -64,8 +77,9 @@ test_that("forests without calibration, and bad arguments, are refused by name",
 
 test_that("grow() recomputes the out-of-bag calibration, as one fit of all the trees has it", {
   tr <- hetero(400, 7)
-  grown <- grow(sporf(tr$x, tr$y, n_estimators = 10, quantiles = TRUE, random_state = 2), 10)
-  whole <- sporf(tr$x, tr$y, n_estimators = 20, quantiles = TRUE, random_state = 2)
+  # best cuts: grow() keeps the first fit's choice of trees, made on 10 trees
+  grown <- grow(sporf(tr$x, tr$y, n_estimators = 10, quantiles = TRUE, random_state = 2, splitter = "best"), 10)
+  whole <- sporf(tr$x, tr$y, n_estimators = 20, quantiles = TRUE, random_state = 2, splitter = "best")
   expect_identical(grown$interval_scores, whole$interval_scores)
   expect_identical(predict(grown, tr$x[1:5, ], type = "interval"), predict(whole, tr$x[1:5, ], type = "interval"))
 })

@@ -53,8 +53,10 @@ test_that("one column is the single-output forest", {
 
 test_that("grow, save and load, and merged shards keep every output", {
   d <- two_outputs(300, 5)
-  whole <- suppressWarnings(sporf(d$x, d$r, n_estimators = 12, random_state = 4, oob_score = TRUE))
-  first <- suppressWarnings(sporf(d$x, d$r, n_estimators = 5, random_state = 4, oob_score = TRUE)) # few trees
+  # best cuts: grow() keeps the first fit's choice of trees, made on 5 trees
+  whole <- suppressWarnings(sporf(d$x, d$r, n_estimators = 12, random_state = 4, oob_score = TRUE, splitter = "best"))
+  first <- suppressWarnings(sporf(d$x, d$r, n_estimators = 5, random_state = 4, oob_score = TRUE,
+                                  splitter = "best")) # few trees
   grown <- grow(first, 7)
   expect_identical(grown$model, whole$model)
   expect_equal(grown$oob_score, whole$oob_score)

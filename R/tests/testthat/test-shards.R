@@ -115,7 +115,7 @@ test_that("a forest reloaded from saveRDS merges (its handle is rebuilt)", {
 
 test_that("a forest of both kinds of trees (splitter = 'mixed') is the same forest from shards and threads", {
   # even trees cut at their best on bootstrap samples, odd trees at random on
-  # subsamples of 0.9 of the rows: a shard grows its trees' kinds, and
+  # subsamples of 0.8 of the rows: a shard grows its trees' kinds, and
   # merge_forests() chooses the leaf size for them all
   d <- shard_data()
   f <- function(n, first, ...) sporf(d$x, d$y, splitter = "mixed", n_estimators = n, first_tree = first,
@@ -126,7 +126,7 @@ test_that("a forest of both kinds of trees (splitter = 'mixed') is the same fore
   expect_identical(merge_forests(f(5, 8), f(3, 0), f(5, 3))$model, whole$model)
   expect_equal(merge_forests(f(5, 8), f(3, 0), f(5, 3))$min_samples_leaf, whole$min_samples_leaf)
   # the odd trees are splitter "random"'s on that subsample: the same leaves
-  rnd <- sporf(d$x, d$y, splitter = "random", bootstrap = FALSE, max_samples = 0.9, n_estimators = 4,
+  rnd <- sporf(d$x, d$y, splitter = "random", bootstrap = FALSE, max_samples = 0.8, n_estimators = 4,
                min_samples_leaf = 1, random_state = 8)
   mixed <- sporf(d$x, d$y, splitter = "mixed", n_estimators = 4, min_samples_leaf = 1, random_state = 8)
   for (k in c(2, 4)) expect_identical(get_tree(mixed, k), get_tree(rnd, k))
@@ -151,6 +151,18 @@ test_that("splitter = 'auto' keeps the trees that score best out of bag, whereve
   expect_identical(merged$splitter, whole$splitter)
   grown <- grow(whole, 4, x = d$x, y = d$y)
   expect_identical(grown$splitter, whole$splitter)
+  # grow() counts the trees grown, as Python's warm start does: a forest that
+  # kept one kind of its 24 trees holds 12, and grown by 10 that kind's 17 of 34
+  for (seed in 3:40) {
+    one <- sporf(d$x, d$y, splitter = "auto", n_estimators = 24, random_state = seed)
+    if (one$splitter != "mixed") break
+  }
+  expect_false(identical(one$splitter, "mixed"))
+  expect_equal(summary(one)$n_trees, 12)
+  more <- grow(one, 10, x = d$x, y = d$y)
+  expect_equal(summary(more)$n_trees, 17)
+  expect_equal(more$call$n_estimators, 34)
+  expect_equal(summary(grow(more, 1, x = d$x, y = d$y))$n_trees, if (more$splitter == "best") 18 else 17)
   # with a leaf size given it grows best cuts
   expect_identical(sporf(d$x, d$y, splitter = "auto", min_samples_leaf = 3, n_estimators = 4, random_state = 1)$model,
                    sporf(d$x, d$y, splitter = "best", min_samples_leaf = 3, n_estimators = 4, random_state = 1)$model)

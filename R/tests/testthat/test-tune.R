@@ -39,10 +39,12 @@ test_that("bad tune_oob values are refused with the words Python uses", {
 
 test_that("tune_oob = \"structure\" chooses among structurally different forests", {
   d <- sporf::make_trunk(500, 20, random_state = 2)
-  tuned <- sporf(d$x, d$y, n_estimators = 32, tune_oob = "structure", random_state = 4)
+  tuned <- sporf(d$x, d$y, n_estimators = 32, tune_oob = "structure", random_state = 4, splitter = "best")
   expect_identical(nrow(tuned$tuning), 8L)
   expect_identical(tuned$tuning$projection, c("sparse", "sparse", "axis", "axis", "sparse", "sparse", "sparse", "sparse"))
   expect_identical(tuned$tuning$splitter, c("best", "random", "best", "random", "best", "best", "best", "random"))
-  again <- do.call(sporf, c(list(d$x, d$y, n_estimators = 32, random_state = 4), tuned$best_params))
+  args <- list(d$x, d$y, n_estimators = 32, random_state = 4, splitter = "best")
+  args[names(tuned$best_params)] <- tuned$best_params
+  again <- do.call(sporf, args)
   expect_identical(again$model, tuned$model)
 })
