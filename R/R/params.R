@@ -276,3 +276,23 @@ print.sporf_fraction <- function(x, ...) {
   call$verbose <- 0
   call
 }
+
+# The trees the forest's fit grew: its call's count (a forest that kept one
+# kind of trees holds fewer), or, without a number there, the fit's parameter.
+.n_grown <- function(object, n_old) {
+  asked <- object[["call"]][["n_estimators"]]
+  if (is.numeric(asked)) return(asked)
+  if (is.numeric(object[["params"]][["n_estimators"]])) object[["params"]][["n_estimators"]] else n_old
+}
+
+# How many trees to add so that the forest holds what a fit of `end` trees
+# keeps: end - n_old, or for a forest that kept one kind (tree j of it is tree
+# 2 j + kind of the seed's forest) that kind's trees below `end`, less those
+# it holds.
+.kept_trees_among <- function(object, n_old, end) {
+  kept <- .Call(C_sporf_r_kind_choice, .native(object))
+  if (is.null(kept) || !(kept[[1L]] %in% c("best", "random"))) return(end - n_old)
+  k <- if (identical(kept[[1L]], "best")) 0 else 1
+  first <- .Call(C_sporf_r_params, .native(object))$first_tree
+  (end - k + 1) %/% 2 - (first + n_old)
+}

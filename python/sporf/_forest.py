@@ -545,7 +545,8 @@ class _BaseForest(BaseEstimator):
 
         Returns
         -------
-        leaves : ndarray of shape (n_samples, n_estimators_), dtype int64
+        leaves : ndarray of shape (n_samples, n_trees), dtype int64
+            Each row's leaf in each of the forest's n_trees trees (``n_estimators_``).
 
         Examples
         --------
@@ -576,7 +577,7 @@ class _BaseForest(BaseEstimator):
         Parameters
         ----------
         tree : int
-            Which tree, in [0, n_estimators_).
+            Which tree, in [0, n_trees), n_trees the ``n_estimators_`` the forest holds.
 
         Returns
         -------
@@ -614,7 +615,7 @@ class _BaseForest(BaseEstimator):
         indicator : scipy.sparse.csr_matrix of shape (n_samples, n_nodes)
             Entry (i, j) is 1 when row i passes through node j, the nodes of
             all trees side by side.
-        n_nodes_ptr : ndarray of shape (n_estimators_ + 1,)
+        n_nodes_ptr : ndarray of shape (n_trees + 1,)
             Tree t's nodes are columns ``n_nodes_ptr[t]:n_nodes_ptr[t + 1]``.
 
         Examples
@@ -659,9 +660,9 @@ class _BaseForest(BaseEstimator):
         Returns
         -------
         ndarray
-            Classifiers: (n_samples, n_estimators_, n_classes), each tree's
+            Classifiers: (n_samples, n_trees, n_classes), each tree's
             class distribution at the row's leaf; regressors: (n_samples,
-            n_estimators_), each tree's leaf mean. Multi-output y: every
+            n_trees), each tree's leaf mean. Multi-output y: every
             output's values side by side in the last axis. An honest tree whose leaf
             received no estimation row gives its prior (where the forest's
             prediction leaves that tree out with ``honest_prior="ignore"``).
@@ -1159,7 +1160,7 @@ class SPORFClassifier(_spec_gen._SPORFClassifierParams, _ForestClassifier):
         accuracy when the feature's values are permuted among its out-of-bag rows.
     permutation_importances_std_ : ndarray of shape (n_features,)
         Their standard deviation over the trees.
-    oob_error_curve_ : ndarray of shape (n_estimators_,)
+    oob_error_curve_ : ndarray of shape (n_trees,)
         The out-of-bag misclassification rate of the first 1, 2, ... trees, over the
         rows out of bag for at least one of them (when ``oob_score=True``;
         randomForest's ``err.rate``, what R's ``plot(fit)`` draws).
@@ -1511,7 +1512,7 @@ class SPORFRegressor(_spec_gen._SPORFRegressorParams, _ForestRegressor):
         permuted among its out-of-bag rows.
     permutation_importances_std_ : ndarray of shape (n_features,)
         Their standard deviation over the trees.
-    oob_error_curve_ : ndarray of shape (n_estimators_,)
+    oob_error_curve_ : ndarray of shape (n_trees,)
         The out-of-bag mean squared error of the first 1, 2, ... trees, over the rows
         out of bag for at least one of them (when ``oob_score=True``; what R's
         ``plot(fit)`` draws).
