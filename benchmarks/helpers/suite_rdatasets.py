@@ -423,8 +423,32 @@ CONFIRMATION_SETS = [
     ("kids_sex", "Stat2Data", "Kids198", "Sex", "clf", (), None),
     ("social_cognition_dx", "heplots", "SocialCog", "Dx", "clf", (), None),
     ("cuckoo_host", "DAAG", "cuckoos", "species", "clf", ("id",), None),
+    ("stroke_plaque_imaging", "modeldata", "ischemic_stroke", "stroke", "clf", (), None),
+    ("big_five_culture", "heplots", "Iwasaki_Big_Five", "Group", "clf", ("ID",), None),
+    ("ability_tests_school", "sem", "HS.data", "school", "clf",
+     ("id", "paperrev", "flagssub"), None),  # revised tests, given at one of the two schools
+    ("guerry_region", "HistData", "Guerry", "Region", "clf", ("dept", "Department"), None),
+    ("cars93_type", "MASS", "Cars93", "Type", "clf",
+     ("Manufacturer", "Model", "Make", "Rear.seat.room", "Luggage.room"), None),  # not recorded for two types
+    ("fruit_fly_treatment", "Stat2Data", "FruitFlies", "Treatment", "clf",
+     ("ID", "Partners", "Type"), None),  # the treatment is the partners' number and type
+    ("heating_cooling_choice", "Ecdat", "HC", "depvar", "clf", (), None),
+    ("geese_flight_response", "Stat2Data", "FlightResponse", "Flight", "clf",
+     ("FlockID", "AltCat", "LatCat"), None),  # the altitude and distance in bands
     # ---- classification: any kind
     ("stagec_progression", "rpart", "stagec", "pgstat", "clf", ("pgtime",), None),  # the time to progression
+    ("handwriting_sex", "Stat2Data", "Handwriting", "Gender", "clf", ("Individual",), None),
+    ("forbes_industry", "HSAUR", "Forbes2000", "category", "clf", ("rank", "name"), None),
+    ("bird_nest_closed", "Stat2Data", "BirdNest", "Closed.", "clf",
+     ("Species", "Common", "Page", "Nesttype"), None),  # the nest's type says whether it is closed
+    ("cpu_vendor", "openintro", "cpu", "company", "clf",
+     ("name", "codename", "socket", "released"), None),  # names and sockets are the vendor's own
+    ("liver_waitlist_outcome", "survival", "transplant", "event", "clf", ("futime",), None),
+    ("commons_conservative_seat", "pscl", "UKHouseOfCommons", "coninc", "clf",
+     ("constituency", "county", "labinc", "libinc"), None),  # the other parties' incumbency
+    ("food_stamp_participation", "robustbase", "foodstamp", "participation", "clf", (), None),
+    ("overdrawn_account", "Stat2Data", "Overdrawn", "Overdrawn", "clf", (), None),
+    ("swiss_labour_participation", "Ecdat", "Participation", "lfp", "clf", (), None),
     # ---- regression: small sets of continuous measurements
     ("elephant_height", "Stat2Data", "ElephantsFB", "Height", "reg", (), None),
     ("hill_race_time", "DAAG", "races2000", "time", "reg", ("timef",), "log"),  # timef: the women's time

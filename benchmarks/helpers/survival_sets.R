@@ -29,7 +29,7 @@ out("rossi", data.frame(r[, c("fin", "age", "race", "wexp", "mar", "paro", "prio
 # ---- The fifth confirmation half's survival sets (benchmarks/peers/survival.py's
 # CONFIRMATION_SETS): written down on 2026-11-29, before any model ran on them,
 # from the documentation and the columns' names alone; none took part in any
-# choice. Packages: r-cran-survminer r-cran-pammtools (Debian's).
+# choice. Packages: r-cran-survminer r-cran-pammtools r-cran-mass r-cran-relsurv (Debian's).
 raw <- function(name, pkg) { e <- new.env(); data(list = name, package = pkg, envir = e); e[[name]] }
 # multiple myeloma patients: survival with six genes' expression (survminer)
 m <- raw("myeloma", "survminer")
@@ -37,3 +37,13 @@ out("confirm5_myeloma", data.frame(m[, setdiff(names(m), c("time", "event"))], t
 # surgery for tumours of the stomach area (pammtools): survival after the operation
 t <- raw("tumor", "pammtools")
 out("confirm5_tumor", data.frame(t[, setdiff(names(t), c("days", "status"))], time = t$days, status = t$status))
+# malignant melanoma after surgery (MASS): death from melanoma; deaths from other
+# causes are censored, as the documentation's status codes suggest
+mel <- MASS::Melanoma
+out("confirm5_melanoma", data.frame(mel[, c("sex", "age", "year", "thickness", "ulcer")], time = mel$time,
+                                    status = as.integer(mel$status == 1)))
+# colorectal cancer patients of the Slovene cancer registry (relsurv): death; the
+# date of diagnosis as a number of days
+cr <- raw("colrec", "relsurv")
+out("confirm5_colrec", data.frame(sex = cr$sex, age = as.numeric(cr$age), diag = as.numeric(unclass(cr$diag)),
+                                  stage = cr$stage, site = cr$site, time = cr$time, status = cr$stat))
