@@ -1,7 +1,8 @@
 """The suite's sets that ship inside PyPI wheels not drawn on before: a
-chemometrics package's coffee spectra (`chemotools`).
+chemometrics package's coffee spectra (`chemotools`) and a charting package's
+daily weather records of Seattle (`vega_datasets`; added later the same day).
 
-    pip download --no-deps chemotools==0.5.0 -d /tmp/sporf_suite_wheels
+    pip download --no-deps chemotools==0.5.0 vega_datasets==0.9.0 -d /tmp/sporf_suite_wheels
 
 The wheel is read as a zip file (nothing is installed, nothing downloaded at
 run time). Added to the development half on 2026-11-29: a small set of
@@ -28,7 +29,8 @@ CONFIRMATION_SETS = []
 def _wheel(prefix):
     found = sorted(glob.glob(os.path.join(WHEELS, prefix + "-*.whl")))
     if not found:
-        raise SystemExit("the suite's wheel sets need `pip download --no-deps chemotools==0.5.0 -d %s` "
+        raise SystemExit("the suite's wheel sets need `pip download --no-deps chemotools==0.5.0 "
+                         "vega_datasets==0.9.0 -d %s` "
                          "(no %s wheel there)" % (WHEELS, prefix))
     return zipfile.ZipFile(found[-1])
 
@@ -46,7 +48,16 @@ def load_all():
     spectra = np.loadtxt(io.StringIO(_member(chem, "coffee_spectra.csv")), delimiter=",", skiprows=1)
     origin = _member(chem, "coffee_labels.csv").split()[1:]
     y = np.unique(np.asarray(origin), return_inverse=True)[1].astype(int)
-    return {"coffee_origin": ("clf", spectra, y)}  # 60 infrared spectra, 3 countries
+    sets = {"coffee_origin": ("clf", spectra, y)}  # 60 infrared spectra, 3 countries
+    # 1,461 days of Seattle weather: the day's kind of weather from its precipitation,
+    # temperatures and wind; a seeded 1,000 days, so that the set is small
+    rows = _member(_wheel("vega_datasets"), "seattle-weather.csv").split()[1:]
+    cells = [r.split(",") for r in rows]
+    X = np.array([[float(v) for v in c[1:5]] for c in cells])
+    kind = np.unique(np.array([c[5] for c in cells]), return_inverse=True)[1].astype(int)
+    keep = np.sort(np.random.default_rng(0).choice(len(X), 1000, replace=False))
+    sets["seattle_weather_kind"] = ("clf", X[keep], kind[keep])
+    return sets
 
 
 if __name__ == "__main__":

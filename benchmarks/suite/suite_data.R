@@ -9,7 +9,8 @@
 # r-cran-ddalpha r-cran-discriminer r-cran-mda r-cran-kohonen
 # r-cran-randomforest r-cran-nlme r-cran-lattice, and for the sets added on 2026-11-29
 # r-cran-ks r-cran-locfit r-cran-ggally r-cran-boot r-cran-ade4 r-cran-sm r-cran-sp
-# r-cran-gstat r-cran-robustbase r-cran-quantreg (Debian's; apt-get install).
+# r-cran-gstat r-cran-robustbase r-cran-quantreg r-cran-shapes r-cran-gclus
+# r-cran-ggplot2 r-cran-latticeextra r-cran-mixtools (Debian's; apt-get install).
 #
 # Factors become indicator columns (model.matrix, first level dropped),
 # ordered factors their integer codes; rows with a missing value are dropped
@@ -154,6 +155,27 @@ save("mackerel_eggs", "reg", get("mackerel", "sm"), "Density", transform = log1p
 air <- get("aircraft", "sm") # Period: the year in three bands, so the year is left out
 save("aircraft_period", "clf", air, "Period", drop = "Yr")
 save("mammal_speed", "reg", get("Mammals", "quantreg"), "speed", transform = log)
+# ten more (added on 2026-11-29, later; r-cran-shapes r-cran-gclus r-cran-ade4
+# r-cran-ggplot2 r-cran-latticeextra r-cran-mixtools): shapes (landmarks and
+# outlines), body measurements, weather records, exam marks, census shares
+landmarks <- function(a) t(apply(a, 3, as.vector)) # k x d x n -> n rows of the k*d coordinates
+apes <- raw("apes", "shapes") # 167 great ape skulls: 8 landmarks, species and sex
+save("ape_skull_group", "clf", data.frame(landmarks(apes$x), group = apes$group), "group")
+mice <- raw("mice", "shapes") # 76 mouse vertebrae: 6 landmarks and 60 outline points, three selection lines
+save("mouse_vertebra_line", "clf", data.frame(landmarks(mice$x), landmarks(mice$outlines), line = mice$group), "line")
+sand <- raw("sand", "shapes") # 49 sand grains: 50 outline points, river or sea
+save("sand_grain_origin", "clf", data.frame(landmarks(sand$x), origin = sand$group), "origin")
+brains <- raw("brains", "shapes") # 58 brains: 24 landmarks in 3-D, and the person's sex
+save("brain_landmarks_sex", "clf", data.frame(landmarks(brains$x), sex = brains$sex), "sex")
+save("body_dimensions_sex", "clf", get("body", "gclus"), "Gender")
+deug <- raw("deug", "ade4") # 104 students' marks in nine subjects, and the grade of their year
+save("exam_grade", "clf", data.frame(deug$tab, grade = deug$result), "grade")
+save("midwest_metro", "clf", get("midwest", "ggplot2"), "inmetro",
+     drop = c("PID", "county", "state", "category")) # category codes metro and rural areas
+save("seatac_month", "clf", get("SeatacWeather", "latticeExtra"), "month",
+     drop = c("day", "year", "record.max", "record.min", "record.precip", "normal.max", "normal.min",
+              "normal.precip")) # the records and normals are the calendar day's
+save("water_level_sex", "clf", get("Waterdata", "mixtools"), "male")
 
 # ---- the fourth confirmation half's sets from Debian's packages (names prefixed
 # "confirm4_"; the rest are suite_rdatasets.CONFIRMATION_SETS), written down on

@@ -193,3 +193,15 @@ def test_auto_grows_best_cuts_where_the_leaf_size_is_not_chosen_out_of_bag(kw):
     auto = sporf.SPORFClassifier(splitter="auto", n_estimators=6, random_state=1, **kw).fit(X, y)
     best = sporf.SPORFClassifier(splitter="best", n_estimators=6, random_state=1, **kw).fit(X, y)
     assert auto.to_bytes() == best.to_bytes() and not hasattr(auto, "splitter_")
+
+
+def test_auto_grows_best_cuts_above_five_thousand_rows():
+    # on large data a kind alone, with half the trees, lost to best cuts on all of
+    # them: "auto" (the default) grows the forest splitter="best" grows there
+    X, y = make_trunk(5001, 4, random_state=0)
+    kw = dict(n_estimators=3, max_depth=6, random_state=2)
+    auto = sporf.SPORFClassifier(**kw).fit(X, y)
+    assert auto.get_params()["splitter"] == "auto" and not hasattr(auto, "splitter_")
+    assert auto.to_bytes() == sporf.SPORFClassifier(splitter="best", **kw).fit(X, y).to_bytes()
+    at_limit = sporf.SPORFClassifier(**kw).fit(X[:5000], y[:5000])
+    assert at_limit.splitter_ in ("mixed", "best", "random")
