@@ -162,7 +162,8 @@ plot.sporf <- function(x, ...) {
                          proximity = "proximity(fit, ...)")
 
 `$.sporf` <- function(x, name) {
-  if (name %in% .SPORF_FIELDS) return(.subset2(x, name))
+  fields <- c(.SPORF_FIELDS, .TREES_HELD_FIELD) # params.R names the latter (collated after this file)
+  if (name %in% fields) return(.subset2(x, name))
   # a list's `$` completes a unique prefix of a field it holds: so does this
   held <- names(x)[startsWith(names(x), name)]
   if (length(held) == 1L) return(.subset2(x, held))
@@ -176,9 +177,9 @@ plot.sporf <- function(x, ...) {
   # any other name gives NULL, as a list does (code that asks a model for
   # fields it may lack, such as na.action or weights, keeps working); a near
   # miss of a field says which
-  d <- utils::adist(name, .SPORF_FIELDS)[1L, ]
+  d <- utils::adist(name, fields)[1L, ]
   if (min(d) <= max(2, nchar(name) %/% 3))
     warning(sprintf("a sporf forest has no field \"%s\" (NULL); did you mean \"%s\"?", name,
-                    .SPORF_FIELDS[which.min(d)]), call. = FALSE)
+                    fields[which.min(d)]), call. = FALSE)
   NULL
 }

@@ -296,3 +296,11 @@ print.sporf_fraction <- function(x, ...) {
   first <- .Call(C_sporf_r_params, .native(object))$first_tree
   (end - k + 1) %/% 2 - (first + n_old)
 }
+
+# The field of a fitted forest that counts the trees it holds: the trees grown
+# (params$n_estimators), or one kind's among them when splitter = "auto" kept
+# one kind (Python's n_estimators_); a list to splice into the object's fields.
+.TREES_HELD_FIELD <- "n_estimators"
+.trees_held <- function(handle) {
+  stats::setNames(list(as.integer(.Call(C_sporf_r_info, handle)$n_trees)), .TREES_HELD_FIELD)
+}

@@ -315,18 +315,19 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   cache <- new.env(parent = emptyenv())
   cache$handle <- handle
   args$random_state <- seed
-  structure(list(model = model,
-                 task = task,
-                 classes = levels,
-                 label_kind = label_kind,
-                 feature_names = feature_names,
-                 n_features = as.integer(n_features),
-                 n_samples = n_samples,
-                 params = args[setdiff(names(args), c("oob_score", "verbose", "n_jobs"))],
-                 n_jobs = args$n_jobs,
-                 oob_score_requested = isTRUE(args$oob_score),
-                 max_features_resolved = max_features_resolved,
-                 .cache = cache),
+  structure(c(list(model = model,
+                   task = task,
+                   classes = levels,
+                   label_kind = label_kind,
+                   feature_names = feature_names,
+                   n_features = as.integer(n_features),
+                   n_samples = n_samples),
+              .trees_held(handle),
+              list(params = args[setdiff(names(args), c("oob_score", "verbose", "n_jobs"))],
+                   n_jobs = args$n_jobs,
+                   oob_score_requested = isTRUE(args$oob_score),
+                   max_features_resolved = max_features_resolved,
+                   .cache = cache)),
             class = "sporf")
 }
 

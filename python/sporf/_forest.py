@@ -1192,7 +1192,7 @@ class SPORFClassifier(_spec_gen._SPORFClassifierParams, _ForestClassifier):
         better).
     n_estimators_ : int
         The trees the fitted forest holds: ``n_estimators``, or that kind's trees
-        among them when ``splitter="auto"`` kept one kind (R: ``summary(fit)$n_trees``).
+        among them when ``splitter="auto"`` kept one kind (R: ``fit$n_estimators``).
         ``apply``, ``predict_trees``, ``get_tree`` and the out-of-bag error curve
         count these.
 
@@ -1540,7 +1540,7 @@ class SPORFRegressor(_spec_gen._SPORFRegressorParams, _ForestRegressor):
         better).
     n_estimators_ : int
         The trees the fitted forest holds: ``n_estimators``, or that kind's trees
-        among them when ``splitter="auto"`` kept one kind (R: ``summary(fit)$n_trees``).
+        among them when ``splitter="auto"`` kept one kind (R: ``fit$n_estimators``).
         ``apply``, ``predict_trees``, ``get_tree`` and the out-of-bag error curve
         count these.
     interval_scores_ : ndarray of shape (n_calibration_rows,)

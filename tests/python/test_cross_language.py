@@ -467,6 +467,7 @@ def test_regression_same_seed_same_model_in_both_languages(r, name, params, n_jo
     if params.get("splitter") == "auto":
         assert rm.rx2("splitter")[0] == py.splitter_
         assert list(rm.rx2("splitter_scores")) == list(py.splitter_scores_.values())
+        assert rm.rx2("n_estimators")[0] == py.n_estimators_
 
 
 @pytest.mark.parametrize("projection", ["frc", "gaussian", "poisson"])
@@ -673,6 +674,24 @@ def test_trees_added_to_a_forest_that_chose_its_leaf_size_agree(r):
     assert r_model_bytes(grown) == py.to_bytes()
     assert grown.rx2("min_samples_leaf")[0] == py.min_samples_leaf_
     np.testing.assert_allclose(np.array(grown.rx2("leaf_scores")), list(py.leaf_scores_.values()), rtol=1e-12)
+
+
+def test_trees_added_to_a_forest_that_kept_one_kind_agree(r):
+    """splitter="auto" (the default) kept one kind of its 24 trees: Python's
+    warm_start to 34 trees and R's grow(fit, 10) add that kind's trees among
+    the 10 grown next, to the same bytes, and report the trees held alike."""
+    X, y = make_trunk(300, n_features=6, random_state=2)
+    for seed in range(40):
+        py = sporf.SPORFClassifier(n_estimators=24, random_state=seed, warm_start=True).fit(X, y)
+        if py.splitter_ != "mixed":
+            break
+    assert py.splitter_ != "mixed" and py.n_estimators_ == 12
+    first = r_fit(r, X, y, n_estimators=24, random_state=seed)
+    assert first.rx2("n_estimators")[0] == 12 and first.rx2("splitter")[0] == py.splitter_
+    py.set_params(n_estimators=34).fit(X, y)
+    grown = r["grow"](first, 10)
+    assert r_model_bytes(grown) == py.to_bytes()
+    assert grown.rx2("n_estimators")[0] == py.n_estimators_ == 17
 
 
 def test_merge_forests_exists_in_both_languages(r):

@@ -269,7 +269,7 @@ test_that("a grown forest keeps its out-of-bag results, as one fit of all its tr
 
 test_that("plot(fit) draws the out-of-bag error against the number of trees", {
   fit <- sporf(Species ~ ., iris, n_estimators = 40, random_state = 1, oob_score = TRUE)
-  n <- summary(fit)$n_trees # 40, or one kind's 20 when splitter = "auto" kept one kind
+  n <- fit$n_estimators # 40, or one kind's 20 when splitter = "auto" kept one kind
   expect_true(n %in% c(20L, 40L))
   expect_length(fit$oob_error_curve, n)
   # the curve's error is over the rows some tree left out (oob_error's over all

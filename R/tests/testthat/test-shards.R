@@ -158,11 +158,11 @@ test_that("splitter = 'auto' keeps the trees that score best out of bag, whereve
     if (one$splitter != "mixed") break
   }
   expect_false(identical(one$splitter, "mixed"))
-  expect_equal(summary(one)$n_trees, 12)
+  expect_equal(one$n_estimators, 12L)
   more <- grow(one, 10, x = d$x, y = d$y)
-  expect_equal(summary(more)$n_trees, 17)
+  expect_equal(more$n_estimators, 17L)
   expect_equal(more$call$n_estimators, 34)
-  expect_equal(summary(grow(more, 1, x = d$x, y = d$y))$n_trees, if (more$splitter == "best") 18 else 17)
+  expect_equal(grow(more, 1, x = d$x, y = d$y)$n_estimators, if (more$splitter == "best") 18L else 17L)
   # with a leaf size given it grows best cuts
   expect_identical(sporf(d$x, d$y, splitter = "auto", min_samples_leaf = 3, n_estimators = 4, random_state = 1)$model,
                    sporf(d$x, d$y, splitter = "best", min_samples_leaf = 3, n_estimators = 4, random_state = 1)$model)
