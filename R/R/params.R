@@ -285,18 +285,6 @@ print.sporf_fraction <- function(x, ...) {
   if (is.numeric(object[["params"]][["n_estimators"]])) object[["params"]][["n_estimators"]] else n_old
 }
 
-# How many trees to add so that the forest holds what a fit of `end` trees
-# keeps: end - n_old, or for a forest that kept one kind (tree j of it is tree
-# 2 j + kind of the seed's forest) that kind's trees below `end`, less those
-# it holds.
-.kept_trees_among <- function(object, n_old, end) {
-  kept <- .Call(C_sporf_r_kind_choice, .native(object))
-  if (is.null(kept) || !(kept[[1L]] %in% c("best", "random"))) return(end - n_old)
-  k <- if (identical(kept[[1L]], "best")) 0 else 1
-  first <- .Call(C_sporf_r_params, .native(object))$first_tree
-  (end - k + 1) %/% 2 - (first + n_old)
-}
-
 # The field of a fitted forest that counts the trees it holds: the trees grown
 # (params$n_estimators), or one kind's among them when splitter = "auto" kept
 # one kind (Python's n_estimators_); a list to splice into the object's fields.

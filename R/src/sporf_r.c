@@ -985,6 +985,19 @@ SEXP sporf_r_kind_choice(SEXP handle)
     return out;
 }
 
+/* Warm start (grow()): the trees to grow onto the forest so that it holds
+ * what one fit of n_estimators trees from first_tree holds
+ * (sporf_forest_trees_to_add), as a double. */
+SEXP sporf_r_trees_to_add(SEXP handle, SEXP first_tree, SEXP n_estimators)
+{
+    int64_t n_add = 0;
+    sporf_error err;
+    if (sporf_forest_trees_to_add(get_forest(handle), (int64_t)Rf_asReal(first_tree),
+                                  (int64_t)Rf_asReal(n_estimators), &n_add, NULL, &err) != SPORF_OK)
+        raise_core_error(&err);
+    return Rf_ScalarReal((double)n_add);
+}
+
 SEXP sporf_r_params(SEXP handle)
 {
     sporf_forest *f = get_forest(handle);
@@ -1218,6 +1231,7 @@ static const R_CallMethodDef call_methods[] = {
     {"sporf_r_params", (DL_FUNC)&sporf_r_params, 1},
     {"sporf_r_leaf_choice", (DL_FUNC)&sporf_r_leaf_choice, 1},
     {"sporf_r_kind_choice", (DL_FUNC)&sporf_r_kind_choice, 1},
+    {"sporf_r_trees_to_add", (DL_FUNC)&sporf_r_trees_to_add, 3},
     {"sporf_r_check_params", (DL_FUNC)&sporf_r_check_params, 2},
     {"sporf_r_class_weights", (DL_FUNC)&sporf_r_class_weights, 1},
     {"sporf_r_set_strings", (DL_FUNC)&sporf_r_set_strings, 4},

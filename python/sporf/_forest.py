@@ -290,30 +290,6 @@ class _BaseForest(BaseEstimator):
             self.__dict__.pop("splitter_", None)
             self.__dict__.pop("splitter_scores_", None)
 
-    def _kind_kept_alone(self):
-        """0 (even trees: best cuts) or 1 (odd trees: random cuts) when
-        splitter="auto" kept one kind of the trees it grew, else None."""
-        kept = self._forest.kind_choice()[0]
-        return kept - 1 if kept in (1, 2) else None
-
-    def _trees_to_add(self, n_old, first_stored):
-        """How many trees warm_start adds to reach n_estimators grown. The
-        count of trees grown is n_estimators, as for every forest; a forest
-        that kept one kind holds that kind's trees among them (tree j of it is
-        tree 2 j + kind of the seed's forest), so it adds the kind's trees
-        among the trees grown next."""
-        k = self._kind_kept_alone()
-        if k is None:
-            return self.n_estimators - n_old
-        end = (self.first_tree or 0) + self.n_estimators
-        return (end - k + 1) // 2 - (first_stored + n_old)
-
-    def _n_grown(self, n_old, first_stored):
-        """The trees grown so far, for messages: n_old, or the trees a forest
-        that kept one kind was chosen from (at least)."""
-        k = self._kind_kept_alone()
-        return n_old if k is None else 2 * (first_stored + n_old) + k - 1 - (self.first_tree or 0)
-
     @property
     def n_estimators_(self):
         """The number of trees the fitted forest holds: n_estimators, or
@@ -334,10 +310,11 @@ class _BaseForest(BaseEstimator):
         stored = self._forest.params()
         if not _params._is_int(self.n_estimators):
             raise _params.bad("n_estimators", _params.PARAMS["n_estimators"]["expect"], self.n_estimators)
-        n_new = self._trees_to_add(n_old, int(stored.first_tree))
+        # n_estimators counts the trees grown; a forest that kept one kind adds that kind's among them
+        n_new, n_grown = self._forest.trees_to_add(self.first_tree or 0, self.n_estimators)
         if n_new < 0:
             raise ValueError("n_estimators=%r must be at least the %d trees already grown when warm_start=True"
-                             % (self.n_estimators, self._n_grown(n_old, int(stored.first_tree))))
+                             % (self.n_estimators, n_grown))
         if n_new == 0:
             warnings.warn("Warm-start fitting without increasing n_estimators does not fit new trees.",
                           UserWarning)

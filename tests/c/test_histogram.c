@@ -450,6 +450,18 @@ static void test_random_splitter(void)
             CHECK(ma == mb && memcmp(a, b, (size_t)ma * sizeof *a) == 0, "kept tree %lld draws as its kind's",
                   (long long)t);
         }
+        /* a warm start to 21 trees grown adds the kept kind's among trees 16..20 (3 best-cut, 2
+         * random-cut), or 5 to a forest of both kinds; fewer than the 16 grown is negative */
+        int64_t n_add = -9, n_grown = -9;
+        CHECK(sporf_forest_trees_to_add(f, 0, 21, &n_add, &n_grown, &err) == SPORF_OK &&
+                  n_add == (kept == 0 ? 5 : kept == 1 ? 3 : 2) && n_grown == (kept == 0 ? 16 : 14 + kept),
+              "trees to add to a forest that kept %d: %lld (grown %lld)", (int)kept, (long long)n_add,
+              (long long)n_grown);
+        CHECK(sporf_forest_trees_to_add(f, 0, 10, &n_add, NULL, &err) == SPORF_OK && n_add < 0,
+              "fewer trees than grown: %lld to add", (long long)n_add);
+        CHECK(sporf_forest_trees_to_add(f, -1, 10, &n_add, NULL, &err) == SPORF_E_ARG &&
+                  strstr(err.message, "first_tree") != NULL,
+              "a negative first tree is refused: %s", err.message);
         sporf_forest_free(f);
         f = NULL;
     }
