@@ -21,8 +21,7 @@ grow <- function(object, n_more, ...) {
   # the data of the call unless the user passes it again in `...`; a forest
   # that kept one kind of its trees (splitter = "auto") holds that kind's
   # trees among them, numbered in it, as Python's warm start counts.
-  first <- if (is.numeric(call[["first_tree"]])) call[["first_tree"]] else 0
-  n_add <- .Call(C_sporf_r_trees_to_add, .native(object), first, n_grown + n_more)
+  n_add <- .Call(C_sporf_r_trees_to_add, .native(object), .first_tree_of_call(call), n_grown + n_more)
   if (n_add < 1L) { # the next tree grown is of the kind not kept
     object$call <- .next_trees_call(call, NULL, 0, n_grown + n_more)
     return(object)

@@ -285,6 +285,11 @@ print.sporf_fraction <- function(x, ...) {
   if (is.numeric(object[["params"]][["n_estimators"]])) object[["params"]][["n_estimators"]] else n_old
 }
 
+# The first tree of the seed's forest a fitting call grows (0 unless given).
+.first_tree_of_call <- function(call) {
+  if (is.numeric(call[["first_tree"]])) call[["first_tree"]] else 0
+}
+
 # The field of a fitted forest that counts the trees it holds: the trees grown
 # (params$n_estimators), or one kind's among them when splitter = "auto" kept
 # one kind (Python's n_estimators_); a list to splice into the object's fields.

@@ -986,14 +986,14 @@ SEXP sporf_r_kind_choice(SEXP handle)
 }
 
 /* Warm start (grow()): the trees to grow onto the forest so that it holds
- * what one fit of n_estimators trees from first_tree holds
+ * what one fit of trees_grown trees from tree_from holds
  * (sporf_forest_trees_to_add), as a double. */
-SEXP sporf_r_trees_to_add(SEXP handle, SEXP first_tree, SEXP n_estimators)
+SEXP sporf_r_trees_to_add(SEXP handle, SEXP tree_from, SEXP trees_grown)
 {
     int64_t n_add = 0;
     sporf_error err;
-    if (sporf_forest_trees_to_add(get_forest(handle), (int64_t)Rf_asReal(first_tree),
-                                  (int64_t)Rf_asReal(n_estimators), &n_add, NULL, &err) != SPORF_OK)
+    if (sporf_forest_trees_to_add(get_forest(handle), (int64_t)Rf_asReal(tree_from),
+                                  (int64_t)Rf_asReal(trees_grown), &n_add, NULL, &err) != SPORF_OK)
         raise_core_error(&err);
     return Rf_ScalarReal((double)n_add);
 }

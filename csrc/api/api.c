@@ -60,25 +60,25 @@ int sporf_forest_kind_choice(const sporf_forest *f, int32_t *kept, double *score
     return SPORF_OK;
 }
 
-int sporf_forest_trees_to_add(const sporf_forest *f, int64_t first_tree, int64_t n_estimators, int64_t *n_add,
+int sporf_forest_trees_to_add(const sporf_forest *f, int64_t tree_from, int64_t trees_grown, int64_t *n_add,
                               int64_t *n_grown, sporf_error *err)
 {
     sporf_clear_error(err);
     if (!f || !n_add)
         return sporf_set_error(err, SPORF_E_ARG, "trees_to_add: forest and n_add are required");
-    if (first_tree < 0 || n_estimators < 0 || n_estimators > INT64_MAX / 4 || first_tree > INT64_MAX / 4)
-        return sporf_set_error(err, SPORF_E_ARG, "trees_to_add: first_tree and n_estimators must be in [0, 2^61)");
+    if (tree_from < 0 || trees_grown < 0 || trees_grown > INT64_MAX / 4 || tree_from > INT64_MAX / 4)
+        return sporf_set_error(err, SPORF_E_ARG, "trees_to_add: tree_from and trees_grown must be in [0, 2^61)");
     const int32_t kept = sporf_params_kinds_kept(&f->params);
     const int64_t held = f->n_trees;
     if (kept != 1 && kept != 2) {
-        *n_add = n_estimators - held;
+        *n_add = trees_grown - held;
         if (n_grown) *n_grown = held;
         return SPORF_OK;
     }
-    /* the kept kind's trees j, tree 2 j + k of the seed's forest, below first_tree + n_estimators */
-    const int64_t k = kept - 1, end = first_tree + n_estimators, next = f->params.first_tree + held;
+    /* the kept kind's trees j, tree 2 j + k of the seed's forest, below tree_from + trees_grown */
+    const int64_t k = kept - 1, end = tree_from + trees_grown, next = f->params.first_tree + held;
     *n_add = (end - k + 1) / 2 - next;
-    if (n_grown) *n_grown = 2 * next + k - 1 - first_tree;
+    if (n_grown) *n_grown = 2 * next + k - 1 - tree_from;
     return SPORF_OK;
 }
 

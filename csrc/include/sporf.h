@@ -778,15 +778,17 @@ enum { SPORF_KIND_CHOICES = 3 };
 int sporf_forest_kind_choice(const sporf_forest *forest, int32_t *kept, double *scores, sporf_error *err);
 
 /* Warm start (Python warm_start, R grow()): how many trees to grow onto
- * forest, from tree number first_tree + its trees on (in its own numbering),
- * so that it holds what one fit of n_estimators trees grown from first_tree
- * of the seed's forest holds. *n_add = n_estimators - its trees, or for a
- * forest that kept one kind of trees alone (splitter "auto": its tree j is
- * tree 2 j + kind of the seed's forest) that kind's trees among the
- * n_estimators, less those it holds: 0 when the next trees grown are of the
- * kind not kept; negative when it holds more. *n_grown (may be NULL): the
- * trees the forest was grown from, at least, for messages. Thread-safe. */
-int sporf_forest_trees_to_add(const sporf_forest *forest, int64_t first_tree, int64_t n_estimators,
+ * forest so that it holds what one fit of trees_grown trees from tree
+ * tree_from of the seed's forest on holds (the fit's n_estimators and
+ * first_tree). *n_add = trees_grown less the trees it holds, or for a forest
+ * that kept one kind of trees alone (splitter "auto": its tree j is tree
+ * 2 j + kind of the seed's forest) that kind's trees among those grown, less
+ * those it holds: 0 when the next tree grown is of the kind not kept;
+ * negative when it holds more. The trees to grow are its next ones, from
+ * its parameters' first_tree + its trees on (in its own numbering).
+ * *n_grown (may be NULL): the trees it was grown from, at least, for
+ * messages. Thread-safe. */
+int sporf_forest_trees_to_add(const sporf_forest *forest, int64_t tree_from, int64_t trees_grown,
                               int64_t *n_add, int64_t *n_grown, sporf_error *err);
 
 /* ---- the leaf size chosen wherever the trees grew ----

@@ -233,13 +233,13 @@ class NativeForest:
         check(lib.sporf_forest_kind_choice(self.ptr, kept, _doubles(scores), err), err)
         return int(kept[0]), scores
 
-    def trees_to_add(self, first_tree, n_estimators):
+    def trees_to_add(self, tree_from, trees_grown):
         """(trees to grow, trees grown so far) for a warm start to
-        n_estimators trees grown from first_tree (sporf_forest_trees_to_add):
+        trees_grown trees grown from tree_from (sporf_forest_trees_to_add):
         a forest that kept one kind of trees adds that kind's among them."""
         n_add, n_grown = ffi.new("int64_t *"), ffi.new("int64_t *")
         err = new_error()
-        check(lib.sporf_forest_trees_to_add(self.ptr, first_tree, n_estimators, n_add, n_grown, err), err)
+        check(lib.sporf_forest_trees_to_add(self.ptr, tree_from, trees_grown, n_add, n_grown, err), err)
         return int(n_add[0]), int(n_grown[0])
 
     def leaf_state(self):

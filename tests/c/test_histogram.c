@@ -460,7 +460,7 @@ static void test_random_splitter(void)
         CHECK(sporf_forest_trees_to_add(f, 0, 10, &n_add, NULL, &err) == SPORF_OK && n_add < 0,
               "fewer trees than grown: %lld to add", (long long)n_add);
         CHECK(sporf_forest_trees_to_add(f, -1, 10, &n_add, NULL, &err) == SPORF_E_ARG &&
-                  strstr(err.message, "first_tree") != NULL,
+                  strstr(err.message, "tree_from") != NULL,
               "a negative first tree is refused: %s", err.message);
         sporf_forest_free(f);
         f = NULL;
