@@ -75,8 +75,10 @@ int sporf_forest_trees_to_add(const sporf_forest *f, int64_t tree_from, int64_t 
         if (n_grown) *n_grown = held;
         return SPORF_OK;
     }
-    /* the kept kind's trees j, tree 2 j + k of the seed's forest, below tree_from + trees_grown */
-    const int64_t k = kept - 1, end = tree_from + trees_grown, next = f->params.first_tree + held;
+    /* the kept kind's trees j, tree 2 j + k of the seed's forest, below tree_from + trees_grown; the
+     * next one it would hold is tree 2 next + k */
+    const int64_t k = kept - 1, end = tree_from + trees_grown;
+    const int64_t next = (int64_t)(sporf_params_tree_stream(&f->params, held) / 2u);
     *n_add = (end - k + 1) / 2 - next;
     if (n_grown) *n_grown = 2 * next + k - 1 - tree_from;
     return SPORF_OK;
