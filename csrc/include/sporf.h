@@ -259,10 +259,11 @@ typedef struct sporf_params {
      * n_estimators_; R $splitter, $splitter_scores), and trees added later by warm_start (R
      * grow()) are of the kinds kept. Estimator defaults: "auto" for sporf's classification
      * and regression forests (SPORFClassifier, SPORFRegressor, R's sporf()): on the suite's
-     * development half (every set at most 5,000 rows) it raised mean kappa from 0.4733 to
-     * 0.4768 (198 sets) and mean R^2 from 0.5968 to 0.5985 (148 sets) against best cuts
-     * alone, and more on the small sets of continuous measurements
-     * (benchmarks/notes/defaults.md); "best" for survival forests, MORF and URerF. A forest
+     * development half (every set at most 5,000 rows) it raised mean kappa from 0.4797 to
+     * 0.4824 (208 sets) and mean R^2 from 0.5968 to 0.5985 (148 sets) against best cuts
+     * alone, and on a confirmation half run once it ranked first of six forests, ahead of
+     * scikit-learn's RF and ExtraTrees in every stratum (BENCHMARKS.md,
+     * benchmarks/notes/defaults.md); "best" for survival forests, MORF and URerF. A forest
      * that keeps its random-cut trees alone leaves each row out of about 10 of its 50 trees
      * (of 100 grown). A candidate whose projection has a missing value is cut at its best
      * threshold. Codes SPORF_SPLITTER_*. Default: "best". */
