@@ -19,6 +19,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 /* A 128-bit two's complement integer: lo the low 64 bits, hi the high. */
 typedef struct sporf_exact {
@@ -40,12 +41,26 @@ static inline void sporf_exact_add(sporf_exact *a, sporf_exact b)
 static inline sporf_exact sporf_exact_from(double v, int scale)
 {
     sporf_exact q = {0, 0};
-    if (v == 0.0 || !isfinite(v))
+    /* The mantissa and exponent read from the double's bits, as frexp would
+     * give them (|v| = mant 2^(e - 53)): a leaf choice converts every
+     * out-of-bag tree's answer for every row and size, and the library calls
+     * cost more than the walk (benchmarks/notes/speed.md). */
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    const int biased = (int)((bits >> 52) & 0x7ff);
+    if (biased == 0x7ff || (bits << 1) == 0) /* infinity, NaN, zero */
         return q;
-    int e;
-    const double m = frexp(fabs(v), &e);         /* |v| = m 2^e, m in [0.5, 1) */
-    const uint64_t mant = (uint64_t)ldexp(m, 53); /* exact: 53 bits */
-    int s = e - 53 + scale;                       /* |v| 2^scale = mant 2^s */
+    uint64_t mant;
+    int s;
+    if (biased == 0) { /* subnormal: normalized as frexp does */
+        int e;
+        const double m = frexp(fabs(v), &e); /* |v| = m 2^e, m in [0.5, 1) */
+        mant = (uint64_t)ldexp(m, 53);       /* exact: 53 bits */
+        s = e - 53 + scale;                  /* |v| 2^scale = mant 2^s */
+    } else {
+        mant = (bits & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);
+        s = biased - 1075 + scale;
+    }
     if (s > SPORF_EXACT_MAX_SHIFT)
         s = SPORF_EXACT_MAX_SHIFT;
     if (s >= 64) {
@@ -56,7 +71,7 @@ static inline sporf_exact sporf_exact_from(double v, int scale)
     } else if (s > -64) {
         q.lo = mant >> -s;
     }
-    if (v < 0.0) { /* two's complement */
+    if (bits >> 63) { /* two's complement */
         q.lo = ~q.lo + 1u;
         q.hi = ~q.hi + (uint64_t)(q.lo == 0);
     }

@@ -10,6 +10,7 @@
 #include "predict/walk_partition.h" /* and the lane and float walks it builds on */
 #include "fit/unsupervised.h"
 #include "predict/packed.h"
+#include "util/exact.h"
 
 #include <assert.h>
 
@@ -136,11 +137,70 @@ static void test_rng(void)
     CHECK(uniform, "below(6) is uniform");
 }
 
+/* exact.h's conversion as frexp and ldexp computed it (before it read the
+ * double's bits): the reference the sums of every stored forest were made
+ * with, so a leaf choice stays the same bits. */
+static sporf_exact exact_from_by_frexp(double v, int scale)
+{
+    sporf_exact q = {0, 0};
+    if (v == 0.0 || !isfinite(v))
+        return q;
+    int e;
+    const double m = frexp(fabs(v), &e);
+    const uint64_t mant = (uint64_t)ldexp(m, 53);
+    int s = e - 53 + scale;
+    if (s > SPORF_EXACT_MAX_SHIFT)
+        s = SPORF_EXACT_MAX_SHIFT;
+    if (s >= 64) {
+        q.hi = mant << (s - 64);
+    } else if (s > 0) {
+        q.lo = mant << s;
+        q.hi = mant >> (64 - s);
+    } else if (s > -64) {
+        q.lo = mant >> -s;
+    }
+    if (v < 0.0) {
+        q.lo = ~q.lo + 1u;
+        q.hi = ~q.hi + (uint64_t)(q.lo == 0);
+    }
+    return q;
+}
+
+static void test_exact(void)
+{
+    sporf_rng rng;
+    sporf_rng_seed(&rng, 5, 0);
+    const int scales[] = {0, 20, 63, 64, 96, 140, 1100};
+    int same = 1, tried = 0;
+    for (int i = 0; i < 200000; i++) {
+        double v;
+        switch (i % 5) {
+        case 0: v = sporf_rng_uniform_open(&rng); break;                                   /* [0, 1): classes */
+        case 1: v = (sporf_rng_uniform_open(&rng) - 0.5) * ldexp(1.0, (int)sporf_rng_below(&rng, 120) - 60); break;
+        case 2: v = -ldexp(sporf_rng_uniform_open(&rng), -1030 - (int)sporf_rng_below(&rng, 40)); break; /* subnormal */
+        case 3: v = (double)(int64_t)sporf_rng_below(&rng, 1000) - 500.0; break;           /* whole numbers, 0 */
+        default: v = ldexp(1.0, (int)sporf_rng_below(&rng, 200) - 100); break;             /* powers of two */
+        }
+        const int sc = scales[i % 7];
+        const sporf_exact a = sporf_exact_from(v, sc), b = exact_from_by_frexp(v, sc);
+        same &= a.lo == b.lo && a.hi == b.hi;
+        tried++;
+    }
+    const double odd[] = {INFINITY, -INFINITY, NAN, -0.0, 0.0, 4.9e-324, -2.2250738585072014e-308, 1.7976931348623157e308};
+    for (int i = 0; i < 8; i++)
+        for (int k = 0; k < 7; k++) {
+            const sporf_exact a = sporf_exact_from(odd[i], scales[k]), b = exact_from_by_frexp(odd[i], scales[k]);
+            same &= a.lo == b.lo && a.hi == b.hi;
+        }
+    CHECK(same && tried == 200000, "exact sums: each term's integer as frexp and ldexp gave it, to the bit");
+}
+
 /* A small 3-class problem used by the forest-level tests. */
 
 int main(void)
 {
     test_sort();
     test_rng();
+    test_exact();
     return check_summary();
 }
