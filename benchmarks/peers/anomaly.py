@@ -22,8 +22,7 @@ al.), all at --trees trees, and on request (--models) the forms its documentatio
 gives for its references (SCiForest, FCF) and its other scores (density,
 adj_depth with penalize_range); sporf's isolation forest when the installed
 package has one (SPORFIsolation). Results: benchmarks/results/anomaly.csv.
-Never used here: the data sets reserved for independent evaluation, under any
-name (ODDS and ADBench copies included) -- the suite holds none.
+The sets are the suite's own and nothing else: no anomaly-benchmark archive's.
 """
 import argparse
 import os
