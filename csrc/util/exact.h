@@ -36,20 +36,43 @@ static inline void sporf_exact_add(sporf_exact *a, sporf_exact b)
     a->lo = lo;
 }
 
+/* mant x 2^s truncated toward zero (s at most SPORF_EXACT_MAX_SHIFT: larger
+ * shifts take it), negated when `negative`: the integer of a term whose
+ * magnitude is mant 2^s. */
+static inline sporf_exact sporf_exact_from_mantissa(uint64_t mant, int s, int negative)
+{
+    sporf_exact q = {0, 0};
+    if (s > SPORF_EXACT_MAX_SHIFT)
+        s = SPORF_EXACT_MAX_SHIFT;
+    if (s >= 64) {
+        q.hi = mant << (s - 64);
+    } else if (s > 0) {
+        q.lo = mant << s;
+        q.hi = mant >> (64 - s);
+    } else if (s > -64) {
+        q.lo = mant >> -s;
+    }
+    if (negative) { /* two's complement */
+        q.lo = ~q.lo + 1u;
+        q.hi = ~q.hi + (uint64_t)(q.lo == 0);
+    }
+    return q;
+}
+
 /* v x 2^scale truncated toward zero; NaN and infinity count 0 (no finite
  * node value is either; a corrupt file's cannot overflow the sum). */
 static inline sporf_exact sporf_exact_from(double v, int scale)
 {
-    sporf_exact q = {0, 0};
+    const sporf_exact zero = {0, 0};
     /* The mantissa and exponent read from the double's bits, as frexp would
      * give them (|v| = mant 2^(e - 53)): a leaf choice converts every
-     * out-of-bag tree's answer for every row and size, and the library calls
-     * cost more than the walk (benchmarks/notes/speed.md). */
+     * out-of-bag tree's answer for every row and size, where the library
+     * calls cost a tenth of that pass (benchmarks/notes/speed.md). */
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
     const int biased = (int)((bits >> 52) & 0x7ff);
     if (biased == 0x7ff || (bits << 1) == 0) /* infinity, NaN, zero */
-        return q;
+        return zero;
     uint64_t mant;
     int s;
     if (biased == 0) { /* subnormal: normalized as frexp does */
@@ -61,21 +84,7 @@ static inline sporf_exact sporf_exact_from(double v, int scale)
         mant = (bits & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);
         s = biased - 1075 + scale;
     }
-    if (s > SPORF_EXACT_MAX_SHIFT)
-        s = SPORF_EXACT_MAX_SHIFT;
-    if (s >= 64) {
-        q.hi = mant << (s - 64);
-    } else if (s > 0) {
-        q.lo = mant << s;
-        q.hi = mant >> (64 - s);
-    } else if (s > -64) {
-        q.lo = mant >> -s;
-    }
-    if (bits >> 63) { /* two's complement */
-        q.lo = ~q.lo + 1u;
-        q.hi = ~q.hi + (uint64_t)(q.lo == 0);
-    }
-    return q;
+    return sporf_exact_from_mantissa(mant, s, (int)(bits >> 63));
 }
 
 /* The sum as a double: a / 2^scale, rounded (the same bits for the same

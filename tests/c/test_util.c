@@ -142,28 +142,12 @@ static void test_rng(void)
  * with, so a leaf choice stays the same bits. */
 static sporf_exact exact_from_by_frexp(double v, int scale)
 {
-    sporf_exact q = {0, 0};
+    const sporf_exact zero = {0, 0};
     if (v == 0.0 || !isfinite(v))
-        return q;
+        return zero;
     int e;
     const double m = frexp(fabs(v), &e);
-    const uint64_t mant = (uint64_t)ldexp(m, 53);
-    int s = e - 53 + scale;
-    if (s > SPORF_EXACT_MAX_SHIFT)
-        s = SPORF_EXACT_MAX_SHIFT;
-    if (s >= 64) {
-        q.hi = mant << (s - 64);
-    } else if (s > 0) {
-        q.lo = mant << s;
-        q.hi = mant >> (64 - s);
-    } else if (s > -64) {
-        q.lo = mant >> -s;
-    }
-    if (v < 0.0) {
-        q.lo = ~q.lo + 1u;
-        q.hi = ~q.hi + (uint64_t)(q.lo == 0);
-    }
-    return q;
+    return sporf_exact_from_mantissa((uint64_t)ldexp(m, 53), e - 53 + scale, v < 0.0);
 }
 
 static void test_exact(void)
