@@ -33,6 +33,8 @@ LAYERS = [
     ["_forest"],
     ["_survival", "_urerf"],
     ["_morf"],
+    # the isolation forests (MORF's patch input for MORFIsolation)
+    ["_isolation"],
     # public functions over the estimators
     ["_merge", "_load", "distributed"],
     ["__init__"],

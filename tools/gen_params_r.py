@@ -64,8 +64,9 @@ def gen_r_table(spec, params, by_name):
         tasks = {}
         for task, twin_name in est["twins"].items():
             twin = spec["estimator"][twin_name]
-            tasks[task] = dict(choices=twin.get("choices", {}),
-                               expect={n: render(expect(by_name[n], twin.get("choices", {}).get(n)), "r")
+            choices = est.get("choices", twin.get("choices", {}))  # an R function's own, else its twin's
+            tasks[task] = dict(choices=choices,
+                               expect={n: render(expect(by_name[n], choices.get(n)), "r")
                                        for n in est["params"]})
         entry = dict(params=est["params"], fixed=est.get("fixed", {}), tasks=tasks)
         rows.append("  %s = %s" % (ename, r_literal(entry)))
@@ -74,7 +75,7 @@ def gen_r_table(spec, params, by_name):
     return "\n".join(L) + "\n"
 
 
-R_DATA_ARGS = {"sporf": "x, y", "morf": "x, y", "urerf": "x"}
+R_DATA_ARGS = {"sporf": "x, y", "morf": "x, y", "urerf": "x", "isolation_forest": "x"}
 
 
 def r_signature(ename, est, by_name):

@@ -105,3 +105,28 @@ urerf.default <- function(x,
     ...) {
   .fit_urerf(environment(), match.call())
 }
+
+isolation_forest.default <- function(x,
+    n_estimators = 100,
+    max_samples = 256,
+    contamination = "auto",
+    max_features = NULL,
+    feature_combinations = 1.5,
+    projection = "sparse",
+    data_dims = NULL,
+    min_patch_dims = NULL,
+    max_patch_dims = NULL,
+    boundary = "pad",
+    dim_contiguous = NULL,
+    patch_weights = if (identical(projection, "patch")) "haar" else "uniform",
+    max_depth = NULL,
+    bootstrap = FALSE,
+    categorical_features = NULL,
+    sample_weight = NULL,
+    n_jobs = NULL,
+    random_state = NULL,
+    first_tree = NULL,
+    verbose = 0,
+    ...) {
+  .fit_isolation_forest(environment(), match.call())
+}

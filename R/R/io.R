@@ -52,12 +52,12 @@ sporf_load <- function(file) {
   info <- .Call(C_sporf_r_info, handle)
   cls <- .Call(C_sporf_r_get_strings, handle, .STR_CLASSES)
   fn <- .Call(C_sporf_r_get_strings, handle, .STR_FEATURE_NAMES)
-  task <- c("classification", "regression", "unsupervised", "survival")[info$task + 1]
+  task <- c("classification", "regression", "unsupervised", "survival", "isolation")[info$task + 1]
   levels <- if (task != "classification") NULL
             else if (length(cls[[2L]])) .decode_labels(cls[[1L]], cls[[2L]])
             else as.character(seq_len(info$n_classes) - 1L)
   cp <- .Call(C_sporf_r_params, handle)
-  est <- if (task == "unsupervised") "urerf" else if (cp$projection == match("patch", .SPEC_PARAMS$projection$values) - 1)
+  est <- if (task == "unsupervised") "urerf" else if (task == "isolation") "isolation_forest" else if (cp$projection == match("patch", .SPEC_PARAMS$projection$values) - 1)
            "morf" else "sporf"
   cw <- .Call(C_sporf_r_class_weights, handle)
   if (!is.null(cw)) names(cw) <- levels
@@ -87,6 +87,9 @@ sporf_load <- function(file) {
   if (task == "survival") obj <- .survival_fields(obj)
   if (est == "urerf") {
     class(obj) <- c("urerf", class(obj))
+  } else if (est == "isolation_forest") {
+    if (identical(cp$projection, match("patch", .SPEC_PARAMS$projection$values) - 1)) obj$data_dims <- args$data_dims
+    obj <- .isolation_fields(obj, handle)
   } else if (est == "morf") {
     obj$data_dims <- args$data_dims
     class(obj) <- c("morf", class(obj))

@@ -20,7 +20,7 @@ urerf <- function(x, ...) UseMethod("urerf")
     args$data_dims <- dims
   }
   params <- .build_params(args, ncol(X), "urerf", "unsupervised", dims)
-  res <- .Call(C_sporf_r_fit_unsupervised, X, params, as.integer(args$verbose))
+  res <- .Call(C_sporf_r_fit_unsupervised, X, params, NULL, as.integer(args$verbose))
   if (isTRUE(res[[2L]])) {
     cond <- structure(class = c("sporf_interrupt", "interrupt", "error", "condition"),
                       list(message = "sporf: the fit was interrupted (Ctrl-C); no forest was returned",

@@ -1097,8 +1097,10 @@ SEXP sporf_r_num_cores(void)
 }
 
 /* fit_unsupervised(x, params, verbose) -> list(handle, interrupted). */
-SEXP sporf_r_fit_unsupervised(SEXP x, SEXP params, SEXP verbose)
+SEXP sporf_r_fit_unsupervised(SEXP x, SEXP params, SEXP sample_weight, SEXP verbose)
 {
+    if (!Rf_isNull(sample_weight) && (TYPEOF(sample_weight) != REALSXP || XLENGTH(sample_weight) != Rf_nrows(x)))
+        Rf_error("internal: sample_weight must be a double vector with one value per row");
     sporf_params p;
     sporf_r_params_from_list(params, &p);
     sporf_matrix m = matrix_view(x);
@@ -1111,7 +1113,8 @@ SEXP sporf_r_fit_unsupervised(SEXP x, SEXP params, SEXP verbose)
     progress_state st = {Rf_asInteger(verbose) > 0, 0, 0, -1};
     sporf_forest *f = NULL;
     sporf_error err;
-    const sporf_fit_data data = {SPORF_RESPONSE_NONE, 1, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL,
+    const sporf_fit_data data = {SPORF_RESPONSE_NONE, 1, NULL, NULL, NULL,
+                                 Rf_isNull(sample_weight) ? NULL : REAL(sample_weight), NULL, NULL, 0, NULL, NULL,
                                  NULL, NULL, NULL, 0};
     int rc = sporf_forest_fit(&p, &m, &data, NULL, NULL, progress_cb, &st, &f, &err);
     if (st.drawn)
@@ -1126,6 +1129,24 @@ SEXP sporf_r_fit_unsupervised(SEXP x, SEXP params, SEXP verbose)
     R_SetExternalPtrAddr(handle, f);
     UNPROTECT(1);
     return out;
+}
+
+/* An isolation forest's outlier threshold (sporf_forest_set_score_threshold). */
+SEXP sporf_r_set_score_threshold(SEXP handle, SEXP value)
+{
+    sporf_error err;
+    if (sporf_forest_set_score_threshold(get_forest(handle), Rf_asReal(value), &err) != SPORF_OK)
+        raise_core_error(&err);
+    return R_NilValue;
+}
+
+SEXP sporf_r_score_threshold(SEXP handle)
+{
+    sporf_error err;
+    double v = 0.0;
+    if (sporf_forest_get_score_threshold(get_forest(handle), &v, &err) != SPORF_OK)
+        raise_core_error(&err);
+    return Rf_ScalarReal(v);
 }
 
 /* Ctrl-C during a proximity query: no forest to hand back, so an R error. */
@@ -1237,7 +1258,9 @@ static const R_CallMethodDef call_methods[] = {
     {"sporf_r_set_strings", (DL_FUNC)&sporf_r_set_strings, 4},
     {"sporf_r_get_strings", (DL_FUNC)&sporf_r_get_strings, 2},
     {"sporf_r_num_cores", (DL_FUNC)&sporf_r_num_cores, 0},
-    {"sporf_r_fit_unsupervised", (DL_FUNC)&sporf_r_fit_unsupervised, 3},
+    {"sporf_r_fit_unsupervised", (DL_FUNC)&sporf_r_fit_unsupervised, 4},
+    {"sporf_r_set_score_threshold", (DL_FUNC)&sporf_r_set_score_threshold, 2},
+    {"sporf_r_score_threshold", (DL_FUNC)&sporf_r_score_threshold, 1},
     {"sporf_r_neighbors", (DL_FUNC)&sporf_r_neighbors, 5},
     {"sporf_r_proximity_dense", (DL_FUNC)&sporf_r_proximity_dense, 4},
     {"sporf_r_physical_memory", (DL_FUNC)&sporf_r_physical_memory, 0},

@@ -25,6 +25,7 @@ package has one (SPORFIsolation). Results: benchmarks/results/anomaly.csv.
 The sets are the suite's own and nothing else: no anomaly-benchmark archive's.
 """
 import argparse
+import json
 import os
 import sys
 import time
@@ -89,15 +90,19 @@ def model_scores(name, X, seed, trees):
         kw["ndim"] = min(kw.get("ndim", 1), X.shape[1])
         m = IsolationForest(ntrees=trees, random_seed=seed, nthreads=2, **kw)
         return m.fit(X).predict(X)
-    if name == "sporf":
+    if name.startswith("sporf"):
         import sporf
-        m = sporf.SPORFIsolation(n_estimators=trees, random_state=seed, n_jobs=2).fit(X)
+        kw = dict(SPORF_FORMS.get(name) or json.loads(name[len("sporf"):]))
+        if kw.get("feature_combinations") == "p":
+            kw["feature_combinations"] = float(X.shape[1])
+        cls = getattr(sporf, kw.pop("class", "SPORFIsolation"))
+        m = cls(n_estimators=trees, random_state=seed, n_jobs=2, **kw).fit(X)
         return -m.score_samples(X)
     raise ValueError("unknown model %r" % name)
 
 
 def available(name):
-    if name == "sporf":
+    if name.startswith("sporf"):
         import sporf
         return hasattr(sporf, "SPORFIsolation")
     if name.startswith("isotree"):
@@ -119,6 +124,13 @@ ISOTREE_FORMS = {
     "isotree FCF": {"ndim": 2, "sample_size": 256, "max_depth": None, "coefs": "normal", "prob_pick_pooled_gain": 1},
     "isotree density": {"scoring_metric": "density"},
     "isotree adj_depth": {"scoring_metric": "adj_depth", "penalize_range": True},
+}
+# sporf's forms (a model name "sporf {json}" gives any other keywords)
+SPORF_FORMS = {
+    "sporf": {},
+    "sporf axis": {"projection": "axis"},
+    "sporf sparse": {"projection": "sparse"},
+    "sporf dense": {"projection": "gaussian", "feature_combinations": "p"},
 }
 MODELS = ["sporf", "scikit-learn IsolationForest", "isotree", "isotree ndim=2", "isotree ndim=p"]
 

@@ -293,6 +293,28 @@ int sporf_forest_set_note(sporf_forest *f, const uint8_t *note, int64_t len, spo
     return SPORF_OK;
 }
 
+int sporf_forest_set_score_threshold(sporf_forest *f, double value, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || f->task != SPORF_TASK_ISOLATION)
+        return sporf_set_error(err, SPORF_E_ARG, "set_score_threshold: only an isolation forest has an outlier "
+                                                 "threshold");
+    if (!(value >= 0.0 && value <= 1.0))
+        return sporf_set_error(err, SPORF_E_ARG, "set_score_threshold: %g is not an anomaly score in [0, 1]", value);
+    f->score_threshold = value;
+    return SPORF_OK;
+}
+
+int sporf_forest_get_score_threshold(const sporf_forest *f, double *out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!f || !out || f->task != SPORF_TASK_ISOLATION)
+        return sporf_set_error(err, SPORF_E_ARG, "get_score_threshold: only an isolation forest has an outlier "
+                                                 "threshold");
+    *out = f->score_threshold;
+    return SPORF_OK;
+}
+
 int sporf_forest_get_note(const sporf_forest *f, uint8_t *buf, int64_t cap, int64_t *len_out, sporf_error *err)
 {
     sporf_clear_error(err);

@@ -30,6 +30,7 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const sporf
     b->task = sporf_task_for(response->task, response->n_outputs);
     b->n_candidates = sizes->n_candidates;
     b->min_split_rows = sizes->min_split_rows;
+    b->max_depth = sizes->max_depth;
     b->n_axis_extra = sizes->n_axis_extra;
     b->n_guided = sizes->n_guided;
     int rc = sporf_sampler_init(&b->sampler, params, p, b->n_candidates, err);
@@ -72,6 +73,11 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const sporf
         nnz = b->n_guided; /* a guided projection has up to n_guided non-zeros */
     b->best_proj_feature = malloc((size_t)nnz * sizeof(int32_t));
     b->best_proj_weight = malloc((size_t)nnz * sizeof(double));
+    if (b->task->first_cut_wins && params->projection != SPORF_PROJ_AXIS) {
+        b->feature_spread = malloc((size_t)(p > 0 ? p : 1) * sizeof *b->feature_spread);
+        b->scaled_weight = malloc((size_t)(p > 0 ? p : 1) * sizeof *b->scaled_weight);
+        ok = ok && b->feature_spread && b->scaled_weight;
+    }
     if (!ok || !b->best_proj_feature || !b->best_proj_weight) {
         sporf_builder_free(b);
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory allocating tree-building buffers for %lld rows",
@@ -92,6 +98,8 @@ void sporf_builder_free(sporf_builder *b)
     free(b->guide_w);
     free(b->rank);
     free(b->guided_weight);
+    free(b->feature_spread);
+    free(b->scaled_weight);
     memset(b, 0, sizeof *b);
 }
 
@@ -231,7 +239,39 @@ static int try_candidate(sporf_builder *b, const int32_t *f, const double *w, in
  * format 8, draw for draw, so that older models refit to the same bytes. */
 static int search_done(const sporf_builder *b, const sporf_node_stats *st, const sporf_best_split *best)
 {
+    if (b->task->first_cut_wins)
+        return best->found;
     return b->ts.hist.max_bins > 0 && best->found && best->proxy >= st->perfect - 1e-12 * fabs(st->perfect);
+}
+
+/* An isolation forest's oblique candidate: a cut of a sum of raw features
+ * at a uniform threshold would follow the feature with the largest units,
+ * so each feature counts over its spread among the node's rows (the
+ * standard deviation of its present values; a feature constant there drops
+ * out), as isotree's extended forest standardizes at each node. The scaled
+ * weights are what the split stores, so prediction reads raw rows. Returns
+ * the weights to project with (b->scaled_weight), or NULL when every
+ * feature is constant on the node. */
+static const double *spread_weights(sporf_builder *b, const int32_t *f, const double *w, int32_t len,
+                                    int64_t start, int64_t end)
+{
+    int any = 0;
+    for (int32_t j = 0; j < len; j++) {
+        double n = 0.0, mean = 0.0, m2 = 0.0; /* Welford: one pass, no cancellation */
+        for (int64_t i = start; i < end; i++) {
+            const double x = sporf_columns_at(&b->rows.X, f[j], b->rows.idx[i]);
+            if (sporf_is_missing(x))
+                continue;
+            n += 1.0;
+            const double d = x - mean;
+            mean += d / n;
+            m2 += d * (x - mean);
+        }
+        const double sd = n > 1.0 && m2 > 0.0 ? sqrt(m2 / n) : 0.0;
+        b->scaled_weight[j] = sd > 0.0 && isfinite(w[j] / sd) ? w[j] / sd : 0.0;
+        any |= b->scaled_weight[j] != 0.0;
+    }
+    return any ? b->scaled_weight : NULL;
 }
 
 /* Draw single features until k non-constant ones were tried (or none is
@@ -309,9 +349,13 @@ static void find_split(sporf_builder *b, sporf_rng *rng, int64_t start, int64_t 
     const int skip_single = b->ts.hist.max_bins > 0 && b->n_axis_extra >= b->rows.p;
     for (int32_t j = 0; j < c->n_proj && !search_done(b, st, best); j++) {
         int32_t a = c->start[j];
-        if (skip_single && c->start[j + 1] - a == 1)
+        const int32_t len = c->start[j + 1] - a;
+        if (skip_single && len == 1)
             continue;
-        try_candidate(b, c->feature + a, c->weight + a, c->start[j + 1] - a, start, end, st, best);
+        const double *w = c->weight + a;
+        if (b->scaled_weight && len > 1 && !(w = spread_weights(b, c->feature + a, w, len, start, end)))
+            continue;
+        try_candidate(b, c->feature + a, w, len, start, end, st, best);
     }
     /* ydf's "also run the classical splitter": k more single features, drawn
      * after the oblique candidates so axis_features = 0 leaves the draws as
@@ -366,7 +410,7 @@ static int stops_here(const sporf_builder *b, const sporf_stack_item *it, const 
 {
     const sporf_params *P = b->params;
     const int64_t n_node = it->end - it->start;
-    return (P->max_depth > 0 && it->depth >= P->max_depth) || n_node < b->min_split_rows ||
+    return (b->max_depth > 0 && it->depth >= b->max_depth) || n_node < b->min_split_rows ||
            n_node < 2 * b->ts.min_leaf_rows || st->pure || st->w <= 0.0 || st->w < 2.0 * b->ts.min_weight_leaf;
 }
 
@@ -380,6 +424,7 @@ static int grow_node(sporf_builder *b, const sporf_stack_item *it, int32_t id, s
     const int64_t n_node = it->end - it->start;
     sporf_node_stats st;
     task->node_stats(&b->ts, r, it->start, it->end, &st);
+    st.depth = it->depth;
     if (d->keep_nodes) { /* what the node would predict as a leaf (leaf_choice.h) */
         double *values = sporf_draft_node_values(d, id, n_node);
         if (!values)

@@ -243,7 +243,10 @@ static int check_forest_fits_memory(const sporf_params *params, const sporf_fit_
     return SPORF_OK;
 }
 
-static int is_unsupervised_criterion(int32_t c) { return c == SPORF_CRIT_FASTBIC || c == SPORF_CRIT_TWOMEANS; }
+static int is_unsupervised_criterion(int32_t c)
+{
+    return c == SPORF_CRIT_FASTBIC || c == SPORF_CRIT_TWOMEANS || c == SPORF_CRIT_ISOLATION;
+}
 
 /* A survival forest's response: n >= 2 rows, times finite and >= 0, event
  * flags 0 or 1 with at least one event (every training row's, for a fit on
@@ -291,20 +294,28 @@ static int check_fit_args(const sporf_params *params, const sporf_matrix *X, con
     if ((rc = sporf_params_check(params, X->ncol, err)) != SPORF_OK)
         return rc;
     if (!y && !yr) {
+        const int isolation = params->criterion == SPORF_CRIT_ISOLATION;
         if (!is_unsupervised_criterion(params->criterion))
-            return sporf_set_error(err, SPORF_E_ARG, "an unsupervised forest needs criterion 'fastbic' or 'twomeans'");
+            return sporf_set_error(err, SPORF_E_ARG, "a forest without a response needs criterion 'fastbic' or "
+                                                     "'twomeans' (URerF) or 'isolation' (anomaly scores)");
         if (params->class_weight != SPORF_CW_NONE)
             return sporf_set_error(err, SPORF_E_ARG, "class_weight does not apply to an unsupervised forest");
         if (sporf_params_honest(params))
             return sporf_set_error(err, SPORF_E_ARG, "honest_fraction does not apply to an unsupervised forest "
                                                      "(its leaves hold no response to estimate)");
         if (sporf_params_two_kinds(params) || sporf_params_tree_random(params, 0))
-            return sporf_params_kinds_error(err, "an unsupervised forest's splits are Fast-BIC or two-means "
-                                                 "searches: it grows best cuts only");
+            return sporf_params_kinds_error(err, isolation ? "an isolation forest's cuts are random already: "
+                                                             "give splitter 'best' (the default)"
+                                                           : "an unsupervised forest's splits are Fast-BIC or "
+                                                             "two-means searches: it grows best cuts only");
+        if (isolation && params->max_bins > 0)
+            return sporf_set_error(err, SPORF_E_ARG, "max_bins does not apply to an isolation forest (its random "
+                                                     "cuts scan no histogram): give 0");
         if (params->quantiles)
             return sporf_set_error(err, SPORF_E_ARG, "quantiles are for regression forests");
     } else if (is_unsupervised_criterion(params->criterion)) {
-        return sporf_set_error(err, SPORF_E_ARG, "criteria 'fastbic' and 'twomeans' are for unsupervised forests");
+        return sporf_set_error(err, SPORF_E_ARG, "criteria 'fastbic', 'twomeans' and 'isolation' are for forests "
+                                                 "without a response");
     } else if (survival) {
         /* a sample's rows are checked against every row's (check_sample) */
         if (sample && (!sample->all_values || !sample->all_events))
@@ -589,11 +600,13 @@ static sporf_forest *new_forest(const sporf_params *params, int64_t T, int64_t p
     f->task = survival ? SPORF_TASK_SURVIVAL
               : yr     ? SPORF_TASK_REGRESSION
               : y      ? SPORF_TASK_CLASSIFICATION
+              : params->criterion == SPORF_CRIT_ISOLATION ? SPORF_TASK_ISOLATION
                        : SPORF_TASK_UNSUPERVISED;
     f->n_features = p;
     f->n_classes = n_classes;
     f->n_trees = T;
     f->missing_learned = 1;
+    f->score_threshold = 0.5;
     const int32_t n_outputs = outputs ? outputs->n : 1;
     if (n_outputs > 1) {
         f->n_outputs = n_outputs;

@@ -78,8 +78,8 @@ static int regenerate_inbag_rows(const sporf_forest *f, const sporf_matrix *X, i
                                  const char *what, uint8_t **inbag_out, sporf_error *err)
 {
     *inbag_out = NULL;
-    if (f->task == SPORF_TASK_UNSUPERVISED)
-        return sporf_set_error(err, SPORF_E_ARG, "an unsupervised forest has no out-of-bag predictions");
+    if (f->task == SPORF_TASK_UNSUPERVISED || f->task == SPORF_TASK_ISOLATION)
+        return sporf_set_error(err, SPORF_E_ARG, "a forest without a response has no out-of-bag predictions");
     if (!sporf_params_samples_rows(&f->params))
         return sporf_params_no_rows_out_error(err, what);
     int rc = sporf_check_query(f, X, err);
@@ -162,9 +162,9 @@ int sporf_forest_permutation_importance(const sporf_forest *f, const sporf_matri
     sporf_clear_error(err);
     if (!f || !mean_out)
         return sporf_set_error(err, SPORF_E_ARG, "permutation_importance: forest and mean_out are required");
-    if (f->task == SPORF_TASK_UNSUPERVISED)
-        return sporf_set_error(err, SPORF_E_ARG, "permutation importance needs a response: an unsupervised forest "
-                                                 "has none");
+    if (f->task == SPORF_TASK_UNSUPERVISED || f->task == SPORF_TASK_ISOLATION)
+        return sporf_set_error(err, SPORF_E_ARG, "permutation importance needs a response: a forest without one "
+                                                 "(unsupervised, isolation) has none");
     if (f->n_outputs > 1)
         return sporf_set_error(err, SPORF_E_ARG, "permutation importance is for single-output forests");
     const int regression = f->task == SPORF_TASK_REGRESSION, survival = f->task == SPORF_TASK_SURVIVAL;

@@ -21,6 +21,8 @@ typedef struct sporf_node_stats {
                          the search stops at the first cut that reaches it (builder.c);
                          +infinity where there is none (unsupervised) */
     double risk;      /* survival: the node's risk, its value as a leaf (model/survival.h) */
+    int32_t depth;    /* the node's depth (root 0), set by the builder after node_stats:
+                         an isolation leaf's value counts it */
 } sporf_node_stats;
 
 /* The best cut found so far at a node. proxy is the task's score for

@@ -10,6 +10,7 @@ const sporf_task *sporf_task_for(int32_t task, int32_t n_outputs)
     case SPORF_TASK_REGRESSION: return n_outputs > 1 ? &sporf_task_multi_regression : &sporf_task_regression;
     case SPORF_TASK_UNSUPERVISED: return &sporf_task_unsupervised;
     case SPORF_TASK_SURVIVAL: return &sporf_task_survival;
+    case SPORF_TASK_ISOLATION: return &sporf_task_isolation;
     default: return n_outputs > 1 ? &sporf_task_multi_classification : &sporf_task_classification;
     }
 }

@@ -143,6 +143,11 @@ typedef struct sporf_task {
      * whose nodes keep their leaf values (leaf, K of them). */
     int32_t (*node_width)(const sporf_task_state *t);
     void (*node_value)(const sporf_task_state *t, const sporf_node_stats *st, double w_root, double *out);
+
+    /* 1: the first candidate that cuts the node is its split (isolation:
+     * random cuts have no quality to compare, and the paper draws until a
+     * feature is not constant); 0: every candidate is scanned. */
+    int first_cut_wins;
 } sporf_task;
 
 extern const sporf_task sporf_task_classification;
@@ -151,6 +156,7 @@ extern const sporf_task sporf_task_unsupervised;
 extern const sporf_task sporf_task_multi_classification;
 extern const sporf_task sporf_task_multi_regression;
 extern const sporf_task sporf_task_survival;
+extern const sporf_task sporf_task_isolation;
 
 /* Survival (task_survival.c): the state's times and scores for n rows, made
  * and freed with the task's state; 0 when out of memory. */

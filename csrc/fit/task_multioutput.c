@@ -245,7 +245,7 @@ static int mc_hist_scan(sporf_task_state *t, const sporf_rows *r, int64_t start,
 
 const sporf_task sporf_task_multi_classification = {mc_node_stats, mc_scan,    mc_gain,         mc_leaf,
                                                     mc_add_row,    mc_empty,   mc_guide_target, hist_width,
-                                                    mc_hist_prepare, mc_hist_scan, NULL, NULL};
+                                                    mc_hist_prepare, mc_hist_scan, NULL, NULL, 0};
 
 /* ---- regression ---- */
 
@@ -466,7 +466,7 @@ static int mr_hist_scan(sporf_task_state *t, const sporf_rows *r, int64_t start,
 
 const sporf_task sporf_task_multi_regression = {mr_node_stats, mr_scan,    mr_gain,         mr_leaf,
                                                 mr_add_row,    mr_empty,   mr_guide_target, hist_width,
-                                                mr_hist_prepare, mr_hist_scan, NULL, NULL};
+                                                mr_hist_prepare, mr_hist_scan, NULL, NULL, 0};
 
 /* Each regression output's weight in the squared error a split lowers: the
  * inverse of its (sample-weighted) variance over the training rows, scaled so

@@ -235,4 +235,4 @@ static int hist_scan(sporf_task_state *t, const sporf_rows *r, int64_t start, in
 }
 
 const sporf_task sporf_task_regression = {node_stats, scan,       gain,         leaf,     add_row, empty,
-                                  guide_target, hist_width, hist_prepare, hist_scan, NULL, NULL};
+                                  guide_target, hist_width, hist_prepare, hist_scan, NULL, NULL, 0};

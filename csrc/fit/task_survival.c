@@ -412,4 +412,4 @@ static int hist_scan(sporf_task_state *t, const sporf_rows *r, int64_t start, in
 
 const sporf_task sporf_task_survival = {node_stats, scan,       gain,         leaf,     add_row, empty,
                                         guide_target, hist_width, hist_prepare, hist_scan, node_width,
-                                        node_value};
+                                        node_value, 0};

@@ -224,4 +224,4 @@ static int32_t hist_width(int32_t n_classes)
 
 /* No histogram statistics: Fast-BIC and two-means scans stay exact. */
 const sporf_task sporf_task_unsupervised = {node_stats, scan, gain, leaf, NULL, empty, guide_target,
-                                            hist_width, NULL, NULL, NULL, NULL};
+                                            hist_width, NULL, NULL, NULL, NULL, 0};

@@ -86,10 +86,16 @@ enum {
     SPORF_TASK_REGRESSION = 1,     /* leaf values: one mean per leaf (n_classes is 1)       */
     SPORF_TASK_UNSUPERVISED = 2,   /* no response (URerF); leaf values: the leaf's share of
                                       its tree's sample weight (n_classes is 1)             */
-    SPORF_TASK_SURVIVAL = 3        /* right-censored times; leaf values: the leaf's risk, its
+    SPORF_TASK_SURVIVAL = 3,       /* right-censored times; leaf values: the leaf's risk, its
                                       Nelson-Aalen cumulative hazard summed over the forest's
                                       event times (n_classes is 1); the leaves keep their rows
                                       for survival curves (sporf_forest_predict_survival)   */
+    SPORF_TASK_ISOLATION = 4       /* anomaly scores (criterion SPORF_CRIT_ISOLATION, no
+                                      response); leaf values: the leaf's depth plus c(its
+                                      rows' weight), over c(the tree's) -- the path length the
+                                      isolation forest paper counts, normalized (n_classes 1);
+                                      sporf_forest_predict_proba gives each row's score
+                                      2^(-mean over trees), in (0, 1], higher more abnormal  */
 };
 
 /* SPORF_PARAMS_BEGIN */
@@ -127,7 +133,8 @@ enum {
     SPORF_CRIT_FASTBIC = 3, /* unsupervised: the URerF paper's Fast-BIC (two Gaussians per cut, the better of equal and unequal variances) */
     SPORF_CRIT_TWOMEANS = 4, /* unsupervised: exact one-dimensional two-means */
     SPORF_CRIT_LOGRANK = 5, /* survival: the log-rank statistic of the two sides (its numerator squared over its hypergeometric variance) where cuts are scanned exactly; a histogram scan or random cut scores its score form (logrankscore) */
-    SPORF_CRIT_LOGRANKSCORE = 6 /* survival: the log-rank score test (Hothorn and Lausen 2003): the log-rank statistic's numerator, each row's martingale residual under the node's Nelson-Aalen hazard summed over a side, standardized by its permutation variance */
+    SPORF_CRIT_LOGRANKSCORE = 6, /* survival: the log-rank score test (Hothorn and Lausen 2003): the log-rank statistic's numerator, each row's martingale residual under the node's Nelson-Aalen hazard summed over a side, standardized by its permutation variance */
+    SPORF_CRIT_ISOLATION = 7 /* anomaly scores: the isolation forest's cut, uniform between the node's smallest and largest projected value, on the first candidate that is not constant */
 };
 
 /* class_weight */
@@ -871,7 +878,8 @@ int sporf_forest_get_class_weights(const sporf_forest *forest, double *out, int3
 
 /* Mean of the trees' leaf values: out is n x n_classes, row-major,
  * caller-allocated. For classification these are class probabilities; for
- * regression (n_classes 1) the prediction. n_jobs <= 0 uses all cores. X may
+ * regression (n_classes 1) the prediction; for an isolation forest the
+ * anomaly score 2^(-mean), the mean being E(h) / c(psi) (SPORF_TASK_ISOLATION). n_jobs <= 0 uses all cores. X may
  * hold NaN (missing values, see above); infinity gives SPORF_E_ARG naming
  * the first one in row order. */
 int sporf_forest_predict_proba(const sporf_forest *forest, const sporf_matrix *X,
@@ -1232,6 +1240,16 @@ int sporf_forest_set_note(sporf_forest *forest, const uint8_t *note, int64_t len
 /* Two-call read: *len_out always; the bytes too when buf holds them. */
 int sporf_forest_get_note(const sporf_forest *forest, uint8_t *buf, int64_t cap, int64_t *len_out,
                           sporf_error *err);
+
+/* An isolation forest's (SPORF_TASK_ISOLATION) outlier threshold: the
+ * anomaly score (sporf_forest_predict_proba) above which a row is labelled
+ * an outlier. A new forest holds 0.5, the paper's; the bindings set the
+ * quantile of the training rows' scores that their contamination asks for.
+ * Saved with the model (format 15); merge_forests keeps the first forest's.
+ * set: value finite in [0, 1], SPORF_E_ARG for another forest or value; not
+ * thread-safe against other calls on the same forest. get: thread-safe. */
+int sporf_forest_set_score_threshold(sporf_forest *forest, double value, sporf_error *err);
+int sporf_forest_get_score_threshold(const sporf_forest *forest, double *out, sporf_error *err);
 
 /* ---- model format ----
  * sporf_forest_save: with buf == NULL (or cap too small) only *size_out is

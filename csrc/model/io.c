@@ -35,6 +35,8 @@
  *     [version >= 10] i64 levels length (0: no categorical feature), then when
  *                 not 0: n_features x i32 level counts (0: a numeric feature),
  *                 the level names (NUL-terminated, by feature and position)
+ *     [version 15: isolation forests, which no other format holds] f64 the
+ *                 outlier threshold, an anomaly score in [0, 1]
  *     [version >= 10, params.quantiles] i64 n_train, n_train x f64: the training
  *                 responses, ascending; i64 count, count x f64: their sample
  *                 weights in that order (n_train of them, or 0 when all are 1)
@@ -164,6 +166,8 @@ static void write_model(const sporf_forest *f, sporf_writer *w)
         for (int64_t j = 0; j < f->n_features; j++) sporf_put_i32(w, f->n_levels[j]);
         sporf_put_bytes(w, f->levels, f->levels_len);
     }
+    if (version == SPORF_MODEL_FORMAT_ISOLATION)
+        sporf_put_f64(w, f->score_threshold);
     if (sporf_forest_keeps_rows(f)) {
         sporf_put_i64(w, f->qrf_n);
         for (int64_t r = 0; r < f->qrf_n; r++) sporf_put_f64(w, f->qrf_y[r]);
@@ -572,7 +576,7 @@ static int read_pending(sporf_reader *r, sporf_forest *f, sporf_error *err)
     const int32_t width = sporf_params_chooses_kinds(&f->params) ? 4 * values + 1 : values;
     if (r->bad || (p->first != 0 && p->first != 1) || p->end != (classes ? SPORF_LEAF_SIZES - 2 : SPORF_LEAF_SIZES) ||
         p->width != width || p->scale < -300 || p->scale > 1200 || p->m != (f->n_outputs > 1 ? f->n_outputs : 1) ||
-        f->task == SPORF_TASK_UNSUPERVISED || !sporf_params_leaf_auto(&f->params) ||
+        f->task == SPORF_TASK_UNSUPERVISED || f->task == SPORF_TASK_ISOLATION || !sporf_params_leaf_auto(&f->params) ||
         sporf_params_leaf_chosen(&f->params) != 0)
         CORRUPT("model's pending leaf choice is corrupt");
     f->leaf_grown = p->first + 1; /* the size the trees grew to: 1 or 2 rows */
@@ -702,9 +706,16 @@ int sporf_model_read(const uint8_t *buf, int64_t len, sporf_forest **out, sporf_
     if (version == SPORF_MODEL_FORMAT_MULTI_OUTPUT && (rc = read_outputs(&r, f, err)) != SPORF_OK)
         goto fail;
     if (f->task != SPORF_TASK_CLASSIFICATION && f->task != SPORF_TASK_REGRESSION &&
-        f->task != SPORF_TASK_UNSUPERVISED && f->task != SPORF_TASK_SURVIVAL)
+        f->task != SPORF_TASK_UNSUPERVISED && f->task != SPORF_TASK_SURVIVAL && f->task != SPORF_TASK_ISOLATION)
         CORRUPT("model has an unknown task code %d", f->task);
-    if ((version != SPORF_MODEL_FORMAT_PENDING &&
+    /* format 15 holds exactly the isolation forests: no reader before it knows their scores */
+    const int isolation = f->task == SPORF_TASK_ISOLATION;
+    if (isolation != (version == SPORF_MODEL_FORMAT_ISOLATION) ||
+        isolation != (P->criterion == SPORF_CRIT_ISOLATION) ||
+        (isolation && (sporf_params_honest(P) || P->quantiles || f->n_outputs != 1 || f->n_classes != 1 ||
+                       sporf_params_leaf_auto(P))))
+        CORRUPT("model's format, task and criterion disagree (isolation forest)");
+    if ((version != SPORF_MODEL_FORMAT_PENDING && !isolation &&
          (f->task == SPORF_TASK_SURVIVAL) != (version >= SPORF_MODEL_FORMAT_SURVIVAL_FIRST)) ||
         (f->task == SPORF_TASK_SURVIVAL) != sporf_criterion_survival(P->criterion) ||
         (f->task == SPORF_TASK_SURVIVAL && (P->quantiles || (sporf_params_honest(P) && !sporf_params_abstain(P)))))
@@ -756,6 +767,11 @@ int sporf_model_read(const uint8_t *buf, int64_t len, sporf_forest **out, sporf_
     }
     if (version >= 10 && (rc = read_levels(&r, f, err)) != SPORF_OK)
         goto fail;
+    if (version == SPORF_MODEL_FORMAT_ISOLATION) {
+        f->score_threshold = sporf_get_f64(&r);
+        if (r.bad || !(f->score_threshold >= 0.0 && f->score_threshold <= 1.0))
+            CORRUPT("model's outlier threshold is truncated or not a score in [0, 1]");
+    }
     if (P->quantiles && version < 10)
         CORRUPT("model's parameters ask for quantiles its format cannot hold");
     if (P->quantiles && (f->task != SPORF_TASK_REGRESSION || f->n_outputs != 1))

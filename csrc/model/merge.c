@@ -48,7 +48,8 @@ static int check_compatible(const sporf_forest *a, const sporf_forest *b, sporf_
 {
     if (a->task != b->task)
         return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests are of different kinds "
-                                                 "(classification, regression or unsupervised)");
+                                                 "(classification, regression, survival, unsupervised or "
+                                                 "isolation)");
     if (a->n_features != b->n_features)
         return sporf_set_error(err, SPORF_E_ARG, "cannot merge: the forests were fitted on different numbers of features (%lld and %lld)",
                                (long long)a->n_features, (long long)b->n_features);
@@ -275,6 +276,7 @@ int sporf_model_merge(const sporf_forest *const *forests, int64_t n_forests, spo
     if (ok)
         ok = copy_array((void **)&m->output_classes, first->output_classes,
                         first->n_outputs > 1 ? first->n_outputs : 0, sizeof *first->output_classes);
+    m->score_threshold = first->score_threshold;
     if (ok && first->note_len > 0) {
         ok = copy_array((void **)&m->note, first->note, first->note_len, 1);
         m->note_len = ok ? first->note_len : 0;

@@ -161,6 +161,8 @@ struct sporf_forest {
     int32_t missing_learned; /* 1: every split holds a learned missing-value direction (fitted
                                 by this version, or loaded from format >= 8), so rows with NaN
                                 can be predicted; 0: a model from an older format */
+    double score_threshold; /* isolation forests: the anomaly score above which a row is an
+                               outlier (sporf_forest_set_score_threshold; 0.5 until set) */
     uint8_t *note;         /* a binding's opaque note (sporf_forest_set_note), or NULL */
     int64_t note_len;
     double *impute;        /* n_features training means over each feature's present values,
@@ -201,7 +203,8 @@ struct sporf_forest {
  * forest (12 before min_events_split), 11 for a multi-output forest; the
  * others keep format 10, so their bytes are those of the versions before
  * multi-output y. */
-#define SPORF_MODEL_FORMAT_VERSION 14
+#define SPORF_MODEL_FORMAT_VERSION 15
+#define SPORF_MODEL_FORMAT_ISOLATION 15
 #define SPORF_MODEL_FORMAT_PENDING 14
 #define SPORF_MODEL_FORMAT_SURVIVAL 13
 #define SPORF_MODEL_FORMAT_SURVIVAL_FIRST 12
@@ -213,6 +216,8 @@ static inline int32_t sporf_forest_format(const sporf_forest *f)
         return SPORF_MODEL_FORMAT_PENDING;
     if (f->task == SPORF_TASK_SURVIVAL)
         return SPORF_MODEL_FORMAT_SURVIVAL;
+    if (f->task == SPORF_TASK_ISOLATION)
+        return SPORF_MODEL_FORMAT_ISOLATION;
     return f->n_outputs > 1 ? SPORF_MODEL_FORMAT_MULTI_OUTPUT : SPORF_MODEL_FORMAT_SINGLE_OUTPUT;
 }
 
@@ -226,12 +231,12 @@ static inline int sporf_forest_keeps_rows(const sporf_forest *f)
 /* Is the criterion a survival forest's? */
 static inline int sporf_criterion_survival(int32_t c) { return c == SPORF_CRIT_LOGRANK || c == SPORF_CRIT_LOGRANKSCORE; }
 
-/* Does the forest hold one number per leaf and output (regression and
- * survival) rather than class distributions or shares (classification,
- * unsupervised)? */
+/* Does the forest hold one number per leaf and output (regression,
+ * survival, isolation) rather than class distributions or shares
+ * (classification, unsupervised)? */
 static inline int sporf_task_values(int32_t task)
 {
-    return task == SPORF_TASK_REGRESSION || task == SPORF_TASK_SURVIVAL;
+    return task == SPORF_TASK_REGRESSION || task == SPORF_TASK_SURVIVAL || task == SPORF_TASK_ISOLATION;
 }
 
 /* The prediction layout (forest packing, predict/packed.h): derived from

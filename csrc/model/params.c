@@ -249,7 +249,12 @@ int64_t sporf_resolve_draws(const sporf_params *p, int64_t n)
     if (!sporf_params_samples_rows(p))
         return n;
     switch (p->max_samples.form) {
-    case SPORF_FORM_COUNT: return (int64_t)p->max_samples.value;
+    case SPORF_FORM_COUNT:
+        /* an isolation forest's psi: at most the rows there are (the paper's
+         * 256 on a smaller data set is every row) */
+        if (p->criterion == SPORF_CRIT_ISOLATION && p->max_samples.value > (double)n)
+            return n;
+        return (int64_t)p->max_samples.value;
     case SPORF_FORM_FRACTION: {
         /* rounded to the nearest (scikit-learn's rule), at least one row */
         const int64_t d = (int64_t)round(p->max_samples.value * (double)n);

@@ -58,8 +58,8 @@ int sporf_params_check_fields(const sporf_params *p, sporf_error *err)
         return sporf_param_error(err, "max_bins", "a whole number in [0, 4096]", "%lld", (long long)p->max_bins);
     if (p->splitter < 0 || p->splitter > 6)
         return sporf_param_error(err, "splitter", "one of \"best\", \"random\", \"mixed\", \"auto\"", "code %d", (int)p->splitter);
-    if (p->criterion < 0 || p->criterion > 6)
-        return sporf_param_error(err, "criterion", "one of \"gini\", \"entropy\", \"squared_error\", \"fastbic\", \"twomeans\", \"logrank\", \"logrankscore\", \"log_loss\"", "code %d", (int)p->criterion);
+    if (p->criterion < 0 || p->criterion > 7)
+        return sporf_param_error(err, "criterion", "one of \"gini\", \"entropy\", \"squared_error\", \"fastbic\", \"twomeans\", \"logrank\", \"logrankscore\", \"isolation\", \"log_loss\"", "code %d", (int)p->criterion);
     if (p->max_depth != 0 && (p->max_depth < 1LL || p->max_depth > 1000000000LL))
         return sporf_param_error(err, "max_depth", "None/NULL or a whole number >= 1", "%lld", (long long)p->max_depth);
     if (p->min_samples_split.form != SPORF_FORM_COUNT && p->min_samples_split.form != SPORF_FORM_FRACTION && p->min_samples_split.form != SPORF_FORM_SQRT)
@@ -265,4 +265,4 @@ const char *sporf_params_differing(const sporf_params *a, const sporf_params *b)
 }
 
 /* The model format version this spec describes. */
-const uint32_t sporf_params_format_version = 14;
+const uint32_t sporf_params_format_version = 15;

@@ -88,7 +88,8 @@ int sporf_leaf_values_ok(const double *lv, const sporf_forest *f)
     for (int32_t k = 0; k < K; k++)
         if (abstains ? !isnan(lv[k]) : !value_ok(lv[k], probability))
             return 0;
-    return 1;
+    /* an isolation leaf's path length over c(psi) is >= 0: the score 2^(-it) stays in (0, 1] */
+    return f->task != SPORF_TASK_ISOLATION || lv[0] >= 0.0;
 }
 
 int sporf_read_prior(sporf_reader *r, sporf_tree *tr, const sporf_forest *f, int64_t t, sporf_error *err)

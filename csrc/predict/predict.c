@@ -337,6 +337,11 @@ static int proba_block(void *vctx, int64_t blk, int32_t worker, sporf_pool_ctl *
         return SPORF_OK;
     }
     const double inv = 1.0 / (double)f->n_trees;
+    if (f->task == SPORF_TASK_ISOLATION) { /* the paper's score of the mean normalized path length */
+        for (int64_t i = 0; i < n * K; i++)
+            out[i] = exp2(-out[i] * inv);
+        return SPORF_OK;
+    }
     for (int64_t i = 0; i < n * K; i++)
         out[i] *= inv;
     return SPORF_OK;

@@ -6,6 +6,7 @@ shards (``first_tree``) join with :func:`merge_forests`;
 :mod:`sporf.distributed` grows one on a Dask cluster.
 """
 from ._forest import ProjectionImportance, SPORFClassifier, SPORFRegressor
+from ._isolation import MORFIsolation, SPORFIsolation
 from ._load import load
 from ._merge import merge_forests
 from ._morf import MORFClassifier, MORFRegressor, MORFSurvival, plot_importance
@@ -15,5 +16,5 @@ from ._urerf import URerF
 from . import metrics
 
 __version__ = "0.1.0"
-__all__ = ["SPORFClassifier", "SPORFRegressor", "SPORFSurvival", "concordance_index", "MORFClassifier", "MORFRegressor", "MORFSurvival", "URerF", "ProjectionImportance",
+__all__ = ["SPORFClassifier", "SPORFRegressor", "SPORFSurvival", "concordance_index", "MORFClassifier", "MORFRegressor", "MORFSurvival", "URerF", "SPORFIsolation", "MORFIsolation", "ProjectionImportance",
            "fraction", "load", "merge_forests", "metrics", "plot_importance", "__version__"]

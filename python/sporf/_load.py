@@ -3,7 +3,8 @@ function above the estimators (it imports them; nothing below imports it)."""
 import os
 
 from ._forest import SPORFClassifier, SPORFRegressor
-from ._native import PROJ_PATCH, TASK_REGRESSION, TASK_SURVIVAL, TASK_UNSUPERVISED, NativeForest
+from ._isolation import MORFIsolation, SPORFIsolation
+from ._native import PROJ_PATCH, TASK_ISOLATION, TASK_REGRESSION, TASK_SURVIVAL, TASK_UNSUPERVISED, NativeForest
 from ._morf import MORFClassifier, MORFRegressor, MORFSurvival
 from ._survival import SPORFSurvival
 from ._urerf import URerF
@@ -73,6 +74,8 @@ def load(source):
     task = forest.info().task
     if task == TASK_UNSUPERVISED:
         cls = URerF
+    elif task == TASK_ISOLATION:
+        cls = MORFIsolation if patch else SPORFIsolation
     elif task == TASK_SURVIVAL:
         cls = MORFSurvival if patch else SPORFSurvival
     elif task == TASK_REGRESSION:

@@ -23,6 +23,7 @@ TASK_CLASSIFICATION = lib.SPORF_TASK_CLASSIFICATION
 TASK_REGRESSION = lib.SPORF_TASK_REGRESSION
 TASK_UNSUPERVISED = lib.SPORF_TASK_UNSUPERVISED
 TASK_SURVIVAL = lib.SPORF_TASK_SURVIVAL
+TASK_ISOLATION = lib.SPORF_TASK_ISOLATION
 PROJ_PATCH = lib.SPORF_PROJ_PATCH
 MAX_DIMS = lib.SPORF_MAX_DIMS
 TUNE_DENSITY = lib.SPORF_TUNE_DENSITY
@@ -317,6 +318,17 @@ class NativeForest:
         check(lib.sporf_forest_get_strings(self.ptr, which, ffi.from_buffer(buf), len(buf),
                                            length, count, kind, err), err)
         return _labels.decode(kind[0], bytes(buf[: length[0]]), count[0])
+
+    def score_threshold(self):
+        """An isolation forest's outlier threshold (an anomaly score)."""
+        out = ffi.new("double *")
+        err = new_error()
+        check(lib.sporf_forest_get_score_threshold(self.ptr, out, err), err)
+        return float(out[0])
+
+    def set_score_threshold(self, value):
+        err = new_error()
+        check(lib.sporf_forest_set_score_threshold(self.ptr, float(value), err), err)
 
     def set_levels(self, n_levels, names):
         """Keep the categorical features' level names (n_levels: a count per
