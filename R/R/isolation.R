@@ -13,14 +13,6 @@ isolation_forest <- function(x, ...) UseMethod("isolation_forest")
                paste(deparse(value), collapse = " ")), call. = FALSE)
 }
 
-# The anomaly score above which a row is an outlier: the paper's 0.5, or the
-# training rows' score above which a `contamination` share of them lies (the
-# quantile Python's numpy.percentile takes: R's type 7).
-.isolation_threshold <- function(contamination, scores) {
-  if (identical(contamination, "auto")) return(0.5)
-  stats::quantile(scores, 1 - contamination, type = 7, names = FALSE)
-}
-
 # isolation_forest.default() is generated (api_gen.R, from spec/params.toml).
 .fit_isolation_forest <- function(env, call) {
   .no_unknown_args(eval(quote(list(...)), env))
@@ -48,9 +40,16 @@ isolation_forest <- function(x, ...) UseMethod("isolation_forest")
     stop(structure(class = c("sporf_interrupt", "interrupt", "error", "condition"),
                    list(message = "sporf: the fit was interrupted (Ctrl-C); no forest was returned", call = NULL)))
   handle <- res[[1L]]
-  threshold <- if (identical(contamination, "auto")) 0.5 else
-    .isolation_threshold(contamination, .Call(C_sporf_r_predict_proba, handle, X, .resolve_n_jobs(args$n_jobs)))
-  .Call(C_sporf_r_set_score_threshold, handle, threshold)
+  # the anomaly score above which a row is an outlier: the paper's 0.5, or the training rows' score
+  # above which a `contamination` share of them lies (their quantile, R's type 7, computed in the core
+  # as Python's is)
+  if (identical(contamination, "auto")) {
+    .Call(C_sporf_r_set_score_threshold, handle, 0.5)
+  } else {
+    .Call(C_sporf_r_set_contamination, handle,
+          .Call(C_sporf_r_predict_proba, handle, X, .resolve_n_jobs(args$n_jobs)), contamination)
+  }
+  threshold <- .Call(C_sporf_r_score_threshold, handle)
   if (!is.null(by_feature)) .store_levels(handle, by_feature)
   if (!is.null(colnames(X)))
     .Call(C_sporf_r_set_strings, handle, .STR_FEATURE_NAMES, .KIND_TEXT, as.character(colnames(X)))

@@ -26,6 +26,7 @@ The sets are the suite's own and nothing else: no anomaly-benchmark archive's.
 """
 import argparse
 import json
+import re
 import os
 import sys
 import time
@@ -131,6 +132,9 @@ SPORF_FORMS = {
     "sporf axis": {"projection": "axis"},
     "sporf sparse": {"projection": "sparse"},
     "sporf dense": {"projection": "gaussian", "feature_combinations": "p"},
+    "sporf sparse 1": {"feature_combinations": 1.0},
+    "sporf sparse 2": {"feature_combinations": 2.0},
+    "sporf sparse 3": {"feature_combinations": 3.0},
 }
 MODELS = ["sporf", "scikit-learn IsolationForest", "isotree", "isotree ndim=2", "isotree ndim=p"]
 
@@ -145,7 +149,8 @@ def main():
     ap.add_argument("--sets", default="", help="comma-separated names (default: every set the rules admit)")
     ap.add_argument("--out", default=os.path.join(BENCH, "results", "anomaly.csv"))
     a = ap.parse_args()
-    models = [m for m in a.models.split(",") if m and available(m)]
+    # commas inside a "sporf {json}" model's braces belong to it
+    models = [m.strip() for m in re.split(r",(?![^{]*})", a.models) if m.strip() and available(m.strip())]
     sets = candidate_sets()
     if a.sets:
         sets = {k: sets[k] for k in a.sets.split(",")}

@@ -929,6 +929,10 @@ static int fit_forest(const sporf_params *params, const sporf_matrix *X,
     c.n_draws = c.sizes.n_draws;
     if (c.n_draws > n_all)
         return sporf_params_draws_error(err, c.n_draws, n_all);
+    if (params->criterion == SPORF_CRIT_ISOLATION && c.n_draws < 2)
+        return sporf_set_error(err, SPORF_E_ARG, "an isolation tree needs at least 2 rows to cut; %s gives it %lld "
+                                                 "(max_samples, or the training rows)",
+                               n_all < 2 ? "the data" : "max_samples", (long long)c.n_draws);
     /* the kinds of trees: params' own, and a "mixed" forest's odd trees' */
     const int64_t odd_first = sporf_params_tree_random(params, 0) ? 0 : 1; /* this fit's first random-cut tree */
     c.kind_params[0] = sporf_params_of_tree(params, 1 - odd_first);

@@ -65,9 +65,9 @@ def _columns(X, categorical_features, estimator):
             else:
                 raise ValueError("categorical_features: %r is not a column index in [0, %d) or a column name"
                                  % (c, p))
-    if found and estimator not in ("SPORFClassifier", "SPORFRegressor", "SPORFSurvival"):
+    if found and estimator not in ("SPORFClassifier", "SPORFRegressor", "SPORFSurvival", "SPORFIsolation"):
         raise ValueError("%s takes numeric features only: categorical features are for SPORFClassifier, "
-                         "SPORFRegressor and SPORFSurvival" % estimator)
+                         "SPORFRegressor, SPORFSurvival and SPORFIsolation" % estimator)
     return sorted(found)
 
 

@@ -319,10 +319,11 @@ class _BaseForest(BaseEstimator):
             warnings.warn("Warm-start fitting without increasing n_estimators does not fit new trees.",
                           UserWarning)
             return self
-        more = clone(self).set_params(warm_start=False, oob_score=False, importance="impurity",
-                                      random_state=int(stored.random_state),
-                                      first_tree=int(stored.first_tree) + n_old,
-                                      n_estimators=n_new)
+        more = clone(self).set_params(warm_start=False, random_state=int(stored.random_state),
+                                      first_tree=int(stored.first_tree) + n_old, n_estimators=n_new)
+        # the out-of-bag results are the whole forest's, computed after the merge
+        more.set_params(**{k: v for k, v in dict(oob_score=False, importance="impurity").items()
+                           if k in more.get_params(deep=False)})
         chosen = self._forest.leaf_choice()[0]
         if chooses_leaf_size(self.get_params(deep=False)) and chosen:  # the new trees take the size chosen
             more.set_params(**with_leaf_size(chosen))

@@ -82,13 +82,10 @@ class _IsolationForest(OutlierMixin, _BaseForest):
         more abnormal), called only when needed."""
         contamination = check_contamination(self.contamination)
         if contamination == "auto":
-            threshold = 0.5
-        else:
-            scores = np.asarray(training_scores(), dtype=np.float64)
-            # scikit-learn's offset_ = percentile(-scores, 100 c), written in scores
-            threshold = float(np.percentile(scores, 100.0 * (1.0 - contamination)))
-        self._forest.set_score_threshold(threshold)
-        self.offset_ = -threshold
+            self._forest.set_score_threshold(0.5)
+        else:  # scikit-learn's offset_ = percentile(-scores, 100 c), computed in the core for both languages
+            self._forest.set_contamination(training_scores(), contamination)
+        self.offset_ = -self._forest.score_threshold()
 
     def _restore_task(self, forest, info):
         self.offset_ = -forest.score_threshold()
@@ -147,9 +144,6 @@ class _IsolationForest(OutlierMixin, _BaseForest):
         if _dask.is_collection(decision):
             return (decision >= 0).astype(np.int64) * 2 - 1
         return np.where(decision < 0, -1, 1)
-
-    def _more_tags(self):  # scikit-learn < 1.6
-        return {"allow_nan": True}
 
 
 class SPORFIsolation(_spec_gen._SPORFIsolationParams, _IsolationForest):

@@ -330,6 +330,14 @@ class NativeForest:
         err = new_error()
         check(lib.sporf_forest_set_score_threshold(self.ptr, float(value), err), err)
 
+    def set_contamination(self, scores, contamination):
+        """The threshold a `contamination` share of the scores lies above
+        (sporf_forest_set_contamination): R computes it alike."""
+        scores = np.ascontiguousarray(scores, dtype=np.float64)
+        err = new_error()
+        check(lib.sporf_forest_set_contamination(self.ptr, ffi.from_buffer("double[]", scores), scores.shape[0],
+                                                 float(contamination), err), err)
+
     def set_levels(self, n_levels, names):
         """Keep the categorical features' level names (n_levels: a count per
         feature, 0 for a numeric one; names: every categorical feature's

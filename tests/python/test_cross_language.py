@@ -574,6 +574,96 @@ def test_urerf_saved_in_r_loads_in_python(r, tmp_path):
     assert np.array_equal(py.proximity(reference=X, dense=True), dense_r)
 
 
+ISOLATION_CASES = [
+    ("defaults", {}),
+    ("axis-contamination", dict(projection="axis", contamination=0.1)),
+    ("dense-gaussian-deeper", dict(projection="gaussian", feature_combinations=6.0, max_depth=12)),
+    ("sample-fraction-bootstrap", dict(max_samples=0.5, bootstrap=True, max_features=2)),
+]
+
+
+def r_isolation(r, X, **params):
+    kwargs = {k: (ro.FloatVector(v) if isinstance(v, list) else r_value(v)) for k, v in params.items()}
+    return r("sporf::isolation_forest")(r_matrix(X), **kwargs)
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+@pytest.mark.parametrize("name,params", ISOLATION_CASES, ids=[c[0] for c in ISOLATION_CASES])
+def test_isolation_same_model_scores_and_labels_in_both_languages(r, name, params, n_jobs):
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(300, 6))
+    X[:8] += 5.0
+    X[::11, 2] = np.nan  # rows with a missing value are scored in both
+    common = dict(n_estimators=25, random_state=13, n_jobs=n_jobs, **params)
+    py = sporf.SPORFIsolation(**common).fit(X)
+    rm = r_isolation(r, X, **common)
+    assert r_model_bytes(rm) == py.to_bytes()
+    score = np.array(r["predict"](rm, r_matrix(X)))
+    assert np.array_equal(score, -py.score_samples(X))
+    assert rm.rx2("offset")[0] == pytest.approx(-py.offset_, rel=1e-14)
+    outlier = np.array(r["predict"](rm, r_matrix(X), type="outlier"), dtype=bool)
+    assert np.array_equal(outlier, py.predict(X) == -1)
+    assert np.array_equal(np.array(r["predict"](rm, r_matrix(X), type="decision")), py.decision_function(X))
+
+
+def test_isolation_patches_same_model_in_both_languages(r, tmp_path):
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(120, 8, 8))
+    X[:4, 2:5, 2:5] += 3.0
+    py = sporf.MORFIsolation(n_estimators=20, max_patch_dims=3, random_state=2).fit(X)
+    rm = r_isolation(r, X.reshape(120, -1), n_estimators=20, projection="patch", data_dims=[8, 8], max_patch_dims=3,
+                     random_state=2)
+    assert r_model_bytes(rm) == py.to_bytes()
+    path = str(tmp_path / "morf_isolation.sporf")
+    r["sporf_save"](rm, path)
+    back = sporf.load(path)
+    assert type(back) is sporf.MORFIsolation and back.data_dims_ == (8, 8)
+    assert np.array_equal(np.array(r["predict"](rm, r_matrix(X.reshape(120, -1)))), -back.score_samples(X))
+
+
+def test_isolation_defaults_and_names_match(r):
+    """R's isolation_forest() is SPORFIsolation and MORFIsolation in one
+    function: its parameters are their union (sample_weight is Python's fit
+    argument; warm_start is R's grow()), with the same defaults."""
+    import inspect
+
+    py = {k: v.default for k, v in inspect.signature(sporf.SPORFIsolation).parameters.items()}
+    morf = {k: v.default for k, v in inspect.signature(sporf.MORFIsolation).parameters.items()}
+    shown = r("vapply(formals(sporf:::isolation_forest.default), function(v) paste(deparse(v), collapse = ''), '')")
+    rd = dict(zip(shown.names, shown))
+    for name in ("x", "...", "sample_weight"):
+        rd.pop(name)
+    assert rd.pop("patch_weights") == 'if (identical(projection, "patch")) "haar" else "uniform"'
+    assert morf.pop("patch_weights") == "haar"
+    assert py.pop("warm_start") is False and morf.pop("warm_start") is False
+    union = dict(morf, **py)
+    assert set(rd) == set(union)
+    for name, default in union.items():
+        got = rd[name]
+        if default is None:
+            assert got == "NULL", name
+        elif isinstance(default, bool):
+            assert got == ("TRUE" if default else "FALSE"), name
+        elif isinstance(default, str):
+            assert got == '"%s"' % default, name
+        else:
+            assert float(got) == default, name
+    assert list(r("names(formals(sporf:::predict.sporf_isolation))")) == ["object", "newdata", "type", "n_jobs",
+                                                                         "..."]
+
+
+def test_isolation_shards_from_both_languages_merge_into_one_forest(r, tmp_path):
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(200, 5))
+    whole = sporf.SPORFIsolation(n_estimators=20, random_state=9).fit(X)
+    py_shard = sporf.SPORFIsolation(n_estimators=8, first_tree=0, random_state=9).fit(X)
+    r_shard = r_isolation(r, X, n_estimators=12, first_tree=8, random_state=9)
+    path = str(tmp_path / "r_shard.sporf")
+    r["sporf_save"](r_shard, path)
+    merged = sporf.merge_forests([py_shard, sporf.load(path)])
+    assert merged.to_bytes() == whole.to_bytes()
+
+
 def test_supervised_proximity_matches(r):
     X, y = make_trunk(90, 6, random_state=0)
     py = sporf.SPORFClassifier(n_estimators=10, random_state=4).fit(X, y)
@@ -709,7 +799,7 @@ from sporf import _spec_gen as _spec  # noqa: E402
 # Python estimator -> (R function, whether y is a class label, numeric response or absent)
 TWINS = {"SPORFClassifier": ("sporf", "classes"), "SPORFRegressor": ("sporf", "numeric"),
          "MORFClassifier": ("morf", "classes"), "MORFRegressor": ("morf", "numeric"),
-         "URerF": ("urerf", None)}
+         "URerF": ("urerf", None), "SPORFIsolation": ("isolation_forest", None)}
 GRID = (4, 4)
 
 

@@ -7,7 +7,7 @@ not the same random process as a bootstrap over n weighted rows.
 """
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from sporf import MORFRegressor, SPORFClassifier, SPORFRegressor, URerF
+from sporf import MORFIsolation, MORFRegressor, SPORFClassifier, SPORFIsolation, SPORFRegressor, URerF
 
 EXPECTED_FAILURES = {
     "check_sample_weight_equivalence_on_dense_data": (
@@ -40,6 +40,9 @@ def expected_failed_checks(estimator):
         MORFRegressor(n_estimators=5, random_state=0),
         URerF(n_estimators=5, random_state=0),
         URerF(n_estimators=5, criterion="twomeans", projection="patch", random_state=0),
+        SPORFIsolation(n_estimators=10, random_state=0),
+        SPORFIsolation(n_estimators=10, projection="axis", contamination=0.1, random_state=0),
+        MORFIsolation(n_estimators=10, random_state=0),
     ],
     expected_failed_checks=expected_failed_checks,
 )
