@@ -257,6 +257,7 @@ int sporf_model_merge(const sporf_forest *const *forests, int64_t n_forests, spo
         m->n_features = first->n_features;
         m->n_classes = first->n_classes;
         m->n_outputs = first->n_outputs;
+        m->score_threshold = first->score_threshold;
         /* rows with NaN need every tree's directions */
         m->missing_learned = 1;
         for (int64_t k = 0; k < n_forests; k++)
@@ -276,7 +277,6 @@ int sporf_model_merge(const sporf_forest *const *forests, int64_t n_forests, spo
     if (ok)
         ok = copy_array((void **)&m->output_classes, first->output_classes,
                         first->n_outputs > 1 ? first->n_outputs : 0, sizeof *first->output_classes);
-    m->score_threshold = first->score_threshold;
     if (ok && first->note_len > 0) {
         ok = copy_array((void **)&m->note, first->note, first->note_len, 1);
         m->note_len = ok ? first->note_len : 0;

@@ -286,6 +286,12 @@ int main(void)
     fc.p.criterion = SPORF_CRIT_FASTBIC;
     fc.task = 2;
     every_failure("unsupervised fit", do_fit, &fc);
+    fc.p.criterion = SPORF_CRIT_ISOLATION; /* oblique candidates scaled by their spread in the node */
+    fc.p.bootstrap = 0;
+    fc.p.max_samples = (sporf_amount){SPORF_FORM_COUNT, 40};
+    every_failure("isolation fit", do_fit, &fc);
+    fc.p.bootstrap = 1;
+    fc.p.max_samples = (sporf_amount){SPORF_FORM_ALL, 0};
     sporf_params_init(&fc.p);
     fc.p.n_estimators = 3;
     fc.p.n_jobs = 2;
