@@ -7,7 +7,7 @@ grow <- function(object, n_more, ...) {
     .bad_param("n_more", "a whole number >= 1", n_more)
   call <- object[["call"]]
   fitted_by <- if (is.call(call)) sub("^sporf::", "", paste(deparse(call[[1L]]), collapse = "")) else ""
-  if (!(fitted_by %in% c("sporf", "morf", "urerf")))
+  if (!(fitted_by %in% c("sporf", "morf", "urerf", "isolation_forest")))
     stop(paste0("grow() refits through the forest's fitting call, and this forest has none (it was read from a ",
                 "model file or merged): grow its next trees as a shard with the same seed and join them with ",
                 "merge_forests()"), call. = FALSE)
@@ -44,6 +44,8 @@ grow <- function(object, n_more, ...) {
   # out-of-bag results of the grown forest, from the trees' regenerated draws:
   # its scores and, for a quantile forest, the interval calibration (as a fit
   # computes them; Python's warm start does the same)
+  if (inherits(merged, "sporf_isolation")) # the outlier threshold of the grown forest's scores
+    return(.isolation_grown(merged, object, .grow_training_data(merged, call, extra, parent.frame())$X))
   wants_oob <- !is.null(object[["oob_score"]]) && !inherits(object, "urerf")
   wants_scores <- isTRUE(merged[["params"]][["quantiles"]]) || identical(merged[["task"]], "survival")
   if (wants_oob || wants_scores) {

@@ -65,6 +65,22 @@ isolation_forest <- function(x, ...) UseMethod("isolation_forest")
   obj
 }
 
+# grow() of an isolation forest: the merged forest's outlier threshold from
+# its own scores of the training rows X (as the fit sets it, and Python's
+# warm start), the fitted object's fields the model file does not hold.
+.isolation_grown <- function(merged, object, X) {
+  contamination <- object[["params"]][["contamination"]]
+  handle <- .native(merged)
+  if (!is.null(contamination) && !identical(contamination, "auto")) {
+    .Call(C_sporf_r_set_contamination, handle, .Call(C_sporf_r_predict_proba, handle, X,
+                                                     .resolve_n_jobs(merged[["n_jobs"]])), contamination)
+    merged$model <- .Call(C_sporf_r_save, handle)
+  }
+  merged$offset <- .Call(C_sporf_r_score_threshold, handle)
+  merged$params$contamination <- contamination
+  merged
+}
+
 # The fields of an isolation forest loaded from a model file (io.R).
 .isolation_fields <- function(obj, handle) {
   obj$offset <- .Call(C_sporf_r_score_threshold, handle)

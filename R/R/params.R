@@ -272,7 +272,9 @@ print.sporf_fraction <- function(x, ...) {
   if (is.null(params)) return(call)
   call$first_tree <- (if (is.null(params$first_tree)) 0 else params$first_tree) + first
   call$random_state <- params$random_state
-  call$oob_score <- FALSE
+  # the out-of-bag results are the grown forest's (grow.R); forests without a response have none
+  if (sub("^sporf::", "", paste(deparse(call[[1L]]), collapse = "")) %in% c("sporf", "morf"))
+    call$oob_score <- FALSE
   call$verbose <- 0
   call
 }

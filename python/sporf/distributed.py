@@ -22,6 +22,7 @@ from ._native import NativeForest, Progress, merge
 from ._exclusive import fitting
 from ._forest import _BaseForest, _warn_missing_oob, chooses_leaf_size
 from ._survival import _ForestSurvival, survival_target
+from ._isolation import _IsolationForest
 from ._urerf import URerF
 
 __all__ = ["fit"]
@@ -41,8 +42,10 @@ def _grow_shard(cls, params, first, count, X, y, sample_weight):
     bytes. With min_samples_leaf="auto" the shard leaves the choice to the
     merge: its bytes hold its trees' nodes and every row's out-of-bag sums."""
     est = cls(**dict(params, first_tree=first, n_estimators=count))
-    if y is None:
+    if y is None and sample_weight is None:
         est.fit(X)
+    elif y is None:  # an isolation forest's weights
+        est.fit(X, sample_weight=sample_weight)
     else:
         est.fit(X, y, sample_weight=sample_weight)
     return est.to_bytes()
@@ -147,9 +150,11 @@ def fit(estimator, X, y=None, *, sample_weight=None, client=None, n_shards=None,
     distributed = _import_distributed()
     if not isinstance(estimator, _BaseForest):
         raise TypeError("sporf.distributed.fit takes a sporf estimator, got %s" % type(estimator).__name__)
-    unsupervised = isinstance(estimator, URerF)
-    if unsupervised and (y is not None or sample_weight is not None):
+    unsupervised = isinstance(estimator, (URerF, _IsolationForest))  # no response
+    if isinstance(estimator, URerF) and (y is not None or sample_weight is not None):
         raise TypeError("URerF is unsupervised: pass X only (no y or sample_weight)")
+    if unsupervised and y is not None:
+        raise TypeError("%s has no response: pass X (and sample_weight) only" % type(estimator).__name__)
     if not unsupervised and y is None:
         raise ValueError("%s needs y" % type(estimator).__name__)
     if _dask.is_collection(X):
@@ -239,7 +244,9 @@ def _fit_on_cluster(distributed, client, estimator, params, ranges, X, y, sample
     for name, value in vars(fitted).items():
         if name == "_forest" or (name.endswith("_") and not name.startswith("__")):
             setattr(estimator, name, value)
-    if unsupervised or getattr(estimator, "oob_score", False):
+    if isinstance(estimator, _IsolationForest):  # the outlier threshold of the whole forest's scores
+        estimator._fit_threshold(lambda: -estimator.score_samples(X))
+    elif unsupervised or getattr(estimator, "oob_score", False):
         Xv = estimator._check_X(X)
         if unsupervised:
             estimator._fit_X = np.ascontiguousarray(Xv)
@@ -500,9 +507,11 @@ def _fit_partitioned(client, estimator, X, y, sample_weight, progress):
 
     cls = type(estimator)
     name = cls.__name__
-    unsupervised = isinstance(estimator, URerF)
+    unsupervised = isinstance(estimator, (URerF, _IsolationForest))  # no response
     if y is None and not unsupervised:
         raise ValueError("%s needs y" % name)
+    if y is not None and unsupervised:
+        raise TypeError("%s has no response: pass X only" % name)
     estimator._refuse_partitioned()
     survival = isinstance(estimator, _ForestSurvival)
     # a survival response (event, time) is gathered whole (_every_row_response), not partitioned
@@ -510,7 +519,7 @@ def _fit_partitioned(client, estimator, X, y, sample_weight, progress):
     y = y if survival else y_parted
     n_total, p = int(X.shape[0]), int(X.shape[1])
     if unsupervised and n_total < 2:
-        raise ValueError("URerF needs at least 2 rows, got %d" % n_total)
+        raise ValueError("%s needs at least 2 rows, got %d" % (name, n_total))
     offsets = np.concatenate([[0], np.cumsum(X.chunks[0])]).astype(np.int64)
     x_parts = list(X.to_delayed().ravel())
     y_parts = list(y_parted.to_delayed().ravel()) if y_parted is not None else [None] * len(x_parts)
@@ -584,7 +593,11 @@ def _fit_partitioned(client, estimator, X, y, sample_weight, progress):
     for attr, value in vars(fitted).items():
         if attr == "_forest" or (attr.endswith("_") and not attr.startswith("__")):
             setattr(estimator, attr, value)
-    if unsupervised:
+    if isinstance(estimator, _IsolationForest):
+        # the outlier threshold from every row's score, scored where the rows are
+        estimator._fit_threshold(lambda: np.concatenate(client.compute(
+            [dask.delayed(_partition_scores)(model, xp) for xp in x_parts], sync=True)))
+    elif unsupervised:
         # the reference rows of neighbour queries stay where they are: the
         # queries run partition by partition (_proximity.partitioned_neighbors)
         estimator._fit_X = X
@@ -605,6 +618,13 @@ def _fit_partitioned(client, estimator, X, y, sample_weight, progress):
             estimator.interval_weights_ = np.where(np.isnan(scores), 0.0, weights)
         estimator.interval_calibration_ = "out-of-bag"
     return estimator
+
+
+def _partition_scores(model, block):
+    """Runs on a worker: an isolation forest's anomaly scores of one partition's rows."""
+    forest = NativeForest.from_bytes(model)
+    block = np.require(block, dtype=np.float64, requirements=["C", "A"])  # unpickled: any address
+    return forest.predict_proba(block, 1, 1)[:, 0]
 
 
 def _labels_of_rows(client, y_parts, classification):

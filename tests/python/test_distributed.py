@@ -59,6 +59,7 @@ def _cases():
         (sporf.MORFClassifier(n_estimators=12, max_patch_dims=6, random_state=3), Xi, yi),
         (sporf.MORFRegressor(n_estimators=12, max_patch_dims=6, random_state=3), Xi, yi.astype(float)),
         (sporf.URerF(n_estimators=12, random_state=3), X, None),
+        (sporf.SPORFIsolation(n_estimators=12, contamination=0.1, random_state=3), X, None),
         (sporf.SPORFClassifier(min_samples_leaf=3, n_estimators=14, projection="axis", honest_fraction=0.3, random_state=9,
                                first_tree=100), X, y),
         (sporf.SPORFSurvival(n_estimators=16, oob_score=True, random_state=3), X,
@@ -84,7 +85,10 @@ def test_dask_fit_is_the_single_machine_fit(client, est, X, y):
         assert hasattr(est, name) == hasattr(local, name)
         if hasattr(local, name):
             np.testing.assert_array_equal(getattr(est, name), getattr(local, name))
-    if y is None:
+    if isinstance(est, sporf.SPORFIsolation):  # the whole forest's outlier threshold
+        assert est.offset_ == local.offset_
+        np.testing.assert_array_equal(est.decision_function(X[:50]), local.decision_function(X[:50]))
+    elif y is None:
         np.testing.assert_array_equal(est.kneighbors(n_neighbors=4)[1], local.kneighbors(n_neighbors=4)[1])
     else:
         np.testing.assert_array_equal(est.predict(X[:50]), local.predict(X[:50]))

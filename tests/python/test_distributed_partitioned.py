@@ -147,6 +147,23 @@ def test_urerf_from_partitions_is_the_local_forest_and_its_neighbours(client, da
         est.proximity(dense=True)
 
 
+@pytest.mark.parametrize("chunks", CHUNKINGS, ids=["one", "three", "uneven"])
+def test_an_isolation_forest_from_partitions_is_the_local_fit_and_scores_lazily(client, data, chunks):
+    X = data[0]
+    sw = np.random.default_rng(2).uniform(0.5, 2.0, X.shape[0])
+    kw = dict(n_estimators=10, max_samples=200, contamination=0.05, random_state=4)
+    local = sporf.SPORFIsolation(**kw).fit(X, sample_weight=sw)
+    est = sd.fit(sporf.SPORFIsolation(**kw), da.from_array(X, chunks=chunks),
+                 sample_weight=da.from_array(sw, chunks=(chunks[0],)), client=client)
+    assert est.to_bytes() == local.to_bytes() and est.offset_ == local.offset_
+    lazy = est.score_samples(da.from_array(X, chunks=chunks))
+    assert isinstance(lazy, da.Array)
+    np.testing.assert_array_equal(lazy.compute(), local.score_samples(X))
+    np.testing.assert_array_equal(est.predict(da.from_array(X, chunks=chunks)).compute(), local.predict(X))
+    with pytest.raises(TypeError, match="no response"):
+        sd.fit(sporf.SPORFIsolation(n_estimators=2), da.from_array(X, chunks=chunks), data[1], client=client)
+
+
 def test_a_sample_too_large_for_a_worker_is_refused_before_any_work(data):
     X, y = data
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0",
