@@ -70,6 +70,9 @@ def main(out):
         .fit(X, (np.arange(60) % 3 != 0, np.abs(X[:, 0]) + 0.1), sample_weight=1.0 + (X[:, 1] > 0)),
         "survival-honest": sporf.SPORFSurvival(n_estimators=2, max_depth=4, honest_fraction=0.5, random_state=0)
         .fit(X, (np.arange(60) % 3 != 0, np.abs(X[:, 0]) + 0.1)),
+        # format 15: isolation forests, their leaves' path lengths and the outlier threshold
+        "isolation": sporf.SPORFIsolation(n_estimators=2, contamination=0.1, random_state=0).fit(with_missing(X)),
+        "isolation-morf": sporf.MORFIsolation(n_estimators=2, max_patch_dims=(2, 3), random_state=0).fit(Xb),
         # format 8's missing-value directions, learned both ways
         "missing": sporf.SPORFClassifier(n_estimators=2, max_depth=4, random_state=0).fit(with_missing(X), y),
     }

@@ -41,6 +41,9 @@
 
 # list(x: x with each categorical column as its 0-based level codes (NA
 # missing), levels: the level names by column (NULL when none is categorical)).
+# .split_levels of x and the fit's arguments' categorical_features.
+.split_levels_of <- function(x, args) .split_levels(x, args$categorical_features)
+
 .split_levels <- function(x, categorical_features) {
   if (!is.data.frame(x) && is.null(categorical_features)) return(list(x = x, levels = NULL))
   cols <- .categorical_columns(x, categorical_features)

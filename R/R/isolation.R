@@ -19,15 +19,12 @@ isolation_forest <- function(x, ...) UseMethod("isolation_forest")
   args <- .forest_args("isolation_forest", env)
   contamination <- .check_contamination(args$contamination)
   # factor columns and categorical_features: level codes, in the levels' own order (no response)
-  split <- .split_levels(env$x, args$categorical_features)
+  split <- .split_levels_of(env$x, args)
   X <- .as_feature_matrix(split$x, "x")
   if (nrow(X) < 2L) stop(sprintf("isolation_forest() needs at least 2 rows; x has %d", nrow(X)), call. = FALSE)
-  dims <- NULL
-  if (identical(args$projection, "patch") || !is.null(args$data_dims)) {
-    dims <- .grid_input(X, args$data_dims, "x")$dims
-    args$data_dims <- dims
-  }
-  params <- .build_params(args, ncol(X), "isolation_forest", "isolation", dims)
+  grid <- .with_patch_grid(args, X)
+  args <- grid$args
+  params <- .build_params(args, ncol(X), "isolation_forest", "isolation", grid$dims)
   sw <- .check_sample_weight(env$sample_weight, nrow(X))
   by_feature <- NULL
   if (!is.null(split$levels)) {
@@ -46,7 +43,7 @@ isolation_forest <- function(x, ...) UseMethod("isolation_forest")
   if (identical(contamination, "auto")) {
     .Call(C_sporf_r_set_score_threshold, handle, 0.5)
   } else {
-    .Call(C_sporf_r_set_contamination, handle,
+    .Call(C_sporf_r_set_outlier_share, handle,
           .Call(C_sporf_r_predict_proba, handle, X, .resolve_n_jobs(args$n_jobs)), contamination)
   }
   threshold <- .Call(C_sporf_r_score_threshold, handle)
@@ -59,7 +56,6 @@ isolation_forest <- function(x, ...) UseMethod("isolation_forest")
                     max_features_resolved = attr(params, "max_features_resolved"), task = "isolation")
   obj$feature_levels <- by_feature
   obj$offset <- threshold
-  if (!is.null(dims)) obj$data_dims <- dims
   obj$call <- .generic_call(call, "isolation_forest")
   class(obj) <- c("sporf_isolation", class(obj))
   obj
@@ -72,7 +68,7 @@ isolation_forest <- function(x, ...) UseMethod("isolation_forest")
   contamination <- object[["params"]][["contamination"]]
   handle <- .native(merged)
   if (!is.null(contamination) && !identical(contamination, "auto")) {
-    .Call(C_sporf_r_set_contamination, handle, .Call(C_sporf_r_predict_proba, handle, X,
+    .Call(C_sporf_r_set_outlier_share, handle, .Call(C_sporf_r_predict_proba, handle, X,
                                                      .resolve_n_jobs(merged[["n_jobs"]])), contamination)
     merged$model <- .Call(C_sporf_r_save, handle)
   }
@@ -112,8 +108,7 @@ predict.sporf_isolation <- function(object, newdata, type = c("score", "outlier"
 
 print.sporf_isolation <- function(x, ...) {
   p <- x[["params"]]
-  cat(sprintf("sporf isolation forest: %d trees of up to %s rows each, %s projections\n", x[[.TREES_HELD_FIELD]],
-              format(p[["max_samples"]]), p[["projection"]]))
+  cat(sprintf("sporf isolation forest: %d trees, %s projections\n", x[[.TREES_HELD_FIELD]], p[["projection"]]))
   cat(sprintf("  %d features; outlier threshold (score) %.4g%s\n", x[["n_features"]], x[["offset"]],
               if (identical(p[["contamination"]], "auto") || is.null(p[["contamination"]])) " (the paper's 0.5)"
               else sprintf(" (contamination %g)", p[["contamination"]])))
@@ -131,7 +126,6 @@ print.summary.sporf_isolation <- function(x, ...) {
   cat(sprintf("  trees:              %d\n", x$n_trees))
   cat(sprintf("  features:           %d\n", x$n_features))
   if (!is.na(x$n_samples)) cat(sprintf("  training rows:      %d\n", x$n_samples))
-  cat(sprintf("  rows per tree:      %s\n", format(x$params$max_samples)))
   cat(sprintf("  projection:         %s\n", x$params$projection))
   cat(sprintf("  outlier threshold:  %.4g (anomaly score)\n", x$offset))
   invisible(x)

@@ -20,6 +20,16 @@ morf <- function(x, ...) UseMethod("morf")
 # order of data_dims -- the order Python uses -- from a matrix (already in
 # that order) or an array of dim c(n, d1, ..., dk). Only types are checked
 # here: the core checks that the grid fits the columns, in one message.
+# list(args, dims): the fit's arguments with the grid of a patch forest
+# (urerf(), isolation_forest()) resolved against X, and that grid (NULL
+# without one); a grid given with another projection goes to the core, which
+# refuses it.
+.with_patch_grid <- function(args, X) {
+  if (identical(args$projection, "patch") || !is.null(args$data_dims))
+    args$data_dims <- .grid_input(X, args$data_dims, "x")$dims
+  list(args = args, dims = args$data_dims)
+}
+
 .grid_input <- function(x, data_dims, what) {
   d <- dim(x)
   if (is.array(x) && length(d) > 2L) {

@@ -13,13 +13,9 @@ urerf <- function(x, ...) UseMethod("urerf")
   .check_n_neighbors(n_neighbors, Inf, FALSE)
   args <- .forest_args("urerf", env)
   args$n_neighbors <- NULL
-  # A grid given with another projection goes to the core, which refuses it.
-  dims <- NULL
-  if (identical(args$projection, "patch") || !is.null(args$data_dims)) {
-    dims <- .grid_input(X, args$data_dims, "x")$dims
-    args$data_dims <- dims
-  }
-  params <- .build_params(args, ncol(X), "urerf", "unsupervised", dims)
+  grid <- .with_patch_grid(args, X)
+  args <- grid$args
+  params <- .build_params(args, ncol(X), "urerf", "unsupervised", grid$dims)
   res <- .Call(C_sporf_r_fit_unsupervised, X, params, NULL, as.integer(args$verbose))
   if (isTRUE(res[[2L]])) {
     cond <- structure(class = c("sporf_interrupt", "interrupt", "error", "condition"),

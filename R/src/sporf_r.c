@@ -1140,13 +1140,13 @@ SEXP sporf_r_set_score_threshold(SEXP handle, SEXP value)
     return R_NilValue;
 }
 
-SEXP sporf_r_set_contamination(SEXP handle, SEXP scores, SEXP contamination)
+SEXP sporf_r_set_outlier_share(SEXP handle, SEXP scores, SEXP share)
 {
     if (TYPEOF(scores) != REALSXP)
         Rf_error("internal: scores must be a double vector");
     sporf_error err;
-    if (sporf_forest_set_contamination(get_forest(handle), REAL(scores), (int64_t)XLENGTH(scores),
-                                       Rf_asReal(contamination), &err) != SPORF_OK)
+    if (sporf_forest_set_outlier_share(get_forest(handle), REAL(scores), (int64_t)XLENGTH(scores),
+                                       Rf_asReal(share), &err) != SPORF_OK)
         raise_core_error(&err);
     return R_NilValue;
 }
@@ -1272,7 +1272,7 @@ static const R_CallMethodDef call_methods[] = {
     {"sporf_r_fit_unsupervised", (DL_FUNC)&sporf_r_fit_unsupervised, 4},
     {"sporf_r_set_score_threshold", (DL_FUNC)&sporf_r_set_score_threshold, 2},
     {"sporf_r_score_threshold", (DL_FUNC)&sporf_r_score_threshold, 1},
-    {"sporf_r_set_contamination", (DL_FUNC)&sporf_r_set_contamination, 3},
+    {"sporf_r_set_outlier_share", (DL_FUNC)&sporf_r_set_outlier_share, 3},
     {"sporf_r_neighbors", (DL_FUNC)&sporf_r_neighbors, 5},
     {"sporf_r_proximity_dense", (DL_FUNC)&sporf_r_proximity_dense, 4},
     {"sporf_r_physical_memory", (DL_FUNC)&sporf_r_physical_memory, 0},

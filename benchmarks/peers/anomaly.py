@@ -93,7 +93,7 @@ def model_scores(name, X, seed, trees):
         return m.fit(X).predict(X)
     if name.startswith("sporf"):
         import sporf
-        kw = dict(SPORF_FORMS.get(name) or json.loads(name[len("sporf"):]))
+        kw = dict(SPORF_FORMS[name] if name in SPORF_FORMS else json.loads(name[len("sporf"):]))
         if kw.get("feature_combinations") == "p":
             kw["feature_combinations"] = float(X.shape[1])
         cls = getattr(sporf, kw.pop("class", "SPORFIsolation"))
@@ -125,6 +125,9 @@ ISOTREE_FORMS = {
     "isotree FCF": {"ndim": 2, "sample_size": 256, "max_depth": None, "coefs": "normal", "prob_pick_pooled_gain": 1},
     "isotree density": {"scoring_metric": "density"},
     "isotree adj_depth": {"scoring_metric": "adj_depth", "penalize_range": True},
+    "isotree kurtosis": {"weigh_by_kurtosis": True},
+    "isotree kurtosis full depth": {"weigh_by_kurtosis": True, "max_depth": None},
+    "isotree full depth": {"max_depth": None},
 }
 # sporf's forms (a model name "sporf {json}" gives any other keywords)
 SPORF_FORMS = {

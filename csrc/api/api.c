@@ -311,28 +311,27 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int sporf_forest_set_contamination(sporf_forest *f, const double *scores, int64_t n, double contamination,
+int sporf_forest_set_outlier_share(sporf_forest *f, const double *scores, int64_t n, double share,
                                    sporf_error *err)
 {
     sporf_clear_error(err);
     if (!f || !scores || n < 1)
-        return sporf_set_error(err, SPORF_E_ARG, "set_contamination: a forest and at least one score are required");
-    if (!(contamination > 0.0 && contamination <= 0.5))
-        return sporf_set_error(err, SPORF_E_ARG, "contamination must be \"auto\" or a number in (0, 0.5], got %g",
-                               contamination);
+        return sporf_set_error(err, SPORF_E_ARG, "set_outlier_share: a forest and at least one score are required");
+    if (!(share > 0.0 && share <= 0.5))
+        return sporf_set_error(err, SPORF_E_ARG, "the share of outliers must be a number in (0, 0.5], got %g", share);
     double *v = malloc((size_t)n * sizeof *v);
     if (!v)
         return sporf_set_error(err, SPORF_E_NOMEM, "out of memory");
     for (int64_t i = 0; i < n; i++) {
         if (!(scores[i] >= 0.0 && scores[i] <= 1.0)) {
             free(v);
-            return sporf_set_error(err, SPORF_E_ARG, "set_contamination: scores[%lld] = %g is not an anomaly score "
+            return sporf_set_error(err, SPORF_E_ARG, "set_outlier_share: scores[%lld] = %g is not an anomaly score "
                                                      "in [0, 1]", (long long)i, scores[i]);
         }
         v[i] = scores[i];
     }
     qsort(v, (size_t)n, sizeof *v, cmp_double);
-    const double h = (double)(n - 1) * (1.0 - contamination);
+    const double h = (double)(n - 1) * (1.0 - share);
     const int64_t lo = (int64_t)floor(h);
     const double t = h - (double)lo;
     const double q = lo + 1 < n ? v[lo] + t * (v[lo + 1] - v[lo]) : v[lo];

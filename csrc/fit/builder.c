@@ -188,9 +188,20 @@ static int try_candidate(sporf_builder *b, const int32_t *f, const double *w, in
     b->rows.vals_best_ok = 0;
     const int64_t n_miss = b->rows.has_missing ? sporf_rows_missing_last(&b->rows, start, end) : 0;
     const int64_t end_val = end - n_miss; /* the sorted values end here; missing rows follow */
-    sporf_sort_values_radix(b->rows.vals + start, b->rows.idx + start, end_val - start, &b->rows.sort_scratch);
-    /* constant: one value (or none), and no missing row to split off */
-    const int spread = end_val - start >= 2 && b->rows.vals[end_val - 1] > b->rows.vals[start];
+    int spread;
+    if (b->task->first_cut_wins) { /* a random cut needs the values' range, not their order */
+        double lo = INFINITY, hi = -INFINITY;
+        for (int64_t i = start; i < end_val; i++) {
+            const double v = b->rows.vals[i];
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+        }
+        spread = end_val - start >= 2 && hi > lo;
+    } else {
+        sporf_sort_values_radix(b->rows.vals + start, b->rows.idx + start, end_val - start, &b->rows.sort_scratch);
+        /* constant: one value (or none), and no missing row to split off */
+        spread = end_val - start >= 2 && b->rows.vals[end_val - 1] > b->rows.vals[start];
+    }
     if (!spread && !(n_miss > 0 && end_val > start))
         return 0;
     const int single = len == 1 && (w[0] == 1.0 || w[0] == -1.0);

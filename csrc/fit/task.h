@@ -146,7 +146,9 @@ typedef struct sporf_task {
 
     /* 1: the first candidate that cuts the node is its split (isolation:
      * random cuts have no quality to compare, and the paper draws until a
-     * feature is not constant); 0: every candidate is scanned. */
+     * feature is not constant), and its scan receives the values unsorted
+     * (a random cut needs their range only); 0: every candidate is scanned,
+     * its values sorted. */
     int first_cut_wins;
 } sporf_task;
 

@@ -50,31 +50,35 @@ static void node_stats(sporf_task_state *t, const sporf_rows *r, int64_t start, 
     st->perfect = INFINITY;
 }
 
-/* A threshold uniform between the sorted values' ends v[0] < v[n - 1]; the
- * rows <= it go left. Rows whose projection is missing are left to the
- * builder's imputed form of the projection (their features at the training
- * means): return 0 so that it is tried. */
+/* A threshold uniform between the values' smallest and largest (the
+ * builder does not sort them for this task: first_cut_wins); the rows <= it
+ * go left. Rows whose projection is missing are left to the builder's
+ * imputed form of the projection (their features at the training means):
+ * return 0 so that it is tried. */
 static int scan(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, int64_t n_miss,
                 const sporf_node_stats *st, sporf_best_split *best)
 {
     (void)st;
     const int64_t n = end - start - n_miss;
     const double *v = r->vals + start;
-    if (n_miss > 0 || n < 2 || !(v[n - 1] > v[0]) || best->found)
+    if (n_miss > 0 || n < 2 || best->found)
         return 0;
-    const double lo = v[0], hi = v[n - 1];
+    double lo = v[0], hi = v[0];
+    for (int64_t i = 1; i < n; i++) {
+        lo = v[i] < lo ? v[i] : lo;
+        hi = v[i] > hi ? v[i] : hi;
+    }
+    if (!(hi > lo))
+        return 0;
     double threshold = lo + sporf_rng_uniform_open(t->rng) * (hi - lo);
     if (!(threshold >= lo && threshold < hi))
         threshold = lo; /* rounding at the top: one row still goes right */
-    int64_t a = 0, b = n - 1; /* v[a] <= threshold < v[b] */
-    while (b - a > 1) {
-        const int64_t m = a + (b - a) / 2;
-        if (v[m] <= threshold) a = m;
-        else b = m;
-    }
+    int64_t n_left = 0;
+    for (int64_t i = 0; i < n; i++)
+        n_left += v[i] <= threshold;
     best->found = 1;
     best->proxy = 1.0;
-    best->n_left = b;
+    best->n_left = n_left;
     best->threshold = threshold;
     best->missing_left = 0;
     best->imputed = 0;

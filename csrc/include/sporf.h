@@ -1250,13 +1250,13 @@ int sporf_forest_get_note(const sporf_forest *forest, uint8_t *buf, int64_t cap,
  * thread-safe against other calls on the same forest. get: thread-safe. */
 int sporf_forest_set_score_threshold(sporf_forest *forest, double value, sporf_error *err);
 
-/* The threshold a share `contamination` in (0, 0.5] of scores[0..n) lies
- * above: their quantile at 1 - contamination, interpolated linearly
+/* The threshold a share in (0, 0.5] of scores[0..n) lies above (the
+ * bindings' contamination): their quantile at 1 - share, interpolated linearly
  * between order statistics (numpy's default percentile, R's type 7), set
  * as the forest's threshold. One computation for both bindings, so their
  * model bytes agree. scores: n >= 1 anomaly scores in [0, 1] (the forest's
  * own, of its training rows); read, not kept. */
-int sporf_forest_set_contamination(sporf_forest *forest, const double *scores, int64_t n, double contamination,
+int sporf_forest_set_outlier_share(sporf_forest *forest, const double *scores, int64_t n, double share,
                                    sporf_error *err);
 int sporf_forest_get_score_threshold(const sporf_forest *forest, double *out, sporf_error *err);
 

@@ -84,7 +84,7 @@ class _IsolationForest(OutlierMixin, _BaseForest):
         if contamination == "auto":
             self._forest.set_score_threshold(0.5)
         else:  # scikit-learn's offset_ = percentile(-scores, 100 c), computed in the core for both languages
-            self._forest.set_contamination(training_scores(), contamination)
+            self._forest.set_outlier_share(training_scores(), contamination)
         self.offset_ = -self._forest.score_threshold()
 
     def _restore_task(self, forest, info):

@@ -330,13 +330,13 @@ class NativeForest:
         err = new_error()
         check(lib.sporf_forest_set_score_threshold(self.ptr, float(value), err), err)
 
-    def set_contamination(self, scores, contamination):
-        """The threshold a `contamination` share of the scores lies above
-        (sporf_forest_set_contamination): R computes it alike."""
+    def set_outlier_share(self, scores, share):
+        """The threshold a share of the scores lies above
+        (sporf_forest_set_outlier_share): R computes it alike."""
         scores = np.ascontiguousarray(scores, dtype=np.float64)
         err = new_error()
-        check(lib.sporf_forest_set_contamination(self.ptr, ffi.from_buffer("double[]", scores), scores.shape[0],
-                                                 float(contamination), err), err)
+        check(lib.sporf_forest_set_outlier_share(self.ptr, ffi.from_buffer("double[]", scores), scores.shape[0],
+                                                 float(share), err), err)
 
     def set_levels(self, n_levels, names):
         """Keep the categorical features' level names (n_levels: a count per

@@ -75,12 +75,12 @@ static void test_scores(void)
     CHECK(top && s[0] > 0.6, "the far row scores highest (%g), every score in (0, 1]", s[0]);
     double t = 0.0;
     CHECK(sporf_forest_get_score_threshold(f, &t, &err) == SPORF_OK && t == 0.5, "a new forest's threshold 0.5");
-    CHECK(sporf_forest_set_contamination(f, s, N, 0.1, &err) == SPORF_OK, "contamination: %s", err.message);
+    CHECK(sporf_forest_set_outlier_share(f, s, N, 0.1, &err) == SPORF_OK, "contamination: %s", err.message);
     sporf_forest_get_score_threshold(f, &t, &err);
     int above = 0;
     for (int i = 0; i < N; i++) above += s[i] > t;
     CHECK(above == 29 || above == 30, "a tenth of the rows above the threshold (%d)", above);
-    CHECK(sporf_forest_set_contamination(f, s, N, 0.7, &err) == SPORF_E_ARG, "contamination 0.7 refused");
+    CHECK(sporf_forest_set_outlier_share(f, s, N, 0.7, &err) == SPORF_E_ARG, "contamination 0.7 refused");
     CHECK(sporf_forest_set_score_threshold(f, 1.5, &err) == SPORF_E_ARG, "threshold 1.5 refused");
     /* the threshold travels with the model, and a format that disagrees is refused */
     int64_t len = 0;
