@@ -268,15 +268,21 @@ static const double *spread_weights(sporf_builder *b, const int32_t *f, const do
 {
     int any = 0;
     for (int32_t j = 0; j < len; j++) {
-        double n = 0.0, mean = 0.0, m2 = 0.0; /* Welford: one pass, no cancellation */
+        /* two passes, the mean then the squares about it: no cancellation, and
+         * no division in the loops (a one-pass update divides per row) */
+        double n = 0.0, sum = 0.0, m2 = 0.0;
         for (int64_t i = start; i < end; i++) {
             const double x = sporf_columns_at(&b->rows.X, f[j], b->rows.idx[i]);
-            if (sporf_is_missing(x))
-                continue;
-            n += 1.0;
-            const double d = x - mean;
-            mean += d / n;
-            m2 += d * (x - mean);
+            if (!sporf_is_missing(x)) {
+                n += 1.0;
+                sum += x;
+            }
+        }
+        const double mean = n > 0.0 ? sum / n : 0.0;
+        for (int64_t i = start; i < end; i++) {
+            const double x = sporf_columns_at(&b->rows.X, f[j], b->rows.idx[i]);
+            if (!sporf_is_missing(x))
+                m2 += (x - mean) * (x - mean);
         }
         const double sd = n > 1.0 && m2 > 0.0 ? sqrt(m2 / n) : 0.0;
         b->scaled_weight[j] = sd > 0.0 && isfinite(w[j] / sd) ? w[j] / sd : 0.0;
@@ -343,6 +349,21 @@ static void find_split(sporf_builder *b, sporf_rng *rng, int64_t start, int64_t 
     b->hist_stale = b->hist_node;
     if (b->params->projection == SPORF_PROJ_AXIS) {
         try_single_features(b, rng, b->n_candidates, start, end, st, best);
+        return;
+    }
+    const int one_by_one = b->task->first_cut_wins &&
+                           (b->params->projection == SPORF_PROJ_SPARSE || b->params->projection == SPORF_PROJ_GAUSSIAN);
+    if (one_by_one) {
+        /* the first candidate that is not constant is the cut: draw them one at a time */
+        for (int64_t a = 0; a < b->n_candidates && !best->found; a++) {
+            sporf_sampler_draw_sparse_column(s, rng);
+            const sporf_candidates *c = &s->cand;
+            const int32_t len = c->start[1];
+            const double *w = c->weight;
+            if (len > 1 && !(w = spread_weights(b, c->feature, w, len, start, end)))
+                continue;
+            try_candidate(b, c->feature, w, len, start, end, st, best);
+        }
         return;
     }
     switch (b->params->projection) {

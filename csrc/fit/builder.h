@@ -31,7 +31,7 @@ typedef struct sporf_builder {
     int64_t n_axis_extra;     /* axis_features resolved: single features searched besides the d */
     int32_t n_guided;         /* guided_features: longest guided projection (0 = none) */
     int64_t min_split_rows;   /* min_samples_split resolved against the training rows */
-    int64_t max_depth;        /* max_depth resolved (sporf_fit_sizes); 0: no limit */
+    int64_t max_depth;        /* max_depth (sporf_fit_sizes); 0: no limit */
     double *feature_spread;   /* isolation forests with oblique projections: scratch, each
                                  candidate's features' spread in the node (p); else NULL */
     double *scaled_weight;    /* and the candidate's weights over them (p) */

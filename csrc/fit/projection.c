@@ -74,6 +74,31 @@ static int per_column_init(sporf_sampler *s, const sporf_params *P, int64_t p, i
     return SPORF_OK;
 }
 
+/* log C(n, k) */
+static double log_choose(double n, double k) { return lgamma(n + 1.0) - lgamma(k + 1.0) - lgamma(n - k + 1.0); }
+
+/* The CDF of a column's count of the m = nnz cells drawn among the p d:
+ * hypergeometric on [k0, min(m, p)]. 0 when out of memory. */
+static int column_cdf(sporf_sampler *s)
+{
+    const int64_t p = s->n_features, m = s->nnz;
+    const double N = (double)p * (double)s->n_candidates, K = (double)p;
+    const int64_t k0 = m - (int64_t)(N - K) > 0 ? m - (int64_t)(N - K) : 0, k1 = m < p ? m : p;
+    s->column_len = k1 - k0 + 1;
+    s->column_k0 = k0;
+    if (!(s->column_cdf = malloc((size_t)s->column_len * sizeof *s->column_cdf)))
+        return 0;
+    double pk = exp(log_choose(K, (double)k0) + log_choose(N - K, (double)(m - k0)) - log_choose(N, (double)m));
+    double cdf = 0.0;
+    for (int64_t k = k0; k <= k1; k++) {
+        cdf += pk;
+        s->column_cdf[k - k0] = cdf;
+        pk *= (K - (double)k) * (double)(m - k) / ((double)(k + 1) * (N - K - (double)(m - k) + 1.0));
+    }
+    s->column_cdf[s->column_len - 1] = 1.0; /* the last count takes what rounding left */
+    return 1;
+}
+
 int sporf_sampler_init(sporf_sampler *s, const sporf_params *params,
                        int64_t n_features, int64_t n_candidates, sporf_error *err)
 {
@@ -92,6 +117,9 @@ int sporf_sampler_init(sporf_sampler *s, const sporf_params *params,
     if (s->projection == SPORF_PROJ_FRC || s->projection == SPORF_PROJ_POISSON)
         return per_column_init(s, params, n_features, n_candidates, err);
     s->nnz = sporf_sparse_nnz(params->feature_combinations, n_features, n_candidates);
+    s->perm = malloc((size_t)n_features * sizeof *s->perm); /* draw_sparse_column's distinct features */
+    if (!s->perm) goto nomem;
+    for (int64_t j = 0; j < n_features; j++) s->perm[j] = (int32_t)j;
     s->hash_cap = 16;
     while (s->hash_cap < 2 * s->nnz) s->hash_cap *= 2;
     s->hash = calloc((size_t)s->hash_cap, sizeof *s->hash);
@@ -100,7 +128,7 @@ int sporf_sampler_init(sporf_sampler *s, const sporf_params *params,
     s->cand.start = malloc((size_t)(max_proj + 1) * sizeof *s->cand.start);
     s->cand.feature = malloc((size_t)(s->nnz + n_candidates) * sizeof *s->cand.feature);
     s->cand.weight = malloc((size_t)(s->nnz + n_candidates) * sizeof *s->cand.weight);
-    if (!s->hash || !s->positions || !s->cand.start || !s->cand.feature || !s->cand.weight)
+    if (!s->hash || !s->positions || !s->cand.start || !s->cand.feature || !s->cand.weight || !column_cdf(s))
         goto nomem;
     return SPORF_OK;
 nomem:
@@ -113,6 +141,7 @@ void sporf_sampler_free(sporf_sampler *s)
     free(s->perm);
     free(s->hash);
     free(s->positions);
+    free(s->column_cdf);
     free(s->cand.start);
     free(s->cand.feature);
     free(s->cand.weight);
@@ -191,6 +220,29 @@ static int64_t poisson_draw(sporf_rng *rng, double lambda)
         if (pk <= 0.0) break; /* the tail underflowed: u is within rounding of 1 */
     }
     return k;
+}
+
+void sporf_sampler_draw_sparse_column(sporf_sampler *s, sporf_rng *rng)
+{
+    const int gaussian = s->projection == SPORF_PROJ_GAUSSIAN;
+    const int64_t p = s->n_features;
+    const double u = sporf_rng_uniform(rng);
+    int64_t k = s->column_k0;
+    while (k - s->column_k0 < s->column_len - 1 && u >= s->column_cdf[k - s->column_k0]) k++;
+    const int empty = k == 0;
+    if (empty) k = 1;
+    sporf_candidates *c = &s->cand;
+    c->n_proj = 1;
+    c->start[0] = 0;
+    for (int64_t i = 0; i < k; i++) {
+        const int64_t r = i + (int64_t)sporf_rng_below(rng, (uint64_t)(p - i));
+        const int32_t t = s->perm[r];
+        s->perm[r] = s->perm[i];
+        s->perm[i] = t;
+        c->feature[i] = t;
+        c->weight[i] = gaussian ? standard_normal(rng) : empty ? 1.0 : (sporf_rng_next(rng) >> 63) ? 1.0 : -1.0;
+    }
+    c->start[1] = (int32_t)k;
 }
 
 void sporf_sampler_draw_per_column(sporf_sampler *s, sporf_rng *rng)

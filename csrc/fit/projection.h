@@ -50,6 +50,9 @@ typedef struct sporf_sampler {
     uint64_t *hash;         /* open-addressing set of position+1 */
     int64_t hash_cap;
     uint64_t *positions;
+    double *column_cdf;     /* draw_sparse_column: the CDF of a column's count k = column_k0,
+                               column_k0 + 1, ... (column_len values) */
+    int64_t column_k0, column_len;
     /* patch */
     const sporf_params *params;
     int32_t *axis_cells;    /* per axis: up to max_patch_dims[k] cell indices      */
@@ -79,6 +82,16 @@ int sporf_sampler_enable_axis(sporf_sampler *s);
 
 /* Sparse mode: draw the node's candidate projections into s->cand. */
 void sporf_sampler_draw_sparse(sporf_sampler *s, sporf_rng *rng);
+
+/* Sparse mode, one candidate at a time (isolation forests cut the first
+ * candidate that is not constant, so the other d - 1 columns would be drawn
+ * for nothing): into s->cand (one projection), the non-zeros of one column
+ * of the p x d matrix sporf_sampler_draw_sparse draws -- a hypergeometric
+ * count of its ceil(fc * d) cells among the p d, by inversion from one
+ * uniform; an empty column becomes one feature, as there -- at distinct
+ * uniform features with weights +-1 (N(0, 1) for "gaussian"). Each call is
+ * one column's marginal, independent of the calls before. */
+void sporf_sampler_draw_sparse_column(sporf_sampler *s, sporf_rng *rng);
 
 /* Forest-RC / Poisson mode: draw the node's d candidates into s->cand. */
 void sporf_sampler_draw_per_column(sporf_sampler *s, sporf_rng *rng);

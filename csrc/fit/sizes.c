@@ -4,7 +4,6 @@
 #include "model/params.h"
 #include "util/pool.h"
 
-#include <math.h>
 #include <string.h>
 
 void sporf_fit_sizes_resolve(const sporf_params *params, int64_t n_rows, int64_t p, sporf_fit_sizes *s)
@@ -19,8 +18,6 @@ void sporf_fit_sizes_resolve(const sporf_params *params, int64_t n_rows, int64_t
     s->n_guided = params->projection == SPORF_PROJ_AXIS ? 0 : (int32_t)params->guided_features;
     s->min_split_rows = sporf_resolve_min_samples_split(params, n_rows);
     s->max_depth = params->max_depth;
-    if (s->max_depth == 0 && params->criterion == SPORF_CRIT_ISOLATION)
-        s->max_depth = s->n_draws > 2 ? (int64_t)ceil(log2((double)s->n_draws)) : 1;
     s->min_leaf_rows = sporf_resolve_min_samples_leaf(params, n_rows);
     s->leaf_auto = sporf_params_leaf_auto(params);
     s->leaf_grown = s->leaf_auto ? sporf_params_leaf_auto_grown(n_rows) : s->min_leaf_rows;

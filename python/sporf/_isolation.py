@@ -153,7 +153,7 @@ class SPORFIsolation(_spec_gen._SPORFIsolationParams, _IsolationForest):
     Anomalies are few and different, so random cuts isolate them sooner than
     ordinary rows (Liu, Ting and Zhou, 2008). Each tree draws ``max_samples``
     rows (256) without replacement and cuts them until every row stands alone
-    or the depth reaches ceil(log2(max_samples)): each node draws candidate
+    (the paper's depth limit, ceil(log2(max_samples)), is ``max_depth``): each node draws candidate
     projections -- SPORF's sparse +-1 combinations of a few features, each
     feature over its spread in the node -- and cuts the first one that is not
     constant at a threshold uniform between its smallest and largest value.

@@ -4,6 +4,7 @@
 #include "check.h"
 #include "fit_calls.h"
 #include "fit/isolation.h"
+#include "fit/projection.h"
 
 #include <string.h>
 
@@ -58,6 +59,7 @@ static void test_scores(void)
     p.max_samples.form = SPORF_FORM_COUNT;
     p.max_samples.value = 256;
     p.random_state = 3;
+    p.max_depth = 8; /* the paper's limit for psi = 256 */
     sporf_error err;
     sporf_forest *f = fit_isolation(&p, X, N, D, &err);
     CHECK(f != NULL, "isolation fit: %s", err.message);
@@ -140,8 +142,43 @@ static void test_constant_and_tiny_data(void)
     CHECK(!f && strstr(err.message, "random already"), "splitter random refused: %s", err.message);
 }
 
+/* One column of the sparse matrix at a time: the count's law (hypergeometric,
+ * an empty column becoming one feature), distinct features, +-1 weights. */
+static void test_column_draws(void)
+{
+    enum { P = 10, D = 8, DRAWS = 40000 };
+    sporf_params params;
+    sporf_params_init(&params); /* sparse, feature_combinations 1.5: 12 non-zeros in a 10 x 8 grid */
+    sporf_sampler s;
+    sporf_error err;
+    CHECK(sporf_sampler_init(&s, &params, P, D, &err) == SPORF_OK, "sampler: %s", err.message);
+    sporf_rng rng;
+    sporf_rng_seed(&rng, 5, 0);
+    double total = 0.0;
+    int empty_like = 0, distinct = 1, signs = 1;
+    for (int t = 0; t < DRAWS; t++) {
+        sporf_sampler_draw_sparse_column(&s, &rng);
+        const int32_t k = s.cand.start[1];
+        total += k;
+        empty_like += k == 1;
+        for (int32_t i = 0; i < k; i++) {
+            signs &= s.cand.weight[i] == 1.0 || s.cand.weight[i] == -1.0;
+            for (int32_t j = 0; j < i; j++) distinct &= s.cand.feature[i] != s.cand.feature[j];
+        }
+    }
+    /* E[max(k, 1)] = E[k] + P(k = 0), k ~ hypergeometric(80 cells, 10 in the column, 12 drawn) */
+    double p0 = 1.0;
+    for (int i = 0; i < 12; i++) p0 *= (70.0 - i) / (80.0 - i);
+    const double want = 12.0 / 8.0 + p0;
+    CHECK(NEAR(total / DRAWS, want, 0.02), "mean count %.4f, hypergeometric %.4f", total / DRAWS, want);
+    CHECK(distinct && signs, "distinct features, weights +-1");
+    CHECK(empty_like > DRAWS / 5, "single features are common (%d of %d)", empty_like, DRAWS);
+    sporf_sampler_free(&s);
+}
+
 int main(void)
 {
+    test_column_draws();
     test_path_length_correction();
     test_scores();
     test_constant_and_tiny_data();
