@@ -16,6 +16,23 @@ PARAMS = dict(n_estimators=12, max_features=4, feature_combinations=2.0, max_dep
               random_state=20261122)
 
 
+# an isolation forest (format 15: its leaves' path lengths and outlier threshold), on the
+# training rows with a few missing values
+ISOLATION_PARAMS = dict(n_estimators=10, max_samples=64, contamination=0.1, random_state=20261129)
+
+
+def isolation_rows(X):
+    X = X.copy()
+    X[::9, 2] = np.nan
+    return X
+
+
+def write_isolation(X, Xt):
+    iso = sporf.SPORFIsolation(**ISOLATION_PARAMS).fit(isolation_rows(X))
+    iso.save(GOLDEN / "python_isolation_model.sporf")
+    (-iso.score_samples(isolation_rows(Xt))).astype("<f8").tofile(GOLDEN / "python_isolation_scores.f64")
+
+
 QUANTILE_PARAMS = dict(n_estimators=8, max_depth=6, min_samples_leaf=3, quantiles=True, random_state=20261125)
 QUANTILES = [0.1, 0.5, 0.9]
 
@@ -93,6 +110,7 @@ def main():
     surv.save(GOLDEN / "python_survival_model.sporf")
     np.column_stack([surv.predict(Xt), surv.predict_survival_function(Xt, return_array=True, times=SURVIVAL_TIMES)]
                     ).astype("<f8").tofile(GOLDEN / "python_survival.f64")
+    write_isolation(X, Xt)
     print("wrote", sorted(p.name for p in GOLDEN.iterdir()))
 
 

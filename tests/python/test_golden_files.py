@@ -148,3 +148,19 @@ def test_golden_python_model_in_r(r):
     Xt = _golden("test_x.f64", (-1, 7))
     rm = r["sporf_load"](str(GOLDEN / "python_model.sporf"))
     np.testing.assert_array_equal(r_proba(r, rm, Xt), _golden("python_proba.f64", (-1, 3)))
+
+
+def test_golden_isolation_model_scores_and_refits_to_the_byte():
+    """An isolation forest of format 15 (path-length leaves, the outlier
+    threshold) scores its stored scores and refits to its bytes."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_golden", REPO / "tools" / "make_golden.py")
+    mg = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mg)
+    X, Xt = _golden("train_x.f64", (-1, 7)), _golden("test_x.f64", (-1, 7))
+    py = sporf.load(GOLDEN / "python_isolation_model.sporf")
+    assert type(py) is sporf.SPORFIsolation and py.offset_ < -0.5
+    np.testing.assert_array_equal(-py.score_samples(mg.isolation_rows(Xt)), _golden("python_isolation_scores.f64", (-1,)))
+    refit = sporf.SPORFIsolation(**mg.ISOLATION_PARAMS).fit(mg.isolation_rows(X))
+    assert refit.to_bytes() == (GOLDEN / "python_isolation_model.sporf").read_bytes()

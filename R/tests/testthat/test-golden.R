@@ -127,3 +127,17 @@ test_that("the Python golden categorical forest predicts the same probabilities 
   expect_identical(unname(predict(m, frame, type = "prob")), read_f64(file.path(d, "python_categorical_proba.f64"), 3))
   expect_length(m$feature_levels[[1]], 6L)
 })
+
+test_that("the Python golden isolation forest scores the same in R, and R refits it to the byte", {
+  d <- golden_dir()
+  m <- sporf_load(file.path(d, "python_isolation_model.sporf"))
+  expect_s3_class(m, "sporf_isolation")
+  rows <- function(x) { x[seq(1, nrow(x), 9), 3] <- NA; x } # tools/make_golden.py isolation_rows
+  xt <- rows(read_f64(file.path(d, "test_x.f64"), 7))
+  expect_identical(unname(predict(m, xt)), as.vector(read_f64(file.path(d, "python_isolation_scores.f64"), 1)))
+  x <- rows(read_f64(file.path(d, "train_x.f64"), 7))
+  refit <- isolation_forest(x, n_estimators = 10, max_samples = 64, contamination = 0.1, random_state = 20261129)
+  bytes <- readBin(file.path(d, "python_isolation_model.sporf"), "raw", n = 1e6)
+  expect_identical(refit$model, bytes)
+  expect_identical(refit$offset, m$offset)
+})
