@@ -28,6 +28,7 @@
     stop("the outputs of a multi-output y must all be numeric (a regression forest) or all classes ",
          "(factor, character, integer coded as factor, or logical columns)", call. = FALSE)
   regression <- all(numeric)
+  .refuse_survival_pair(cols)
   if (identical(args$importance, "permutation")) .refuse("outputs_permutation", m)
   if (regression) {
     if (any(!vapply(cols, function(v) all(is.finite(v)), logical(1))))
@@ -153,4 +154,25 @@
     }, character(1))
     stats::setNames(if (regression) as.numeric(out) else out, object[["outputs"]])
   })
+}
+
+# Two numeric columns that read as a survival response -- a time and an event
+# flag of 0/1 (or 1/2) by their names -- are what survival users give before
+# they reach for Surv(); a two-output regression of them would fit without a
+# word. Refused with the form to use (other names fit two outputs as asked).
+.refuse_survival_pair <- function(cols) {
+  if (length(cols) != 2L || is.null(names(cols))) return(invisible())
+  nm <- tolower(names(cols))
+  time <- grepl("time|days|months|years|futime|stop", nm)
+  event <- grepl("status|event|dead|death|died|censor|fail|delta", nm)
+  if (!(time[1L] && event[2L]) && !(time[2L] && event[1L])) return(invisible())
+  flag <- cols[[if (event[2L]) 2L else 1L]]
+  codes <- sort(unique(flag))
+  if (!is.numeric(flag) || !(all(codes %in% c(0, 1)) || all(codes %in% c(1, 2)))) return(invisible())
+  tn <- names(cols)[if (event[2L]) 1L else 2L]
+  en <- names(cols)[if (event[2L]) 2L else 1L]
+  stop(sprintf(paste0("y's columns %s and %s read as a survival time and its event flag: for a survival forest ",
+                      "give survival::Surv(%s, %s)%s (as a two-output regression, name the columns otherwise)"),
+               tn, en, tn, en, if (all(codes %in% c(1, 2))) " (status 1/2: Surv() reads 2 as the event)" else ""),
+       call. = FALSE)
 }

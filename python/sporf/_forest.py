@@ -176,6 +176,13 @@ class _BaseForest(BaseEstimator):
     def _validate_fit_data(self, X, y):
         """X and y checked as scikit-learn's estimators check them (y one or
         several outputs; numeric for a regressor)."""
+        fields = getattr(getattr(y, "dtype", None), "names", None)
+        if fields:  # scikit-survival's y: numpy would fail in a cast, or take each record for a class
+            raise ValueError("y is a structured array with fields %s: a survival response (event, time) is for "
+                             "SPORFSurvival (or MORFSurvival); %s takes %s" % (
+                                 ", ".join(fields), type(self).__name__,
+                                 "numbers" if isinstance(self, RegressorMixin) else "class labels"))
+        _multioutput.refuse_survival_pair(y)
         X, y = validate_data(self, X, y, dtype=FIT_DTYPES, ensure_min_samples=1, multi_output=True,
                              accept_sparse=("csr", "csc"), ensure_all_finite=False,
                              y_numeric=isinstance(self, RegressorMixin))

@@ -4,10 +4,42 @@ class distribution or mean side by side in a leaf (K values in all); this
 module turns y into what the core takes and the K columns back into one
 result per output. No C calls: the estimators pass the arrays through.
 """
+import re
 import warnings
 
 import numpy as np
 from sklearn.exceptions import DataConversionWarning
+
+
+_TIME = re.compile(r"time|days|months|years|futime|stop", re.I)
+_EVENT = re.compile(r"status|event|dead|death|died|censor|fail|delta", re.I)
+
+
+def refuse_survival_pair(y):
+    """A DataFrame y of two columns that read as a survival time and its event
+    flag (0/1 or 1/2) by their names: what survival users give before they
+    reach for SPORFSurvival, which a two-output regression would fit without
+    a word. Refused with the form to use (R refuses the same pair)."""
+    columns = getattr(y, "columns", None)
+    if columns is None or len(columns) != 2:
+        return
+    names = [str(c) for c in columns]
+    time = [bool(_TIME.search(n)) for n in names]
+    event = [bool(_EVENT.search(n)) for n in names]
+    e = 1 if time[0] and event[1] else 0 if time[1] and event[0] else None
+    if e is None:
+        return
+    flag = np.asarray(y.iloc[:, e])
+    if flag.dtype.kind not in "biuf":
+        return
+    codes = set(np.unique(flag[~np.isnan(flag.astype(float))]).tolist())
+    if not (codes <= {0, 1} or codes <= {1, 2}):
+        return
+    t = names[1 - e]
+    raise ValueError("y's columns %s and %s read as a survival time and its event flag: for a survival forest use "
+                     "SPORFSurvival().fit(X, (y[%r] %s, y[%r]))%s (as a two-output regression, name the columns "
+                     "otherwise)" % (t, names[e], names[e], "== 2" if codes <= {1, 2} and 2 in codes else "== 1", t,
+                                     " (status 1/2: 2 is the event)" if codes <= {1, 2} and 2 in codes else ""))
 
 
 def as_outputs(y, what):

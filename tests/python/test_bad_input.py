@@ -165,3 +165,27 @@ def test_out_of_bag_predictions_refuse_rows_that_are_not_the_training_rows():
         with pytest.raises(ValueError, match="oob=True is for the training data: the forest was grown on 120 "
                                              "rows, X has 30"):
             reg.predict(X[:30], quantiles=quantiles, oob=True)
+
+
+@pytest.mark.parametrize("cls", [sporf.SPORFRegressor, sporf.SPORFClassifier])
+def test_a_survival_y_given_to_a_regressor_or_classifier_names_sporfsurvival(cls):
+    """scikit-survival's structured y (event, time) failed in numpy's cast for
+    the regressor and grew a classifier of the records as classes."""
+    X = np.random.default_rng(0).normal(size=(20, 3))
+    y = np.array([(i % 2 == 0, 1.0 + i) for i in range(20)], dtype=[("fstat", "?"), ("lenfol", "<f8")])
+    with pytest.raises(ValueError, match="fields fstat, lenfol: a survival response .* SPORFSurvival"):
+        cls(n_estimators=2).fit(X, y)
+
+
+def test_a_time_and_event_frame_as_two_outputs_is_refused_with_the_survival_form():
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(40, 3))
+    y = pd.DataFrame({"time": rng.exponential(size=40), "status": rng.integers(0, 2, 40)})
+    with pytest.raises(ValueError, match=r"SPORFSurvival\(\)\.fit\(X, \(y\['status'\] == 1, y\['time'\]\)\)"):
+        sporf.SPORFRegressor(n_estimators=2).fit(X, y)
+    y12 = y.assign(status=y["status"] + 1).rename(columns={"time": "futime", "status": "death"})
+    with pytest.raises(ValueError, match="status 1/2: 2 is the event"):
+        sporf.SPORFRegressor(n_estimators=2).fit(X, y12)
+    # other names: two outputs, as asked
+    assert sporf.SPORFRegressor(n_estimators=2).fit(X, y.rename(columns={"time": "a", "status": "b"})).n_outputs_ == 2

@@ -151,3 +151,17 @@ test_that("unknown parameters name the sporf parameter to use", {
   expect_error(sporf(d$x, d$y, max_featurs = 2), "max_featurs (did you mean max_features?)", fixed = TRUE)
   expect_error(sporf(d$x, d$y, zzzzzz = 2), "unknown parameter: zzzzzz", fixed = TRUE)
 })
+
+test_that("a time and an event flag bound as two outputs are refused with Surv()", {
+  set.seed(1)
+  x <- matrix(rnorm(120), 40)
+  time <- rexp(40)
+  status <- rbinom(40, 1, 0.6)
+  expect_error(sporf(x, cbind(time = time, status = status), n_estimators = 2),
+               "survival::Surv\\(time, status\\)")
+  expect_error(sporf(x, data.frame(futime = time, death = status + 1), n_estimators = 2),
+               "status 1/2")
+  # other names are two outputs, as asked
+  fit <- sporf(x, cbind(a = time, b = status), n_estimators = 2, random_state = 1)
+  expect_identical(fit$n_outputs, 2L)
+})
