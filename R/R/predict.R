@@ -78,6 +78,7 @@ predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, predict.a
     return(list(aggregate = aggregate, individual = .tree_predictions(object, X, threads)))
   }
   if (type == "quantiles") {
+    if (oob) .check_oob_rows(object, X)
     out <- .Call(C_sporf_r_quantiles, handle, X, as.double(quantiles), threads, oob)
     dimnames(out) <- list(rownames(X), paste("quantile=", quantiles))
     return(out)
@@ -103,6 +104,21 @@ predict.sporf <- function(object, newdata, type = NULL, n_jobs = NULL, predict.a
   proba <- matrix(values, nrow = nrow(X), ncol = K, byrow = TRUE, dimnames = list(rownames(X), object[["classes"]]))
   if (type == "prob") return(proba)
   factor(object[["classes"]][.first_max_col(proba)], levels = object[["classes"]])
+}
+
+# oob = TRUE answers for the training rows in their order: refuse newdata of
+# another count or fingerprint (a forest read from a model file knows neither:
+# its rows are then taken as given), saying what oob = TRUE means.
+.check_oob_rows <- function(object, X) {
+  n <- object[["n_samples"]]
+  if (!is.null(n) && !is.na(n) && nrow(X) != n)
+    stop(sprintf("oob = TRUE is for the training data: the forest was grown on %d rows, newdata has %d",
+                 as.integer(n), nrow(X)), call. = FALSE)
+  kept <- object[["fit_fingerprint"]]
+  if (!is.null(kept) && !identical(.Call(C_sporf_r_fingerprint, X), kept))
+    stop(paste("oob = TRUE is for the training data, the rows the forest was grown on in their order: each row",
+               "is then predicted by the trees that did not draw it. newdata has as many rows, but other values",
+               "or another order; for new rows, predict without oob"), call. = FALSE)
 }
 
 # max.col(p, ties.method = "first") for a matrix of probabilities without

@@ -285,6 +285,7 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
                     n_features = ncol(X), n_samples = nrow(X), args = args, seed = params$random_state,
                     max_features_resolved = resolved, task = task)
   obj$feature_levels <- by_feature
+  obj$fit_fingerprint <- .Call(C_sporf_r_fingerprint, X) # what oob = TRUE checks newdata against
   leaf <- .Call(C_sporf_r_leaf_choice, handle)
   if (!is.null(leaf)) { # min_samples_leaf = "auto": the size chosen out of bag, every size's score
     obj[.LEAF_CHOICE_FIELDS] <- leaf

@@ -103,9 +103,7 @@
   X <- .newdata_matrix(object, newdata)
   threads <- .resolve_n_jobs(if (is.null(n_jobs)) object[["n_jobs"]] else n_jobs)
   handle <- .native(object)
-  if (oob && !is.null(object[["n_samples"]]) && nrow(X) != object[["n_samples"]])
-    stop(sprintf("oob = TRUE is for the training data: the forest was grown on %d rows, newdata has %d",
-                 as.integer(object[["n_samples"]]), nrow(X)), call. = FALSE)
+  if (oob) .check_oob_rows(object, X)
   if (type == "interval") {
     if (oob) stop("oob = TRUE is for types \"risk\", \"survival\" and \"chf\"", call. = FALSE)
     return(.predict_interval(object, X, coverage, calibrated, threads))

@@ -1151,6 +1151,20 @@ SEXP sporf_r_set_outlier_share(SEXP handle, SEXP scores, SEXP share)
     return R_NilValue;
 }
 
+/* fingerprint(x) -> the training rows' fingerprint as 16 hex digits (R has
+ * no 64-bit integers): sporf_rows_fingerprint, Python's same number. */
+SEXP sporf_r_fingerprint(SEXP x)
+{
+    sporf_matrix m = matrix_view(x);
+    uint64_t fp = 0;
+    sporf_error err;
+    if (sporf_rows_fingerprint(&m, &fp, &err) != SPORF_OK)
+        raise_core_error(&err);
+    char hex[17];
+    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)fp);
+    return Rf_mkString(hex);
+}
+
 SEXP sporf_r_score_threshold(SEXP handle)
 {
     sporf_error err;
@@ -1272,6 +1286,7 @@ static const R_CallMethodDef call_methods[] = {
     {"sporf_r_fit_unsupervised", (DL_FUNC)&sporf_r_fit_unsupervised, 4},
     {"sporf_r_set_score_threshold", (DL_FUNC)&sporf_r_set_score_threshold, 2},
     {"sporf_r_score_threshold", (DL_FUNC)&sporf_r_score_threshold, 1},
+    {"sporf_r_fingerprint", (DL_FUNC)&sporf_r_fingerprint, 1},
     {"sporf_r_set_outlier_share", (DL_FUNC)&sporf_r_set_outlier_share, 3},
     {"sporf_r_neighbors", (DL_FUNC)&sporf_r_neighbors, 5},
     {"sporf_r_proximity_dense", (DL_FUNC)&sporf_r_proximity_dense, 4},

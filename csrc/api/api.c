@@ -305,6 +305,19 @@ int sporf_forest_set_score_threshold(sporf_forest *f, double value, sporf_error 
     return SPORF_OK;
 }
 
+int sporf_rows_fingerprint(const sporf_matrix *X, uint64_t *out, sporf_error *err)
+{
+    sporf_clear_error(err);
+    if (!out)
+        return sporf_set_error(err, SPORF_E_ARG, "fingerprint: out is required");
+    /* float data only as the fits read it (their checks), doubles for their shape */
+    const int rc = sporf_check_matrix(X, 0, X && X->data32 ? SPORF_CHECK_FIT : SPORF_CHECK_SHAPE, "X", err);
+    if (rc != SPORF_OK)
+        return rc;
+    *out = sporf_matrix_fingerprint(X);
+    return SPORF_OK;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;

@@ -1241,6 +1241,15 @@ int sporf_forest_set_note(sporf_forest *forest, const uint8_t *note, int64_t len
 int sporf_forest_get_note(const sporf_forest *forest, uint8_t *buf, int64_t cap, int64_t *len_out,
                           sporf_error *err);
 
+/* A fingerprint of a training matrix: n, p and up to 1,024 of its rows
+ * spread evenly (every row when fewer), each value's bits with every NaN as
+ * one and -0 as 0 -- so R's NA and numpy's NaN, or float and double copies
+ * of one float matrix, agree. The bindings keep it at fit and refuse
+ * out-of-bag predictions (which only the training rows, in their order,
+ * have) for rows of another fingerprint. *out receives it; X is checked for
+ * its shape (float data also as a fit checks it). Thread-safe. */
+int sporf_rows_fingerprint(const sporf_matrix *X, uint64_t *out, sporf_error *err);
+
 /* An isolation forest's (SPORF_TASK_ISOLATION) outlier threshold: the
  * anomaly score (sporf_forest_predict_proba) above which a row is labelled
  * an outlier. A new forest holds 0.5, the paper's; the bindings set the

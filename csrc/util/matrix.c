@@ -119,3 +119,42 @@ int sporf_missing_unlearned_error(sporf_error *err, const char *what, int64_t ro
                            "with missing values",
                            what, (long long)row, (long long)col);
 }
+
+/* One 64-bit word into the running hash: a multiply-xorshift mix (each bit
+ * of w reaches every bit of h), cheaper per word than a byte-wise hash. */
+static uint64_t mix(uint64_t h, uint64_t w)
+{
+    h ^= w + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+    h *= 0xBF58476D1CE4E5B9ULL;
+    return h ^ (h >> 31);
+}
+
+/* The bits of a value as the fingerprint reads it: every NaN one NaN (R's
+ * NA and numpy's NaN alike), -0 as 0, float data as its doubles. */
+static uint64_t value_bits(double v)
+{
+    if (v != v) v = NAN;
+    if (v == 0.0) v = 0.0;
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    return b;
+}
+
+uint64_t sporf_matrix_fingerprint(const sporf_matrix *X)
+{
+    /* n, p and up to 1,024 rows spread evenly over the rows (all of them
+     * when fewer): a fit on millions of rows pays for a few thousand values,
+     * and other data, or the same rows in another order, almost surely gives
+     * another fingerprint */
+    const int64_t n = X->nrow, p = X->ncol, m = n < 1024 ? n : 1024;
+    uint64_t h = mix(mix(0x5350524F46ULL, (uint64_t)n), (uint64_t)p);
+    for (int64_t k = 0; k < m; k++) {
+        const int64_t i = m == n ? k : (int64_t)((double)k * (double)n / (double)m);
+        h = mix(h, (uint64_t)i);
+        for (int64_t j = 0; j < p; j++) {
+            const int64_t at = i * X->row_stride + j * X->col_stride;
+            h = mix(h, value_bits(X->data32 ? (double)X->data32[at] : X->data[at]));
+        }
+    }
+    return h;
+}

@@ -38,6 +38,9 @@ int64_t sporf_row_first_infinite(const double *x, int64_t ncol, int64_t cs);
 /* The first NaN of X as row * ncol + column, or -1. */
 int64_t sporf_matrix_first_missing(const sporf_matrix *X);
 
+/* The training rows' fingerprint (sporf_rows_fingerprint, sporf.h). */
+uint64_t sporf_matrix_fingerprint(const sporf_matrix *X);
+
 /* Sets err for an infinity at (row, col) of matrix `what`; returns SPORF_E_ARG. */
 int sporf_infinite_error(sporf_error *err, const char *what, int64_t row, int64_t col);
 

@@ -10,7 +10,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
 from sklearn.metrics import r2_score
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, _num_samples, check_is_fitted, validate_data
 
 from . import _categorical, _dask, _multioutput, _native, _params, _proximity, _sparse, _spec_gen
 from ._exclusive import exclusive_fit
@@ -158,6 +158,7 @@ class _BaseForest(BaseEstimator):
         self._keep_levels(forest, by_feature)
         self._forest = forest
         self._n_fit_rows = X.shape[0]  # what oob=True predictions must be given (the training rows)
+        self._fit_fingerprint = _native.fingerprint(X)
         for name, value in target.fitted.items():
             setattr(self, name, value)
         # the error curve and permutation importance: one output only
@@ -409,15 +410,23 @@ class _BaseForest(BaseEstimator):
                              n_trees=int(result.n_trees[i])) for i, c in enumerate(cands)]
         self.best_params_ = {k: cands[result.best][k] for k in varied}
 
-    def _check_oob_rows(self, X):
-        """oob=True answers for the training rows: refuse rows of another
-        count (a forest loaded from a file does not know its count; the
+    def _oob_rows(self, X):
+        """oob=True answers for the training rows, in their order: X as the
+        forest reads it, refused when its count or its fingerprint is not the
+        training rows' (a forest loaded from a file knows neither; the
         caller's rows are then taken as they are)."""
         check_is_fitted(self, "_forest")
         n_fit = self.__dict__.get("_n_fit_rows")
-        if n_fit is not None and X.shape[0] != n_fit:
+        if n_fit is not None and _num_samples(X) != n_fit:
             raise ValueError("oob=True is for the training data: the forest was grown on %d rows, X has %d"
-                             % (n_fit, X.shape[0]))
+                             % (n_fit, _num_samples(X)))
+        X = self._dense_X(X)
+        kept = self.__dict__.get("_fit_fingerprint")
+        if kept is not None and _native.fingerprint(X) != kept:
+            raise ValueError("oob=True is for the training data, the rows the forest was grown on in their order: "
+                             "each row is then predicted by the trees that did not draw it. X has as many rows, "
+                             "but other values or another order; for new rows, predict without oob")
+        return X
 
     def _oob_from_forest(self, X, n_out):
         """Out-of-bag values of the fitted forest for its training rows X,
@@ -1264,13 +1273,12 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
                 width = (self.n_outputs_,)
             return self._lazy(X, "predict", width, np.float64, quantiles=quantiles)
         if oob:
-            self._check_oob_rows(X)
+            X = self._oob_rows(X)
         if quantiles is None:
             if "_forest" not in self.__dict__:  # cheaper than check_is_fitted on one-row calls
                 check_is_fitted(self, "_forest")
             m = self.n_outputs_
             if oob:
-                X = self._dense_X(X)
                 values = self._oob_from_forest(X, m)
             else:
                 values = self._leaf_means(X, m)
@@ -1281,7 +1289,8 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
                              % (probs.shape,))
         if not np.all((probs >= 0.0) & (probs <= 1.0)):
             raise ValueError("quantiles must be probabilities in [0, 1], got %r" % (quantiles,))
-        X = self._check_X(X)
+        if not oob:  # oob: X is the training rows as the forest reads them (_oob_rows)
+            X = self._check_X(X)
         if not self.quantiles:
             raise ValueError("this forest keeps no quantiles: grow it with %s(quantiles=True)"
                              % type(self).__name__)

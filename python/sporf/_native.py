@@ -770,6 +770,17 @@ def fit_sample(params, X, rows, n_total, *, codes=None, n_classes=0, y=None, sam
     return NativeForest(out[0])
 
 
+def fingerprint(X):
+    """The training rows' fingerprint (sporf_rows_fingerprint): R computes
+    the same number for the same values (NA and NaN alike)."""
+    view, keep = matrix_view(X, floats=True)
+    out = ffi.new("uint64_t *")
+    err = new_error()
+    check(lib.sporf_rows_fingerprint(view, out, err), err)
+    del keep
+    return int(out[0])
+
+
 def censoring_weights(times, events):
     """1 / G(T-) for each row with an event, 0 for censored rows
     (sporf_survival_censoring_weights)."""

@@ -321,8 +321,7 @@ class _ForestSurvival(_BaseForest):
             check_is_fitted(self, "_forest")
             return self._lazy(X, "predict", (), np.float64)
         if oob:
-            self._check_oob_rows(X)
-            return self._oob_from_forest(self._dense_X(X), 1)[:, 0]
+            return self._oob_from_forest(self._oob_rows(X), 1)[:, 0]
         return self._leaf_means(X, 1)[:, 0]
 
     def _curves(self, X, times, what, oob):
@@ -331,8 +330,7 @@ class _ForestSurvival(_BaseForest):
         if times.ndim != 1 or times.size == 0 or not np.all(np.isfinite(times)):
             raise ValueError("times must be a non-empty 1-D array of finite numbers")
         if oob:
-            self._check_oob_rows(X)
-            X = self._dense_X(X)
+            X = self._oob_rows(X)
         else:
             X = self._check_X(X)
             if hasattr(X, "toarray"):

@@ -189,3 +189,25 @@ def test_a_time_and_event_frame_as_two_outputs_is_refused_with_the_survival_form
         sporf.SPORFRegressor(n_estimators=2).fit(X, y12)
     # other names: two outputs, as asked
     assert sporf.SPORFRegressor(n_estimators=2).fit(X, y.rename(columns={"time": "a", "status": "b"})).n_outputs_ == 2
+
+
+@pytest.mark.parametrize("kind", ["mean", "quantiles", "survival"])
+def test_oob_predictions_refuse_rows_that_are_not_the_training_rows(kind):
+    """oob=True checked only the row count: another X of as many rows, or the
+    training rows reordered, gave numbers that meant nothing."""
+    X, _ = make_trunk(120, 5, random_state=0)
+    y = X[:, 0] + 0.1 * np.random.default_rng(1).normal(size=120)
+    if kind == "survival":
+        est = sporf.SPORFSurvival(n_estimators=10, random_state=0).fit(X, (y > 0, np.abs(y) + 0.1))
+        call = lambda A: est.predict(A, oob=True)  # noqa: E731
+    else:
+        est = sporf.SPORFRegressor(n_estimators=10, quantiles=kind == "quantiles", random_state=0).fit(X, y)
+        call = (lambda A: est.predict(A, oob=True)) if kind == "mean" else (  # noqa: E731
+            lambda A: est.predict(A, quantiles=[0.5], oob=True))
+    assert np.isfinite(call(X)).any()  # the training rows: answered
+    for other in (X[::-1].copy(), X + 1.0):
+        with pytest.raises(ValueError, match="oob=True is for the training data.*another order"):
+            call(other)
+    again = sporf.load(est.to_bytes())  # a loaded forest knows neither: the rows are taken as given
+    np.testing.assert_array_equal(again.predict(X, oob=True) if kind != "quantiles" else
+                                  again.predict(X, quantiles=[0.5], oob=True), call(X))

@@ -1403,3 +1403,16 @@ def test_categorical_survival_gives_the_same_forest(r):
     assert r_model_bytes(rm) == py.to_bytes()
     assert float(rm.rx2("oob_score")[0]) == py.oob_score_
     np.testing.assert_array_equal(np.array(r["predict"](rm, df)), py.predict(frame))
+
+
+def test_the_training_rows_fingerprint_is_the_same_in_both_languages(r):
+    """oob=True checks newdata against the fit's fingerprint: one definition in
+    the core, NaN and R's NA alike."""
+    from sporf import _native
+
+    X = np.random.default_rng(3).normal(size=(1500, 4))
+    X[::7, 1] = np.nan
+    r.assign("fp_x", r_matrix(X))
+    assert r(".Call(sporf:::C_sporf_r_fingerprint, fp_x)")[0] == "%016x" % _native.fingerprint(X)
+    assert _native.fingerprint(X.astype(np.float32)) == _native.fingerprint(X.astype(np.float32).astype(np.float64))
+    assert _native.fingerprint(X[::-1].copy()) != _native.fingerprint(X)
