@@ -17,7 +17,12 @@
   time <- as.double(y[, 1L])
   status <- y[, 2L]
   if (anyNA(time) || anyNA(status))
-    stop(sprintf("y contains %d missing value(s) (NA)", sum(is.na(time) | is.na(status))), call. = FALSE)
+    stop(sprintf("y contains %d missing value(s) (NA)%s", sum(is.na(time) | is.na(status)),
+                 if (anyNA(status) && !all(is.na(status)))
+                   paste0(" in its status: Surv() reads a status of 0/1, 1/2 (2: the event) or TRUE/FALSE, and",
+                          " turns other codes into NA -- a status of 0/1/2 (pbc's: censored, transplant, death)",
+                          " among them; choose the event, e.g. Surv(time, status == 2)") else ""),
+         call. = FALSE)
   list(time = time, status = as.integer(status))
 }
 

@@ -35,8 +35,8 @@ def survival_target(y):
         raise ValueError("the event flags must be booleans or 0/1, got dtype %s" % event.dtype)
     bad = np.flatnonzero((event != 0) & (event != 1))
     if bad.size:
-        raise ValueError("event[%d] = %r: an event flag is True/1 (the event was observed) or False/0 (censored)"
-                         % (bad[0], event[bad[0]].item()))
+        raise ValueError("event[%d] = %r: an event flag is True/1 (the event was observed) or False/0 (censored)%s"
+                         % (bad[0], event[bad[0]].item(), _event_hint(y, event, time)))
     try:
         time = time.astype(np.float64)
     except (TypeError, ValueError) as exc:
@@ -45,6 +45,22 @@ def survival_target(y):
     if bad.size:
         raise ValueError("time[%d] = %r: survival times must be finite numbers >= 0" % (bad[0], time[bad[0]].item()))
     return np.ascontiguousarray(event, dtype=np.int32), np.ascontiguousarray(time)
+
+
+def _event_hint(y, event, time):
+    """What an event column that is not 0/1 most likely is, in the error's words."""
+    names = getattr(getattr(y, "dtype", None), "names", None)
+    codes = set(np.unique(event).tolist())
+    if names and np.all((time == 0) | (time == 1)) and not codes <= {0, 1}:
+        # the flags sit in the second field: the fields are read by position
+        return ("; the fields are read by position, (event, time) as scikit-survival orders them, and yours "
+                "read (%s, %s) -- the times come first: pass y[[%r, %r]]" % (names[0], names[1], names[1], names[0]))
+    if codes <= {1, 2}:
+        return "; R's survival status codes 1/2 (2: the event)? pass status == 2 (or status - 1)"
+    if codes <= {0, 1, 2}:
+        return ("; three codes 0/1/2 (pbc's status: 0 censored, 1 transplant, 2 death)? choose the event: "
+                "status == 2 makes the other codes censored")
+    return ""
 
 
 def null_residuals(event, time):

@@ -211,3 +211,15 @@ def test_oob_predictions_refuse_rows_that_are_not_the_training_rows(kind):
     again = sporf.load(est.to_bytes())  # a loaded forest knows neither: the rows are taken as given
     np.testing.assert_array_equal(again.predict(X, oob=True) if kind != "quantiles" else
                                   again.predict(X, quantiles=[0.5], oob=True), call(X))
+
+
+def test_survival_y_errors_say_what_the_codes_most_likely_are():
+    X = np.random.default_rng(0).normal(size=(20, 3))
+    t, e = np.arange(20) + 1.0, np.arange(20) % 2
+    swapped = np.array(list(zip(t, e.astype(bool))), dtype=[("time", "<f8"), ("event", "?")])
+    with pytest.raises(ValueError, match=r"read by position.*pass y\[\['event', 'time'\]\]"):
+        sporf.SPORFSurvival(n_estimators=2).fit(X, swapped)
+    with pytest.raises(ValueError, match="status == 2 \\(or status - 1\\)"):
+        sporf.SPORFSurvival(n_estimators=2).fit(X, (e + 1, t))
+    with pytest.raises(ValueError, match="0/1/2.*status == 2"):
+        sporf.SPORFSurvival(n_estimators=2).fit(X, (np.arange(20) % 3, t))

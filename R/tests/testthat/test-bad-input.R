@@ -183,3 +183,11 @@ test_that("oob = TRUE refuses rows that are not the training rows, in their orde
   sporf_save(fit, path)
   expect_identical(predict(sporf_load(path), x, type = "quantiles", quantiles = 0.5, oob = TRUE), ok)
 })
+
+test_that("a 0/1/2 status that Surv() turned into NA says why", {
+  set.seed(3)
+  x <- matrix(rnorm(90), 30)
+  status <- rep(0:2, 10)
+  y <- suppressWarnings(survival::Surv(rexp(30), status))
+  expect_error(sporf(x, y, n_estimators = 2), "status == 2")
+})
