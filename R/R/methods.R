@@ -75,7 +75,8 @@ summary.sporf <- function(object, ...) {
     n_features = object[["n_features"]], classes = object[["classes"]], n_samples = object[["n_samples"]], task = object[["task"]],
     params = object[["params"]], max_features_resolved = object[["max_features_resolved"]],
     oob_error = object[["oob_error"]], oob_score = object[["oob_score"]], importance = sort(imp, decreasing = TRUE),
-    model_bytes = length(object[["model"]])), class = "summary.sporf")
+    model_bytes = length(object[["model"]]), event_times = object[["event_times"]],
+    unique_times = object[["unique_times"]]), class = "summary.sporf")
 }
 
 print.summary.sporf <- function(x, ...) {
@@ -95,6 +96,11 @@ print.summary.sporf <- function(x, ...) {
     cat(sprintf("Classes:           %d\n", length(x[["classes"]])))
   }
   cat(sprintf("Model size:        %s bytes\n", format(x[["model_bytes"]], big.mark = ",")))
+  if (identical(x[["task"]], "survival") && !is.null(x[["unique_times"]])) {
+    ut <- x[["unique_times"]]
+    cat(sprintf("Times:             %d distinct in [%s, %s], %d of them with an event\n", length(ut),
+                format(min(ut)), format(max(ut)), length(x[["event_times"]])))
+  }
   if (identical(x[["task"]], "survival") && !is.null(x[["oob_score"]]))
     cat(sprintf("Out-of-bag C:      %.4f\n", x[["oob_score"]]))
   if (!is.null(x[["oob_error"]]))
@@ -154,6 +160,7 @@ plot.sporf <- function(x, ...) {
                    "err.rate", "mse", "rsq", "oob.times", "data_dims", "x", "n_neighbors", "terms", "call", "xlevels",
                    "contrasts", "formula", "formula_unstored", "feature_levels", "n_outputs", "outputs",
                    "unique_times", "is_event_time", "event_times", "interval_scores", "interval_weights", "interval_calibration",
+                   "offset", "fit_fingerprint",
                    .LEAF_CHOICE_FIELDS, .KIND_CHOICE_FIELDS)
 # randomForest's fields where sporf keeps them (its parameters' names, such as
 # ntree and mtry, map through the spec's peer names)

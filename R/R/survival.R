@@ -175,5 +175,11 @@ concordance_index <- function(y, risk, status = NULL) {
   S <- .predict_survival(x, newdata, "survival", times, NULL, FALSE)
   graphics::matplot(times, t(S), type = "s", lty = 1, col = seq_len(nrow(S)), ylim = c(0, 1), xlab = "time",
                     ylab = "survival", main = "Survival curves", ...)
+  # which curve is which row: newdata's row names, else its row numbers (at most 12 in the legend)
+  rows <- if (!is.null(rownames(S))) rownames(S) else as.character(seq_len(nrow(S)))
+  shown <- seq_len(min(nrow(S), 12L))
+  graphics::legend("topright", legend = c(rows[shown], if (nrow(S) > 12L) sprintf("... (%d rows)", nrow(S))),
+                   col = c(shown, if (nrow(S) > 12L) NA), lty = c(rep(1, length(shown)), if (nrow(S) > 12L) NA),
+                   bty = "n", cex = 0.8, title = "row")
   invisible(S)
 }

@@ -92,3 +92,16 @@ test_that("min_events_split: survival defaults, a root too poor in events stays 
   expect_error(sporf(d$x, d$eta, n_estimators = 3, min_events_split = 3), "min_events_split")
   expect_error(sporf(d$x, y, min_events_split = -1), "min_events_split")
 })
+
+test_that("plot(fit, newdata) names its curves, and summary() tells the times and events", {
+  set.seed(5)
+  x <- matrix(rnorm(120), 40)
+  fit <- sporf(x, survival::Surv(rexp(40) + 0.1, rbinom(40, 1, 0.7)), n_estimators = 5, random_state = 1)
+  grDevices::pdf(NULL)
+  grDevices::dev.control("enable")
+  plot(fit, x[1:3, ])
+  drawn <- paste(utils::capture.output(print(grDevices::recordPlot()[[1L]])), collapse = " ")
+  grDevices::dev.off()
+  expect_true(grepl("\"row\"", drawn)) # the legend's title
+  expect_output(print(summary(fit)), "distinct in .* with an event")
+})
