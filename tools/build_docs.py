@@ -56,8 +56,9 @@ def gallery_script(path):
         else:
             if i == 0:
                 out.append('"""\n%s\n%s\n"""' % (path.stem, "=" * len(path.stem)))
-            # the vignette finds the repository from its own path
-            out.append("# %%\n" + source.replace("__file__", repr(str(path))))
+            # the vignette finds its data through SPORF_VIGNETTES (set below), so the
+            # page shows its code as written, with no path of the machine that built it
+            out.append("# %%\n" + source)
     return "\n\n".join(out) + "\n"
 
 

@@ -150,9 +150,19 @@ def outside_assets(site):
     return problems
 
 
+def machine_paths(site):
+    """Pages that show the path of the machine that built them (the
+    repository's absolute path, as a script's __file__ once put there): a
+    reader's copy has its own."""
+    here = str(REPO)
+    return ["%s: shows the build machine's path %s" % (page.relative_to(site), here)
+            for page in pages(site) if here in page.read_text(encoding="utf-8", errors="replace")]
+
+
 def main():
     site = pathlib.Path(sys.argv[1]).resolve()
-    problems = broken_links(site) + outside_assets(site) + missing_names(site) + missing_figures(site) + blank_screenshots(site)
+    problems = (broken_links(site) + outside_assets(site) + missing_names(site) + missing_figures(site) +
+                blank_screenshots(site) + machine_paths(site))
     for p in problems:
         print("docs: " + p)
     n_pages = sum(1 for _ in pages(site))

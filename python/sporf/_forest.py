@@ -1248,8 +1248,8 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
             gives the training rows of the row's leaf its share of the leaf's
             weight (sample weight times bootstrap draws; an honest tree's
             leaf: its held-out rows). ``[0.1, 0.9]`` gives a raw 80% prediction
-            interval, which covers less than 80% of new rows;
-            :meth:`predict_interval` calibrates it.
+            interval, which usually covers less than 80% of new rows (and on
+            some data more); :meth:`predict_interval` calibrates it.
         oob : bool, default=False
             X is the training data: each row's mean or quantiles come only
             from the trees it was out of bag for (NaN for a row in every
@@ -1388,9 +1388,9 @@ class _ForestRegressor(RegressorMixin, _BaseForest):
 
         The forest's conditional quantiles at the levels ``1/2 - q`` and
         ``1/2 + q``. Uncalibrated, ``q = coverage / 2`` (``predict(X,
-        quantiles=[0.05, 0.95])`` at 90%): such intervals cover less than they
-        promise, because a forest's training rows sit closer to a query than
-        new rows do. Calibrated, ``q`` is chosen by conformal prediction on
+        quantiles=[0.05, 0.95])`` at 90%): such intervals usually cover less
+        than they promise, because a forest's training rows sit closer to a
+        query than new rows do, and on some data more. Calibrated, ``q`` is chosen by conformal prediction on
         the quantile levels from ``interval_scores_`` -- the training rows'
         out-of-bag scores (how far into a tail of its out-of-bag conditional
         distribution each row's response lies), or held-out rows' scores

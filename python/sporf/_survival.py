@@ -428,11 +428,12 @@ class SPORFSurvival(_spec_gen._SPORFSurvivalParams, _ForestSurvival):
         """Oblique random survival forest (SPORF for right-censored times).
 
     Trees draw the sparse oblique projections of :class:`SPORFClassifier`
-    and cut by the log-rank score test: a node's rows get their martingale
-    residuals (event minus the node's Nelson-Aalen cumulative hazard at their
-    time), the numerator of the log-rank statistic summed over a side, and a
-    cut's score is their between-sides sum of squares -- the score statistic
-    standardized by its permutation variance. Each leaf keeps its training
+    and cut where the log-rank statistic of the two sides is largest (its
+    numerator squared over its hypergeometric variance, as ranger and
+    scikit-survival score cuts; ``criterion="logrankscore"`` scores its score
+    form, the sides' sums of the rows' martingale residuals standardized by
+    their permutation variance, which histogram scans and random cuts use for
+    either). Each leaf keeps its training
     rows, so its curves are the Kaplan-Meier survival and Nelson-Aalen
     cumulative hazard of its own rows; the forest's curves are the means of
     its trees', and its risk score is the forest's cumulative hazard summed

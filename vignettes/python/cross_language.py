@@ -19,7 +19,8 @@ import numpy as np
 import sporf
 from sporf.datasets import make_trunk
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
+# the repository: its vignettes' folder's parent (SPORF_VIGNETTES when the documentation build runs this page)
+REPO = pathlib.Path(os.environ.get("SPORF_VIGNETTES") or pathlib.Path(__file__).resolve().parents[1]).resolve().parent
 R_LIB = os.environ.get("SPORF_R_LIB", str(REPO / ".rlib"))
 work = pathlib.Path(tempfile.mkdtemp(prefix="sporf-xlang-"))
 

@@ -22,8 +22,8 @@ FAST = os.environ.get("SPORF_VIGNETTE_FAST") == "1"
 TREES = 30 if FAST else 500
 # the vignettes' data folder: SPORF_VIGNETTES when the documentation builds
 # run this script elsewhere, else beside it
-HERE = os.path.dirname(os.path.abspath(__file__)) if "__file__" in globals() else "vignettes/python"
-DATA = os.environ.get("SPORF_VIGNETTES", os.path.join(HERE, ".."))
+# the vignettes' folder: SPORF_VIGNETTES when the documentation build runs this page, else beside this file
+DATA = os.environ.get("SPORF_VIGNETTES") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 data = pd.read_csv(os.path.join(DATA, "data", "pbc.csv"))
 X = data.drop(columns=["time", "status"])
 event, time = data["status"].to_numpy(), data["time"].to_numpy(float)

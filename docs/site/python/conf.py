@@ -4,6 +4,13 @@ tools/build_docs.py writes the generated sources next to this file (the
 gallery's scripts, the benchmarks page) and runs sphinx-build; see the
 README's "Documentation" section."""
 import os
+import warnings
+
+# A warning an example prints shows on its page as "Category: message",
+# without the file and line that raised it: the path of the machine that
+# built the pages is no reader's (tools/check_docs.py refuses pages with it).
+warnings.formatwarning = lambda message, category, filename, lineno, line=None: "%s: %s\n" % (
+    category.__name__, message)
 
 project = "sporf"
 author = "sporf developers"
