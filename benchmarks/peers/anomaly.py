@@ -1,5 +1,5 @@
 """Anomaly scores without labels: isolation forests on anomalies made from
-rare classes of real data, after ADBench's protocol (Han et al., 2022).
+rare classes of real data, each rare class standing in for the anomalies.
 
     python benchmarks/peers/anomaly.py [--seeds 3] [--trees 200] [--models ...] [--sets a,b]
 
@@ -8,8 +8,8 @@ least 300 rows, at least 3 features, mostly continuous features and a rarest
 class of at least 10 rows -- chosen by those rules alone, before any model ran.
 Per set and seed, the rarest class is the anomalies, every other class the
 normal rows; when the rarest class is more than 5% of the rows, a random part
-of it (the seed's) is kept so that anomalies are 5% of the rows (ADBench's
-rule for classes that are not rare). Missing values take their column's
+of it (the seed's) is kept so that anomalies are 5% of the rows (a class
+that is not rare would not be anomalies). Missing values take their column's
 median for every model (scikit-learn's IsolationForest takes none). Each model
 is fitted on all the rows, without labels, and scores all of them; AUROC and
 AUPRC of the scores against the anomaly labels, fit + score time (two
