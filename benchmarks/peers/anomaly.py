@@ -142,6 +142,34 @@ SPORF_FORMS = {
 MODELS = ["sporf", "scikit-learn IsolationForest", "isotree", "isotree ndim=2", "isotree ndim=p"]
 
 
+def print_strata(df, suite_results):
+    """Mean AUROC and rank of each model by the suite's strata (suite.py
+    stratum_of: small = at most SMALL_ROWS rows; high signal = scikit-learn
+    RF's mean CV kappa at least HIGH_SIGNAL, from suite_results when given)."""
+    import suite
+
+    results = {}
+    for path in [p for p in suite_results.split(",") if p]:
+        results.update(json.load(open(path)))
+    per_set = df.groupby(["set", "model"])["auroc"].mean().reset_index()
+    per_set["rank"] = per_set.groupby("set")["auroc"].rank(ascending=False)
+    rows = df.groupby("set")["n"].first()
+
+    def stratum(name):
+        size = "small" if rows[name] <= suite.SMALL_ROWS else "large"
+        rf = results.get("scikit-learn RF|%s" % name)
+        signal = "" if rf is None else (", high signal" if np.mean(rf["scores"]) >= suite.HIGH_SIGNAL
+                                        else ", low signal")
+        return size + signal
+
+    per_set["stratum"] = per_set["set"].map(stratum)
+    print("\nBy stratum: mean AUROC / mean rank")
+    for st, g in per_set.groupby("stratum"):
+        t = g.groupby("model")[["auroc", "rank"]].mean().sort_values("rank")
+        print("%s (%d sets): %s" % (st, g["set"].nunique(),
+                                     "; ".join("%s %.3f / %.2f" % (m, r.auroc, r["rank"]) for m, r in t.iterrows())))
+
+
 def main():
     from sklearn.metrics import average_precision_score, roc_auc_score
 
@@ -151,7 +179,14 @@ def main():
     ap.add_argument("--models", default=",".join(MODELS))
     ap.add_argument("--sets", default="", help="comma-separated names (default: every set the rules admit)")
     ap.add_argument("--out", default=os.path.join(BENCH, "results", "anomaly.csv"))
+    ap.add_argument("--suite-results", default="", help="the suite's results (JSON) whose scikit-learn RF scores "
+                    "give each set's signal stratum; without them the strata are by size only")
+    ap.add_argument("--strata-only", action="store_true", help="tabulate --out by stratum, fitting nothing")
     a = ap.parse_args()
+    if a.strata_only:
+        import pandas as pd
+        print_strata(pd.read_csv(a.out), a.suite_results)
+        return
     # commas inside a "sporf {json}" model's braces belong to it
     models = [m.strip() for m in re.split(r",(?![^{]*})", a.models) if m.strip() and available(m.strip())]
     sets = candidate_sets()
@@ -181,6 +216,7 @@ def main():
                                            rank=("rank", "mean"), seconds=("seconds", "mean"))
     print("\n%d sets, %d seeds, %d trees; means over sets of the seeds' means:" % (len(sets), a.seeds, a.trees))
     print(summary.sort_values("rank").to_string(float_format=lambda v: "%.4f" % v))
+    print_strata(df, a.suite_results)
 
 
 if __name__ == "__main__":
