@@ -33,9 +33,7 @@ isolation_forest <- function(x, ...) UseMethod("isolation_forest")
     by_feature <- tp$by_feature
   }
   res <- .Call(C_sporf_r_fit_unsupervised, X, params, sw, as.integer(args$verbose))
-  if (isTRUE(res[[2L]]))
-    stop(structure(class = c("sporf_interrupt", "interrupt", "error", "condition"),
-                   list(message = "sporf: the fit was interrupted (Ctrl-C); no forest was returned", call = NULL)))
+  if (isTRUE(res[[2L]])) .stop_fit_interrupted()
   handle <- res[[1L]]
   # the anomaly score above which a row is an outlier: the paper's 0.5, or the training rows' score
   # above which a `contamination` share of them lies (their quantile, R's type 7, computed in the core

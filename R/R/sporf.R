@@ -263,9 +263,7 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
 # the categorical features' levels and the feature names before its bytes are
 # taken; a tuned fit reports its grid and takes the winner's parameters.
 .fitted <- function(res, X, args, params, est, enc, by_feature, task) {
-  if (isTRUE(res[[4L]]))
-    stop(structure(class = c("sporf_interrupt", "interrupt", "error", "condition"),
-                   list(message = "sporf: the fit was interrupted (Ctrl-C); no forest was returned", call = NULL)))
+  if (isTRUE(res[[4L]])) .stop_fit_interrupted()
   handle <- res[[1L]]
   if (!is.null(enc)) .Call(C_sporf_r_set_strings, handle, .STR_CLASSES, enc$kind, enc$labels)
   if (!is.null(by_feature)) .store_levels(handle, by_feature)
@@ -306,6 +304,13 @@ sporf.formula <- function(formula, data = NULL, ..., subset, na.action = stats::
   if (anyNA(sample_weight) || any(!is.finite(sample_weight)) || any(sample_weight < 0))
     stop("sample_weight must be finite and non-negative", call. = FALSE)
   as.double(sample_weight)
+}
+
+# Ctrl-C during a fit: an interrupt condition (tryCatch(interrupt = ) sees it),
+# no forest returned.
+.stop_fit_interrupted <- function() {
+  stop(structure(class = c("sporf_interrupt", "interrupt", "error", "condition"),
+                 list(message = "sporf: the fit was interrupted (Ctrl-C); no forest was returned", call = NULL)))
 }
 
 # A sporf object: everything needed lives in `model` (the model file's bytes);

@@ -17,12 +17,7 @@ urerf <- function(x, ...) UseMethod("urerf")
   args <- grid$args
   params <- .build_params(args, ncol(X), "urerf", "unsupervised", grid$dims)
   res <- .Call(C_sporf_r_fit_unsupervised, X, params, NULL, as.integer(args$verbose))
-  if (isTRUE(res[[2L]])) {
-    cond <- structure(class = c("sporf_interrupt", "interrupt", "error", "condition"),
-                      list(message = "sporf: the fit was interrupted (Ctrl-C); no forest was returned",
-                           call = NULL))
-    stop(cond)
-  }
+  if (isTRUE(res[[2L]])) .stop_fit_interrupted()
   handle <- res[[1L]]
   if (!is.null(colnames(X)))
     .Call(C_sporf_r_set_strings, handle, .STR_FEATURE_NAMES, .KIND_TEXT, as.character(colnames(X)))

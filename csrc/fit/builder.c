@@ -30,7 +30,6 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const sporf
     b->task = sporf_task_for(response->task, response->n_outputs);
     b->n_candidates = sizes->n_candidates;
     b->min_split_rows = sizes->min_split_rows;
-    b->max_depth = sizes->max_depth;
     b->n_axis_extra = sizes->n_axis_extra;
     b->n_guided = sizes->n_guided;
     int rc = sporf_sampler_init(&b->sampler, params, p, b->n_candidates, err);
@@ -74,9 +73,10 @@ int sporf_builder_init(sporf_builder *b, const sporf_params *params, const sporf
     b->best_proj_feature = malloc((size_t)nnz * sizeof(int32_t));
     b->best_proj_weight = malloc((size_t)nnz * sizeof(double));
     if (b->task->first_cut_wins && params->projection != SPORF_PROJ_AXIS) {
-        b->feature_spread = malloc((size_t)(p > 0 ? p : 1) * sizeof *b->feature_spread);
         b->scaled_weight = malloc((size_t)(p > 0 ? p : 1) * sizeof *b->scaled_weight);
-        ok = ok && b->feature_spread && b->scaled_weight;
+        ok = ok && b->scaled_weight;
+        if (params->projection == SPORF_PROJ_SPARSE || params->projection == SPORF_PROJ_GAUSSIAN)
+            ok = ok && sporf_sampler_enable_columns(&b->sampler); /* candidates one at a time (find_split) */
     }
     if (!ok || !b->best_proj_feature || !b->best_proj_weight) {
         sporf_builder_free(b);
@@ -98,7 +98,6 @@ void sporf_builder_free(sporf_builder *b)
     free(b->guide_w);
     free(b->rank);
     free(b->guided_weight);
-    free(b->feature_spread);
     free(b->scaled_weight);
     memset(b, 0, sizeof *b);
 }
@@ -442,7 +441,7 @@ static int stops_here(const sporf_builder *b, const sporf_stack_item *it, const 
 {
     const sporf_params *P = b->params;
     const int64_t n_node = it->end - it->start;
-    return (b->max_depth > 0 && it->depth >= b->max_depth) || n_node < b->min_split_rows ||
+    return (P->max_depth > 0 && it->depth >= P->max_depth) || n_node < b->min_split_rows ||
            n_node < 2 * b->ts.min_leaf_rows || st->pure || st->w <= 0.0 || st->w < 2.0 * b->ts.min_weight_leaf;
 }
 

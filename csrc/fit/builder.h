@@ -31,10 +31,8 @@ typedef struct sporf_builder {
     int64_t n_axis_extra;     /* axis_features resolved: single features searched besides the d */
     int32_t n_guided;         /* guided_features: longest guided projection (0 = none) */
     int64_t min_split_rows;   /* min_samples_split resolved against the training rows */
-    int64_t max_depth;        /* max_depth (sporf_fit_sizes); 0: no limit */
-    double *feature_spread;   /* isolation forests with oblique projections: scratch, each
-                                 candidate's features' spread in the node (p); else NULL */
-    double *scaled_weight;    /* and the candidate's weights over them (p) */
+    double *scaled_weight;    /* isolation forests with oblique projections: a candidate's
+                                 weights over its features' spread in the node (p); else NULL */
     sporf_sampler sampler;
     int hist_node;            /* the node being split is scanned by histogram */
     int hist_stale;           /* its response by position (hist_prepare) is not laid out for

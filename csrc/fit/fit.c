@@ -308,6 +308,10 @@ static int check_fit_args(const sporf_params *params, const sporf_matrix *X, con
                                                              "give splitter 'best' (the default)"
                                                            : "an unsupervised forest's splits are Fast-BIC or "
                                                              "two-means searches: it grows best cuts only");
+        if (isolation && params->guided_features > 0)
+            return sporf_set_error(err, SPORF_E_ARG, "guided_features does not apply to an isolation forest (it "
+                                                     "ranks features by the quality of their cuts, which random cuts "
+                                                     "do not have): give 0");
         if (isolation && params->max_bins > 0)
             return sporf_set_error(err, SPORF_E_ARG, "max_bins does not apply to an isolation forest (its random "
                                                      "cuts scan no histogram): give 0");

@@ -117,9 +117,6 @@ int sporf_sampler_init(sporf_sampler *s, const sporf_params *params,
     if (s->projection == SPORF_PROJ_FRC || s->projection == SPORF_PROJ_POISSON)
         return per_column_init(s, params, n_features, n_candidates, err);
     s->nnz = sporf_sparse_nnz(params->feature_combinations, n_features, n_candidates);
-    s->perm = malloc((size_t)n_features * sizeof *s->perm); /* draw_sparse_column's distinct features */
-    if (!s->perm) goto nomem;
-    for (int64_t j = 0; j < n_features; j++) s->perm[j] = (int32_t)j;
     s->hash_cap = 16;
     while (s->hash_cap < 2 * s->nnz) s->hash_cap *= 2;
     s->hash = calloc((size_t)s->hash_cap, sizeof *s->hash);
@@ -128,7 +125,7 @@ int sporf_sampler_init(sporf_sampler *s, const sporf_params *params,
     s->cand.start = malloc((size_t)(max_proj + 1) * sizeof *s->cand.start);
     s->cand.feature = malloc((size_t)(s->nnz + n_candidates) * sizeof *s->cand.feature);
     s->cand.weight = malloc((size_t)(s->nnz + n_candidates) * sizeof *s->cand.weight);
-    if (!s->hash || !s->positions || !s->cand.start || !s->cand.feature || !s->cand.weight || !column_cdf(s))
+    if (!s->hash || !s->positions || !s->cand.start || !s->cand.feature || !s->cand.weight)
         goto nomem;
     return SPORF_OK;
 nomem:
@@ -169,6 +166,11 @@ int sporf_sampler_enable_axis(sporf_sampler *s)
         return 0;
     for (int64_t j = 0; j < s->n_features; j++) s->perm[j] = (int32_t)j;
     return 1;
+}
+
+int sporf_sampler_enable_columns(sporf_sampler *s)
+{
+    return sporf_sampler_enable_axis(s) && (s->column_cdf || column_cdf(s));
 }
 
 int32_t sporf_sampler_axis_next(sporf_sampler *s, sporf_rng *rng)

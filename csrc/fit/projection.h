@@ -50,8 +50,8 @@ typedef struct sporf_sampler {
     uint64_t *hash;         /* open-addressing set of position+1 */
     int64_t hash_cap;
     uint64_t *positions;
-    double *column_cdf;     /* draw_sparse_column: the CDF of a column's count k = column_k0,
-                               column_k0 + 1, ... (column_len values) */
+    double *column_cdf;     /* draw_sparse_column (enable_columns): the CDF of a column's count
+                               k = column_k0, column_k0 + 1, ... (column_len values) */
     int64_t column_k0, column_len;
     /* patch */
     const sporf_params *params;
@@ -90,8 +90,14 @@ void sporf_sampler_draw_sparse(sporf_sampler *s, sporf_rng *rng);
  * count of its ceil(fc * d) cells among the p d, by inversion from one
  * uniform; an empty column becomes one feature, as there -- at distinct
  * uniform features with weights +-1 (N(0, 1) for "gaussian"). Each call is
- * one column's marginal, independent of the calls before. */
+ * one column's marginal, independent of the calls before. Needs
+ * sporf_sampler_enable_columns. */
 void sporf_sampler_draw_sparse_column(sporf_sampler *s, sporf_rng *rng);
+
+/* Let a sparse (or Gaussian) sampler draw one column at a time: the
+ * column count's law and the features' permutation; returns 0 when out of
+ * memory. */
+int sporf_sampler_enable_columns(sporf_sampler *s);
 
 /* Forest-RC / Poisson mode: draw the node's d candidates into s->cand. */
 void sporf_sampler_draw_per_column(sporf_sampler *s, sporf_rng *rng);

@@ -17,7 +17,6 @@ void sporf_fit_sizes_resolve(const sporf_params *params, int64_t n_rows, int64_t
     s->n_axis_extra = sporf_params_resolve_axis_features(params, p);
     s->n_guided = params->projection == SPORF_PROJ_AXIS ? 0 : (int32_t)params->guided_features;
     s->min_split_rows = sporf_resolve_min_samples_split(params, n_rows);
-    s->max_depth = params->max_depth;
     s->min_leaf_rows = sporf_resolve_min_samples_leaf(params, n_rows);
     s->leaf_auto = sporf_params_leaf_auto(params);
     s->leaf_grown = s->leaf_auto ? sporf_params_leaf_auto_grown(n_rows) : s->min_leaf_rows;

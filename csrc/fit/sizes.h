@@ -19,7 +19,6 @@ typedef struct sporf_fit_sizes {
     int64_t n_axis_extra;   /* single features searched besides them (axis_features) */
     int32_t n_guided;       /* the longest guided projection (guided_features; 0 = none) */
     int64_t min_split_rows; /* min_samples_split */
-    int64_t max_depth;      /* max_depth; 0: none */
     int64_t min_leaf_rows;  /* min_samples_leaf (for "auto": the size the trees grow to) */
     int leaf_auto;          /* min_samples_leaf "auto": the forest chooses its leaf size */
     int64_t leaf_grown;     /* with leaf_auto: the leaf size the trees grow to before the choice */

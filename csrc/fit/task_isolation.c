@@ -114,18 +114,6 @@ static void empty(const sporf_task_state *t, double *out)
     out[0] = 0.0;
 }
 
-/* The side of the best single-feature cut (guided projections; the
- * isolation estimators do not draw them). */
-static void guide_target(sporf_task_state *t, const sporf_rows *r, int64_t start, int64_t end, int32_t f, double sign,
-                         double threshold, int missing_left, double *out)
-{
-    (void)t;
-    for (int64_t i = start; i < end; i++) {
-        const double x = sporf_columns_at(&r->X, f, r->idx[i]);
-        out[i - start] = sign * x <= threshold || (missing_left && sporf_is_missing(x)) ? 1.0 : 0.0;
-    }
-}
-
 static int32_t hist_width(int32_t n_classes)
 {
     (void)n_classes;
@@ -133,5 +121,7 @@ static int32_t hist_width(int32_t n_classes)
 }
 
 /* No histograms: a node of at most psi rows sorts its one candidate's values. */
-const sporf_task sporf_task_isolation = {node_stats, scan, gain, leaf, NULL, empty, guide_target,
+/* No guided projections either: they rank features by their cuts' quality,
+ * which random cuts do not have (fit.c refuses guided_features). */
+const sporf_task sporf_task_isolation = {node_stats, scan, gain, leaf, NULL, empty, NULL,
                                          hist_width, NULL, NULL, NULL, NULL, 1};

@@ -140,6 +140,10 @@ static void test_constant_and_tiny_data(void)
     p.splitter = SPORF_SPLITTER_RANDOM;
     f = fit_isolation(&p, X, 10, 2, &err);
     CHECK(!f && strstr(err.message, "random already"), "splitter random refused: %s", err.message);
+    sporf_params_init(&p);
+    p.guided_features = 4;
+    f = fit_isolation(&p, X, 10, 2, &err);
+    CHECK(!f && strstr(err.message, "guided_features"), "guided projections refused: %s", err.message);
 }
 
 /* One column of the sparse matrix at a time: the count's law (hypergeometric,
@@ -151,7 +155,8 @@ static void test_column_draws(void)
     sporf_params_init(&params); /* sparse, feature_combinations 1.5: 12 non-zeros in a 10 x 8 grid */
     sporf_sampler s;
     sporf_error err;
-    CHECK(sporf_sampler_init(&s, &params, P, D, &err) == SPORF_OK, "sampler: %s", err.message);
+    CHECK(sporf_sampler_init(&s, &params, P, D, &err) == SPORF_OK && sporf_sampler_enable_columns(&s),
+          "sampler: %s", err.message);
     sporf_rng rng;
     sporf_rng_seed(&rng, 5, 0);
     double total = 0.0;

@@ -169,8 +169,8 @@ def test_out_of_bag_predictions_refuse_rows_that_are_not_the_training_rows():
 
 @pytest.mark.parametrize("cls", [sporf.SPORFRegressor, sporf.SPORFClassifier])
 def test_a_survival_y_given_to_a_regressor_or_classifier_names_sporfsurvival(cls):
-    """scikit-survival's structured y (event, time) failed in numpy's cast for
-    the regressor and grew a classifier of the records as classes."""
+    """scikit-survival's structured y (event, time) is refused with the
+    estimator that takes it, not cast to numbers or taken as class labels."""
     X = np.random.default_rng(0).normal(size=(20, 3))
     y = np.array([(i % 2 == 0, 1.0 + i) for i in range(20)], dtype=[("fstat", "?"), ("lenfol", "<f8")])
     with pytest.raises(ValueError, match="fields fstat, lenfol: a survival response .* SPORFSurvival"):
@@ -193,8 +193,8 @@ def test_a_time_and_event_frame_as_two_outputs_is_refused_with_the_survival_form
 
 @pytest.mark.parametrize("kind", ["mean", "quantiles", "survival"])
 def test_oob_predictions_refuse_rows_that_are_not_the_training_rows(kind):
-    """oob=True checked only the row count: another X of as many rows, or the
-    training rows reordered, gave numbers that meant nothing."""
+    """oob=True answers for the training rows in their order: another X of as
+    many rows, or the training rows reordered, is refused."""
     X, _ = make_trunk(120, 5, random_state=0)
     y = X[:, 0] + 0.1 * np.random.default_rng(1).normal(size=120)
     if kind == "survival":

@@ -513,9 +513,10 @@ URERF_CASES = [
 ]
 
 
-def r_urerf(r, X, **params):
+def r_urerf(r, X, _function="sporf::urerf", **params):
+    """An R fit of X alone (urerf, or isolation_forest through _function)."""
     kwargs = {k: (ro.FloatVector(v) if isinstance(v, list) else r_value(v)) for k, v in params.items()}
-    return r("sporf::urerf")(r_matrix(X), **kwargs)
+    return r(_function)(r_matrix(X), **kwargs)
 
 
 @pytest.mark.parametrize("n_jobs", [1, 2])
@@ -583,8 +584,7 @@ ISOLATION_CASES = [
 
 
 def r_isolation(r, X, **params):
-    kwargs = {k: (ro.FloatVector(v) if isinstance(v, list) else r_value(v)) for k, v in params.items()}
-    return r("sporf::isolation_forest")(r_matrix(X), **kwargs)
+    return r_urerf(r, X, _function="sporf::isolation_forest", **params)
 
 
 @pytest.mark.parametrize("n_jobs", [1, 2])

@@ -110,15 +110,15 @@ def test_the_r_site_ships_its_styles_and_scripts(tmp_path):
 
 
 def test_survival_forest_docstring_opens_with_its_default_split_score():
-    """It opened with the log-rank score test, which is criterion="logrankscore",
-    not the default "logrank"."""
+    """The opening describes the default criterion, "logrank"; the score test
+    is criterion="logrankscore"."""
     opening = sporf.SPORFSurvival.__doc__.split("\n\n")[1]
     assert "log-rank statistic" in opening and "score test" not in opening
     assert 'criterion="logrankscore"' in opening
 
 
 def test_readme_survival_example_runs_without_scikit_survival(monkeypatch):
-    """The README said scikit-survival is not needed and loaded its data set."""
+    """The README's survival example needs no package besides sporf and numpy."""
     import sys
 
     text = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
@@ -131,8 +131,8 @@ def test_readme_survival_example_runs_without_scikit_survival(monkeypatch):
 
 
 def test_guide_does_not_promise_raw_quantile_intervals_always_under_cover():
-    """The guide said raw quantile intervals cover less than they promise; on one
-    real set they covered more (0.855 / 0.927 at 80% / 90%)."""
+    """Raw quantile intervals usually cover less than they promise, but not on
+    every data set (one real set: 0.855 / 0.927 at 80% / 90%)."""
     guide = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "site" / "python" / "guide.md").read_text(
         encoding="utf-8")
     raw = guide.split("Raw quantile intervals", 1)[1].split("\n\n", 1)[0]
