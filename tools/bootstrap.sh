@@ -30,7 +30,7 @@ fi
 # rmarkdown with pandoc render the R documents; randomForest and ranger are the R
 # peers in their figures; survival builds the survival document's responses (and
 # the R tests' Surv objects).
-for pkg in knitr rmarkdown randomForest survival ranger; do
+for pkg in knitr rmarkdown randomForest survival ranger caret; do
   if ! command -v Rscript >/dev/null 2>&1 || ! Rscript -e "library($pkg)" >/dev/null 2>&1; then
     missing+=("r-cran-$(echo "$pkg" | tr '[:upper:]' '[:lower:]')")
   fi

@@ -13,6 +13,11 @@ The checks, all run by the C test suite (meson test "layers"):
   * includes inside a layer: a file and its header (x.c, x.h) count as one,
     and no such pair includes one that includes it back, directly or
     through others, so a layer's files stack one way too;
+  * uses inside a layer: a pair that includes another's header stands above
+    it, so the one below may not name a function or table the one above
+    defines (read from the sources: a pair "uses" another when it includes
+    its header or names a sporf_ symbol defined in its .c file); the graph
+    of uses has no cycle, so no include runs up;
   * size: no function of the core is longer than MAX_FUNCTION_LINES lines
     (from its opening brace to its closing one), except those listed in
     LONG_FUNCTIONS with the reason they stay whole;
@@ -99,6 +104,60 @@ def check_include_cycles():
                 edges[unit].add(target)
     cycle = find_cycle(edges)
     return ["include cycle inside a layer: " + " -> ".join(cycle)] if cycle else []
+
+
+DEFINITION = re.compile(r"^(?!static\b|typedef\b|extern\b|return\b)[A-Za-z_][^;{}()=]*?\b(sporf_[A-Za-z0-9_]+)\s*[(=]",
+                        re.M)
+# what a header declares is not a use of it: prototypes and extern tables
+DECLARATION = re.compile(r"^(?:extern\s[^;{}]*;|[A-Za-z_][^;{}=]*?\bsporf_[A-Za-z0-9_]+\s*\([^;{}]*\)\s*;)", re.M)
+COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+SYMBOL = re.compile(r"\bsporf_[A-Za-z0-9_]+\b")
+
+
+def core_units():
+    """Each file of a layer as (path relative to csrc/, its pair's name, text
+    without comments)."""
+    for path in sorted(CSRC.rglob("*")):
+        if path.suffix not in (".c", ".h") or not path.is_file():
+            continue
+        rel = path.relative_to(CSRC).as_posix()
+        if not rel.startswith("include/") and layer_of(rel):
+            # x_gen.c, generated from the spec, is the other half of x.c (x.h)
+            unit = re.sub(r"_gen$", "", rel.rsplit(".", 1)[0])
+            yield rel, unit, COMMENT.sub(" ", path.read_text())
+
+
+def check_uses_inside_layers():
+    """Inside a layer, includes and uses of symbols together have no cycle:
+    a pair below another (included by it) never names what it defines."""
+    files = list(core_units())
+    defined_by = {}
+    for rel, unit, text in files:
+        if rel.endswith(".c"):
+            for m in DEFINITION.finditer(text):
+                line_end = text.find("\n", m.end())
+                rest = text[m.end():text.find("\n{", m.end()) if m.group(0).endswith("(") else line_end]
+                if m.group(0).endswith("(") and ";" in rest:
+                    continue  # a prototype, not a definition
+                defined_by[m.group(1)] = unit
+    edges, why = {}, {}
+    for rel, unit, text in files:
+        edges.setdefault(unit, set())
+        for inc in INCLUDE.findall(text):
+            target = inc.rsplit(".", 1)[0]
+            if target != unit and layer_of(inc) == layer_of(rel):
+                edges[unit].add(target)
+                why.setdefault((unit, target), 'includes "%s"' % inc)
+        for sym in set(SYMBOL.findall(DECLARATION.sub(" ", text))):
+            target = defined_by.get(sym)
+            if target and target != unit and layer_of(target) == layer_of(rel):
+                edges[unit].add(target)
+                why.setdefault((unit, target), "names %s" % sym)
+    cycle = find_cycle(edges)
+    if not cycle:
+        return []
+    steps = ["%s %s" % (a, why[a, b]) for a, b in zip(cycle, cycle[1:])]
+    return ["an include runs up inside a layer (a pair uses one that uses it back): " + "; ".join(steps)]
 
 
 def check_includes():
@@ -198,7 +257,7 @@ def check_calls(library):
 
 
 def main(argv):
-    problems = check_includes() + check_include_cycles() + check_function_sizes()
+    problems = check_includes() + check_include_cycles() + check_uses_inside_layers() + check_function_sizes()
     n_edges = 0
     if len(argv) > 1:
         call_problems, edges = check_calls(argv[1])

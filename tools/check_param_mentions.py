@@ -53,6 +53,9 @@ SHARED_WORDS = {
 CEILINGS = {
     "class_weight": 10,     # the mode at fit; custom weights stored, compared by merge, passed by both glues
     "data_dims": 12,        # the grid also shapes the input: images reshaped in both languages' MORF/URerF
+    # the caret model (R/R/caret.R) names the parameters it tunes, as caret's models do
+    "feature_combinations": 5,
+    "min_samples_leaf": 5,
 }
 
 

@@ -62,6 +62,9 @@
     risk[counts == 0] <- NA
     obj$oob_predictions <- risk
     obj$predicted <- risk
+    # 1 - Harrell's C of the first 1, 2, ... trees' out-of-bag risks, which plot(fit) draws
+    obj$oob_error_curve <- .Call(C_sporf_r_oob_curve, handle, X,
+                                 list(as.double(resp$time), as.integer(resp$status)))[, 1L]
   }
   if (identical(args$importance, "permutation")) {
     pim <- .Call(C_sporf_r_permutation_importance, handle, X, target, .resolve_n_jobs(args$n_jobs),
@@ -168,9 +171,17 @@ concordance_index <- function(y, risk, status = NULL) {
 
 # plot() of a survival forest: the survival curves of newdata's rows.
 .plot_survival <- function(x, newdata, times = NULL, ...) {
-  if (missing(newdata) || is.null(newdata))
-    stop("plot() of a survival forest draws the survival curves of newdata's rows: plot(fit, newdata)",
-         call. = FALSE)
+  if (missing(newdata) || is.null(newdata)) {
+    # randomForestSRC's plot(fit): the out-of-bag error as trees are added
+    curve <- x[["oob_error_curve"]]
+    if (is.null(curve))
+      stop("plot() of a survival forest draws its out-of-bag error (1 - Harrell's C) against the number of ",
+           "trees, for a forest fitted with oob_score = TRUE, or the survival curves of newdata's rows: ",
+           "plot(fit, newdata)", call. = FALSE)
+    graphics::plot(seq_along(curve), curve, type = "l", xlab = "trees",
+                   ylab = "out-of-bag error (1 - Harrell's C)", ...)
+    return(invisible(curve))
+  }
   if (is.null(times)) times <- x[["unique_times"]]
   S <- .predict_survival(x, newdata, "survival", times, NULL, FALSE)
   graphics::matplot(times, t(S), type = "s", lty = 1, col = seq_len(nrow(S)), ylim = c(0, 1), xlab = "time",

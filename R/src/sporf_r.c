@@ -797,12 +797,25 @@ SEXP sporf_r_concordance(SEXP time, SEXP event, SEXP risk)
 }
 
 /* oob_curve(handle, x, y) -> the out-of-bag error after each tree (plot());
- * y the 0-based class codes (integer) or the responses (double). */
+ * y the 0-based class codes (integer), the responses (double), or a survival
+ * forest's list(times, event flags). */
 SEXP sporf_r_oob_curve(SEXP handle, SEXP x, SEXP y)
 {
     sporf_forest *f = get_forest(handle);
     sporf_matrix m = matrix_view(x);
     const sporf_forest_info info = forest_info(f);
+    if (TYPEOF(y) == VECSXP) { /* survival: list(times, event flags) -> 1 - Harrell's C */
+        if (XLENGTH(y) != 2 || TYPEOF(VECTOR_ELT(y, 0)) != REALSXP || TYPEOF(VECTOR_ELT(y, 1)) != INTSXP ||
+            XLENGTH(VECTOR_ELT(y, 0)) != m.nrow || XLENGTH(VECTOR_ELT(y, 1)) != m.nrow)
+            Rf_error("internal: y must be list(double times, integer events) of nrow(x) each");
+        SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int)info.n_trees, 1));
+        sporf_error err;
+        if (sporf_forest_oob_curve(f, &m, INTEGER(VECTOR_ELT(y, 1)), REAL(VECTOR_ELT(y, 0)), REAL(out), NULL, &err) !=
+            SPORF_OK)
+            raise_core_error(&err);
+        UNPROTECT(1);
+        return out;
+    }
     if ((TYPEOF(y) != INTSXP && TYPEOF(y) != REALSXP) || XLENGTH(y) != m.nrow)
         Rf_error("internal: y must be an integer or double vector of length nrow(x)");
     const int regression = TYPEOF(y) == REALSXP;

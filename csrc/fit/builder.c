@@ -21,13 +21,26 @@ static int any_missing(const sporf_columns *X)
     return 0;
 }
 
+/* The table of a SPORF_TASK_* code and number of outputs: the builder is the
+ * one file that knows every task (each task's file stands below it). */
+static const sporf_task *task_for(int32_t task, int32_t n_outputs)
+{
+    switch (task) {
+    case SPORF_TASK_REGRESSION: return n_outputs > 1 ? &sporf_task_multi_regression : &sporf_task_regression;
+    case SPORF_TASK_UNSUPERVISED: return &sporf_task_unsupervised;
+    case SPORF_TASK_SURVIVAL: return &sporf_task_survival;
+    case SPORF_TASK_ISOLATION: return &sporf_task_isolation;
+    default: return n_outputs > 1 ? &sporf_task_multi_classification : &sporf_task_classification;
+    }
+}
+
 int sporf_builder_init(sporf_builder *b, const sporf_params *params, const sporf_fit_sizes *sizes,
                        const sporf_columns *X, const sporf_response *response, int has_missing, sporf_error *err)
 {
     memset(b, 0, sizeof *b);
     const int64_t n = X->n, p = X->p;
     b->params = params;
-    b->task = sporf_task_for(response->task, response->n_outputs);
+    b->task = task_for(response->task, response->n_outputs);
     b->n_candidates = sizes->n_candidates;
     b->min_split_rows = sizes->min_split_rows;
     b->n_axis_extra = sizes->n_axis_extra;

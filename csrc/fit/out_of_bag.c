@@ -347,14 +347,17 @@ int sporf_forest_oob_curve(const sporf_forest *f, const sporf_matrix *X, const i
     if (f->n_outputs > 1)
         return sporf_set_error(err, SPORF_E_ARG, "oob_curve: the out-of-bag error curve is for single-output "
                                                  "forests");
-    if (f->task == SPORF_TASK_SURVIVAL)
-        return sporf_set_error(err, SPORF_E_ARG, "oob_curve: the out-of-bag error curve is for classification "
-                                                 "and regression forests");
-    const int regression = f->task == SPORF_TASK_REGRESSION;
-    if (f->task != SPORF_TASK_UNSUPERVISED && (regression ? !y_regression : !y))
+    const int regression = f->task == SPORF_TASK_REGRESSION, survival = f->task == SPORF_TASK_SURVIVAL;
+    if (f->task != SPORF_TASK_UNSUPERVISED && (survival ? !y || !y_regression : regression ? !y_regression : !y))
         return sporf_set_error(err, SPORF_E_ARG, "oob_curve: the training response is required (%s)",
-                               regression ? "y_regression" : "y, the class codes");
-    if (!regression && y)
+                               survival     ? "y, the event flags, and y_regression, the times"
+                               : regression ? "y_regression"
+                                            : "y, the class codes");
+    for (int64_t i = 0; survival && X && i < X->nrow; i++)
+        if (y[i] != 0 && y[i] != 1)
+            return sporf_set_error(err, SPORF_E_ARG, "y[%lld] = %d is not an event flag (0 or 1)", (long long)i,
+                                   y[i]);
+    if (!regression && !survival && y)
         for (int64_t i = 0; X && i < X->nrow; i++)
             if (y[i] < 0 || y[i] >= f->n_classes)
                 return sporf_set_error(err, SPORF_E_ARG, "y[%lld] = %d is not a class code in [0, %d)",
@@ -363,8 +366,8 @@ int sporf_forest_oob_curve(const sporf_forest *f, const sporf_matrix *X, const i
     int rc = regenerate_inbag(f, X, "the out-of-bag error curve", &inbag, err);
     if (rc != SPORF_OK)
         return rc;
-    rc = sporf_forest_oob_error_curve(f, X, inbag, y, y_regression, curve_out, regression ? NULL : class_curve_out,
-                                      err);
+    rc = sporf_forest_oob_error_curve(f, X, inbag, y, y_regression, curve_out,
+                                      regression || survival ? NULL : class_curve_out, err);
     free(inbag);
     return rc;
 }

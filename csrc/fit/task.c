@@ -1,19 +1,8 @@
-/* task.c -- the tasks' tables and their state (task.h). */
+/* task.c -- the state every task shares (task.h); a task adds its own through state_init. */
 #include "fit/task.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-const sporf_task *sporf_task_for(int32_t task, int32_t n_outputs)
-{
-    switch (task) {
-    case SPORF_TASK_REGRESSION: return n_outputs > 1 ? &sporf_task_multi_regression : &sporf_task_regression;
-    case SPORF_TASK_UNSUPERVISED: return &sporf_task_unsupervised;
-    case SPORF_TASK_SURVIVAL: return &sporf_task_survival;
-    case SPORF_TASK_ISOLATION: return &sporf_task_isolation;
-    default: return n_outputs > 1 ? &sporf_task_multi_classification : &sporf_task_classification;
-    }
-}
 
 int sporf_task_state_init(sporf_task_state *t, const sporf_task *task, const sporf_params *params,
                           const sporf_response *response, int64_t n, int64_t min_leaf_rows, int32_t bins,
@@ -28,6 +17,7 @@ int sporf_task_state_init(sporf_task_state *t, const sporf_task *task, const spo
     t->output_classes = response->output_classes;
     t->output_weight = response->output_weight;
     t->min_leaf_rows = min_leaf_rows;
+    t->task = task;
     const size_t K = (size_t)t->n_classes;
     t->node_counts = malloc(K * sizeof(double));
     t->left_counts = malloc(K * sizeof(double));
@@ -35,8 +25,8 @@ int sporf_task_state_init(sporf_task_state *t, const sporf_task *task, const spo
     t->wsorted = malloc((size_t)n * sizeof *t->wsorted);
     const int hist_ok = sporf_histogram_init(&t->hist, bins, random, task->hist_width(t->n_classes), n,
                                              t->n_outputs);
-    const int surv_ok = response->task != SPORF_TASK_SURVIVAL || sporf_surv_state_init(t, response, n);
-    if (hist_ok && surv_ok && t->node_counts && t->left_counts && t->right_counts && t->wsorted)
+    const int own_ok = !task->state_init || task->state_init(t, response, n);
+    if (hist_ok && own_ok && t->node_counts && t->left_counts && t->right_counts && t->wsorted)
         return 1;
     sporf_task_state_free(t);
     return 0;
@@ -45,7 +35,8 @@ int sporf_task_state_init(sporf_task_state *t, const sporf_task *task, const spo
 void sporf_task_state_free(sporf_task_state *t)
 {
     sporf_histogram_free(&t->hist);
-    sporf_surv_state_free(t);
+    if (t->task && t->task->state_free)
+        t->task->state_free(t);
     free(t->node_counts);
     free(t->left_counts);
     free(t->right_counts);

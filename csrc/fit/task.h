@@ -5,7 +5,7 @@
  * its statistics, try candidate projections, partition, push the children or
  * make a leaf. Everything that depends on the response -- class counts,
  * regression sums, no response at all (URerF) -- sits behind this table,
- * chosen once when the builder is made (sporf_task_for), so the loop has no
+ * chosen once when the builder is made (builder.c), so the loop has no
  * branch on the task. The calls are per node and per candidate, never per
  * row, so the indirection costs nothing measurable (benchmarks/speed/fit_ab.py).
  *
@@ -82,6 +82,7 @@ typedef struct sporf_task_state {
     sporf_histogram hist;   /* histogram scans of large nodes (histogram.h); max_bins 0: none */
     struct sporf_surv_state *surv; /* survival: the times, and each row's score at the node
                                       being split, which yr points to (task_survival.c) */
+    const struct sporf_task *task; /* the table the state was made for (its state_free) */
 } sporf_task_state;
 
 typedef struct sporf_task {
@@ -150,6 +151,14 @@ typedef struct sporf_task {
      * (a random cut needs their range only); 0: every candidate is scanned,
      * its values sorted. */
     int first_cut_wins;
+
+    /* A task's state beyond the shared one (survival's times and scores),
+     * made with the state for n rows (0 when out of memory) and freed with
+     * it; NULL for the tasks that need none. A hook rather than a call from
+     * task.c, so that the state's file knows no task and every task's file
+     * stands above it. state_free must accept a partly made state. */
+    int (*state_init)(struct sporf_task_state *t, const sporf_response *response, int64_t n);
+    void (*state_free)(struct sporf_task_state *t);
 } sporf_task;
 
 extern const sporf_task sporf_task_classification;
@@ -159,14 +168,6 @@ extern const sporf_task sporf_task_multi_classification;
 extern const sporf_task sporf_task_multi_regression;
 extern const sporf_task sporf_task_survival;
 extern const sporf_task sporf_task_isolation;
-
-/* Survival (task_survival.c): the state's times and scores for n rows, made
- * and freed with the task's state; 0 when out of memory. */
-int sporf_surv_state_init(sporf_task_state *t, const sporf_response *response, int64_t n);
-void sporf_surv_state_free(sporf_task_state *t);
-
-/* The table of a SPORF_TASK_* code and number of outputs. */
-const sporf_task *sporf_task_for(int32_t task, int32_t n_outputs);
 
 /* The state of `task` for trees on n rows (task.c): the response (borrowed
  * for the state's life, as params), the resolved leaf size, the running sums'

@@ -115,7 +115,7 @@ static int rank_times(sporf_surv_state *s, int64_t n, const double *all_time, co
     return 1;
 }
 
-int sporf_surv_state_init(sporf_task_state *t, const sporf_response *response, int64_t n)
+static int state_init(sporf_task_state *t, const sporf_response *response, int64_t n)
 {
     sporf_surv_state *s = t->surv = calloc(1, sizeof *s);
     if (!s)
@@ -151,7 +151,7 @@ int sporf_surv_state_init(sporf_task_state *t, const sporf_response *response, i
     return 1;
 }
 
-void sporf_surv_state_free(sporf_task_state *t)
+static void state_free(sporf_task_state *t)
 {
     sporf_surv_state *s = t->surv;
     if (!s)
@@ -412,4 +412,4 @@ static int hist_scan(sporf_task_state *t, const sporf_rows *r, int64_t start, in
 
 const sporf_task sporf_task_survival = {node_stats, scan,       gain,         leaf,     add_row, empty,
                                         guide_target, hist_width, hist_prepare, hist_scan, node_width,
-                                        node_value, 0};
+                                        node_value, 0, state_init, state_free};

@@ -655,12 +655,16 @@ int sporf_forest_oob_predict(const sporf_forest *forest, const sporf_matrix *X, 
  * sporf_forest_oob_predict), over the rows out of bag for at least one of
  * them -- the misclassification rate with y (n class codes) for a
  * classification forest, the mean squared error with y_regression (n values)
- * for a regression forest (the other NULL). curve_out has n_trees entries;
+ * for a regression forest (the other NULL), 1 - Harrell's C of the risks for
+ * a survival forest (y: n event flags 0/1, y_regression: n times; the rows
+ * not yet out of bag left out, as sporf_concordance_index leaves NaN risks
+ * out). curve_out has n_trees entries;
  * NaN where no row is out of bag yet. The last equals the error of the full
  * forest's out-of-bag predictions. class_curve_out (classification; NULL when
  * not wanted) receives n_trees x n_classes values, row-major: each class's
  * misclassification rate over its rows out of bag so far (randomForest's
- * err.rate columns per class; NaN before a row of the class is out of bag).
+ * err.rate columns per class; NaN before a row of the class is out of bag;
+ * not written for regression and survival forests).
  * One thread; the caller owns every buffer. */
 int sporf_forest_oob_curve(const sporf_forest *forest, const sporf_matrix *X, const int32_t *y,
                            const double *y_regression, double *curve_out, double *class_curve_out,

@@ -12,6 +12,7 @@
 #include "predict/predict.h"
 #include "predict/packed.h"
 
+#include "util/concordance.h"
 #include "util/matrix.h"
 #include "util/pool.h"
 #include "predict/traverse.h"
@@ -51,7 +52,10 @@
 #define LANES_ROW_BYTES ((int64_t)4096)
 #define LANES_BLOCK_BYTES ((int64_t)640 << 10)
 #define MIN_BLOCK 64
-#define MAX_BLOCK 32768
+/* At most 16,384 rows a block: larger blocks of narrow rows no longer stay
+ * in a core's L2, and on a 2 MB-L2 EPYC blocks of 32,768 rows of 30
+ * features took 1.2-1.6x the time (benchmarks/notes/architecture.md). */
+#define MAX_BLOCK 16384
 /* Largest float or column copy of a block per worker; larger blocks walk the double rows. */
 #define MAX_FLOAT_BLOCK_BYTES ((int64_t)8 << 20)
 
@@ -453,6 +457,16 @@ static int64_t choose_block(const sporf_forest *f, const sporf_matrix *X, int32_
         const int64_t parts = partition ? threads : 2 * (int64_t)threads;
         const int64_t even = (X->nrow + parts - 1) / parts;
         if (even < b) b = even < MIN_BLOCK ? MIN_BLOCK : even;
+        /* as many partition blocks as a multiple of the threads, of even
+         * sizes, so the threads finish together: 100,000 rows on 2 threads
+         * in eight blocks of 12,500, not six of 16,384 and one of 1,696
+         * (one thread would walk a third more rows than the other) */
+        if (partition && b >= MIN_BLOCK) {
+            int64_t nb = (X->nrow + b - 1) / b;
+            nb = (nb + threads - 1) / threads * threads;
+            const int64_t even_b = (X->nrow + nb - 1) / nb;
+            if (even_b >= MIN_BLOCK) b = even_b;
+        }
     }
     return b;
 }
@@ -594,9 +608,22 @@ int sporf_forest_oob(const sporf_forest *f, const sporf_matrix *X, const uint8_t
     return run_blocks(&c, n_threads, oob_block, NULL, NULL, err);
 }
 
+/* A survival forest's error over the rows seen so far: 1 - Harrell's C of
+ * their risks (risk NaN for the rows not yet out of bag, which the count
+ * leaves out), NaN while no pair is comparable. scratch: 3n + 1 int64. */
+static double survival_error(const double *time, const int32_t *event, const double *risk, int64_t n,
+                             int64_t *scratch)
+{
+    double concordant, tied, comparable;
+    sporf_concordance_counts(time, event, risk, n, scratch, scratch + n, scratch + 2 * n, &concordant, &tied,
+                             &comparable);
+    return comparable > 0 ? 1.0 - (concordant + 0.5 * tied) / comparable : NAN;
+}
+
 /* One pass over the trees in order, each adding its leaves to the rows out
  * of its bag (as oob_block does, so the last point is the full OOB error to
- * the bit), then the error of every row seen so far. */
+ * the bit), then the error of every row seen so far. A survival forest (y:
+ * event flags, yr: times) keeps the rows' risks for survival_error. */
 int sporf_forest_oob_error_curve(const sporf_forest *f, const sporf_matrix *X, const uint8_t *inbag,
                                  const int32_t *y, const double *yr, double *curve, double *class_curve,
                                  sporf_error *err)
@@ -610,8 +637,11 @@ int sporf_forest_oob_error_curve(const sporf_forest *f, const sporf_matrix *X, c
     /* each class's errors and rows seen (class_curve) */
     double *class_e = calloc((size_t)K, sizeof *class_e);
     int64_t *class_m = calloc((size_t)K, sizeof *class_m);
+    const int survival = f->task == SPORF_TASK_SURVIVAL;
+    double *risk = survival ? malloc((size_t)n * sizeof *risk) : NULL;
+    int64_t *scratch = survival ? malloc((size_t)(3 * n + 1) * sizeof *scratch) : NULL;
     int rc = SPORF_OK;
-    if (!sum || !o || !cnt || !votes || !missing || !class_e || !class_m) {
+    if (!sum || !o || !cnt || !votes || !missing || !class_e || !class_m || (survival && (!risk || !scratch))) {
         rc = sporf_set_error(err, SPORF_E_NOMEM, "out of memory for the out-of-bag error curve");
         goto done;
     }
@@ -639,11 +669,15 @@ int sporf_forest_oob_error_curve(const sporf_forest *f, const sporf_matrix *X, c
             class_m[k] = 0;
         }
         for (int64_t r = 0; r < n; r++) {
-            if (cnt[r] == 0)
+            if (cnt[r] == 0) {
+                if (risk) risk[r] = NAN;
                 continue;
+            }
             memcpy(o, sum + r * K, (size_t)K * sizeof *o);
             finish_row(f, o, votes[r]);
-            if (yr) {
+            if (risk) {
+                risk[r] = o[0];
+            } else if (yr) {
                 const double d = o[0] - yr[r];
                 e += d * d;
             } else {
@@ -658,11 +692,13 @@ int sporf_forest_oob_error_curve(const sporf_forest *f, const sporf_matrix *X, c
             }
             m++;
         }
-        curve[t] = m > 0 ? e / (double)m : NAN;
+        curve[t] = risk ? survival_error(yr, y, risk, n, scratch) : m > 0 ? e / (double)m : NAN;
         for (int32_t k = 0; class_curve && k < K; k++)
             class_curve[t * K + k] = class_m[k] > 0 ? class_e[k] / (double)class_m[k] : NAN;
     }
 done:
+    free(risk);
+    free(scratch);
     free(class_e);
     free(class_m);
     free(sum);

@@ -576,11 +576,14 @@ class NativeForest:
 
     def oob_curve(self, X, codes=None, y=None):
         """(curve, by_class): out-of-bag error of the first 1, 2, ... trees on
-        the training rows X with class codes (int32) or responses y (float64),
-        and with codes each class's error rate (n_trees x n_classes; else None)."""
+        the training rows X with class codes (int32) or responses y (float64)
+        -- a survival forest's with both, event flags and times (1 - Harrell's
+        C) -- and with codes alone each class's error rate (n_trees x
+        n_classes; else None)."""
         info = self.info()
         curve = np.empty(info.n_trees, dtype=np.float64)
-        by_class = np.empty((info.n_trees, info.n_classes), dtype=np.float64) if codes is not None else None
+        by_class = (np.empty((info.n_trees, info.n_classes), dtype=np.float64)
+                    if codes is not None and y is None else None)
         view, keep = matrix_view(X)
         err = new_error()
         rc = lib.sporf_forest_oob_curve(self.ptr, view, ffi.from_buffer("int32_t[]", codes)

@@ -148,6 +148,13 @@ class _ForestSurvival(_BaseForest):
     def _after_fit(self, X):
         self._set_times(self._forest)
         self._set_interval_scores(X)
+        self.__dict__.pop("oob_error_curve_", None)
+        if getattr(self, "oob_score", False):
+            # 1 - Harrell's C of the first 1, 2, ... trees' out-of-bag risks
+            event, time = self._survival_y
+            Xd = np.ascontiguousarray(X, dtype=np.float64) if not hasattr(X, "toarray") else X.toarray()
+            self.oob_error_curve_, _ = self._forest.oob_curve(Xd, codes=np.ascontiguousarray(event, dtype=np.int32),
+                                                              y=np.ascontiguousarray(time, dtype=np.float64))
         if getattr(self, "importance", "impurity") == "permutation":
             self._set_survival_permutation(X)
         else:
@@ -472,6 +479,11 @@ class SPORFSurvival(_spec_gen._SPORFSurvivalParams, _ForestSurvival):
         Out-of-bag Harrell's C (when ``oob_score=True``).
     oob_prediction_ : ndarray of shape (n_samples,)
         Out-of-bag risk scores (when ``oob_score=True``).
+    oob_error_curve_ : ndarray of shape (n_trees,)
+        When ``oob_score=True``: 1 - Harrell's C of the first 1, 2, ...
+        trees' out-of-bag risks, over the rows out of bag for at least one
+        of them (randomForestSRC's error rate; R's ``plot(fit)`` draws it).
+        The last is ``1 - oob_score_``.
     permutation_importances_ : ndarray of shape (n_features,)
         With ``importance="permutation"``: each feature's mean drop of a
         tree's out-of-bag Harrell's C when its values are permuted.

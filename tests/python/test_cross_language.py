@@ -8,6 +8,7 @@ R is driven in-process through rpy2; the R package is found in SPORF_R_LIB
 machine without R or rpy2 fails them (``make test`` installs both)."""
 import os
 import pathlib
+import re
 
 import numpy as np
 import pytest
@@ -333,8 +334,11 @@ def test_r_has_every_python_parameter_with_the_same_default(r, cls, r_fun):
     assert py_defaults.pop("warm_start") is False
     assert "grow" in list(r("getNamespaceExports('sporf')"))
     assert r_defaults.pop("criterion") == "NULL"
-    # Defaults that are expressions of y (the task's) are checked on a fitted forest.
-    by_task = sorted(k for k, v in r_defaults.items() if v.startswith("if (.is_"))
+    # Defaults that are expressions of y (the task's) are checked on a fitted forest;
+    # the usage ?sporf shows calls only functions a user can call (no internal
+    # .helper(y)).
+    assert not [v for v in r_defaults.values() if re.search(r"(^|[^\w.])\.[A-Za-z_]\w*\(", v)]
+    by_task = sorted(k for k, v in r_defaults.items() if v.startswith("if ("))
     assert by_task, "the R function has no task-dependent default left to check"
     task_y = "rnorm(30)" if "class_weight" not in py_defaults else "factor(rep(0:1, 15))"
     fitted = r("sporf::%s(matrix(rnorm(120), 30), %s, n_estimators = 2, random_state = 1)$params"
@@ -1309,6 +1313,7 @@ def test_survival_same_model_and_curves_in_both_languages(r, name, params, n_job
         assert float(rm.rx2("oob_score")[0]) == py.oob_score_
         got = np.array(rm.rx2("oob_predictions"))  # NA where no tree left the row out
         np.testing.assert_array_equal(got[~np.isnan(got)], py.oob_prediction_[~np.isnan(got)])
+        np.testing.assert_array_equal(np.array(rm.rx2("oob_error_curve")), py.oob_error_curve_)
     if params.get("importance") == "permutation":
         np.testing.assert_array_equal(np.array(rm.rx2("permutation_importance")), py.permutation_importances_)
     np.testing.assert_array_equal(np.array(r["restricted_mean"](rm, r_matrix(Xt), 1.5)),

@@ -116,7 +116,9 @@ def test_python_imports_go_one_way(tmp_path):
 
 def test_the_core_includes_go_one_way_inside_a_layer_and_functions_stay_short(tmp_path):
     # The core as it is passes; a file pair that includes one including it
-    # back, and a function of more than 100 lines, each fail the check.
+    # back, a pair that names what a pair including its header defines (that
+    # include then runs up), and a function of more than 100 lines, each
+    # fail the check.
     check = [sys.executable, str(REPO / "tools" / "check_layers.py")]
     run = lambda csrc: subprocess.run(check, capture_output=True, text=True,
                                       env=dict(os.environ, SPORF_CHECK_CSRC=str(csrc)))
@@ -127,6 +129,13 @@ def test_the_core_includes_go_one_way_inside_a_layer_and_functions_stay_short(tm
     rows.write_text('#include "fit/builder.h"\n' + rows.read_text())
     got = run(cycle)
     assert got.returncode == 1 and "include cycle inside a layer" in got.stdout and "fit/rows" in got.stdout
+    upward = tmp_path / "upward"
+    shutil.copytree(REPO / "csrc", upward)
+    task = upward / "fit" / "task.c"
+    task.write_text(task.read_text() + "\nconst sporf_task *sporf_task_default(void) { return &sporf_task_survival; }\n")
+    got = run(upward)
+    assert got.returncode == 1 and "an include runs up inside a layer" in got.stdout
+    assert "fit/task names sporf_task_survival" in got.stdout and 'includes "fit/task.h"' in got.stdout
     long = tmp_path / "long"
     shutil.copytree(REPO / "csrc", long)
     body = "".join("    x += %d;\n" % i for i in range(101))

@@ -40,6 +40,18 @@ def fitted(data):
     return SPORFSurvival(n_estimators=60, oob_score=True, random_state=0, n_jobs=2).fit(X, y)
 
 
+def test_oob_error_curve_is_one_minus_c_of_the_first_trees(fitted, data):
+    """oob_error_curve_[t]: 1 - Harrell's C of the first t + 1 trees' out-of-bag
+    risks (rows not yet out of bag left out); the last is 1 - oob_score_ to
+    the bit, and the error falls as trees are added on a real signal."""
+    X, y, _ = data
+    curve = fitted.oob_error_curve_
+    assert curve.shape == (60,)
+    assert curve[-1] == 1.0 - fitted.oob_score_
+    assert curve[1] > curve[-1] and curve[-1] < 0.35
+    assert "oob_error_curve_" not in vars(SPORFSurvival(n_estimators=3, random_state=0).fit(X, y))
+
+
 def brute_c(event, time, risk):
     conc = comp = 0.0
     for i in range(len(time)):

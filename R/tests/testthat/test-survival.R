@@ -93,6 +93,27 @@ test_that("min_events_split: survival defaults, a root too poor in events stays 
   expect_error(sporf(d$x, y, min_events_split = -1), "min_events_split")
 })
 
+test_that("plot(fit) of a survival forest draws its out-of-bag error as trees are added", {
+  set.seed(6)
+  x <- matrix(rnorm(300 * 4), ncol = 4)
+  t <- rexp(300, exp(x[, 1] - 0.5 * x[, 2]))
+  cens <- runif(300, 0, 3)
+  y <- survival::Surv(pmin(t, cens), as.integer(t <= cens))
+  fit <- sporf(x, y, n_estimators = 40, oob_score = TRUE, random_state = 2)
+  curve <- fit$oob_error_curve
+  expect_length(curve, 40)
+  expect_identical(curve[40], 1 - fit$oob_score) # the whole forest's out-of-bag 1 - C, to the bit
+  expect_gt(curve[2], curve[40])                  # more trees, fewer errors on a real signal
+  expect_lt(curve[40], 0.4)
+  grDevices::pdf(NULL)
+  drawn <- plot(fit)
+  grDevices::dev.off()
+  expect_identical(drawn, curve)
+  plain <- sporf(x, y, n_estimators = 5, random_state = 2)
+  expect_null(plain$oob_error_curve)
+  expect_error(plot(plain), "oob_score = TRUE.*plot\\(fit, newdata\\)")
+})
+
 test_that("plot(fit, newdata) names its curves, and summary() tells the times and events", {
   set.seed(5)
   x <- matrix(rnorm(120), 40)
