@@ -28,6 +28,9 @@ LAYERS = [
     ["_params", "_categorical"],
     # services on a fitted forest's handle: proximity, metrics
     ["_proximity", "metrics"],
+    # what every estimator shares on its fitted forest: inspection
+    # (leaves, trees, proximities, importances) and persistence (bytes)
+    ["_inspect", "_persistence"],
     # the estimators: the base and SPORF's, then the forests built on them
     # (the survival base before MORF, whose survival forest stands on it)
     ["_forest"],

@@ -5,7 +5,8 @@ R through :meth:`SPORFClassifier.save` / :func:`load`. Forests grown in
 shards (``first_tree``) join with :func:`merge_forests`;
 :mod:`sporf.distributed` grows one on a Dask cluster.
 """
-from ._forest import ProjectionImportance, SPORFClassifier, SPORFRegressor
+from ._forest import SPORFClassifier, SPORFRegressor
+from ._inspect import ProjectionImportance
 from ._isolation import MORFIsolation, SPORFIsolation
 from ._load import load
 from ._merge import merge_forests
