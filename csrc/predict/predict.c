@@ -187,7 +187,8 @@ static void bin_leaves(const predict_ctx *c, int32_t worker, int64_t b, int64_t 
     for (int32_t j = 0; j < nt; j++) {
         if (c->part_scratch) {
             int32_t *idx = c->part_scratch + 2 * worker * c->block;
-            const sporf_part_sums sums = {out, votes, f->n_classes};
+            /* votes only where trees may abstain: elsewhere every tree votes */
+            const sporf_part_sums sums = {out, forest_abstains(f) ? votes : NULL, f->n_classes};
             sporf_nodes_find_leaves_part(base, P->root[t0 + j], &f->trees[t0 + j], x, c->X->row_stride,
                                          c->X->col_stride, n, leaf + j * n, idx, idx + c->block,
                                          c->part_stack + worker * c->part_cap, c->part_cap,

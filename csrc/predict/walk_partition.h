@@ -30,10 +30,14 @@ typedef struct sporf_part_frame {
  * them cost more than they save (the default forests on 30 features, 5%). */
 #define SPORF_PART_AHEAD 16
 
-/* A range of this many rows or fewer finishes its walk row by row: the
- * partition's bookkeeping per split costs more than it saves on one row
- * (Friedman forests 5-10% faster; 2, 4 and 8 rows were no better). */
-#define SPORF_PART_FEW 1
+/* A range of this many rows or fewer finishes its walk row by row, its rows
+ * in flight together (sporf_part_finish): the partition's bookkeeping per
+ * split costs more than it saves on a few rows. Walked one after another,
+ * single rows were best (Friedman forests 5-10% faster than none; 2, 4 and
+ * 8 no better); in flight together, 4 rows were 4-8% faster than 1 on the
+ * default forests of 30,000 and 300,000 rows and on Friedman's, 8 and 16
+ * slower (benchmarks/notes/architecture.md). */
+#define SPORF_PART_FEW 4
 /* Rows a general split projects together (sporf_part_split_general). */
 #define SPORF_PART_CHUNK 64
 /* Ranges of at least this many rows read the block's column copy, when
@@ -362,7 +366,8 @@ static inline int32_t sporf_part_split_f32(const sporf_pnode *nd, float tf, cons
 /* Where the partition walk's leaves go when it sums them itself (sporf_part_add_leaf). */
 typedef struct sporf_part_sums {
     double *out;    /* row r's K values at out + r * K */
-    int64_t *votes; /* row r's count of trees that did not abstain */
+    int64_t *votes; /* row r's count of trees that did not abstain; NULL for a forest
+                       whose trees never abstain (every tree votes) */
     int32_t K;
 } sporf_part_sums;
 
@@ -376,20 +381,62 @@ static inline void sporf_part_add_leaf(const sporf_pnode *lf, const sporf_tree *
     const int32_t K = S->K;
     if (K > 1 && lf->u.leaf.onehot >= 0) {
         const int32_t k = lf->u.leaf.onehot;
-        for (int32_t i = 0; i < n; i++) {
+        for (int32_t i = 0; i < n; i++)
             S->out[(int64_t)rows[i] * K + k] += 1.0; /* the other values are zeros */
-            S->votes[rows[i]]++;
+    } else {
+        const double *lv = sporf_pnode_leaf_values(tree, lf, K);
+        if (isnan(lv[0])) /* the tree abstains: no sum, no vote */
+            return;
+        if (K == 2) { /* two classes, the common case: no loop over them */
+            for (int32_t i = 0; i < n; i++) {
+                double *o = S->out + (int64_t)rows[i] * 2;
+                o[0] += lv[0];
+                o[1] += lv[1];
+            }
+        } else {
+            for (int32_t i = 0; i < n; i++) {
+                double *o = S->out + (int64_t)rows[i] * K;
+                for (int32_t k = 0; k < K; k++)
+                    o[k] += lv[k];
+            }
         }
-        return;
     }
-    const double *lv = sporf_pnode_leaf_values(tree, lf, K);
-    if (isnan(lv[0]))
-        return;
-    for (int32_t i = 0; i < n; i++) {
-        double *o = S->out + (int64_t)rows[i] * K;
-        for (int32_t k = 0; k < K; k++)
-            o[k] += lv[k];
-        S->votes[rows[i]]++;
+    if (S->votes)
+        for (int32_t i = 0; i < n; i++)
+            S->votes[rows[i]]++;
+}
+
+/* The rows[0..m) (m <= SPORF_PART_FEW) waiting at node `at` walk the rest
+ * of the way row by row, all in flight at once: each step of a row is one
+ * dependent chain of loads, and the rows' chains overlap, where the
+ * partition's bookkeeping per node would cost more than the few rows' steps.
+ * Each reached leaf is recorded in leaf[row] or, with sums, added to the
+ * row's sums (sporf_part_add_leaf). */
+static inline void sporf_part_finish(const sporf_pnode *nodes, int32_t at, const sporf_tree *tree, const double *x0,
+                                     int64_t rs, int64_t cs, const int32_t *rows, int32_t m, int32_t *leaf,
+                                     const sporf_part_sums *sums)
+{
+    int32_t node[SPORF_PART_FEW], row[SPORF_PART_FEW];
+    for (int32_t j = 0; j < m; j++) {
+        node[j] = at;
+        row[j] = rows[j];
+    }
+    int32_t live = m;
+    while (live > 0) {
+        for (int32_t j = 0; j < live; j++) {
+            if (sporf_pnode_is_leaf(&nodes[node[j]])) {
+                if (sums)
+                    sporf_part_add_leaf(&nodes[node[j]], tree, sums, &row[j], 1);
+                else
+                    leaf[row[j]] = node[j];
+                live--; /* the last live row takes this one's place */
+                node[j] = node[live];
+                row[j] = row[live];
+                j--;
+                continue;
+            }
+            node[j] = sporf_pnode_step(nodes, node[j], tree, x0 + row[j] * rs, cs, 0);
+        }
     }
 }
 
@@ -434,13 +481,9 @@ static inline void sporf_nodes_find_leaves_part(const sporf_pnode *nodes, int32_
             continue;
         }
         if (sp + 2 > cap || fr.hi - fr.lo <= SPORF_PART_FEW) { /* few rows, or deeper than the caller said */
-            for (int32_t i = fr.lo; i < fr.hi; i++) {
-                const int32_t lf = sporf_nodes_find_leaf(nodes, fr.node, tree, x0 + rows[i] * rs, cs);
-                if (sums)
-                    sporf_part_add_leaf(&nodes[lf], tree, sums, rows + i, 1);
-                else
-                    leaf[rows[i]] = lf;
-            }
+            for (int32_t i = fr.lo; i < fr.hi; i += SPORF_PART_FEW)
+                sporf_part_finish(nodes, fr.node, tree, x0, rs, cs, rows + i,
+                                  fr.hi - i < SPORF_PART_FEW ? fr.hi - i : SPORF_PART_FEW, leaf, sums);
             continue;
         }
         const uint32_t kind = sporf_pnode_kind(nd);
