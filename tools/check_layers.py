@@ -135,10 +135,8 @@ def check_uses_inside_layers():
     for rel, unit, text in files:
         if rel.endswith(".c"):
             for m in DEFINITION.finditer(text):
-                line_end = text.find("\n", m.end())
-                rest = text[m.end():text.find("\n{", m.end()) if m.group(0).endswith("(") else line_end]
-                if m.group(0).endswith("(") and ";" in rest:
-                    continue  # a prototype, not a definition
+                if m.group(0).endswith("(") and ";" in text[m.end():text.find("\n{", m.end())]:
+                    continue  # a prototype (a ; before the body's brace), not a definition
                 defined_by[m.group(1)] = unit
     edges, why = {}, {}
     for rel, unit, text in files:
