@@ -14,21 +14,28 @@
   stringsAsFactors = FALSE
 )
 
+# The candidate counts caret's grid tries for p features (the rule of its
+# ranger and randomForest models): with one value, the forests' usual sqrt(p)
+# for classification or p / 3 for regression; else len values from 2 to p,
+# evenly spaced (by powers of two from 500 features on), without repeats.
+.caret_candidates <- function(p, classification, len) {
+  if (len == 1L) return(max(1, floor(if (classification) sqrt(p) else p / 3)))
+  if (p <= len) return(unique(floor(seq(2, p, length.out = p))))
+  unique(floor(if (p < 500) seq(2, p, length.out = len) else 2^seq(1, log2(p), length.out = len)))
+}
+
 # caret's grid of len values per parameter (search = "grid"), or len random
-# candidates (search = "random"). max_features follows caret's var_seq, the
-# grid ranger and randomForest get; the density grid adds the denser 3 to
-# the default 1.5 once there is room; the leaf size stays "auto" on the grid
-# (the forest chooses it out of bag) and is drawn with the rest at random.
+# candidates (search = "random"). The density grid adds the denser 3 to the
+# default 1.5 once there is room; the leaf size stays "auto" on the grid (the
+# forest chooses it out of bag) and is drawn with the rest at random.
 .caret_grid <- function(x, y, len = NULL, search = "grid") {
   p <- ncol(x)
   classification <- is.factor(y) || is.character(y)
   if (is.null(len)) len <- 3L
-  if (search == "grid") {
-    mf <- if (requireNamespace("caret", quietly = TRUE)) caret::var_seq(p, classification, len)
-          else unique(pmax(1L, round(seq(1, p, length.out = len))))
-    return(expand.grid(max_features = mf, feature_combinations = if (len >= 2) c(1.5, 3) else 1.5,
+  if (search == "grid")
+    return(expand.grid(max_features = .caret_candidates(p, classification, len),
+                       feature_combinations = if (len >= 2) c(1.5, 3) else 1.5,
                        min_samples_leaf = "auto", stringsAsFactors = FALSE))
-  }
   data.frame(max_features = sample.int(max(2L * p, 2L), len, replace = TRUE),
              feature_combinations = round(stats::runif(len, 1, 4), 2),
              min_samples_leaf = sample(c("auto", as.character(1:20)), len, replace = TRUE),

@@ -52,10 +52,20 @@ test_that("caret::train tunes a regression forest, by random search and with cas
   expect_identical(caret::predictors(tuned), paste0("v", 1:5))
 })
 
-test_that("sporf_caret's grid works without caret and lists caret's elements", {
+test_that("sporf_caret's max_features grid follows caret's rule for its forests (var_seq)", {
+  if (!nzchar(Sys.getenv("TZ"))) withr::local_envvar(TZ = "UTC")
+  skip_if_not_installed("caret")
+  for (p in c(1, 3, 10, 64, 600)) for (len in 1:4) for (cls in c(TRUE, FALSE)) {
+    utils::capture.output(want <- caret::var_seq(p, cls, len)) # it prints a note when values repeat
+    expect_equal(sporf:::.caret_candidates(p, cls, len), unique(want), info = paste(p, len, cls))
+  }
+})
+
+test_that("sporf_caret lists caret's elements", {
   expect_true(all(c("parameters", "grid", "fit", "predict", "prob", "sort", "levels") %in% names(sporf_caret)))
   g <- sporf_caret$grid(matrix(0, 10, 16), factor(rep(0:1, 5)), len = 1)
   expect_identical(names(g), c("max_features", "feature_combinations", "min_samples_leaf"))
   expect_identical(nrow(g), 1L)
   expect_identical(g$min_samples_leaf, "auto")
+  expect_identical(g$max_features, 4) # sqrt(16), the classification forests' usual count
 })
