@@ -131,6 +131,10 @@ def build_r(out, fast):
     lib = env.get("SPORF_R_LIB", str(REPO / ".rlib"))
     env["R_LIBS"] = lib + (os.pathsep + env["R_LIBS"] if env.get("R_LIBS") else "")
     env["SPORF_VIGNETTES"] = str(REPO / "vignettes")  # where the articles find their data
+    # Some examples' packages (caret's) ask R for the time zone, which warns where the
+    # system cannot tell (a container without systemd), and a warning fails the build:
+    # give it one when none is set (no page shows a time).
+    env.setdefault("TZ", "UTC")
     if fast:
         env["SPORF_VIGNETTE_FAST"] = "1"
     script = out / "_pkgdown.R"
