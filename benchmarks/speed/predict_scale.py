@@ -40,37 +40,12 @@ from sklearn.datasets import make_classification
 from sklearn.ensemble import RandomForestClassifier
 
 import sporf
+from speed_table import Ydf  # ydf's RF grown fully, as the speed table grows it
 
 N_JOBS = 2
 FORESTS = {"30k": (30_000, 100), "300k": (300_000, 20), "1m": (1_000_000, 20)}
 BATCHES = [1, 100, 10_000, 100_000, 1_000_000]
 SMALL_CALLS = {1: 200, 100: 50, 10_000: 9, 100_000: 3}
-
-
-class Ydf:
-    """ydf's RF, fully grown, behind fit / predict_proba on numpy arrays."""
-
-    def __init__(self, trees):
-        import ydf
-        ydf.verbose(0)
-        self.learner = ydf.RandomForestLearner(label="y", num_trees=trees, max_depth=-1, min_examples=1,
-                                               num_threads=N_JOBS, task=ydf.Task.CLASSIFICATION)
-
-    @staticmethod
-    def cols(X):
-        return {"f%d" % j: X[:, j] for j in range(X.shape[1])}
-
-    def fit(self, X, y):
-        d = self.cols(X)
-        d["y"] = y
-        self.model = self.learner.train(d)
-        return self
-
-    def predict_proba(self, X):
-        return self.model.predict(self.cols(X))
-
-    def blob(self):
-        return self.model.serialize()
 
 
 def models(trees):
@@ -80,7 +55,7 @@ def models(trees):
     }
     try:
         import ydf  # noqa: F401
-        m["ydf RF"] = lambda: Ydf(trees)
+        m["ydf RF"] = lambda: Ydf("classification", False, trees)
     except ImportError:
         pass
     return m
@@ -107,7 +82,7 @@ print(rss() - before)
 def model_memory(model):
     """Resident bytes a fresh process gains by loading the model."""
     kind = "ydf" if isinstance(model, Ydf) else "pickle"
-    blob = model.blob() if kind == "ydf" else pickle.dumps(model, protocol=pickle.HIGHEST_PROTOCOL)
+    blob = model.model.serialize() if kind == "ydf" else pickle.dumps(model, protocol=pickle.HIGHEST_PROTOCOL)
     with tempfile.NamedTemporaryFile(suffix=".model", delete=False) as f:
         f.write(blob)
     try:

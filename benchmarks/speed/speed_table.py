@@ -82,6 +82,9 @@ class Ydf:
         self.model = self.learner.train(d)
         return self
 
+    def predict_proba(self, X):
+        return self.model.predict(self.cols(X))
+
     def predict(self, X):
         out = self.model.predict(self.cols(X))
         if out.ndim == 1 and self.model.task() == self.model.task().CLASSIFICATION:

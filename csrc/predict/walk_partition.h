@@ -387,18 +387,10 @@ static inline void sporf_part_add_leaf(const sporf_pnode *lf, const sporf_tree *
         const double *lv = sporf_pnode_leaf_values(tree, lf, K);
         if (isnan(lv[0])) /* the tree abstains: no sum, no vote */
             return;
-        if (K == 2) { /* two classes, the common case: no loop over them */
-            for (int32_t i = 0; i < n; i++) {
-                double *o = S->out + (int64_t)rows[i] * 2;
-                o[0] += lv[0];
-                o[1] += lv[1];
-            }
-        } else {
-            for (int32_t i = 0; i < n; i++) {
-                double *o = S->out + (int64_t)rows[i] * K;
-                for (int32_t k = 0; k < K; k++)
-                    o[k] += lv[k];
-            }
+        for (int32_t i = 0; i < n; i++) {
+            double *o = S->out + (int64_t)rows[i] * K;
+            for (int32_t k = 0; k < K; k++)
+                o[k] += lv[k];
         }
     }
     if (S->votes)
