@@ -72,6 +72,7 @@ typedef struct predict_ctx {
     int32_t *part_scratch;     /* 2 * block per worker, or NULL: the partition walk's row indices */
     sporf_part_frame *part_stack; /* part_cap per worker */
     int32_t part_cap;
+    int vec;                   /* the partition walk splits eight rows at a time (split_vector.h) */
     double *proba;             /* n x K */
     int64_t *leaves;           /* n x T */
     int64_t *count;            /* OOB: n */
@@ -193,7 +194,7 @@ static void bin_leaves(const predict_ctx *c, int32_t worker, int64_t b, int64_t 
                                          c->X->col_stride, n, leaf + j * n, idx, idx + c->block,
                                          c->part_stack + worker * c->part_cap, c->part_cap,
                                          P->thr_f + P->bin_offset[b], xf, c->X->ncol, cols, SPORF_PART_COL_MIN,
-                                         out ? &sums : NULL);
+                                         out ? &sums : NULL, c->vec);
         } else if (xf)
             sporf_nodes_find_leaves_f32(base, P->thr_f + P->bin_offset[b], P->root[t0 + j], &f->trees[t0 + j], xf,
                                         c->X->ncol, x, c->X->row_stride, c->X->col_stride, n, leaf + j * n);
@@ -523,6 +524,7 @@ static int run_blocks(predict_ctx *c, int32_t n_jobs, sporf_unit_fn unit, sporf_
     }
     if (unit != oob_block && partition && c->block >= SPORF_LANES) {
         c->part_cap = c->f->packed->max_depth + 2;
+        c->vec = sporf_vec_enabled();
         c->part_scratch = malloc((size_t)(2 * threads * c->block) * sizeof *c->part_scratch);
         c->part_stack = malloc((size_t)(threads * c->part_cap) * sizeof *c->part_stack);
         part_ok = part_ok && c->part_scratch && c->part_stack;

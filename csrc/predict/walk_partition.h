@@ -8,6 +8,7 @@
 #ifndef SPORF_WALK_PARTITION_H
 #define SPORF_WALK_PARTITION_H
 
+#include "predict/split_vector.h"
 #include "predict/walk_f32.h"
 
 /* A range of a block's rows, waiting at node `node` of the partition walk:
@@ -213,9 +214,67 @@ static inline int32_t sporf_part_split_any_general(const sporf_pnode *nd, const 
     }
 }
 
-static inline int32_t sporf_part_split(const sporf_pnode *nd, const sporf_tree *tree, const double *x0, int64_t rs,
-                                       int64_t cs, const int32_t *src, int32_t *dst, int32_t lo, int32_t hi)
+/* Split nd's projection as the terms sporf_vec_split_terms sums (fk the
+ * features times cs, wk the weights, in the order the row-by-row splits
+ * add them); returns their count, or 0 for a split of more than
+ * SPORF_VEC_TERMS terms. A single-feature split is 1 x[f0] and an inlined
+ * one 1 x[f0] + c1 x[f1] + c2 x[f2]: a product by 1 is exact, and a last
+ * term of coefficient 0 (dropped here) adds a zero, which changes no
+ * comparison with the threshold. */
+static inline int32_t sporf_part_terms_of(const sporf_pnode *nd, const sporf_tree *tree, int64_t cs, int64_t *fk,
+                                          double *wk)
 {
+    const uint32_t kind = sporf_pnode_kind(nd);
+    fk[0] = (int64_t)(nd->head & SPORF_PN_FEATURE_MASK) * cs;
+    wk[0] = 1.0;
+    if (kind == SPORF_PN_SINGLE)
+        return 1;
+    const sporf_pnode *e = nd + 1;
+    if (kind < SPORF_PN_GENERAL) {
+        fk[1] = (int64_t)e->u.ext.f1 * cs;
+        fk[2] = (int64_t)e->u.ext.f2 * cs;
+        wk[1] = sporf_pn_coef[0][kind];
+        wk[2] = sporf_pn_coef[1][kind];
+        return wk[2] != 0.0 ? 3 : wk[1] != 0.0 ? 2 : 1;
+    }
+    if (kind == SPORF_PN_WIDE) { /* sporf_pnode_wide's five terms */
+        const uint32_t codes = nd[2].head;
+        fk[1] = (int64_t)e->u.ext.f1 * cs;
+        fk[2] = (int64_t)e->u.ext.f2 * cs;
+        fk[3] = (int64_t)nd[2].u.ext.f1 * cs;
+        fk[4] = (int64_t)nd[2].u.ext.f2 * cs;
+        for (int k = 1; k <= 4; k++)
+            wk[k] = sporf_pn_unit[(codes >> (2 * (k - 1))) & 3];
+        return 5;
+    }
+    const int32_t len = e->u.ext.f2;
+    if (len < 1 || len > SPORF_VEC_TERMS)
+        return 0;
+    for (int32_t k = 0; k < len; k++) {
+        if (e->u.ext.f1 < 0) {
+            fk[k] = (int64_t)e[1 + k].head * cs;
+            wk[k] = e[1 + k].u.threshold;
+        } else {
+            fk[k] = (int64_t)tree->proj_feature[e->u.ext.f1 + k] * cs;
+            wk[k] = tree->proj_weight[e->u.ext.f1 + k];
+        }
+    }
+    return len;
+}
+
+/* Split the rows src[lo..hi) waiting at nd into dst (sporf_part_split_k's
+ * contract): eight rows at a time when vec (sporf_vec_enabled) and the
+ * range is long enough, else row by row. */
+static inline int32_t sporf_part_split(const sporf_pnode *nd, const sporf_tree *tree, const double *x0, int64_t rs,
+                                       int64_t cs, const int32_t *src, int32_t *dst, int32_t lo, int32_t hi, int vec)
+{
+    if (vec && hi - lo >= SPORF_VEC_MIN_ROWS) {
+        int64_t fk[SPORF_VEC_TERMS];
+        double wk[SPORF_VEC_TERMS];
+        const int32_t len = sporf_part_terms_of(nd, tree, cs, fk, wk);
+        if (len > 0)
+            return sporf_vec_split_terms(fk, wk, len, nd->u.threshold, x0, rs, src, dst, lo, hi);
+    }
     const uint32_t kind = sporf_pnode_kind(nd);
     if (kind == SPORF_PN_GENERAL)
         return sporf_part_split_any_general(nd, tree, x0, rs, cs, src, dst, lo, hi);
@@ -453,7 +512,8 @@ static inline void sporf_nodes_find_leaves_part(const sporf_pnode *nodes, int32_
                                                 const double *x0, int64_t rs, int64_t cs, int64_t n, int32_t *leaf,
                                                 int32_t *idx, int32_t *tmp, sporf_part_frame *stack, int32_t cap,
                                                 const float *thr_f, const float *xf, int64_t p,
-                                                const double *cols, int32_t col_min, const sporf_part_sums *sums)
+                                                const double *cols, int32_t col_min, const sporf_part_sums *sums,
+                                                int vec)
 {
     int32_t *const buf[2] = {idx, tmp};
     for (int64_t i = 0; i < n; i++)
@@ -494,7 +554,7 @@ static inline void sporf_nodes_find_leaves_part(const sporf_pnode *nodes, int32_
         int32_t *const to = buf[fr.buf ^ 1];
         const int32_t mid = xf ? sporf_part_split_f32(nd, thr_f[fr.node], tree, xf, p, x0, rs, cs, rows, to, fr.lo, fr.hi)
                                : sporf_part_split(nd, tree, by_cols ? cols : x0, by_cols ? 1 : rs, by_cols ? n : cs,
-                                                  rows, to, fr.lo, fr.hi);
+                                                  rows, to, fr.lo, fr.hi, vec);
         if (mid < fr.hi)
             stack[sp++] = (sporf_part_frame){right, mid, fr.hi, fr.buf ^ 1};
         if (mid > fr.lo)

@@ -173,7 +173,7 @@ static void test_traversal_matches_reference(void)
     }
     int32_t *idx = malloc(sizeof(int32_t) * 2 * M);
     sporf_part_frame stack[64];
-    int ok = 1, float_ok = 1, part_ok = 1, cols_ok = 1, kinds_seen[4] = {0, 0, 0, 0};
+    int ok = 1, float_ok = 1, part_ok = 1, cols_ok = 1, vec_ok = 1, kinds_seen[4] = {0, 0, 0, 0};
     /* axis; sparse with 1-6 non-zeros per projection; sparse and near dense
      * (6 of 6 features: side-buffer splits) */
     for (int proj = 0; proj < 3; proj++) {
@@ -233,13 +233,16 @@ static void test_traversal_matches_reference(void)
                     /* on the rows, on float copies, and on the rows' columns
                      * for every range (col_min 1) or the large ones */
                     for (int copy = 0; copy < 4; copy++) {
-                        const int on_floats = copy == 1;
-                        sporf_nodes_find_leaves_part(base, pk->root[t], tr, T, P, 1, M, leaf, idx, idx + M, stack,
-                                                     cap, thr_f, on_floats ? Tf : NULL, P, copy >= 2 ? Tc : NULL,
-                                                     copy == 2 ? 1 : 512, NULL);
-                        int *walk_ok = on_floats ? &float_ok : copy >= 2 ? &cols_ok : &part_ok;
-                        for (int i = 0; i < M; i++)
-                            *walk_ok &= base[leaf[i]].link == reference_leaf(tr, T + i * P);
+                        /* and with the splits of eight rows at a time, where the CPU has them */
+                        for (int vec = 0; vec <= sporf_vec_enabled(); vec++) {
+                            const int on_floats = copy == 1;
+                            sporf_nodes_find_leaves_part(base, pk->root[t], tr, T, P, 1, M, leaf, idx, idx + M, stack,
+                                                         cap, thr_f, on_floats ? Tf : NULL, P, copy >= 2 ? Tc : NULL,
+                                                         copy == 2 ? 1 : 512, NULL, vec);
+                            int *walk_ok = vec ? &vec_ok : on_floats ? &float_ok : copy >= 2 ? &cols_ok : &part_ok;
+                            for (int i = 0; i < M; i++)
+                                *walk_ok &= base[leaf[i]].link == reference_leaf(tr, T + i * P);
+                        }
                     }
                 }
                 /* the float lanes (axis forests; predict takes them on wide rows) */
@@ -296,6 +299,7 @@ static void test_traversal_matches_reference(void)
     CHECK(float_ok, "the float walks (lanes, partition) reach the reference leaf, rows that tie only in float included");
     CHECK(part_ok, "the partition walk reaches the reference leaf, ties included");
     CHECK(cols_ok, "the partition walk on the rows' columns reaches the reference leaf");
+    CHECK(vec_ok, "the partition walk splitting eight rows at a time reaches the reference leaf, ties included");
     CHECK(kinds_seen[0] > 0 && kinds_seen[1] > 0 && kinds_seen[2] > 0 && kinds_seen[3] > 0,
           "test covers single, inlined multi-feature, general and wide nodes (%d %d %d %d)",
           kinds_seen[0], kinds_seen[1], kinds_seen[2], kinds_seen[3]);
@@ -849,10 +853,86 @@ static void test_calibrated_intervals(void)
     free(X); free(y); free(s); free(iv);
 }
 
+static int cmp_i32(const void *a, const void *b)
+{
+    const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The split of eight rows at a time (split_vector.h) against the row-by-row
+ * one, on rows whose projections tie with the threshold: the same rows on
+ * each side, the same boundary, and no slot written outside the range. */
+static void test_vector_split_matches_row_by_row(void)
+{
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+    const char *scalar = getenv("SPORF_SCALAR");
+    if (!scalar || !scalar[0] || strcmp(scalar, "0") == 0) {
+        __builtin_cpu_init();
+        CHECK(sporf_vec_enabled() == (__builtin_cpu_supports("avx2") != 0),
+              "the eight-row splits are on exactly where the CPU has AVX2");
+    }
+#endif
+    if (!sporf_vec_enabled()) {
+        printf("# the eight-row splits are off here: only the row-by-row split runs\n");
+        return;
+    }
+    enum { P = 9, M = 700, PAD = 16 };
+    double *X = malloc(sizeof(double) * M * P), *C = malloc(sizeof(double) * M * P);
+    int32_t *src = malloc(sizeof(int32_t) * (M + 2 * PAD)), *a = malloc(sizeof(int32_t) * (M + 2 * PAD)),
+            *b = malloc(sizeof(int32_t) * (M + 2 * PAD));
+    sporf_rng r;
+    sporf_rng_seed(&r, 17, 0);
+    for (int i = 0; i < M * P; i++) {
+        X[i] = 0.25 * (double)sporf_rng_below(&r, 9) - 1.0; /* few values: many ties */
+        C[(i % P) * M + i / P] = X[i];                        /* the same rows by columns */
+    }
+    static const double weights[] = {1.0, -1.0, 0.5, -2.0, 0.0, 3.25};
+    static const int32_t sizes[] = {16, 17, 23, 24, 31, 32, 33, 40, 100, 257, M - 2 * PAD};
+    int same = 1, untouched = 1, cases = 0;
+    for (int32_t len = 1; len <= SPORF_VEC_TERMS; len++)
+        for (int by_cols = 0; by_cols < 2; by_cols++)
+            for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+                const int32_t n = sizes[z], lo = PAD + (int32_t)sporf_rng_below(&r, (uint64_t)(M - n - PAD));
+                const int32_t hi = lo + n;
+                int64_t fk[SPORF_VEC_TERMS];
+                double wk[SPORF_VEC_TERMS];
+                for (int32_t k = 0; k < len; k++) {
+                    fk[k] = (int64_t)sporf_rng_below(&r, P) * (by_cols ? M : 1);
+                    wk[k] = weights[sporf_rng_below(&r, sizeof weights / sizeof weights[0])];
+                }
+                for (int32_t i = 0; i < M + 2 * PAD; i++)
+                    src[i] = a[i] = b[i] = -7; /* slots outside the range must keep this */
+                for (int32_t i = lo; i < hi; i++)
+                    src[i] = (int32_t)sporf_rng_below(&r, M);
+                const double *x0 = by_cols ? C : X;
+                const int64_t rs = by_cols ? 1 : P;
+                /* a threshold some rows' projections equal */
+                const double *xt = x0 + src[lo + n / 2] * rs;
+                double t = wk[0] * xt[fk[0]];
+                for (int32_t k = 1; k < len; k++)
+                    t += wk[k] * xt[fk[k]];
+                const int32_t mid_a = sporf_part_split_terms(fk, wk, t, x0, rs, src, a, lo, hi, len);
+                const int32_t mid_b = sporf_vec_split_terms(fk, wk, len, t, x0, rs, src, b, lo, hi);
+                same &= mid_a == mid_b;
+                qsort(a + lo, (size_t)(mid_a - lo), sizeof *a, cmp_i32);
+                qsort(a + mid_a, (size_t)(hi - mid_a), sizeof *a, cmp_i32);
+                qsort(b + lo, (size_t)(mid_b - lo), sizeof *b, cmp_i32);
+                qsort(b + mid_b, (size_t)(hi - mid_b), sizeof *b, cmp_i32);
+                same &= memcmp(a + lo, b + lo, sizeof *a * (size_t)n) == 0;
+                for (int32_t i = 0; i < M + 2 * PAD; i++)
+                    untouched &= (i >= lo && i < hi) || b[i] == -7;
+                cases++;
+            }
+    CHECK(same, "eight rows at a time: the same rows go each way as row by row, ties included (%d cases)", cases);
+    CHECK(untouched, "eight rows at a time: no slot outside the range is written");
+    free(X); free(C); free(src); free(a); free(b);
+}
+
 int main(void)
 {
     test_predict_names_first_nonfinite();
     test_traversal_matches_reference();
+    test_vector_split_matches_row_by_row();
     test_wide_rows_float_walk();
     test_general_splits_and_few_rows();
     test_general_splits_on_float_rows();

@@ -135,3 +135,51 @@ def test_training_rows_reach_their_own_leaves():
     X, y = make_trunk(500, n_features=20, random_state=1)
     clf = sporf.SPORFClassifier(n_estimators=3, bootstrap=False, random_state=0).fit(X, y)
     assert np.array_equal(clf.predict(X), y)
+
+
+_SPLIT_MODES_SCRIPT = r"""
+import hashlib, sys
+import numpy as np
+import sporf
+from sklearn.datasets import make_classification, make_regression
+
+X, y = make_classification(3000, 30, n_informative=12, random_state=0)
+Xq, _ = make_classification(40000, 30, n_informative=12, random_state=1)
+Xr, yr = make_regression(3000, 12, noise=5.0, random_state=2)
+Xrq, _ = make_regression(40000, 12, random_state=3)
+out = []
+for kw in (dict(), dict(feature_combinations=6.0), dict(projection="axis")):
+    clf = sporf.SPORFClassifier(n_estimators=12, min_samples_leaf=1, random_state=4, **kw).fit(X, y)
+    out += [clf.predict_proba(Xq), clf.apply(Xq)]
+reg = sporf.SPORFRegressor(n_estimators=12, min_samples_leaf=1, quantiles=True, random_state=5).fit(Xr, yr)
+out += [reg.predict(Xrq), reg.predict(Xrq[:20000], quantiles=[0.1, 0.9])]
+iso = sporf.SPORFIsolation(n_estimators=30, random_state=6).fit(Xq[:5000])
+out.append(iso.score_samples(Xq))
+for a in out:
+    print(hashlib.sha256(np.ascontiguousarray(a).tobytes()).hexdigest())
+"""
+
+
+def test_vector_and_row_by_row_splits_give_the_same_answers(tmp_path):
+    """Where the CPU has AVX2 the partition walk splits eight rows at a time;
+    SPORF_SCALAR=1 keeps it row by row. Every prediction that walks the trees
+    is the same to the bit either way."""
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "modes.py"
+    script.write_text(_SPLIT_MODES_SCRIPT)
+
+    def run(scalar):
+        env = dict(os.environ)
+        env.pop("SPORF_SCALAR", None)
+        if scalar:
+            env["SPORF_SCALAR"] = "1"
+        done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    vector, scalar = run(False), run(True)
+    assert len(vector) == 9
+    assert vector == scalar
