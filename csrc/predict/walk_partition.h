@@ -31,14 +31,15 @@ typedef struct sporf_part_frame {
  * them cost more than they save (the default forests on 30 features, 5%). */
 #define SPORF_PART_AHEAD 16
 
-/* A range of this many rows or fewer finishes its walk row by row, its rows
- * in flight together (sporf_part_finish): the partition's bookkeeping per
- * split costs more than it saves on a few rows. Walked one after another,
- * single rows were best (Friedman forests 5-10% faster than none; 2, 4 and
- * 8 no better); in flight together, 4 rows were 4-8% faster than 1 on the
- * default forests of 30,000 and 300,000 rows and on Friedman's, 8 and 16
- * slower (benchmarks/notes/architecture.md). */
+/* A range of this many rows or fewer finishes its walk row by row, in the
+ * walk's pool (sporf_part_pool_walk): the partition's bookkeeping per split
+ * costs more than it saves on a few rows (4 and 8 rows were measured; with
+ * the rows finished in flight from their own range, 4 was 4-8% faster than
+ * 1 and than 8 or 16; benchmarks/notes/architecture.md). */
 #define SPORF_PART_FEW 4
+/* Rows the pool walks together: enough that a round of steps outlasts a
+ * slot's load from memory. */
+#define SPORF_PART_POOL 64
 /* Rows a general split projects together (sporf_part_split_general). */
 #define SPORF_PART_CHUNK 64
 /* Ranges of at least this many rows read the block's column copy, when
@@ -457,38 +458,68 @@ static inline void sporf_part_add_leaf(const sporf_pnode *lf, const sporf_tree *
             S->votes[rows[i]]++;
 }
 
-/* The rows[0..m) (m <= SPORF_PART_FEW) waiting at node `at` walk the rest
- * of the way row by row, all in flight at once: each step of a row is one
- * dependent chain of loads, and the rows' chains overlap, where the
- * partition's bookkeeping per node would cost more than the few rows' steps.
- * Each reached leaf is recorded in leaf[row] or, with sums, added to the
- * row's sums (sporf_part_add_leaf). */
-static inline void sporf_part_finish(const sporf_pnode *nodes, int32_t at, const sporf_tree *tree, const double *x0,
-                                     int64_t rs, int64_t cs, const int32_t *rows, int32_t m, int32_t *leaf,
-                                     const sporf_part_sums *sums)
+/* Rows waiting to finish their walk one by one (sporf_part_pool_walk): a
+ * row's current slot (with SPORF_PART_POOL_VALUES set once it stands on a
+ * leaf whose values are on their way) and the row. */
+typedef struct sporf_part_pool {
+    int32_t node[SPORF_PART_POOL], row[SPORF_PART_POOL];
+    int32_t n;
+} sporf_part_pool;
+#define SPORF_PART_POOL_VALUES ((int32_t)0x40000000) /* above every slot index (< 2^30) */
+
+/* Walk the pool's rows to their leaves, round-robin: each round moves every
+ * row one step and starts loading the slot it moved to, which has arrived
+ * by the time the round comes back to it; a row reaching a leaf whose values
+ * live in leaf_values starts loading them and adds them a round later. The
+ * steps of many rows overlap instead of each waiting on its own slot
+ * (benchmarks/notes/speed.md: rows finished in flight four at a time from
+ * their own range cost 200 cycles of the time counter each on the forest of
+ * a million rows, pooled 120). Each leaf's values are added to its row's
+ * sums, or the leaf recorded in leaf[row] (sporf_part_add_leaf's contract);
+ * the pool is empty after. */
+static inline void sporf_part_pool_walk(sporf_part_pool *P, const sporf_pnode *nodes, const sporf_tree *tree,
+                                        const double *x0, int64_t rs, int64_t cs, int32_t *leaf,
+                                        const sporf_part_sums *sums)
 {
-    int32_t node[SPORF_PART_FEW], row[SPORF_PART_FEW];
-    for (int32_t j = 0; j < m; j++) {
-        node[j] = at;
-        row[j] = rows[j];
-    }
-    int32_t live = m;
+    int32_t live = P->n;
+    int32_t *node = P->node, *row = P->row;
+    const int values_later = sums && sums->K > 1;
     while (live > 0) {
         for (int32_t j = 0; j < live; j++) {
-            if (sporf_pnode_is_leaf(&nodes[node[j]])) {
-                if (sums)
-                    sporf_part_add_leaf(&nodes[node[j]], tree, sums, &row[j], 1);
-                else
-                    leaf[row[j]] = node[j];
-                live--; /* the last live row takes this one's place */
-                node[j] = node[live];
-                row[j] = row[live];
-                j--;
+            const int32_t at = node[j] & ~SPORF_PART_POOL_VALUES;
+            const sporf_pnode *nd = &nodes[at];
+            if (!sporf_pnode_is_leaf(nd)) {
+                node[j] = sporf_pnode_step(nodes, at, tree, x0 + row[j] * rs, cs, 0);
+                sporf_prefetch(&nodes[node[j]]);
                 continue;
             }
-            node[j] = sporf_pnode_step(nodes, node[j], tree, x0 + row[j] * rs, cs, 0);
+            if (values_later && node[j] == at && nd->u.leaf.onehot < 0) {
+                sporf_prefetch(sporf_pnode_leaf_values(tree, nd, sums->K));
+                node[j] |= SPORF_PART_POOL_VALUES;
+                continue;
+            }
+            if (sums)
+                sporf_part_add_leaf(nd, tree, sums, &row[j], 1);
+            else
+                leaf[row[j]] = at;
+            live--; /* the last live row takes this one's place */
+            node[j] = node[live];
+            row[j] = row[live];
+            j--;
         }
     }
+    P->n = 0;
+}
+
+/* Put row r, waiting at slot at, in the pool, walking the pool when full. */
+static inline void sporf_part_pool_add(sporf_part_pool *P, int32_t at, int32_t r, const sporf_pnode *nodes,
+                                       const sporf_tree *tree, const double *x0, int64_t rs, int64_t cs,
+                                       int32_t *leaf, const sporf_part_sums *sums)
+{
+    P->node[P->n] = at;
+    P->row[P->n++] = r;
+    if (P->n == SPORF_PART_POOL)
+        sporf_part_pool_walk(P, nodes, tree, x0, rs, cs, leaf, sums);
 }
 
 /* Leaf (index in nodes) of each row x0 + r*rs (r = 0 .. n-1, n < 2^31) into
@@ -519,6 +550,8 @@ static inline void sporf_nodes_find_leaves_part(const sporf_pnode *nodes, int32_
     for (int64_t i = 0; i < n; i++)
         idx[i] = (int32_t)i;
     int32_t sp = 0;
+    sporf_part_pool pool;
+    pool.n = 0;
     stack[sp++] = (sporf_part_frame){root, 0, (int32_t)n, 0};
     while (sp > 0) {
         const sporf_part_frame fr = stack[--sp];
@@ -533,9 +566,8 @@ static inline void sporf_nodes_find_leaves_part(const sporf_pnode *nodes, int32_
             continue;
         }
         if (sp + 2 > cap || fr.hi - fr.lo <= SPORF_PART_FEW) { /* few rows, or deeper than the caller said */
-            for (int32_t i = fr.lo; i < fr.hi; i += SPORF_PART_FEW)
-                sporf_part_finish(nodes, fr.node, tree, x0, rs, cs, rows + i,
-                                  fr.hi - i < SPORF_PART_FEW ? fr.hi - i : SPORF_PART_FEW, leaf, sums);
+            for (int32_t i = fr.lo; i < fr.hi; i++)
+                sporf_part_pool_add(&pool, fr.node, rows[i], nodes, tree, x0, rs, cs, leaf, sums);
             continue;
         }
         const uint32_t kind = sporf_pnode_kind(nd);
@@ -567,6 +599,7 @@ static inline void sporf_nodes_find_leaves_part(const sporf_pnode *nodes, int32_
         if (near_is_left ? mid > fr.lo : mid < fr.hi)
             stack[sp++] = near_is_left ? lf : rf;
     }
+    sporf_part_pool_walk(&pool, nodes, tree, x0, rs, cs, leaf, sums);
 }
 
 
