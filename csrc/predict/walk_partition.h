@@ -46,9 +46,12 @@ typedef struct sporf_part_frame {
  * predict.c made one: such a range's rows share the cache lines of the
  * columns its split reads. Smaller ranges read the rows, whose few lines
  * the walk down a subtree keeps reusing (the copy for every range made
- * Friedman forests 6% slower; 256 to 4,096 rows were measured, benchmarks/notes/speed.md
- * "Prediction: the large ranges of narrow rows by columns"). */
-#define SPORF_PART_COL_MIN 1024
+ * Friedman forests 6% slower, benchmarks/notes/speed.md "Prediction: the
+ * large ranges of narrow rows by columns"). With the splits of eight rows
+ * at a time and the pool, 4,096 rows beat 1,024 by 6-8% on a million rows
+ * of the 20-tree forests and tied elsewhere; 256 was slower, 8,192 no
+ * better ("Prediction: eight rows a split, the walk's order and its pool"). */
+#define SPORF_PART_COL_MIN 4096
 
 /* Row r goes left (to dst[*nl], the left rows filling dst from where the
  * range began) or right (to dst[*nr], the right rows filling it from where

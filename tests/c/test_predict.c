@@ -259,10 +259,11 @@ static void test_traversal_matches_reference(void)
         CHECK(sporf_forest_predict_proba(f, &mt, 2, got_proba, NULL, NULL, &err) == SPORF_OK, "predict");
         CHECK(memcmp(got_proba, want_proba, sizeof(double) * M * 3) == 0,
               "packed predict_proba equals the plain traversal's sums bit for bit");
-        /* one thread: a block of all M rows, whose large ranges read the column copy */
+        /* one thread: a block of all M rows (too few for a column copy; the
+         * general-split test's blocks of 16,384 rows read one) */
         CHECK(sporf_forest_predict_proba(f, &mt, 1, got_proba, NULL, NULL, &err) == SPORF_OK, "predict");
         CHECK(memcmp(got_proba, want_proba, sizeof(double) * M * 3) == 0,
-              "predict_proba on one block of %d rows (its column copy) equals the plain traversal's sums", M);
+              "predict_proba on one block of %d rows equals the plain traversal's sums", M);
         /* 1-7 rows take the walk of every tree at once */
         int small_ok = 1;
         for (int64_t nr = 1; nr < 8; nr++) {
@@ -286,7 +287,7 @@ static void test_traversal_matches_reference(void)
         for (int i = 0; i < M; i++)
             for (int64_t t = 0; t < f->n_trees; t++)
                 apply_ok &= got_apply[i * f->n_trees + t] == reference_leaf(&f->trees[t], T + i * P);
-        CHECK(apply_ok, "apply on one block of %d rows (its column copy) returns the reference leaves", M);
+        CHECK(apply_ok, "apply on one block of %d rows returns the reference leaves", M);
         CHECK(pk->n_bins == (f->n_trees + SPORF_BIN_TREES - 1) / SPORF_BIN_TREES, "%lld bins", (long long)pk->n_bins);
         CHECK(pk->single_only == !proj, "an axis forest (only) takes the single-feature step");
         CHECK(pk->thr_f != NULL, "every forest keeps float thresholds for the float walk");
