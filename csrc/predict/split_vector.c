@@ -8,7 +8,6 @@
  */
 #include "predict/split_vector.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
@@ -23,30 +22,48 @@
  * on the default forests' batches of a million rows. */
 #define SPORF_VEC_AHEAD 32
 
-static int vec_enabled;
-static pthread_once_t vec_once = PTHREAD_ONCE_INIT;
-
 #if SPORF_HAVE_AVX2_BUILD
 
 /* For each set of rows going right (bit j: row j of eight), the lanes of
- * the eight rows' indices in the order the split stores them: the rows
- * going left first, in order, then those going right, in order. Stored at
- * the left end of the free slots it puts the left rows in place; stored
- * ending at the right end, the right rows. */
-static int32_t side_order[256][8] __attribute__((aligned(32)));
-
-static void build_side_order(void)
-{
-    for (int g = 0; g < 256; g++) {
-        int k = 0;
-        for (int j = 0; j < 8; j++)
-            if (!((g >> j) & 1))
-                side_order[g][k++] = j;
-        for (int j = 0; j < 8; j++)
-            if ((g >> j) & 1)
-                side_order[g][k++] = j;
-    }
-}
+ * the eight rows' indices in the order the split stores them, three bits
+ * each (lane k's at bits 3k..3k+2): the rows going left first, in order,
+ * then those going right, in order. Stored at the left end of the free
+ * slots the permuted indices put the left rows in place; stored ending at
+ * the right end, the right rows. */
+static const uint32_t side_order[256] = {
+    0xfac688, 0x1f58d1, 0x3f58d0, 0x23eb1a, 0x5f58c8, 0x43eb19, 0x47eb18, 0x447d63,
+    0x7f5888, 0x63eb11, 0x67eb10, 0x647d62, 0x6beb08, 0x687d61, 0x68fd60, 0x688fac,
+    0x9f5688, 0x83ead1, 0x87ead0, 0x847d5a, 0x8beac8, 0x887d59, 0x88fd58, 0x888fab,
+    0x8fea88, 0x8c7d51, 0x8cfd50, 0x8c8faa, 0x8d7d48, 0x8d0fa9, 0x8d1fa8, 0x8d11f5,
+    0xbf4688, 0xa3e8d1, 0xa7e8d0, 0xa47d1a, 0xabe8c8, 0xa87d19, 0xa8fd18, 0xa88fa3,
+    0xafe888, 0xac7d11, 0xacfd10, 0xac8fa2, 0xad7d08, 0xad0fa1, 0xad1fa0, 0xad11f4,
+    0xb3e688, 0xb07cd1, 0xb0fcd0, 0xb08f9a, 0xb17cc8, 0xb10f99, 0xb11f98, 0xb111f3,
+    0xb1fc88, 0xb18f91, 0xb19f90, 0xb191f2, 0xb1af88, 0xb1a1f1, 0xb1a3f0, 0xb1a23e,
+    0xdec688, 0xc3d8d1, 0xc7d8d0, 0xc47b1a, 0xcbd8c8, 0xc87b19, 0xc8fb18, 0xc88f63,
+    0xcfd888, 0xcc7b11, 0xccfb10, 0xcc8f62, 0xcd7b08, 0xcd0f61, 0xcd1f60, 0xcd11ec,
+    0xd3d688, 0xd07ad1, 0xd0fad0, 0xd08f5a, 0xd17ac8, 0xd10f59, 0xd11f58, 0xd111eb,
+    0xd1fa88, 0xd18f51, 0xd19f50, 0xd191ea, 0xd1af48, 0xd1a1e9, 0xd1a3e8, 0xd1a23d,
+    0xd7c688, 0xd478d1, 0xd4f8d0, 0xd48f1a, 0xd578c8, 0xd50f19, 0xd51f18, 0xd511e3,
+    0xd5f888, 0xd58f11, 0xd59f10, 0xd591e2, 0xd5af08, 0xd5a1e1, 0xd5a3e0, 0xd5a23c,
+    0xd67688, 0xd60ed1, 0xd61ed0, 0xd611da, 0xd62ec8, 0xd621d9, 0xd623d8, 0xd6223b,
+    0xd63e88, 0xd631d1, 0xd633d0, 0xd6323a, 0xd635c8, 0xd63439, 0xd63478, 0xd63447,
+    0xfac688, 0xe358d1, 0xe758d0, 0xe46b1a, 0xeb58c8, 0xe86b19, 0xe8eb18, 0xe88d63,
+    0xef5888, 0xec6b11, 0xeceb10, 0xec8d62, 0xed6b08, 0xed0d61, 0xed1d60, 0xed11ac,
+    0xf35688, 0xf06ad1, 0xf0ead0, 0xf08d5a, 0xf16ac8, 0xf10d59, 0xf11d58, 0xf111ab,
+    0xf1ea88, 0xf18d51, 0xf19d50, 0xf191aa, 0xf1ad48, 0xf1a1a9, 0xf1a3a8, 0xf1a235,
+    0xf74688, 0xf468d1, 0xf4e8d0, 0xf48d1a, 0xf568c8, 0xf50d19, 0xf51d18, 0xf511a3,
+    0xf5e888, 0xf58d11, 0xf59d10, 0xf591a2, 0xf5ad08, 0xf5a1a1, 0xf5a3a0, 0xf5a234,
+    0xf66688, 0xf60cd1, 0xf61cd0, 0xf6119a, 0xf62cc8, 0xf62199, 0xf62398, 0xf62233,
+    0xf63c88, 0xf63191, 0xf63390, 0xf63232, 0xf63588, 0xf63431, 0xf63470, 0xf63446,
+    0xfac688, 0xf858d1, 0xf8d8d0, 0xf88b1a, 0xf958c8, 0xf90b19, 0xf91b18, 0xf91163,
+    0xf9d888, 0xf98b11, 0xf99b10, 0xf99162, 0xf9ab08, 0xf9a161, 0xf9a360, 0xf9a22c,
+    0xfa5688, 0xfa0ad1, 0xfa1ad0, 0xfa115a, 0xfa2ac8, 0xfa2159, 0xfa2358, 0xfa222b,
+    0xfa3a88, 0xfa3151, 0xfa3350, 0xfa322a, 0xfa3548, 0xfa3429, 0xfa3468, 0xfa3445,
+    0xfac688, 0xfa88d1, 0xfa98d0, 0xfa911a, 0xfaa8c8, 0xfaa119, 0xfaa318, 0xfaa223,
+    0xfab888, 0xfab111, 0xfab310, 0xfab222, 0xfab508, 0xfab421, 0xfab460, 0xfab444,
+    0xfac688, 0xfac0d1, 0xfac2d0, 0xfac21a, 0xfac4c8, 0xfac419, 0xfac458, 0xfac443,
+    0xfac688, 0xfac611, 0xfac650, 0xfac642, 0xfac688, 0xfac681, 0xfac688, 0xfac688,
+};
 
 /* Four rows' feature at offset fk: one scalar load each (faster than the
  * gather instruction on the CPUs measured). */
@@ -86,8 +103,10 @@ __attribute__((target("avx2"))) static inline int32_t split_len(const int64_t *f
         const unsigned right = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(a, tv, _CMP_GT_OQ)) |
                                ((unsigned)_mm256_movemask_pd(_mm256_cmp_pd(b, tv, _CMP_GT_OQ)) << 4);
         const __m256i rows = _mm256_loadu_si256((const __m256i *)s);
-        const __m256i sided =
-            _mm256_permutevar8x32_epi32(rows, _mm256_load_si256((const __m256i *)side_order[right]));
+        const __m256i lanes = _mm256_and_si256(
+            _mm256_srlv_epi32(_mm256_set1_epi32((int)side_order[right]), _mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21)),
+            _mm256_set1_epi32(7));
+        const __m256i sided = _mm256_permutevar8x32_epi32(rows, lanes);
         /* at least 16 free slots between the sides: the two stores' other
          * lanes land on free slots only */
         _mm256_storeu_si256((__m256i *)(dst + nl), sided);
@@ -141,7 +160,6 @@ static int cpu_has_avx2(void)
 
 #else /* no AVX2 build: never enabled, so never called */
 
-static void build_side_order(void) {}
 static int cpu_has_avx2(void) { return 0; }
 
 int32_t sporf_vec_split_terms(const int64_t *f, const double *w, int32_t len, double t, const double *x0, int64_t rs,
@@ -153,18 +171,9 @@ int32_t sporf_vec_split_terms(const int64_t *f, const double *w, int32_t len, do
 
 #endif
 
-static void decide(void)
+int sporf_vec_enabled(void)
 {
     const char *scalar = getenv("SPORF_SCALAR");
     const int forced_scalar = scalar && scalar[0] && !(scalar[0] == '0' && !scalar[1]);
-    if (!forced_scalar && cpu_has_avx2()) {
-        build_side_order();
-        vec_enabled = 1;
-    }
-}
-
-int sporf_vec_enabled(void)
-{
-    pthread_once(&vec_once, decide);
-    return vec_enabled;
+    return !forced_scalar && cpu_has_avx2();
 }

@@ -27,7 +27,8 @@
 /* 1 when this process splits with vectors: an x86-64 build by GCC or Clang
  * on a CPU with AVX2, unless the environment variable SPORF_SCALAR is set to
  * a non-empty value other than "0" (to compare the two walks; their answers
- * are the same). Decided once per process; thread-safe. */
+ * are the same). Asked afresh on each call (predict asks once per call);
+ * thread-safe. */
 int sporf_vec_enabled(void);
 
 /* Split the rows src[lo..hi) (hi - lo >= SPORF_VEC_MIN_ROWS) by the

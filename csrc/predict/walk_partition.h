@@ -184,18 +184,16 @@ static inline int32_t sporf_part_split_terms(const int64_t *fk, const double *wk
     return nl;
 }
 
-/* A general split's rows: sporf_part_split_terms for up to SPORF_PART_TERMS
- * terms, else sporf_part_split_general. */
-static inline int32_t sporf_part_split_any_general(const sporf_pnode *nd, const sporf_tree *tree, const double *x0,
-                                                   int64_t rs, int64_t cs, const int32_t *src, int32_t *dst, int32_t lo,
-                                                   int32_t hi)
+/* A general split's terms (e its extension: inline after it, or in the
+ * tree's side buffer) as features times cs in fk and weights in wk, in the
+ * fit's order; returns their count, or 0 when there are none or more than
+ * max. */
+static inline int32_t sporf_part_general_terms(const sporf_pnode *e, const sporf_tree *tree, int64_t cs, int32_t max,
+                                               int64_t *fk, double *wk)
 {
-    const sporf_pnode *e = nd + 1;
     const int32_t len = e->u.ext.f2;
-    if (len < 1 || len > SPORF_PART_TERMS)
-        return sporf_part_split_general(nd, tree, x0, rs, cs, src, dst, lo, hi);
-    int64_t fk[SPORF_PART_TERMS];
-    double wk[SPORF_PART_TERMS];
+    if (len < 1 || len > max)
+        return 0;
     for (int32_t k = 0; k < len; k++) {
         if (e->u.ext.f1 < 0) {
             fk[k] = (int64_t)e[1 + k].head * cs;
@@ -205,6 +203,20 @@ static inline int32_t sporf_part_split_any_general(const sporf_pnode *nd, const 
             wk[k] = tree->proj_weight[e->u.ext.f1 + k];
         }
     }
+    return len;
+}
+
+/* A general split's rows: sporf_part_split_terms for up to SPORF_PART_TERMS
+ * terms, else sporf_part_split_general. */
+static inline int32_t sporf_part_split_any_general(const sporf_pnode *nd, const sporf_tree *tree, const double *x0,
+                                                   int64_t rs, int64_t cs, const int32_t *src, int32_t *dst, int32_t lo,
+                                                   int32_t hi)
+{
+    int64_t fk[SPORF_PART_TERMS];
+    double wk[SPORF_PART_TERMS];
+    const int32_t len = sporf_part_general_terms(nd + 1, tree, cs, SPORF_PART_TERMS, fk, wk);
+    if (len == 0)
+        return sporf_part_split_general(nd, tree, x0, rs, cs, src, dst, lo, hi);
     const double t = nd->u.threshold;
     switch (len) {
     case 1: return sporf_part_split_terms(fk, wk, t, x0, rs, src, dst, lo, hi, 1);
@@ -251,19 +263,7 @@ static inline int32_t sporf_part_terms_of(const sporf_pnode *nd, const sporf_tre
             wk[k] = sporf_pn_unit[(codes >> (2 * (k - 1))) & 3];
         return 5;
     }
-    const int32_t len = e->u.ext.f2;
-    if (len < 1 || len > SPORF_VEC_TERMS)
-        return 0;
-    for (int32_t k = 0; k < len; k++) {
-        if (e->u.ext.f1 < 0) {
-            fk[k] = (int64_t)e[1 + k].head * cs;
-            wk[k] = e[1 + k].u.threshold;
-        } else {
-            fk[k] = (int64_t)tree->proj_feature[e->u.ext.f1 + k] * cs;
-            wk[k] = tree->proj_weight[e->u.ext.f1 + k];
-        }
-    }
-    return len;
+    return sporf_part_general_terms(e, tree, cs, SPORF_VEC_TERMS, fk, wk);
 }
 
 /* Split the rows src[lo..hi) waiting at nd into dst (sporf_part_split_k's
