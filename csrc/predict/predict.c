@@ -31,9 +31,10 @@
  * PARTITION_BLOCK_BYTES / threads of rows, up to MAX_BLOCK rows and to
  * an even share of the rows per thread, as large as stays in the
  * last-level cache. Rows wider than FLOAT_ROW_BYTES are walked on float
- * copies (half the bytes to read; on narrow rows float and double tie, and
- * double needs no copy). Narrower rows are copied by columns instead
- * (col_scratch): the large ranges near a tree's root, where most of a
+ * copies (half the bytes to read), and so are large blocks of narrower
+ * rows where the splits take eight rows at a time (MAX_FLOAT_WALK_BLOCK;
+ * split row by row, narrow rows' floats and doubles tie). Other narrow
+ * rows are copied by columns instead (col_scratch): the large ranges near a tree's root, where most of a
  * block's steps are, then read one column's values of the block's rows
  * (80 KB for 10,000 rows, within the core's L2) instead of a cache line of
  * each row, wherever the block is; smaller ranges read the rows as they
@@ -56,6 +57,17 @@
  * in a core's L2, and on a 2 MB-L2 EPYC blocks of 32,768 rows of 30
  * features took 1.2-1.6x the time (benchmarks/notes/architecture.md). */
 #define MAX_BLOCK 16384
+/* Where the splits take eight rows at a time (split_vector.h), narrow rows
+ * are walked on float copies too, in blocks of up to 32,768 rows: half the
+ * bytes a row keep twice the rows in the same cache, and a block's larger
+ * ranges leave fewer few-row ranges at the bottom of the trees, whose
+ * bookkeeping costs the most a row. The 20-tree forests' batches of 100,000
+ * and 1,000,000 rows took 0.87-0.93x the time. Only when a batch fills
+ * blocks of 24,576 rows or more: smaller float blocks were 2-7% slower
+ * than the double rows with their column copy
+ * (benchmarks/notes/speed.md, "Prediction: narrow rows on float copies"). */
+#define MAX_FLOAT_WALK_BLOCK 32768
+#define MIN_FLOAT_WALK_BLOCK 24576
 /* Largest float or column copy of a block per worker; larger blocks walk the double rows. */
 #define MAX_FLOAT_BLOCK_BYTES ((int64_t)8 << 20)
 
@@ -445,7 +457,7 @@ static int takes_partition_walk(const sporf_forest *f, const sporf_matrix *X)
 /* Rows per block for X. With several threads, partition blocks hold at
  * most an even share of the rows per thread (they want to be large), lane
  * blocks half of that, so threads finish together. */
-static int64_t choose_block(const sporf_forest *f, const sporf_matrix *X, int32_t n_jobs)
+static int64_t choose_block(const sporf_forest *f, const sporf_matrix *X, int32_t n_jobs, int64_t max_block)
 {
     const int partition = takes_partition_walk(f, X);
     const int32_t threads = sporf_pool_threads(n_jobs, X->nrow);
@@ -453,7 +465,7 @@ static int64_t choose_block(const sporf_forest *f, const sporf_matrix *X, int32_
      * PARTITION_BLOCK_BYTES between them. */
     int64_t b = (partition ? PARTITION_BLOCK_BYTES / threads : LANES_BLOCK_BYTES) / row_bytes(X);
     if (b < MIN_BLOCK) b = MIN_BLOCK;
-    if (b > MAX_BLOCK) b = MAX_BLOCK;
+    if (b > max_block) b = max_block;
     if (b > X->nrow) b = X->nrow; /* scratch for the rows there are (one-row calls stay cheap) */
     if (threads > 1) {
         const int64_t parts = partition ? threads : 2 * (int64_t)threads;
@@ -501,7 +513,17 @@ static int bad_value_error(const predict_ctx *c, int64_t row, int64_t col, sporf
 static int run_blocks(predict_ctx *c, int32_t n_jobs, sporf_unit_fn unit, sporf_progress_fn progress,
                       void *user_data, sporf_error *err)
 {
-    c->block = choose_block(c->f, c->X, n_jobs);
+    const int partition = takes_partition_walk(c->f, c->X);
+    /* the eight-row splits, and with them large blocks of narrow rows on
+     * float copies (MAX_FLOAT_WALK_BLOCK) */
+    const int vec = unit != oob_block && partition && sporf_vec_enabled();
+    int narrow_floats = vec && row_bytes(c->X) <= FLOAT_ROW_BYTES;
+    c->block = choose_block(c->f, c->X, n_jobs, narrow_floats ? MAX_FLOAT_WALK_BLOCK : MAX_BLOCK);
+    if (narrow_floats && (c->block < MIN_FLOAT_WALK_BLOCK ||
+                          c->block * c->X->ncol * (int64_t)sizeof(float) > MAX_FLOAT_BLOCK_BYTES)) {
+        narrow_floats = 0;
+        c->block = choose_block(c->f, c->X, n_jobs, MAX_BLOCK);
+    }
     const int64_t nb = (c->X->nrow + c->block - 1) / c->block;
     const int32_t threads = sporf_pool_threads(n_jobs, nb);
     /* a leaf per (row of the block, tree of a bin), or per (row, tree) of
@@ -513,9 +535,8 @@ static int run_blocks(predict_ctx *c, int32_t n_jobs, sporf_unit_fn unit, sporf_
     c->vote_scratch = malloc((size_t)(2 * threads * c->block) * sizeof *c->vote_scratch);
     /* the walks' scratch (not for OOB, which walks row by row) */
     const int64_t float_bytes = c->block * c->X->ncol * (int64_t)sizeof(float);
-    const int partition = takes_partition_walk(c->f, c->X);
     int float_ok = 1;
-    if (unit != oob_block && c->block >= SPORF_LANES && row_bytes(c->X) > FLOAT_ROW_BYTES &&
+    if (unit != oob_block && c->block >= SPORF_LANES && (row_bytes(c->X) > FLOAT_ROW_BYTES || narrow_floats) &&
         float_bytes <= MAX_FLOAT_BLOCK_BYTES) {
         c->float_scratch = malloc((size_t)(threads * float_bytes));
         float_ok = c->float_scratch != NULL;
@@ -529,7 +550,7 @@ static int run_blocks(predict_ctx *c, int32_t n_jobs, sporf_unit_fn unit, sporf_
     }
     if (unit != oob_block && partition && c->block >= SPORF_LANES) {
         c->part_cap = c->f->packed->max_depth + 2;
-        c->vec = sporf_vec_enabled();
+        c->vec = vec;
         c->part_scratch = malloc((size_t)(2 * threads * c->block) * sizeof *c->part_scratch);
         c->part_stack = malloc((size_t)(threads * c->part_cap) * sizeof *c->part_stack);
         part_ok = part_ok && c->part_scratch && c->part_stack;

@@ -8,6 +8,8 @@
  */
 #include "predict/split_vector.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
@@ -65,6 +67,25 @@ static const uint32_t side_order[256] = {
     0xfac688, 0xfac611, 0xfac650, 0xfac642, 0xfac688, 0xfac681, 0xfac688, 0xfac688,
 };
 
+/* Move the eight rows s[0..8), those whose bit is set in right going
+ * right, to the two free ends of dst (*nl the left end, *nr the right end),
+ * at least 16 free slots apart: the two stores' other lanes land on free
+ * slots only. */
+__attribute__((target("avx2"))) static inline void place8(const int32_t *s, unsigned right, int32_t *dst, int32_t *nl,
+                                                          int32_t *nr)
+{
+    const __m256i rows = _mm256_loadu_si256((const __m256i *)s);
+    const __m256i lanes = _mm256_and_si256(
+        _mm256_srlv_epi32(_mm256_set1_epi32((int)side_order[right]), _mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21)),
+        _mm256_set1_epi32(7));
+    const __m256i sided = _mm256_permutevar8x32_epi32(rows, lanes);
+    _mm256_storeu_si256((__m256i *)(dst + *nl), sided);
+    _mm256_storeu_si256((__m256i *)(dst + *nr - 7), sided);
+    const int32_t n_right = __builtin_popcount(right);
+    *nl += 8 - n_right;
+    *nr -= n_right;
+}
+
 /* Four rows' feature at offset fk: one scalar load each (faster than the
  * gather instruction on the CPUs measured). */
 __attribute__((target("avx2"))) static inline __m256d load4(const double *const *x, int64_t fk)
@@ -102,18 +123,7 @@ __attribute__((target("avx2"))) static inline int32_t split_len(const int64_t *f
         }
         const unsigned right = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(a, tv, _CMP_GT_OQ)) |
                                ((unsigned)_mm256_movemask_pd(_mm256_cmp_pd(b, tv, _CMP_GT_OQ)) << 4);
-        const __m256i rows = _mm256_loadu_si256((const __m256i *)s);
-        const __m256i lanes = _mm256_and_si256(
-            _mm256_srlv_epi32(_mm256_set1_epi32((int)side_order[right]), _mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21)),
-            _mm256_set1_epi32(7));
-        const __m256i sided = _mm256_permutevar8x32_epi32(rows, lanes);
-        /* at least 16 free slots between the sides: the two stores' other
-         * lanes land on free slots only */
-        _mm256_storeu_si256((__m256i *)(dst + nl), sided);
-        _mm256_storeu_si256((__m256i *)(dst + nr - 7), sided);
-        const int32_t n_right = __builtin_popcount(right);
-        nl += 8 - n_right;
-        nr -= n_right;
+        place8(s, right, dst, &nl, &nr);
     }
     *nl_out = nl;
     *nr_out = nr;
@@ -152,6 +162,110 @@ __attribute__((target("avx2"))) int32_t sporf_vec_split_terms(const int64_t *f, 
     return nl;
 }
 
+
+/* Eight rows' feature at offset fk of float rows. */
+__attribute__((target("avx2"))) static inline __m256 load8f(const float *const *x, int64_t fk)
+{
+    return _mm256_set_ps(x[7][fk], x[6][fk], x[5][fk], x[4][fk], x[3][fk], x[2][fk], x[1][fk], x[0][fk]);
+}
+
+/* The exact side of row r: its double projection over the double rows. */
+static inline unsigned exact_right(const sporf_vec_exact *ex, int32_t r)
+{
+    const double *x = ex->x0 + (int64_t)r * ex->rs;
+    double s = ex->w[0] * x[ex->f[0]];
+    for (int32_t k = 1; k < ex->len; k++)
+        s += ex->w[k] * x[ex->f[k]];
+    return s > ex->t;
+}
+
+__attribute__((target("avx2"))) static inline int32_t split_len_f32(const int64_t *f, const float *w, const int len,
+                                                                      float tf, const float *xf, int64_t rs,
+                                                                      const sporf_vec_exact *ex, const int32_t *src,
+                                                                      int32_t *dst, int32_t lo, int32_t hi,
+                                                                      int32_t *nl_out, int32_t *nr_out)
+{
+    const __m256 tv = _mm256_set1_ps(tf);
+    const __m256 slack = _mm256_set1_ps(fabsf(tf));
+    const __m256 unit = _mm256_set1_ps(0x1p-20f), tiny = _mm256_set1_ps(FLT_MIN);
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    __m256 wv[SPORF_VEC_TERMS];
+    for (int k = 0; k < len; k++)
+        wv[k] = _mm256_set1_ps(w[k]);
+    int32_t nl = lo, nr = hi - 1, i = lo;
+    for (; i + 16 <= hi; i += 8) {
+        const int32_t *s = src + i;
+        const float *x[8];
+        for (int j = 0; j < 8; j++)
+            x[j] = xf + (int64_t)s[j] * rs;
+        if (rs != 1 && i + SPORF_VEC_AHEAD + 8 <= hi)
+            for (int j = 0; j < 8; j++) {
+                const float *xa = xf + (int64_t)s[SPORF_VEC_AHEAD + j] * rs;
+                for (int k = 0; k < len; k++)
+                    __builtin_prefetch(xa + f[k]);
+            }
+        __m256 a = _mm256_mul_ps(wv[0], load8f(x, f[0]));
+        __m256 sum = a, mag = _mm256_andnot_ps(sign, a);
+        for (int k = 1; k < len; k++) {
+            a = _mm256_mul_ps(wv[k], load8f(x, f[k]));
+            sum = _mm256_add_ps(sum, a);
+            mag = _mm256_add_ps(mag, _mm256_andnot_ps(sign, a));
+        }
+        const __m256 d = _mm256_sub_ps(sum, tv);
+        const __m256 bound = _mm256_add_ps(_mm256_mul_ps(unit, _mm256_add_ps(mag, slack)), tiny);
+        unsigned right = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(d, _mm256_setzero_ps(), _CMP_GT_OQ));
+        const __m256 clear = _mm256_cmp_ps(_mm256_andnot_ps(sign, d), bound, _CMP_GT_OQ);
+        unsigned open = 0xffu & ~(unsigned)_mm256_movemask_ps(clear);
+        while (open) { /* rare: decide in double */
+            const int j = __builtin_ctz(open);
+            open &= open - 1;
+            right = (right & ~(1u << j)) | (exact_right(ex, s[j]) << j);
+        }
+        place8(s, right, dst, &nl, &nr);
+    }
+    *nl_out = nl;
+    *nr_out = nr;
+    return i;
+}
+
+__attribute__((target("avx2"))) int32_t sporf_vec_split_terms_f32(const int64_t *f, const float *w, float tf,
+                                                                   const float *xf, int64_t rs,
+                                                                   const sporf_vec_exact *ex, const int32_t *src,
+                                                                   int32_t *dst, int32_t lo, int32_t hi)
+{
+    int32_t nl, nr, i;
+    switch (ex->len) {
+    case 1: i = split_len_f32(f, w, 1, tf, xf, rs, ex, src, dst, lo, hi, &nl, &nr); break;
+    case 2: i = split_len_f32(f, w, 2, tf, xf, rs, ex, src, dst, lo, hi, &nl, &nr); break;
+    case 3: i = split_len_f32(f, w, 3, tf, xf, rs, ex, src, dst, lo, hi, &nl, &nr); break;
+    case 4: i = split_len_f32(f, w, 4, tf, xf, rs, ex, src, dst, lo, hi, &nl, &nr); break;
+    case 5: i = split_len_f32(f, w, 5, tf, xf, rs, ex, src, dst, lo, hi, &nl, &nr); break;
+    case 6: i = split_len_f32(f, w, 6, tf, xf, rs, ex, src, dst, lo, hi, &nl, &nr); break;
+    case 7: i = split_len_f32(f, w, 7, tf, xf, rs, ex, src, dst, lo, hi, &nl, &nr); break;
+    default: i = split_len_f32(f, w, 8, tf, xf, rs, ex, src, dst, lo, hi, &nl, &nr); break;
+    }
+    for (; i < hi; i++) {
+        const int32_t r = src[i];
+        const float *x = xf + (int64_t)r * rs;
+        float a = w[0] * x[f[0]];
+        float sum = a, mag = fabsf(a);
+        for (int32_t k = 1; k < ex->len; k++) {
+            a = w[k] * x[f[k]];
+            sum += a;
+            mag += fabsf(a);
+        }
+        const float d = sum - tf;
+        unsigned right = d > 0.0f;
+        if (!(fabsf(d) > 0x1p-20f * (mag + fabsf(tf)) + FLT_MIN))
+            right = exact_right(ex, r);
+        dst[nl] = r;
+        dst[nr] = r;
+        nl += (int32_t)(right ^ 1u);
+        nr -= (int32_t)right;
+    }
+    return nl;
+}
+
 static int cpu_has_avx2(void)
 {
     __builtin_cpu_init();
@@ -159,6 +273,13 @@ static int cpu_has_avx2(void)
 }
 
 #else /* no AVX2 build: never enabled, so never called */
+
+int32_t sporf_vec_split_terms_f32(const int64_t *f, const float *w, float tf, const float *xf, int64_t rs,
+                                  const sporf_vec_exact *ex, const int32_t *src, int32_t *dst, int32_t lo, int32_t hi)
+{
+    (void)f, (void)w, (void)tf, (void)xf, (void)rs, (void)ex, (void)src, (void)dst, (void)hi;
+    return lo;
+}
 
 static int cpu_has_avx2(void) { return 0; }
 

@@ -41,4 +41,26 @@ int sporf_vec_enabled(void);
 int32_t sporf_vec_split_terms(const int64_t *f, const double *w, int32_t len, double t, const double *x0, int64_t rs,
                               const int32_t *src, int32_t *dst, int32_t lo, int32_t hi);
 
+/* The double projection that decides a row a float split cannot:
+ * s = w[0] x[f[0]] + ... + w[len-1] x[f[len-1]] over row r at x0 + r * rs
+ * (f times the double rows' column stride), s > t going right. */
+typedef struct sporf_vec_exact {
+    const int64_t *f;
+    const double *w;
+    int32_t len;
+    double t;
+    const double *x0;
+    int64_t rs;
+} sporf_vec_exact;
+
+/* sporf_vec_split_terms over float copies of the rows (row r's features at
+ * xf + r * rs, f the offsets of the ex->len terms there, w their weights
+ * rounded to float, tf the threshold rounded to float): each row's float
+ * sum decides where it is clear of tf by more than its rounding can move it
+ * (walk_f32.h's sporf_f32_decided; the weights kept within [2^-60, 2^16] by
+ * the caller), the rest by ex's double projection, so every row goes where
+ * sporf_vec_split_terms sends it. Same contract otherwise. */
+int32_t sporf_vec_split_terms_f32(const int64_t *f, const float *w, float tf, const float *xf, int64_t rs,
+                                  const sporf_vec_exact *ex, const int32_t *src, int32_t *dst, int32_t lo, int32_t hi);
+
 #endif

@@ -426,6 +426,82 @@ static inline int32_t sporf_part_split_f32(const sporf_pnode *nd, float tf, cons
     return sporf_part_split_general_f32(nd, tf, tree, xf, p, x0, rs, cs, src, dst, lo, hi);
 }
 
+/* Split the rows src[lo..hi) waiting at nd (hi - lo >= SPORF_VEC_MIN_ROWS;
+ * only where sporf_vec_enabled) by their float copies (row r's features at
+ * xf + r * p; tf the split's threshold rounded to float), eight rows at a
+ * time (sporf_vec_split_terms_f32): the rows whose float sums cannot tell
+ * their side are projected in double from the rows at x0, so every row
+ * goes where sporf_part_split sends it. Returns -1, having moved nothing,
+ * for a split of more than SPORF_VEC_TERMS terms or with a weight outside
+ * [2^-60, 2^16] (sporf_part_split_terms_f32's bound). */
+static inline int32_t sporf_part_split_vec_f32(const sporf_pnode *nd, float tf, const sporf_tree *tree,
+                                               const float *xf, int64_t p, const double *x0, int64_t rs, int64_t cs,
+                                               const int32_t *src, int32_t *dst, int32_t lo, int32_t hi)
+{
+    int64_t f[SPORF_VEC_TERMS], fd[SPORF_VEC_TERMS];
+    double w[SPORF_VEC_TERMS];
+    float wf[SPORF_VEC_TERMS];
+    const int32_t len = sporf_part_terms_of(nd, tree, 1, f, w);
+    if (len == 0)
+        return -1;
+    for (int32_t k = 0; k < len; k++) {
+        if (!(w[k] == 0.0 || (fabs(w[k]) >= 0x1p-60 && fabs(w[k]) <= 0x1p16)))
+            return -1;
+        wf[k] = (float)w[k];
+        fd[k] = f[k] * cs;
+    }
+    const sporf_vec_exact exact = {fd, w, len, nd->u.threshold, x0, rs};
+    return sporf_vec_split_terms_f32(f, wf, tf, xf, p, &exact, src, dst, lo, hi);
+}
+
+/* One step from split `at` (sporf_pnode_step's contract) for the row whose
+ * float copy is xr (features at stride 1) and double row x (column stride
+ * cs), thr_f the slots' float thresholds: decided in float where the float
+ * sum is clear of the threshold (sporf_f32_decided; a single feature where
+ * the floats differ), else in double, so it reaches sporf_pnode_step's
+ * child. The walk's pool steps this way on float copies: the double rows
+ * there are the caller's, not in cache. */
+static inline int32_t sporf_part_step_f32(const sporf_pnode *nodes, const float *thr_f, int32_t at,
+                                          const sporf_tree *tree, const float *xr, const double *x, int64_t cs)
+{
+    const sporf_pnode *nd = &nodes[at];
+    const uint32_t kind = sporf_pnode_kind(nd);
+    const uint32_t has_ext = sporf_pnode_has_ext(kind, nd->link);
+    const sporf_pnode *e = sporf_pnode_ext(nd, has_ext);
+    const float tf = thr_f[at];
+    int decided;
+    uint32_t go_right;
+    if (kind == SPORF_PN_SINGLE) {
+        const float v = xr[nd->head & SPORF_PN_FEATURE_MASK];
+        go_right = v > tf;
+        decided = v != tf;
+    } else if (kind != SPORF_PN_GENERAL) {
+        const sporf_f32_terms T = sporf_f32_terms_of(nd, e, kind);
+        float S;
+        const float d = sporf_f32_terms_sum(&T, xr, &S, kind == SPORF_PN_WIDE) - tf;
+        go_right = d > 0.0f;
+        decided = sporf_f32_decided(d, S, tf);
+    } else {
+        int64_t f[SPORF_PART_TERMS];
+        double w[SPORF_PART_TERMS];
+        const int32_t len = sporf_part_general_terms(e, tree, 1, SPORF_PART_TERMS, f, w);
+        float sum = 0.0f, mag = 0.0f;
+        decided = len > 0;
+        for (int32_t k = 0; k < len; k++) {
+            decided &= w[k] == 0.0 || (fabs(w[k]) >= 0x1p-60 && fabs(w[k]) <= 0x1p16);
+            const float a = (float)w[k] * xr[f[k]];
+            sum = k ? sum + a : a;
+            mag = k ? mag + fabsf(a) : fabsf(a);
+        }
+        const float d = sum - tf;
+        go_right = d > 0.0f;
+        decided = decided && sporf_f32_decided(d, mag, tf);
+    }
+    if (!decided) /* rare: decide in double */
+        go_right = sporf_pnode_project(nd, e, kind, tree, x, cs, 0) > nd->u.threshold;
+    return sporf_pnode_child(nd, at, e, has_ext, kind, go_right);
+}
+
 /* Where the partition walk's leaves go when it sums them itself (sporf_part_add_leaf). */
 typedef struct sporf_part_sums {
     double *out;    /* row r's K values at out + r * K */
@@ -481,8 +557,8 @@ typedef struct sporf_part_pool {
  * sums, or the leaf recorded in leaf[row] (sporf_part_add_leaf's contract);
  * the pool is empty after. */
 static inline void sporf_part_pool_walk(sporf_part_pool *P, const sporf_pnode *nodes, const sporf_tree *tree,
-                                        const double *x0, int64_t rs, int64_t cs, int32_t *leaf,
-                                        const sporf_part_sums *sums)
+                                        const double *x0, int64_t rs, int64_t cs, const float *thr_f,
+                                        const float *xf, int64_t p, int32_t *leaf, const sporf_part_sums *sums)
 {
     int32_t live = P->n;
     int32_t *node = P->node, *row = P->row;
@@ -492,7 +568,12 @@ static inline void sporf_part_pool_walk(sporf_part_pool *P, const sporf_pnode *n
             const int32_t at = node[j] & ~SPORF_PART_POOL_VALUES;
             const sporf_pnode *nd = &nodes[at];
             if (!sporf_pnode_is_leaf(nd)) {
-                node[j] = sporf_pnode_step(nodes, at, tree, x0 + row[j] * rs, cs, 0);
+                if (xf) {
+                    node[j] = sporf_part_step_f32(nodes, thr_f, at, tree, xf + row[j] * p, x0 + row[j] * rs, cs);
+                    sporf_prefetch(&thr_f[node[j]]);
+                } else {
+                    node[j] = sporf_pnode_step(nodes, at, tree, x0 + row[j] * rs, cs, 0);
+                }
                 sporf_prefetch(&nodes[node[j]]);
                 continue;
             }
@@ -517,12 +598,13 @@ static inline void sporf_part_pool_walk(sporf_part_pool *P, const sporf_pnode *n
 /* Put row r, waiting at slot at, in the pool, walking the pool when full. */
 static inline void sporf_part_pool_add(sporf_part_pool *P, int32_t at, int32_t r, const sporf_pnode *nodes,
                                        const sporf_tree *tree, const double *x0, int64_t rs, int64_t cs,
-                                       int32_t *leaf, const sporf_part_sums *sums)
+                                       const float *thr_f, const float *xf, int64_t p, int32_t *leaf,
+                                       const sporf_part_sums *sums)
 {
     P->node[P->n] = at;
     P->row[P->n++] = r;
     if (P->n == SPORF_PART_POOL)
-        sporf_part_pool_walk(P, nodes, tree, x0, rs, cs, leaf, sums);
+        sporf_part_pool_walk(P, nodes, tree, x0, rs, cs, thr_f, xf, p, leaf, sums);
 }
 
 /* Leaf (index in nodes) of each row x0 + r*rs (r = 0 .. n-1, n < 2^31) into
@@ -570,7 +652,7 @@ static inline void sporf_nodes_find_leaves_part(const sporf_pnode *nodes, int32_
         }
         if (sp + 2 > cap || fr.hi - fr.lo <= SPORF_PART_FEW) { /* few rows, or deeper than the caller said */
             for (int32_t i = fr.lo; i < fr.hi; i++)
-                sporf_part_pool_add(&pool, fr.node, rows[i], nodes, tree, x0, rs, cs, leaf, sums);
+                sporf_part_pool_add(&pool, fr.node, rows[i], nodes, tree, x0, rs, cs, thr_f, xf, p, leaf, sums);
             continue;
         }
         const uint32_t kind = sporf_pnode_kind(nd);
@@ -587,9 +669,13 @@ static inline void sporf_nodes_find_leaves_part(const sporf_pnode *nodes, int32_
         }
         const int by_cols = cols && fr.hi - fr.lo >= col_min;
         int32_t *const to = buf[fr.buf ^ 1];
-        const int32_t mid = xf ? sporf_part_split_f32(nd, thr_f[fr.node], tree, xf, p, x0, rs, cs, rows, to, fr.lo, fr.hi)
-                               : sporf_part_split(nd, tree, by_cols ? cols : x0, by_cols ? 1 : rs, by_cols ? n : cs,
-                                                  rows, to, fr.lo, fr.hi, vec);
+        int32_t mid = -1;
+        if (xf && vec && fr.hi - fr.lo >= SPORF_VEC_MIN_ROWS)
+            mid = sporf_part_split_vec_f32(nd, thr_f[fr.node], tree, xf, p, x0, rs, cs, rows, to, fr.lo, fr.hi);
+        if (mid < 0)
+            mid = xf ? sporf_part_split_f32(nd, thr_f[fr.node], tree, xf, p, x0, rs, cs, rows, to, fr.lo, fr.hi)
+                     : sporf_part_split(nd, tree, by_cols ? cols : x0, by_cols ? 1 : rs, by_cols ? n : cs, rows, to,
+                                        fr.lo, fr.hi, vec);
         /* the near child's range first: the walk then reads the slots in
          * the order they are laid out (a split, its near child's subtree,
          * then the far one), which the memory system streams ahead of it
@@ -602,7 +688,7 @@ static inline void sporf_nodes_find_leaves_part(const sporf_pnode *nodes, int32_
         if (near_is_left ? mid > fr.lo : mid < fr.hi)
             stack[sp++] = near_is_left ? lf : rf;
     }
-    sporf_part_pool_walk(&pool, nodes, tree, x0, rs, cs, leaf, sums);
+    sporf_part_pool_walk(&pool, nodes, tree, x0, rs, cs, thr_f, xf, p, leaf, sums);
 }
 
 

@@ -879,17 +879,23 @@ static void test_vector_split_matches_row_by_row(void)
     }
     enum { P = 9, M = 700, PAD = 16 };
     double *X = malloc(sizeof(double) * M * P), *C = malloc(sizeof(double) * M * P);
+    float *Xf = malloc(sizeof(float) * M * P), *Cf = malloc(sizeof(float) * M * P);
+    int32_t *c = malloc(sizeof(int32_t) * (M + 2 * PAD));
     int32_t *src = malloc(sizeof(int32_t) * (M + 2 * PAD)), *a = malloc(sizeof(int32_t) * (M + 2 * PAD)),
             *b = malloc(sizeof(int32_t) * (M + 2 * PAD));
     sporf_rng r;
     sporf_rng_seed(&r, 17, 0);
     for (int i = 0; i < M * P; i++) {
         X[i] = 0.25 * (double)sporf_rng_below(&r, 9) - 1.0; /* few values: many ties */
-        C[(i % P) * M + i / P] = X[i];                        /* the same rows by columns */
+        if (sporf_rng_below(&r, 4) == 0) /* apart in double, the same in float: only double can tell */
+            X[i] += 0x1p-30;
+        C[(i % P) * M + i / P] = X[i]; /* the same rows by columns */
+        Xf[i] = (float)X[i];
+        Cf[(i % P) * M + i / P] = (float)X[i];
     }
     static const double weights[] = {1.0, -1.0, 0.5, -2.0, 0.0, 3.25};
     static const int32_t sizes[] = {16, 17, 23, 24, 31, 32, 33, 40, 100, 257, M - 2 * PAD};
-    int same = 1, untouched = 1, cases = 0;
+    int same = 1, same_f = 1, untouched = 1, cases = 0;
     for (int32_t len = 1; len <= SPORF_VEC_TERMS; len++)
         for (int by_cols = 0; by_cols < 2; by_cols++)
             for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
@@ -902,7 +908,7 @@ static void test_vector_split_matches_row_by_row(void)
                     wk[k] = weights[sporf_rng_below(&r, sizeof weights / sizeof weights[0])];
                 }
                 for (int32_t i = 0; i < M + 2 * PAD; i++)
-                    src[i] = a[i] = b[i] = -7; /* slots outside the range must keep this */
+                    src[i] = a[i] = b[i] = c[i] = -7; /* slots outside the range must keep this */
                 for (int32_t i = lo; i < hi; i++)
                     src[i] = (int32_t)sporf_rng_below(&r, M);
                 const double *x0 = by_cols ? C : X;
@@ -914,19 +920,35 @@ static void test_vector_split_matches_row_by_row(void)
                     t += wk[k] * xt[fk[k]];
                 const int32_t mid_a = sporf_part_split_terms(fk, wk, t, x0, rs, src, a, lo, hi, len);
                 const int32_t mid_b = sporf_vec_split_terms(fk, wk, len, t, x0, rs, src, b, lo, hi);
+                /* on float copies: the float sums decide only where clear of the threshold */
+                int64_t ff[SPORF_VEC_TERMS];
+                float wf[SPORF_VEC_TERMS];
+                for (int32_t k = 0; k < len; k++) {
+                    ff[k] = fk[k]; /* the float copies are laid out as the rows (or columns) */
+                    wf[k] = (float)wk[k];
+                }
+                const sporf_vec_exact exact = {fk, wk, len, t, x0, rs};
+                const int32_t mid_c =
+                    sporf_vec_split_terms_f32(ff, wf, (float)t, by_cols ? Cf : Xf, rs, &exact, src, c, lo, hi);
                 same &= mid_a == mid_b;
+                same_f &= mid_a == mid_c;
                 qsort(a + lo, (size_t)(mid_a - lo), sizeof *a, cmp_i32);
                 qsort(a + mid_a, (size_t)(hi - mid_a), sizeof *a, cmp_i32);
                 qsort(b + lo, (size_t)(mid_b - lo), sizeof *b, cmp_i32);
                 qsort(b + mid_b, (size_t)(hi - mid_b), sizeof *b, cmp_i32);
+                qsort(c + lo, (size_t)(mid_c - lo), sizeof *c, cmp_i32);
+                qsort(c + mid_c, (size_t)(hi - mid_c), sizeof *c, cmp_i32);
                 same &= memcmp(a + lo, b + lo, sizeof *a * (size_t)n) == 0;
+                same_f &= memcmp(a + lo, c + lo, sizeof *a * (size_t)n) == 0;
                 for (int32_t i = 0; i < M + 2 * PAD; i++)
-                    untouched &= (i >= lo && i < hi) || b[i] == -7;
+                    untouched &= (i >= lo && i < hi) || (b[i] == -7 && c[i] == -7);
                 cases++;
             }
     CHECK(same, "eight rows at a time: the same rows go each way as row by row, ties included (%d cases)", cases);
+    CHECK(same_f, "eight rows at a time on float copies: the same rows go each way, near-ties decided in double "
+                  "(%d cases)", cases);
     CHECK(untouched, "eight rows at a time: no slot outside the range is written");
-    free(X); free(C); free(src); free(a); free(b);
+    free(X); free(C); free(Xf); free(Cf); free(src); free(a); free(b); free(c);
 }
 
 int main(void)

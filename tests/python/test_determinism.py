@@ -149,11 +149,12 @@ Xr, yr = make_regression(3000, 12, noise=5.0, random_state=2)
 Xrq, _ = make_regression(40000, 12, random_state=3)
 out = []
 for kw in (dict(), dict(feature_combinations=6.0), dict(projection="axis")):
-    clf = sporf.SPORFClassifier(n_estimators=12, min_samples_leaf=1, random_state=4, **kw).fit(X, y)
+    # one thread: blocks of 32,768 rows, which narrow rows walk on float copies
+    clf = sporf.SPORFClassifier(n_estimators=12, min_samples_leaf=1, random_state=4, n_jobs=1, **kw).fit(X, y)
     out += [clf.predict_proba(Xq), clf.apply(Xq)]
-reg = sporf.SPORFRegressor(n_estimators=12, min_samples_leaf=1, quantiles=True, random_state=5).fit(Xr, yr)
-out += [reg.predict(Xrq), reg.predict(Xrq[:20000], quantiles=[0.1, 0.9])]
-iso = sporf.SPORFIsolation(n_estimators=30, random_state=6).fit(Xq[:5000])
+reg = sporf.SPORFRegressor(n_estimators=12, min_samples_leaf=1, quantiles=True, random_state=5, n_jobs=1).fit(Xr, yr)
+out += [reg.predict(Xrq), reg.predict(Xrq[:30000], quantiles=[0.1, 0.9])]
+iso = sporf.SPORFIsolation(n_estimators=30, random_state=6, n_jobs=1).fit(Xq[:5000])
 out.append(iso.score_samples(Xq))
 for a in out:
     print(hashlib.sha256(np.ascontiguousarray(a).tobytes()).hexdigest())
@@ -161,9 +162,10 @@ for a in out:
 
 
 def test_vector_and_row_by_row_splits_give_the_same_answers(tmp_path):
-    """Where the CPU has AVX2 the partition walk splits eight rows at a time;
-    SPORF_SCALAR=1 keeps it row by row. Every prediction that walks the trees
-    is the same to the bit either way."""
+    """Where the CPU has AVX2 the partition walk splits eight rows at a time,
+    and large blocks of narrow rows on float copies; SPORF_SCALAR=1 keeps it
+    row by row on the double rows. Every prediction that walks the trees is
+    the same to the bit either way."""
     import os
     import subprocess
     import sys
