@@ -23,6 +23,14 @@ static inline int sporf_f32_decided(float d, float S, float tf)
     return fabsf(d) > 0x1p-20f * (S + fabsf(tf)) + FLT_MIN;
 }
 
+/* May a weight be rounded to float in a float sum of terms? 0, or of
+ * magnitude in [2^-60, 2^16]: rounding stays relative there, and products
+ * that underflow add less than FLT_MIN (sporf_part_split_terms_f32's bound). */
+static inline int sporf_f32_weight_ok(double w)
+{
+    return w == 0.0 || (fabs(w) >= 0x1p-60 && fabs(w) <= 0x1p16);
+}
+
 /* An inlined or wide split's terms for float sums, read from its slots once
  * per node so a loop over rows keeps them in registers: x[f[0]] + c[1] *
  * x[f[1]] + ... + c[4] * x[f[4]] (absent terms: feature 0, coefficient 0;

@@ -396,7 +396,7 @@ static inline int32_t sporf_part_split_general_f32(const sporf_pnode *nd, float 
         const double w = inline_terms ? e[1 + k].u.threshold : tree->proj_weight[e->u.ext.f1 + k];
         fk[k] = inline_terms ? (int64_t)e[1 + k].head : (int64_t)tree->proj_feature[e->u.ext.f1 + k];
         wf[k] = (float)w;
-        ok = w == 0.0 || (fabs(w) >= 0x1p-60 && fabs(w) <= 0x1p16);
+        ok = sporf_f32_weight_ok(w);
     }
     if (!ok)
         return sporf_part_split_any_general(nd, tree, x0, rs, cs, src, dst, lo, hi);
@@ -445,7 +445,7 @@ static inline int32_t sporf_part_split_vec_f32(const sporf_pnode *nd, float tf, 
     if (len == 0)
         return -1;
     for (int32_t k = 0; k < len; k++) {
-        if (!(w[k] == 0.0 || (fabs(w[k]) >= 0x1p-60 && fabs(w[k]) <= 0x1p16)))
+        if (!sporf_f32_weight_ok(w[k]))
             return -1;
         wf[k] = (float)w[k];
         fd[k] = f[k] * cs;
@@ -488,7 +488,7 @@ static inline int32_t sporf_part_step_f32(const sporf_pnode *nodes, const float 
         float sum = 0.0f, mag = 0.0f;
         decided = len > 0;
         for (int32_t k = 0; k < len; k++) {
-            decided &= w[k] == 0.0 || (fabs(w[k]) >= 0x1p-60 && fabs(w[k]) <= 0x1p16);
+            decided &= sporf_f32_weight_ok(w[k]);
             const float a = (float)w[k] * xr[f[k]];
             sum = k ? sum + a : a;
             mag = k ? mag + fabsf(a) : fabsf(a);
