@@ -333,7 +333,7 @@ class NativeForest:
     def set_outlier_share(self, scores, share):
         """The threshold a share of the scores lies above
         (sporf_forest_set_outlier_share): R computes it alike."""
-        scores = np.ascontiguousarray(scores, dtype=np.float64)
+        scores = np.require(scores, dtype=np.float64, requirements=["C", "A"])
         err = new_error()
         check(lib.sporf_forest_set_outlier_share(self.ptr, ffi.from_buffer("double[]", scores), scores.shape[0],
                                                  float(share), err), err)
@@ -342,7 +342,7 @@ class NativeForest:
         """Keep the categorical features' level names (n_levels: a count per
         feature, 0 for a numeric one; names: every categorical feature's
         names in position order, features in order)."""
-        counts = np.ascontiguousarray(n_levels, dtype=np.int32)
+        counts = np.require(n_levels, dtype=np.int32, requirements=["C", "A"])
         blob = b"".join(str(name).encode("utf-8") + b"\0" for name in names)
         err = new_error()
         check(lib.sporf_forest_set_levels(self.ptr, ffi.from_buffer("int32_t[]", counts), blob, len(blob), err),
@@ -427,7 +427,7 @@ class NativeForest:
         """Conditional quantiles (n, len(probs)) of a quantile forest for the
         rows of X; oob: X is the training data, each row over the trees it
         was out of bag for (NaN when none)."""
-        probs = np.ascontiguousarray(probs, dtype=np.float64)
+        probs = np.require(probs, dtype=np.float64, requirements=["C", "A"])
         out = np.empty((X.shape[0], probs.shape[0]), dtype=np.float64)
         view, keep = matrix_view(X)
         err = new_error()
@@ -441,7 +441,7 @@ class NativeForest:
         """Conformity scores (n,) of the rows of X with responses y for
         calibrated intervals; oob: X, y are the training data, each row over
         the trees it was out of bag for (NaN when none)."""
-        y = np.ascontiguousarray(y, dtype=np.float64)
+        y = np.require(y, dtype=np.float64, requirements=["C", "A"])
         out = np.empty(X.shape[0], dtype=np.float64)
         view, keep = matrix_view(X)
         err = new_error()
@@ -525,7 +525,7 @@ class NativeForest:
             rc = lib.sporf_forest_predict_interval(self.ptr, view, coverage, ffi.NULL, 0, n_threads,
                                                    _doubles(out), err)
         else:
-            scores = np.ascontiguousarray(scores, dtype=np.float64)
+            scores = np.require(scores, dtype=np.float64, requirements=["C", "A"])
             rc = lib.sporf_forest_predict_interval(self.ptr, view, coverage, _doubles(scores), scores.shape[0],
                                                    n_threads, _doubles(out), err)
         del keep
@@ -537,7 +537,7 @@ class NativeForest:
         the restricted mean to each time ("rmst") of a survival forest at
         times, (n, len(times)); oob: X is the training data, each row over
         the trees it was out of bag for (NaN when none)."""
-        times = np.ascontiguousarray(times, dtype=np.float64)
+        times = np.require(times, dtype=np.float64, requirements=["C", "A"])
         out = np.empty((X.shape[0], times.shape[0]), dtype=np.float64)
         view, keep = matrix_view(X)
         err = new_error()
@@ -799,10 +799,10 @@ def censoring_weights(times, events):
 def order_levels(codes, n_levels, *, codes_y=None, n_classes=0, y=None, sample_weight=None):
     """Positions of a categorical feature's levels (NaN for a level no row
     has), ordered by the response (sporf.h, sporf_order_levels)."""
-    codes = np.ascontiguousarray(codes, dtype=np.float64)
-    codes_y = None if codes_y is None else np.ascontiguousarray(codes_y, dtype=np.int32)
-    y = None if y is None else np.ascontiguousarray(y, dtype=np.float64)
-    sample_weight = None if sample_weight is None else np.ascontiguousarray(sample_weight, dtype=np.float64)
+    codes = np.require(codes, dtype=np.float64, requirements=["C", "A"])
+    codes_y = None if codes_y is None else np.require(codes_y, dtype=np.int32, requirements=["C", "A"])
+    y = None if y is None else np.require(y, dtype=np.float64, requirements=["C", "A"])
+    sample_weight = None if sample_weight is None else np.require(sample_weight, dtype=np.float64, requirements=["C", "A"])
     out = np.empty(n_levels, dtype=np.float64)
     err = new_error()
     y_codes = ffi.NULL if codes_y is None else ffi.from_buffer("int32_t[]", codes_y)

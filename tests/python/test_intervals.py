@@ -166,3 +166,15 @@ def test_bad_calibration_input_is_refused(fitted):
         with pytest.raises(ValueError, match="quantiles=True"):
             call()
     assert not hasattr(SPORFClassifier(), "predict_interval")
+
+
+def test_responses_in_a_misaligned_buffer_give_the_same_scores(fitted):
+    """Arrays a Dask worker unpickles can sit at any byte offset; the binding
+    hands the core aligned copies (the sanitizer run reads every double)."""
+    model, X, y = fitted
+    raw = np.zeros(8 * 300 + 1, dtype=np.uint8)
+    misaligned = np.frombuffer(raw.data, dtype=np.float64, count=300, offset=1)
+    misaligned[:] = y[:300]
+    assert not misaligned.flags.aligned
+    aligned = model.calibrate_intervals(X[:300], y[:300]).interval_scores_.copy()
+    np.testing.assert_array_equal(model.calibrate_intervals(X[:300], misaligned).interval_scores_, aligned)
