@@ -251,9 +251,6 @@ typedef struct sporf_packed {
     int single_only;         /* no split reads more than one feature: a simpler step */
     int32_t max_depth;       /* the deepest leaf's depth over all trees (root 0) */
     sporf_pnode *nodes;
-    float *thr_f;            /* each split slot's threshold rounded to float (0 in other
-                                slots), for walks over float copies of the rows
-                                (sporf_nodes_find_leaves_f32) */
 } sporf_packed;
 
 /* Honest trees: structure from part of each tree's rows, leaf values

@@ -81,7 +81,6 @@ void sporf_packed_free(sporf_packed *p)
     free(p->root);
     free(p->tree_bin);
     free(p->nodes);
-    free(p->thr_f);
     free(p);
 }
 

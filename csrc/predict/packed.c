@@ -5,24 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* thr_f: slot by slot, a split's threshold rounded to float (0 in leaves
- * and extension slots). */
-static int float_thresholds(sporf_packed *p)
-{
-    const int64_t total = p->bin_offset[p->n_bins];
-    p->thr_f = calloc((size_t)(total > 0 ? total : 1), sizeof *p->thr_f);
-    if (!p->thr_f)
-        return 0;
-    for (int64_t i = 0; i < total; i++) {
-        const sporf_pnode *nd = &p->nodes[i];
-        if (sporf_pnode_is_leaf(nd))
-            continue;
-        p->thr_f[i] = (float)nd->u.threshold;
-        i += sporf_pnode_tail_slots(nd); /* skip its extensions and terms */
-    }
-    return 1;
-}
-
 /* Scratch for one tree: leaves below each node, depth, position, a stack. */
 typedef struct tree_scratch {
     int32_t *weight, *depth, *pos, *stack;
@@ -227,10 +209,6 @@ int sporf_forest_pack(sporf_forest *f, sporf_error *err)
         scratch_free(&s[b]);
     free(s);
     free(slots);
-    if (!float_thresholds(p)) {
-        sporf_packed_free(p);
-        return sporf_set_error(err, SPORF_E_NOMEM, "out of memory laying out the forest for prediction");
-    }
     f->packed = p;
     return SPORF_OK;
 }

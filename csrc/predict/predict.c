@@ -205,10 +205,10 @@ static void bin_leaves(const predict_ctx *c, int32_t worker, int64_t b, int64_t 
             sporf_nodes_find_leaves_part(base, P->root[t0 + j], &f->trees[t0 + j], x, c->X->row_stride,
                                          c->X->col_stride, n, leaf + j * n, idx, idx + c->block,
                                          c->part_stack + worker * c->part_cap, c->part_cap,
-                                         P->thr_f + P->bin_offset[b], xf, c->X->ncol, cols, SPORF_PART_COL_MIN,
+                                         xf, c->X->ncol, cols, SPORF_PART_COL_MIN,
                                          out ? &sums : NULL, c->vec);
         } else if (xf)
-            sporf_nodes_find_leaves_f32(base, P->thr_f + P->bin_offset[b], P->root[t0 + j], &f->trees[t0 + j], xf,
+            sporf_nodes_find_leaves_f32(base, P->root[t0 + j], &f->trees[t0 + j], xf,
                                         c->X->ncol, x, c->X->row_stride, c->X->col_stride, n, leaf + j * n);
         else
             sporf_nodes_find_leaves(base, P->root[t0 + j], &f->trees[t0 + j], x, c->X->row_stride,

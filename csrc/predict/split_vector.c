@@ -19,10 +19,14 @@
 #define SPORF_HAVE_AVX2_BUILD 0
 #endif
 
-/* How many rows ahead the loop starts loading rows' features (not on a
- * column copy, whose lines the rows share): 32 was a little faster than 16
- * on the default forests' batches of a million rows. */
-#define SPORF_VEC_AHEAD 32
+/* The eight-row loops below start no loads ahead (software prefetch): the
+ * core's prefetchers and its out-of-order window keep enough of the rows'
+ * loads in flight, and the prefetch instructions (a row's index, its
+ * address and one per term, for every row) cost more issue slots than the
+ * waits they hid: without them, 5-14% less time on batches of 10,000 to
+ * 1,000,000 rows of the default forests. The row-by-row splits
+ * (walk_partition.h) keep theirs: 2-10% slower without
+ * (benchmarks/notes/speed.md). */
 
 #if SPORF_HAVE_AVX2_BUILD
 
@@ -109,12 +113,6 @@ __attribute__((target("avx2"))) static inline int32_t split_len(const int64_t *f
         const double *x[8];
         for (int j = 0; j < 8; j++)
             x[j] = x0 + (int64_t)s[j] * rs;
-        if (rs != 1 && i + SPORF_VEC_AHEAD + 8 <= hi) /* rows, not a column copy: start the loads ahead */
-            for (int j = 0; j < 8; j++) {
-                const double *xa = x0 + (int64_t)s[SPORF_VEC_AHEAD + j] * rs;
-                for (int k = 0; k < len; k++)
-                    __builtin_prefetch(xa + f[k]);
-            }
         __m256d a = _mm256_mul_pd(wv[0], load4(x, f[0]));
         __m256d b = _mm256_mul_pd(wv[0], load4(x + 4, f[0]));
         for (int k = 1; k < len; k++) {
@@ -198,12 +196,6 @@ __attribute__((target("avx2"))) static inline int32_t split_len_f32(const int64_
         const float *x[8];
         for (int j = 0; j < 8; j++)
             x[j] = xf + (int64_t)s[j] * rs;
-        if (rs != 1 && i + SPORF_VEC_AHEAD + 8 <= hi)
-            for (int j = 0; j < 8; j++) {
-                const float *xa = xf + (int64_t)s[SPORF_VEC_AHEAD + j] * rs;
-                for (int k = 0; k < len; k++)
-                    __builtin_prefetch(xa + f[k]);
-            }
         __m256 a = _mm256_mul_ps(wv[0], load8f(x, f[0]));
         __m256 sum = a, mag = _mm256_andnot_ps(sign, a);
         for (int k = 1; k < len; k++) {

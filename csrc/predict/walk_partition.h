@@ -456,19 +456,19 @@ static inline int32_t sporf_part_split_vec_f32(const sporf_pnode *nd, float tf, 
 
 /* One step from split `at` (sporf_pnode_step's contract) for the row whose
  * float copy is xr (features at stride 1) and double row x (column stride
- * cs), thr_f the slots' float thresholds: decided in float where the float
- * sum is clear of the threshold (sporf_f32_decided; a single feature where
+ * cs): decided in float, against the threshold rounded to float, where
+ * the float sum is clear of it (sporf_f32_decided; a single feature where
  * the floats differ), else in double, so it reaches sporf_pnode_step's
  * child. The walk's pool steps this way on float copies: the double rows
  * there are the caller's, not in cache. */
-static inline int32_t sporf_part_step_f32(const sporf_pnode *nodes, const float *thr_f, int32_t at,
+static inline int32_t sporf_part_step_f32(const sporf_pnode *nodes, int32_t at,
                                           const sporf_tree *tree, const float *xr, const double *x, int64_t cs)
 {
     const sporf_pnode *nd = &nodes[at];
     const uint32_t kind = sporf_pnode_kind(nd);
     const uint32_t has_ext = sporf_pnode_has_ext(kind, nd->link);
     const sporf_pnode *e = sporf_pnode_ext(nd, has_ext);
-    const float tf = thr_f[at];
+    const float tf = (float)nd->u.threshold;
     int decided;
     uint32_t go_right;
     if (kind == SPORF_PN_SINGLE) {
@@ -557,7 +557,7 @@ typedef struct sporf_part_pool {
  * sums, or the leaf recorded in leaf[row] (sporf_part_add_leaf's contract);
  * the pool is empty after. */
 static inline void sporf_part_pool_walk(sporf_part_pool *P, const sporf_pnode *nodes, const sporf_tree *tree,
-                                        const double *x0, int64_t rs, int64_t cs, const float *thr_f,
+                                        const double *x0, int64_t rs, int64_t cs,
                                         const float *xf, int64_t p, int32_t *leaf, const sporf_part_sums *sums)
 {
     int32_t live = P->n;
@@ -569,8 +569,7 @@ static inline void sporf_part_pool_walk(sporf_part_pool *P, const sporf_pnode *n
             const sporf_pnode *nd = &nodes[at];
             if (!sporf_pnode_is_leaf(nd)) {
                 if (xf) {
-                    node[j] = sporf_part_step_f32(nodes, thr_f, at, tree, xf + row[j] * p, x0 + row[j] * rs, cs);
-                    sporf_prefetch(&thr_f[node[j]]);
+                    node[j] = sporf_part_step_f32(nodes, at, tree, xf + row[j] * p, x0 + row[j] * rs, cs);
                 } else {
                     node[j] = sporf_pnode_step(nodes, at, tree, x0 + row[j] * rs, cs, 0);
                 }
@@ -598,13 +597,13 @@ static inline void sporf_part_pool_walk(sporf_part_pool *P, const sporf_pnode *n
 /* Put row r, waiting at slot at, in the pool, walking the pool when full. */
 static inline void sporf_part_pool_add(sporf_part_pool *P, int32_t at, int32_t r, const sporf_pnode *nodes,
                                        const sporf_tree *tree, const double *x0, int64_t rs, int64_t cs,
-                                       const float *thr_f, const float *xf, int64_t p, int32_t *leaf,
+                                       const float *xf, int64_t p, int32_t *leaf,
                                        const sporf_part_sums *sums)
 {
     P->node[P->n] = at;
     P->row[P->n++] = r;
     if (P->n == SPORF_PART_POOL)
-        sporf_part_pool_walk(P, nodes, tree, x0, rs, cs, thr_f, xf, p, leaf, sums);
+        sporf_part_pool_walk(P, nodes, tree, x0, rs, cs, xf, p, leaf, sums);
 }
 
 /* Leaf (index in nodes) of each row x0 + r*rs (r = 0 .. n-1, n < 2^31) into
@@ -612,24 +611,25 @@ static inline void sporf_part_pool_add(sporf_part_pool *P, int32_t at, int32_t r
  * split into the children's ranges, depth first. Every row of a range runs
  * the same instructions, so nothing mispredicts but the rare loop exit, and
  * the rows' loads are independent, which beats the lane walk once a block
- * has thousands of rows (benchmarks/notes/speed.md). The loads are started early: a
- * split's children's slots before its loop (the walk otherwise waits on
- * them), the rows' features SPORF_PART_AHEAD rows ahead. idx and tmp hold n
- * entries (the rows' indices move between them), stack `cap` frames (a
- * tree's depth + 1 suffice; deeper ranges are walked row by row). With xf (row r's features
- * at xf + r * p; thr_f the slots' float thresholds) the splits are decided
- * on float copies (sporf_part_split_f32_k); else with cols (feature k of
- * row r at cols[k * n + r]: the same values by columns) ranges of at least
- * col_min rows read those (SPORF_PART_COL_MIN). Leaves are those of
- * sporf_nodes_find_leaf. With sums, leaf is not written: each leaf's values
- * are added to the sums of the rows that reach it (sporf_part_add_leaf), so
- * a caller walking the trees in order sums each row's leaves in tree order. */
+ * has thousands of rows (benchmarks/notes/speed.md). The loads are started
+ * early: a split's children's slots before its loop (the walk otherwise
+ * waits on them), and in the row-by-row splits the rows' features
+ * SPORF_PART_AHEAD rows ahead. idx and tmp hold n entries (the rows'
+ * indices move between them), stack `cap` frames (a tree's depth + 1
+ * suffice; deeper ranges are walked row by row). With xf (row r's features
+ * at xf + r * p) the splits are decided on float copies against each
+ * threshold rounded to float (sporf_part_split_f32_k); else with cols
+ * (feature k of row r at cols[k * n + r]: the same values by columns)
+ * ranges of at least col_min rows read those (SPORF_PART_COL_MIN). Leaves
+ * are those of sporf_nodes_find_leaf. With sums, leaf is not written: each
+ * leaf's values are added to the sums of the rows that reach it
+ * (sporf_part_add_leaf), so a caller walking the trees in order sums each
+ * row's leaves in tree order. */
 static inline void sporf_nodes_find_leaves_part(const sporf_pnode *nodes, int32_t root, const sporf_tree *tree,
                                                 const double *x0, int64_t rs, int64_t cs, int64_t n, int32_t *leaf,
                                                 int32_t *idx, int32_t *tmp, sporf_part_frame *stack, int32_t cap,
-                                                const float *thr_f, const float *xf, int64_t p,
-                                                const double *cols, int32_t col_min, const sporf_part_sums *sums,
-                                                int vec)
+                                                const float *xf, int64_t p, const double *cols, int32_t col_min,
+                                                const sporf_part_sums *sums, int vec)
 {
     int32_t *const buf[2] = {idx, tmp};
     for (int64_t i = 0; i < n; i++)
@@ -652,7 +652,7 @@ static inline void sporf_nodes_find_leaves_part(const sporf_pnode *nodes, int32_
         }
         if (sp + 2 > cap || fr.hi - fr.lo <= SPORF_PART_FEW) { /* few rows, or deeper than the caller said */
             for (int32_t i = fr.lo; i < fr.hi; i++)
-                sporf_part_pool_add(&pool, fr.node, rows[i], nodes, tree, x0, rs, cs, thr_f, xf, p, leaf, sums);
+                sporf_part_pool_add(&pool, fr.node, rows[i], nodes, tree, x0, rs, cs, xf, p, leaf, sums);
             continue;
         }
         const uint32_t kind = sporf_pnode_kind(nd);
@@ -663,17 +663,13 @@ static inline void sporf_nodes_find_leaves_part(const sporf_pnode *nodes, int32_
         /* the children's slots load while this split's rows are read */
         sporf_prefetch(&nodes[left]);
         sporf_prefetch(&nodes[right]);
-        if (xf) {
-            sporf_prefetch(&thr_f[left]);
-            sporf_prefetch(&thr_f[right]);
-        }
         const int by_cols = cols && fr.hi - fr.lo >= col_min;
         int32_t *const to = buf[fr.buf ^ 1];
         int32_t mid = -1;
         if (xf && vec && fr.hi - fr.lo >= SPORF_VEC_MIN_ROWS)
-            mid = sporf_part_split_vec_f32(nd, thr_f[fr.node], tree, xf, p, x0, rs, cs, rows, to, fr.lo, fr.hi);
+            mid = sporf_part_split_vec_f32(nd, (float)nd->u.threshold, tree, xf, p, x0, rs, cs, rows, to, fr.lo, fr.hi);
         if (mid < 0)
-            mid = xf ? sporf_part_split_f32(nd, thr_f[fr.node], tree, xf, p, x0, rs, cs, rows, to, fr.lo, fr.hi)
+            mid = xf ? sporf_part_split_f32(nd, (float)nd->u.threshold, tree, xf, p, x0, rs, cs, rows, to, fr.lo, fr.hi)
                      : sporf_part_split(nd, tree, by_cols ? cols : x0, by_cols ? 1 : rs, by_cols ? n : cs, rows, to,
                                         fr.lo, fr.hi, vec);
         /* the near child's range first: the walk then reads the slots in
@@ -688,7 +684,7 @@ static inline void sporf_nodes_find_leaves_part(const sporf_pnode *nodes, int32_
         if (near_is_left ? mid > fr.lo : mid < fr.hi)
             stack[sp++] = near_is_left ? lf : rf;
     }
-    sporf_part_pool_walk(&pool, nodes, tree, x0, rs, cs, thr_f, xf, p, leaf, sums);
+    sporf_part_pool_walk(&pool, nodes, tree, x0, rs, cs, xf, p, leaf, sums);
 }
 
 

@@ -228,7 +228,6 @@ static void test_traversal_matches_reference(void)
                     ok &= base[leaf[i]].link == reference_leaf(tr, T + i * P);
                 /* the partition walk (predict takes it for narrow rows); a stack of 3
                  * frames makes it walk the ranges below depth 1 row by row */
-                const float *thr_f = pk->thr_f + pk->bin_offset[pk->tree_bin[t]];
                 for (int cap = 3; cap <= 64; cap += 61) {
                     /* on the rows, on float copies, and on the rows' columns
                      * for every range (col_min 1) or the large ones */
@@ -237,7 +236,7 @@ static void test_traversal_matches_reference(void)
                         for (int vec = 0; vec <= sporf_vec_enabled(); vec++) {
                             const int on_floats = copy == 1;
                             sporf_nodes_find_leaves_part(base, pk->root[t], tr, T, P, 1, M, leaf, idx, idx + M, stack,
-                                                         cap, thr_f, on_floats ? Tf : NULL, P, copy >= 2 ? Tc : NULL,
+                                                         cap, on_floats ? Tf : NULL, P, copy >= 2 ? Tc : NULL,
                                                          copy == 2 ? 1 : 512, NULL, vec);
                             int *walk_ok = vec ? &vec_ok : on_floats ? &float_ok : copy >= 2 ? &cols_ok : &part_ok;
                             for (int i = 0; i < M; i++)
@@ -247,7 +246,7 @@ static void test_traversal_matches_reference(void)
                 }
                 /* the float lanes (axis forests; predict takes them on wide rows) */
                 if (single) {
-                    sporf_nodes_find_leaves_f32(base, thr_f, pk->root[t], tr, Tf, P, T, P, 1, M, leaf);
+                    sporf_nodes_find_leaves_f32(base, pk->root[t], tr, Tf, P, T, P, 1, M, leaf);
                     for (int i = 0; i < M; i++)
                         float_ok &= base[leaf[i]].link == reference_leaf(tr, T + i * P);
                 }
@@ -290,7 +289,6 @@ static void test_traversal_matches_reference(void)
         CHECK(apply_ok, "apply on one block of %d rows returns the reference leaves", M);
         CHECK(pk->n_bins == (f->n_trees + SPORF_BIN_TREES - 1) / SPORF_BIN_TREES, "%lld bins", (long long)pk->n_bins);
         CHECK(pk->single_only == !proj, "an axis forest (only) takes the single-feature step");
-        CHECK(pk->thr_f != NULL, "every forest keeps float thresholds for the float walk");
         free(want_proba);
         free(got_proba);
         free(got_apply);
